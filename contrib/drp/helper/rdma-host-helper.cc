@@ -1,0 +1,66 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#include "rdma-host-helper.h"
+
+#include "ns3/address.h"
+#include "ns3/net-device.h"
+#include "ns3/node.h"
+#include "ns3/rdma-host-application.h"
+
+namespace ns3
+{
+
+RdmaHostHelper::RdmaHostHelper()
+{
+    m_factory.SetTypeId(RdmaHostApplication::GetTypeId());
+}
+
+void
+RdmaHostHelper::SetAttribute(std::string name, const AttributeValue& value)
+{
+    m_factory.Set(name, value);
+}
+
+ApplicationContainer
+RdmaHostHelper::Install(Ptr<Node> node) const
+{
+    Ptr<Application> app = m_factory.Create<RdmaHostApplication>();
+    node->AddApplication(app);
+    return ApplicationContainer(app);
+}
+
+ApplicationContainer
+RdmaHostHelper::Install(NodeContainer nodes) const
+{
+    ApplicationContainer apps;
+    for (auto it = nodes.Begin(); it != nodes.End(); ++it)
+    {
+        apps.Add(Install(*it));
+    }
+    return apps;
+}
+
+void
+RdmaHostHelper::SetWorkload(Ptr<Application> app, Ptr<NetDevice> peer)
+{
+    app->SetAttribute("Peer", AddressValue(peer->GetAddress()));
+}
+
+int64_t
+RdmaHostHelper::AssignStreams(ApplicationContainer apps, int64_t stream)
+{
+    int64_t used = 0;
+    for (auto it = apps.Begin(); it != apps.End(); ++it)
+    {
+        Ptr<RdmaHostApplication> host = DynamicCast<RdmaHostApplication>(*it);
+        if (host)
+        {
+            used += host->AssignStreams(stream + used);
+        }
+    }
+    return used;
+}
+
+} // namespace ns3

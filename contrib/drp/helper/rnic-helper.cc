@@ -1,0 +1,100 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#include "rnic-helper.h"
+
+#include "ns3/drp-transport.h"
+#include "ns3/enum.h"
+#include "ns3/indirect-buffer.h"
+#include "ns3/log.h"
+#include "ns3/pcie-link.h"
+#include "ns3/pointer.h"
+#include "ns3/rnic-net-device.h"
+
+namespace ns3
+{
+
+NS_LOG_COMPONENT_DEFINE("RnicHelper");
+
+RnicHelper::RnicHelper()
+    : m_method(ModePolicy::DYNAMIC)
+{
+    m_transportFactory.SetTypeId(DrpTransport::GetTypeId());
+    m_pcieFactory.SetTypeId(PcieLink::GetTypeId());
+    m_bufferFactory.SetTypeId(IndirectBuffer::GetTypeId());
+    m_policyFactory.SetTypeId(ModePolicy::GetTypeId());
+}
+
+void
+RnicHelper::SetMethod(ModePolicy::Method method)
+{
+    m_method = method;
+}
+
+void
+RnicHelper::SetMethod(const std::string& method)
+{
+    m_method = ModePolicy::ParseMethod(method);
+}
+
+ModePolicy::Method
+RnicHelper::GetMethod() const
+{
+    return m_method;
+}
+
+void
+RnicHelper::SetTransportAttribute(std::string name, const AttributeValue& value)
+{
+    m_transportFactory.Set(name, value);
+}
+
+void
+RnicHelper::SetPcieAttribute(std::string name, const AttributeValue& value)
+{
+    m_pcieFactory.Set(name, value);
+}
+
+void
+RnicHelper::SetIndirectBufferAttribute(std::string name, const AttributeValue& value)
+{
+    m_bufferFactory.Set(name, value);
+}
+
+void
+RnicHelper::SetPolicyAttribute(std::string name, const AttributeValue& value)
+{
+    m_policyFactory.Set(name, value);
+}
+
+Ptr<RnicNetDevice>
+RnicHelper::CreateRnic() const
+{
+    Ptr<RnicNetDevice> rnic =
+        DynamicCast<RnicNetDevice>(CreateDeviceOfType(RnicNetDevice::GetTypeId()));
+    rnic->SetPcieLink(m_pcieFactory.Create<PcieLink>());
+    Ptr<DrpTransport> transport = m_transportFactory.Create<DrpTransport>();
+    transport->SetModePolicy(m_policyFactory.Create<ModePolicy>());
+    if (m_method == ModePolicy::DYNAMIC)
+    {
+        transport->SetIndirectBuffer(m_bufferFactory.Create<IndirectBuffer>());
+    }
+    rnic->SetTransport(transport);
+    rnic->SetMethod(m_method);
+    return rnic;
+}
+
+Ptr<EthernetNetDevice>
+RnicHelper::CreateDevice(Ptr<Node> /* node */) const
+{
+    return CreateRnic();
+}
+
+NetDeviceContainer
+RnicHelper::InstallHostLink(Ptr<Node> host, Ptr<Node> sw)
+{
+    return Connect(host, CreateRnic(), sw, EthernetHelper::CreateDevice(sw));
+}
+
+} // namespace ns3

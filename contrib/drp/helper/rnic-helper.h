@@ -1,0 +1,102 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#ifndef RNIC_HELPER_H
+#define RNIC_HELPER_H
+
+#include "ns3/ethernet-helper.h"
+#include "ns3/mode-policy.h"
+#include "ns3/object-factory.h"
+
+#include <string>
+
+namespace ns3
+{
+
+class RnicNetDevice;
+
+/**
+ * \ingroup drp
+ * \brief Builds RNICs (RnicNetDevice) on full-duplex Ethernet links.
+ *
+ * Used like PointToPointHelper. Everything EthernetHelper offers applies
+ * (SetQueue, SetDeviceAttribute for the Ethernet port, SetChannelAttribute,
+ * pcap and ascii tracing). In addition:
+ *
+ * - SetMethod() chooses the traditional or the dynamic RNIC;
+ * - SetTransportAttribute(), SetPcieAttribute(), SetIndirectBufferAttribute()
+ *   and SetPolicyAttribute() configure the RNIC's parts, each made from an
+ *   ObjectFactory.
+ *
+ * Install(a, b) puts an RNIC at both ends of one link (the paper's
+ * point-to-point setup). InstallHostLink(host, sw) puts an RNIC on the host
+ * and a plain EthernetNetDevice on the switch node, for SwitchLineHelper or
+ * your own BridgeHelper topologies.
+ *
+ * \code
+ *   RnicHelper rnic;
+ *   rnic.SetMethod("dynamic");
+ *   rnic.SetDeviceAttribute("DataRate", StringValue("1Gbps"));
+ *   rnic.SetTransportAttribute("PayloadSize", UintegerValue(1024));
+ *   NetDeviceContainer devices = rnic.Install(nodes.Get(0), nodes.Get(1));
+ * \endcode
+ */
+class RnicHelper : public EthernetHelper
+{
+  public:
+    RnicHelper();
+
+    /// \param method traditional or dynamic
+    void SetMethod(ModePolicy::Method method);
+    /// \param method "traditional" or "dynamic" (anything else throws std::invalid_argument)
+    void SetMethod(const std::string& method);
+    /// \return the method of the RNICs this helper makes
+    ModePolicy::Method GetMethod() const;
+    /**
+     * \param name a DrpTransport attribute
+     * \param value its value
+     */
+    void SetTransportAttribute(std::string name, const AttributeValue& value);
+    /**
+     * \param name a PcieLink attribute
+     * \param value its value
+     */
+    void SetPcieAttribute(std::string name, const AttributeValue& value);
+    /**
+     * \param name an IndirectBuffer attribute (dynamic RNIC only)
+     * \param value its value
+     */
+    void SetIndirectBufferAttribute(std::string name, const AttributeValue& value);
+    /**
+     * \param name a ModePolicy attribute
+     * \param value its value
+     */
+    void SetPolicyAttribute(std::string name, const AttributeValue& value);
+
+    /**
+     * Links a host to a switch node: an RNIC on the host, a plain Ethernet
+     * port on the switch (bridge it with BridgeHelper).
+     * \param host the host
+     * \param sw the switch node
+     * \return the RNIC, then the switch port
+     */
+    NetDeviceContainer InstallHostLink(Ptr<Node> host, Ptr<Node> sw);
+
+  protected:
+    Ptr<EthernetNetDevice> CreateDevice(Ptr<Node> node) const override;
+
+  private:
+    /// \return a new RNIC with the configured method and parts
+    Ptr<RnicNetDevice> CreateRnic() const;
+
+    ModePolicy::Method m_method;     //!< traditional or dynamic
+    ObjectFactory m_transportFactory; //!< DrpTransport
+    ObjectFactory m_pcieFactory;      //!< PcieLink
+    ObjectFactory m_bufferFactory;    //!< IndirectBuffer
+    ObjectFactory m_policyFactory;    //!< ModePolicy
+};
+
+} // namespace ns3
+
+#endif /* RNIC_HELPER_H */

@@ -1,0 +1,198 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#include "host-memory.h"
+
+#include "ns3/drp-check.h"
+#include "ns3/log.h"
+#include "ns3/uinteger.h"
+
+#include <algorithm>
+#include <cstring>
+
+namespace ns3
+{
+
+NS_LOG_COMPONENT_DEFINE("HostMemory");
+
+NS_OBJECT_ENSURE_REGISTERED(HostMemory);
+
+namespace
+{
+/**
+ * SplitMix64: a small, fast, well-mixed generator for bulk content. Seeds
+ * come from ns-3 random streams, so runs stay reproducible and independent.
+ * \param state generator state, advanced
+ * \return the next 64 random bits
+ */
+uint64_t
+SplitMix64(uint64_t& state)
+{
+    uint64_t z = (state += 0x9E3779B97F4A7C15ULL);
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
+    return z ^ (z >> 31);
+}
+
+/**
+ * Fills bytes from a SplitMix64 state.
+ * \param data first byte
+ * \param length how many
+ * \param state generator state
+ */
+void
+FillRandom(uint8_t* data, uint32_t length, uint64_t state)
+{
+    for (uint32_t i = 0; i < length; i += 8)
+    {
+        uint64_t word = SplitMix64(state);
+        std::memcpy(data + i, &word, std::min<uint32_t>(8, length - i));
+    }
+}
+
+/// Right-open interval of addresses.
+using Range = boost::icl::discrete_interval<uint64_t>;
+
+} // namespace
+
+TypeId
+HostMemory::GetTypeId()
+{
+    static TypeId tid =
+        TypeId("ns3::HostMemory")
+            .SetParent<Object>()
+            .SetGroupName("Drp")
+            .AddConstructor<HostMemory>()
+            .AddAttribute("Seed",
+                          "Seed of the pseudo-random content that never-written bytes read as.",
+                          UintegerValue(1),
+                          MakeUintegerAccessor(&HostMemory::m_seed),
+                          MakeUintegerChecker<uint32_t>());
+    return tid;
+}
+
+HostMemory::HostMemory()
+    : m_seed(1)
+{
+    NS_LOG_FUNCTION(this);
+}
+
+void
+HostMemory::DoDispose()
+{
+    m_pages.clear();
+    m_registered.clear();
+    Object::DoDispose();
+}
+
+HostMemory::Page&
+HostMemory::Touch(uint64_t number) const
+{
+    auto& slot = m_pages[number];
+    if (!slot)
+    {
+        slot = std::make_unique<Page>(PAGE_SIZE);
+        FillRandom(slot->data(), PAGE_SIZE, (uint64_t(m_seed) << 40) ^ number);
+    }
+    return *slot;
+}
+
+void
+HostMemory::Write(uint64_t address, const uint8_t* data, uint32_t length)
+{
+    NS_LOG_FUNCTION(this << address << length);
+    while (length > 0)
+    {
+        uint32_t offset = address % PAGE_SIZE;
+        uint32_t chunk = std::min(length, PAGE_SIZE - offset);
+        std::memcpy(Touch(address / PAGE_SIZE).data() + offset, data, chunk);
+        address += chunk;
+        data += chunk;
+        length -= chunk;
+    }
+}
+
+void
+HostMemory::Read(uint64_t address, uint8_t* data, uint32_t length) const
+{
+    NS_LOG_FUNCTION(this << address << length);
+    while (length > 0)
+    {
+        uint32_t offset = address % PAGE_SIZE;
+        uint32_t chunk = std::min(length, PAGE_SIZE - offset);
+        std::memcpy(data, Touch(address / PAGE_SIZE).data() + offset, chunk);
+        address += chunk;
+        data += chunk;
+        length -= chunk;
+    }
+}
+
+void
+HostMemory::Fill(uint64_t address, uint32_t length, uint64_t seed)
+{
+    NS_LOG_FUNCTION(this << address << length << seed);
+    std::vector<uint8_t> bytes(length);
+    FillRandom(bytes.data(), length, seed);
+    Write(address, bytes.data(), length);
+}
+
+uint64_t
+HostMemory::CountDifferences(uint64_t address,
+                             Ptr<const HostMemory> other,
+                             uint64_t otherAddress,
+                             uint32_t length) const
+{
+    std::vector<uint8_t> mine(length);
+    std::vector<uint8_t> theirs(length);
+    Read(address, mine.data(), length);
+    other->Read(otherAddress, theirs.data(), length);
+    uint64_t differences = 0;
+    for (uint32_t i = 0; i < length; ++i)
+    {
+        differences += (mine[i] != theirs[i]);
+    }
+    return differences;
+}
+
+void
+HostMemory::Register(uint64_t address, uint32_t length)
+{
+    NS_LOG_FUNCTION(this << address << length);
+    drp::RequireInRange<uint32_t>("HostMemory::Register length", length, 1, UINT32_MAX);
+    m_registered += std::make_pair(Range::right_open(address, address + length), 1u);
+}
+
+void
+HostMemory::Deregister(uint64_t address, uint32_t length)
+{
+    NS_LOG_FUNCTION(this << address << length);
+    if (length > 0)
+    {
+        m_registered -= std::make_pair(Range::right_open(address, address + length), 1u);
+    }
+}
+
+bool
+HostMemory::IsRegistered(uint64_t address, uint32_t length) const
+{
+    if (length == 0)
+    {
+        return false;
+    }
+    return boost::icl::contains(m_registered, Range::right_open(address, address + length));
+}
+
+uint64_t
+HostMemory::GetRegisteredBytes() const
+{
+    return boost::icl::length(m_registered);
+}
+
+size_t
+HostMemory::GetPageCount() const
+{
+    return m_pages.size();
+}
+
+} // namespace ns3

@@ -1,0 +1,234 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#include "pcie-link.h"
+
+#include "ns3/drp-check.h"
+#include "ns3/log.h"
+#include "ns3/pointer.h"
+#include "ns3/simulator.h"
+#include "ns3/uinteger.h"
+
+#include <algorithm>
+#include <limits>
+
+namespace ns3
+{
+
+NS_LOG_COMPONENT_DEFINE("PcieLink");
+
+NS_OBJECT_ENSURE_REGISTERED(PcieLink);
+
+TypeId
+PcieLink::GetTypeId()
+{
+    static TypeId tid =
+        TypeId("ns3::PcieLink")
+            .SetParent<Object>()
+            .SetGroupName("Drp")
+            .AddConstructor<PcieLink>()
+            .AddAttribute("Bandwidth",
+                          "TLP bandwidth per direction. Default: PCIe 2.0 x4 "
+                          "(4 lanes x 5 GT/s x 8b/10b).",
+                          DataRateValue(DataRate("16Gbps")),
+                          MakeDataRateAccessor(&PcieLink::SetBandwidth),
+                          MakeDataRateChecker())
+            .AddAttribute("Latency",
+                          "One-way latency of a TLP between RNIC and host memory "
+                          "(link, switch-free root complex, memory controller).",
+                          TimeValue(NanoSeconds(250)),
+                          MakeTimeAccessor(&PcieLink::m_latency),
+                          MakeTimeChecker(Time(0)))
+            .AddAttribute("DmaSetupTime",
+                          "Time a DMA engine spends on each request besides moving its "
+                          "data (descriptor handling, request issue). Paid once per request.",
+                          TimeValue(NanoSeconds(500)),
+                          MakeTimeAccessor(&PcieLink::m_dmaSetupTime),
+                          MakeTimeChecker(Time(0)))
+            .AddAttribute("MaxPayloadSize",
+                          "Maximum TLP payload in bytes (128 to 4096).",
+                          UintegerValue(256),
+                          MakeUintegerAccessor(&PcieLink::SetMaxPayloadSize),
+                          MakeUintegerChecker<uint32_t>())
+            .AddAttribute("TlpOverhead",
+                          "Bytes each TLP adds to its payload: framing (2), sequence "
+                          "number (2), 16-byte header, LCRC (4).",
+                          UintegerValue(24),
+                          MakeUintegerAccessor(&PcieLink::m_tlpOverhead),
+                          MakeUintegerChecker<uint32_t>())
+            .AddAttribute("HostMemory",
+                          "The host memory that DMA requests reach.",
+                          PointerValue(),
+                          MakePointerAccessor(&PcieLink::m_memory),
+                          MakePointerChecker<HostMemory>())
+            .AddTraceSource("Transaction",
+                            "A transaction crossed the link.",
+                            MakeTraceSourceAccessor(&PcieLink::m_transactionTrace),
+                            "ns3::PcieLink::TransactionTracedCallback");
+    return tid;
+}
+
+PcieLink::PcieLink()
+    : m_bandwidth("16Gbps"),
+      m_maxPayload(256),
+      m_tlpOverhead(24),
+      m_count{0, 0, 0, 0}
+{
+    NS_LOG_FUNCTION(this);
+}
+
+void
+PcieLink::DoDispose()
+{
+    m_memory = nullptr;
+    Object::DoDispose();
+}
+
+void
+PcieLink::SetBandwidth(DataRate rate)
+{
+    drp::RequireInRange<uint64_t>("PcieLink::Bandwidth (bit/s)",
+                                  rate.GetBitRate(),
+                                  1,
+                                  std::numeric_limits<uint64_t>::max());
+    m_bandwidth = rate;
+}
+
+void
+PcieLink::SetMaxPayloadSize(uint32_t bytes)
+{
+    drp::RequireInRange<uint32_t>("PcieLink::MaxPayloadSize", bytes, 128, 4096);
+    m_maxPayload = bytes;
+}
+
+void
+PcieLink::SetHostMemory(Ptr<HostMemory> memory)
+{
+    m_memory = memory;
+}
+
+Ptr<HostMemory>
+PcieLink::GetHostMemory() const
+{
+    return m_memory;
+}
+
+Time
+PcieLink::GetSerializationTime(uint32_t bytes) const
+{
+    uint32_t tlps = std::max<uint32_t>(1, (bytes + m_maxPayload - 1) / m_maxPayload);
+    return m_bandwidth.CalculateBytesTxTime(bytes + tlps * m_tlpOverhead);
+}
+
+Time
+PcieLink::GetLatency() const
+{
+    return m_latency;
+}
+
+Time
+PcieLink::GetDmaSetupTime() const
+{
+    return m_dmaSetupTime;
+}
+
+uint64_t
+PcieLink::GetTransactionCount(Kind kind) const
+{
+    return m_count[kind];
+}
+
+Time
+PcieLink::BookEngine(Time& engineFree, uint32_t bytes)
+{
+    Time start = std::max(Simulator::Now(), engineFree);
+    Time crossed = start + m_dmaSetupTime + GetSerializationTime(bytes);
+    engineFree = crossed;
+    return crossed;
+}
+
+void
+PcieLink::Doorbell(Callback<void> handler)
+{
+    NS_LOG_FUNCTION(this);
+    ++m_count[DOORBELL];
+    m_transactionTrace(DOORBELL, 0);
+    Simulator::Schedule(m_latency, handler);
+}
+
+void
+PcieLink::Interrupt(Callback<void> handler)
+{
+    NS_LOG_FUNCTION(this);
+    ++m_count[INTERRUPT];
+    m_transactionTrace(INTERRUPT, 0);
+    Simulator::Schedule(m_latency, handler);
+}
+
+void
+PcieLink::DmaRead(uint64_t address, uint32_t length, ReadCallback done)
+{
+    NS_LOG_FUNCTION(this << address << length);
+    ++m_count[DMA_READ];
+    m_transactionTrace(DMA_READ, length);
+    // The request goes up (Latency) once the engine has set it up; the
+    // completions come back (Latency) and take their serialisation time.
+    Time crossed = BookEngine(m_readEngineFree, length);
+    Time arrival = crossed + 2 * m_latency;
+    Simulator::Schedule(arrival - Simulator::Now(),
+                        &PcieLink::CompleteRead,
+                        this,
+                        address,
+                        length,
+                        done);
+}
+
+void
+PcieLink::CompleteRead(uint64_t address, uint32_t length, ReadCallback done)
+{
+    NS_ASSERT_MSG(m_memory, "PcieLink has no HostMemory");
+    std::vector<uint8_t> bytes(length);
+    m_memory->Read(address, bytes.data(), length);
+    done(Create<Packet>(bytes.data(), length));
+}
+
+void
+PcieLink::DmaWrite(uint64_t address, Ptr<const Packet> data, Callback<void> done)
+{
+    DmaWriteBatch({WritePiece(address, data)}, done);
+}
+
+void
+PcieLink::DmaWriteBatch(const std::vector<WritePiece>& pieces, Callback<void> done)
+{
+    uint32_t bytes = 0;
+    for (const auto& piece : pieces)
+    {
+        bytes += piece.second->GetSize();
+    }
+    NS_LOG_FUNCTION(this << pieces.size() << bytes);
+    ++m_count[DMA_WRITE];
+    m_transactionTrace(DMA_WRITE, bytes);
+    Time landed = BookEngine(m_writeEngineFree, bytes) + m_latency;
+    Simulator::Schedule(landed - Simulator::Now(), &PcieLink::CompleteWrite, this, pieces, done);
+}
+
+void
+PcieLink::CompleteWrite(std::vector<WritePiece> pieces, Callback<void> done)
+{
+    NS_ASSERT_MSG(m_memory, "PcieLink has no HostMemory");
+    std::vector<uint8_t> bytes;
+    for (const auto& [address, data] : pieces)
+    {
+        bytes.resize(data->GetSize());
+        data->CopyData(bytes.data(), bytes.size());
+        m_memory->Write(address, bytes.data(), bytes.size());
+    }
+    if (!done.IsNull())
+    {
+        done();
+    }
+}
+
+} // namespace ns3

@@ -1,0 +1,179 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#ifndef PCIE_LINK_H
+#define PCIE_LINK_H
+
+#include "host-memory.h"
+
+#include "ns3/callback.h"
+#include "ns3/data-rate.h"
+#include "ns3/nstime.h"
+#include "ns3/object.h"
+#include "ns3/packet.h"
+#include "ns3/traced-callback.h"
+
+#include <utility>
+#include <vector>
+
+namespace ns3
+{
+
+/**
+ * \ingroup drp
+ * \brief The PCIe connection between a host and its RNIC: the timing of every
+ * host/RNIC interaction, and the RNIC's DMA access to host memory.
+ *
+ * Four kinds of transaction cross it:
+ *
+ * - **Doorbell** (host -> RNIC MMIO write) and **Interrupt** (RNIC -> host
+ *   MSI): one posted TLP each; they arrive after Latency.
+ * - **DMA read** (RNIC reads host memory, e.g. a payload to transmit): the
+ *   RNIC's read DMA engine spends DmaSetupTime on the request (descriptor
+ *   handling), the request crosses the link (Latency), the completions come
+ *   back (Latency plus their serialisation). The engine can start the next
+ *   request after DmaSetupTime plus the serialisation of this one, so reads
+ *   pipeline.
+ * - **DMA write** (RNIC writes host memory, e.g. a received payload): the
+ *   write DMA engine spends DmaSetupTime plus the serialisation of the data;
+ *   the data is in memory Latency later. A batched write (the indirect
+ *   buffer's flush) is one request for all its pieces: one DmaSetupTime.
+ *
+ * Serialisation counts TLP framing: a transfer of n bytes is split into
+ * ceil(n / MaxPayloadSize) TLPs, each carrying TlpOverhead extra bytes, at
+ * Bandwidth. Each DMA engine serves one request at a time (first come, first
+ * served), so a stream of small requests pays DmaSetupTime per request: this
+ * per-request cost is what makes small frames slower on the direct receive
+ * path, which issues one write per frame, than on the indirect path, which
+ * writes the whole buffered transfer in one request.
+ *
+ * Defaults describe a PCIe 2.0 x4 link, the host interface of a Broadcom
+ * BCM5718-class GbE controller (5 GT/s per lane, 8b/10b coding: 16 Gbit/s of
+ * TLP bandwidth per direction; 256-byte maximum payload; 24 bytes of TLP
+ * framing, sequence number, header and LCRC per TLP). See the module
+ * documentation for sources.
+ */
+class PcieLink : public Object
+{
+  public:
+    /// Kinds of PCIe transaction, for the Transaction trace.
+    enum Kind
+    {
+        DOORBELL,  //!< host -> RNIC register write
+        INTERRUPT, //!< RNIC -> host MSI
+        DMA_READ,  //!< RNIC reads host memory
+        DMA_WRITE, //!< RNIC writes host memory
+    };
+
+    /// Called with the bytes a DMA read returned.
+    typedef Callback<void, Ptr<Packet>> ReadCallback;
+    /// One piece of a batched DMA write: host address and bytes.
+    typedef std::pair<uint64_t, Ptr<const Packet>> WritePiece;
+
+    /**
+     * TracedCallback signature for transactions.
+     * \param kind the kind of transaction
+     * \param bytes the payload bytes it moved (0 for doorbells and interrupts)
+     */
+    typedef void (*TransactionTracedCallback)(Kind kind, uint32_t bytes);
+
+    /**
+     * \brief Get the type ID.
+     * \return the object TypeId
+     */
+    static TypeId GetTypeId();
+    PcieLink();
+
+    /// \param memory the host memory DMA requests reach
+    void SetHostMemory(Ptr<HostMemory> memory);
+    /// \return the host memory DMA requests reach
+    Ptr<HostMemory> GetHostMemory() const;
+
+    /**
+     * The host rings an RNIC doorbell; \p handler runs on the RNIC side.
+     * \param handler what the RNIC does on the doorbell
+     */
+    void Doorbell(Callback<void> handler);
+    /**
+     * The RNIC raises an interrupt; \p handler runs on the host side.
+     * \param handler what the host does on the interrupt
+     */
+    void Interrupt(Callback<void> handler);
+    /**
+     * The RNIC DMA-reads host memory.
+     * \param address first byte
+     * \param length bytes
+     * \param done receives the bytes when the completions have arrived
+     */
+    void DmaRead(uint64_t address, uint32_t length, ReadCallback done);
+    /**
+     * The RNIC DMA-writes host memory (one request).
+     * \param address first byte
+     * \param data the bytes
+     * \param done runs when the bytes are in host memory
+     */
+    void DmaWrite(uint64_t address, Ptr<const Packet> data, Callback<void> done);
+    /**
+     * The RNIC DMA-writes several pieces in one request.
+     * \param pieces address and bytes of each piece
+     * \param done runs when all bytes are in host memory
+     */
+    void DmaWriteBatch(const std::vector<WritePiece>& pieces, Callback<void> done);
+
+    /**
+     * \param bytes payload bytes
+     * \return the time to serialise them as TLPs at Bandwidth
+     */
+    Time GetSerializationTime(uint32_t bytes) const;
+    /// \return the one-way latency of a TLP
+    Time GetLatency() const;
+    /// \return the DMA engines' per-request set-up time
+    Time GetDmaSetupTime() const;
+    /**
+     * \param kind a kind of transaction
+     * \return how many of that kind this link has carried
+     */
+    uint64_t GetTransactionCount(Kind kind) const;
+
+  protected:
+    void DoDispose() override;
+
+  private:
+    /**
+     * Books a DMA engine for one request.
+     * \param engineFree when the engine is free; advanced past this request
+     * \param bytes payload bytes of the request
+     * \return when the request's data has crossed the link
+     */
+    Time BookEngine(Time& engineFree, uint32_t bytes);
+    /// Writes each piece to host memory, then runs \p done.
+    void CompleteWrite(std::vector<WritePiece> pieces, Callback<void> done);
+    /// Reads host memory and hands the bytes to \p done.
+    void CompleteRead(uint64_t address, uint32_t length, ReadCallback done);
+    /**
+     * Sets the bandwidth, checking it.
+     * \param rate TLP bandwidth per direction
+     */
+    void SetBandwidth(DataRate rate);
+    /**
+     * Sets the maximum TLP payload, checking it.
+     * \param bytes maximum payload size
+     */
+    void SetMaxPayloadSize(uint32_t bytes);
+
+    Ptr<HostMemory> m_memory; //!< host memory behind the root complex
+    DataRate m_bandwidth;     //!< TLP bandwidth per direction
+    Time m_latency;           //!< one-way latency of a TLP through link and root complex
+    Time m_dmaSetupTime;      //!< per-request time of a DMA engine
+    uint32_t m_maxPayload;    //!< maximum TLP payload, bytes
+    uint32_t m_tlpOverhead;   //!< framing, header and LCRC bytes per TLP
+    Time m_readEngineFree;    //!< when the read DMA engine can take a request
+    Time m_writeEngineFree;   //!< when the write DMA engine can take a request
+    uint64_t m_count[4];      //!< transactions per Kind
+    TracedCallback<Kind, uint32_t> m_transactionTrace; //!< every transaction
+};
+
+} // namespace ns3
+
+#endif /* PCIE_LINK_H */

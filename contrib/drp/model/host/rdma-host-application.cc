@@ -1,0 +1,323 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#include "rdma-host-application.h"
+
+#include "ns3/double.h"
+#include "ns3/drp-check.h"
+#include "ns3/drp-compat.h"
+#include "ns3/enum.h"
+#include "ns3/log.h"
+#include "ns3/node.h"
+#include "ns3/pointer.h"
+#include "ns3/simulator.h"
+#include "ns3/string.h"
+#include "ns3/uinteger.h"
+
+namespace ns3
+{
+
+NS_LOG_COMPONENT_DEFINE("RdmaHostApplication");
+
+NS_OBJECT_ENSURE_REGISTERED(RdmaHostApplication);
+
+TypeId
+RdmaHostApplication::GetTypeId()
+{
+    static TypeId tid =
+        TypeId("ns3::RdmaHostApplication")
+            .SetParent<Application>()
+            .SetGroupName("Drp")
+            .AddConstructor<RdmaHostApplication>()
+            .AddAttribute("Peer",
+                          "MAC address of the peer RNIC; unset: no workload (responder only).",
+                          AddressValue(),
+                          MakeAddressAccessor(&RdmaHostApplication::m_peer),
+                          MakeAddressChecker())
+            .AddAttribute("Transfers",
+                          "Transfers to run.",
+                          UintegerValue(0),
+                          MakeUintegerAccessor(&RdmaHostApplication::m_transfers),
+                          MakeUintegerChecker<uint32_t>())
+            .AddAttribute("TransferSize",
+                          "Bytes per transfer (1 to 2^31).",
+                          UintegerValue(131072),
+                          MakeUintegerAccessor(&RdmaHostApplication::SetTransferSize),
+                          MakeUintegerChecker<uint32_t>())
+            .AddAttribute("Operation",
+                          "RDMA write or read.",
+                          EnumValue(WRITE),
+                          DRP_ENUM_ACCESSOR(RdmaHostApplication::Operation,
+                                            &RdmaHostApplication::m_operation),
+                          MakeEnumChecker(WRITE, "write", READ, "read"))
+            .AddAttribute("Gap",
+                          "Pause between the end of a transfer and the start of the next.",
+                          TimeValue(Time(0)),
+                          MakeTimeAccessor(&RdmaHostApplication::m_gap),
+                          MakeTimeChecker(Time(0)))
+            .AddAttribute("Concurrency",
+                          "Transfers in flight at once (1 to 1024).",
+                          UintegerValue(1),
+                          MakeUintegerAccessor(&RdmaHostApplication::SetConcurrency),
+                          MakeUintegerChecker<uint32_t>())
+            .AddAttribute("RegistrationLatency",
+                          "Time the host takes to register (pin) a region, or to fail to.",
+                          TimeValue(MicroSeconds(20)),
+                          MakeTimeAccessor(&RdmaHostApplication::m_registrationLatency),
+                          MakeTimeChecker(Time(0)))
+            .AddAttribute("RegistrationFailureProbability",
+                          "FRP: probability that a registration attempt fails (0 to 1).",
+                          DoubleValue(0.0),
+                          MakeDoubleAccessor(&RdmaHostApplication::SetFailureProbability),
+                          MakeDoubleChecker<double>())
+            .AddAttribute("RegistrationRandomVariable",
+                          "Draws that decide registrations: a draw below FRP fails.",
+                          StringValue("ns3::UniformRandomVariable[Min=0.0|Max=1.0]"),
+                          MakePointerAccessor(&RdmaHostApplication::m_registrationRv),
+                          MakePointerChecker<RandomVariableStream>())
+            .AddAttribute("HandlerLatency",
+                          "Host time between an RNIC interrupt that needs an answer and "
+                          "the answering doorbell.",
+                          TimeValue(MicroSeconds(2)),
+                          MakeTimeAccessor(&RdmaHostApplication::m_handlerLatency),
+                          MakeTimeChecker(Time(0)))
+            .AddTraceSource("TransferComplete",
+                            "A transfer this host initiated ended (successfully or not).",
+                            MakeTraceSourceAccessor(&RdmaHostApplication::m_transferTrace),
+                            "ns3::RdmaHostApplication::TransferTracedCallback")
+            .AddTraceSource("Registration",
+                            "A registration attempt for a peer's transfer finished.",
+                            MakeTraceSourceAccessor(&RdmaHostApplication::m_registrationTrace),
+                            "ns3::RdmaHostApplication::RegistrationTracedCallback");
+    return tid;
+}
+
+RdmaHostApplication::RdmaHostApplication()
+    : m_transfers(0),
+      m_transferSize(131072),
+      m_operation(WRITE),
+      m_concurrency(1),
+      m_failureProbability(0),
+      m_contentRv(CreateObject<UniformRandomVariable>()),
+      m_started(0),
+      m_failedRegistrations(0)
+{
+    NS_LOG_FUNCTION(this);
+}
+
+void
+RdmaHostApplication::DoDispose()
+{
+    m_rnic = nullptr;
+    m_registrationRv = nullptr;
+    m_contentRv = nullptr;
+    Application::DoDispose();
+}
+
+void
+RdmaHostApplication::SetTransferSize(uint32_t bytes)
+{
+    drp::RequireInRange<uint32_t>("RdmaHostApplication::TransferSize", bytes, 1, 1u << 31);
+    m_transferSize = bytes;
+}
+
+void
+RdmaHostApplication::SetConcurrency(uint32_t transfers)
+{
+    drp::RequireInRange<uint32_t>("RdmaHostApplication::Concurrency", transfers, 1, 1024);
+    m_concurrency = transfers;
+}
+
+void
+RdmaHostApplication::SetFailureProbability(double p)
+{
+    drp::RequireInRange<double>("RdmaHostApplication::RegistrationFailureProbability", p, 0, 1);
+    m_failureProbability = p;
+}
+
+int64_t
+RdmaHostApplication::AssignStreams(int64_t stream)
+{
+    m_registrationRv->SetStream(stream);
+    m_contentRv->SetStream(stream + 1);
+    return 2;
+}
+
+const std::vector<DrpTransferRecord>&
+RdmaHostApplication::GetRecords() const
+{
+    return m_records;
+}
+
+uint32_t
+RdmaHostApplication::GetStarted() const
+{
+    return m_started;
+}
+
+uint32_t
+RdmaHostApplication::GetFailedRegistrations() const
+{
+    return m_failedRegistrations;
+}
+
+Ptr<RnicNetDevice>
+RdmaHostApplication::GetRnic() const
+{
+    return m_rnic;
+}
+
+uint64_t
+RdmaHostApplication::GetSlotStride() const
+{
+    uint64_t page = HostMemory::PAGE_SIZE;
+    return (uint64_t(m_transferSize) + page - 1) / page * page;
+}
+
+void
+RdmaHostApplication::StartApplication()
+{
+    NS_LOG_FUNCTION(this);
+    for (uint32_t i = 0; i < GetNode()->GetNDevices() && !m_rnic; ++i)
+    {
+        m_rnic = DynamicCast<RnicNetDevice>(GetNode()->GetDevice(i));
+    }
+    NS_ABORT_MSG_IF(!m_rnic,
+                    "RdmaHostApplication on node " << GetNode()->GetId() << " has no RnicNetDevice");
+    m_rnic->GetTransport()->SetHostCallbacks(
+        MakeCallback(&RdmaHostApplication::OnRegistrationRequest, this),
+        MakeCallback(&RdmaHostApplication::OnReply, this),
+        MakeCallback(&RdmaHostApplication::OnCompletion, this),
+        MakeCallback(&RdmaHostApplication::OnResponderDone, this));
+    if (m_transfers > 0)
+    {
+        NS_ABORT_MSG_UNLESS(Mac48Address::IsMatchingType(m_peer),
+                            "RdmaHostApplication on node "
+                                << GetNode()->GetId()
+                                << " has Transfers > 0 but no Peer (a Mac48Address)");
+        for (uint32_t slot = 0; slot < std::min(m_concurrency, m_transfers); ++slot)
+        {
+            StartTransfer(slot);
+        }
+    }
+}
+
+void
+RdmaHostApplication::StopApplication()
+{
+    NS_LOG_FUNCTION(this);
+    m_transfers = m_started; // start nothing more
+}
+
+void
+RdmaHostApplication::StartTransfer(uint32_t slot)
+{
+    if (m_started >= m_transfers)
+    {
+        return;
+    }
+    Pending pending{m_started++, slot, Simulator::Now()};
+    uint64_t sba = slot * GetSlotStride();
+    uint64_t dba = (uint64_t(GetNode()->GetId() + 1) << 32) + slot * GetSlotStride();
+    bool read = m_operation == READ;
+    if (!read)
+    {
+        m_rnic->GetHostMemory()->Fill(sba, m_transferSize, m_contentRv->GetInteger());
+    }
+    Mac48Address peer = Mac48Address::ConvertFrom(m_peer);
+    uint32_t length = m_transferSize;
+    m_rnic->GetPcieLink()->Doorbell(Callback<void>([this, pending, peer, read, sba, dba, length]() {
+        uint16_t tid = m_rnic->GetTransport()->PostTransfer(peer, read, sba, dba, length);
+        m_pending[tid] = pending;
+    }));
+}
+
+void
+RdmaHostApplication::OnReply(uint16_t tid)
+{
+    NS_LOG_FUNCTION(this << tid);
+    Ptr<RnicNetDevice> rnic = m_rnic;
+    Simulator::Schedule(m_handlerLatency, [rnic, tid]() {
+        rnic->GetPcieLink()->Doorbell(
+            Callback<void>([rnic, tid]() { rnic->GetTransport()->StartData(tid); }));
+    });
+}
+
+void
+RdmaHostApplication::OnRegistrationRequest(Mac48Address peer,
+                                           uint16_t tid,
+                                           bool read,
+                                           uint64_t address,
+                                           uint32_t length)
+{
+    NS_LOG_FUNCTION(this << peer << tid << read << address << length);
+    Simulator::Schedule(m_registrationLatency,
+                        &RdmaHostApplication::FinishRegistration,
+                        this,
+                        peer,
+                        tid,
+                        address,
+                        length);
+}
+
+void
+RdmaHostApplication::FinishRegistration(Mac48Address peer,
+                                        uint16_t tid,
+                                        uint64_t address,
+                                        uint32_t length)
+{
+    bool success = m_registrationRv->GetValue() >= m_failureProbability;
+    NS_LOG_INFO("registration of " << length << " bytes for transfer " << tid << " of " << peer
+                                   << (success ? " succeeded" : " failed"));
+    if (success)
+    {
+        m_rnic->GetHostMemory()->Register(address, length);
+        m_registrations[{peer, tid}] = {address, length};
+    }
+    else
+    {
+        ++m_failedRegistrations;
+    }
+    m_registrationTrace(peer, tid, success);
+    Ptr<RnicNetDevice> rnic = m_rnic;
+    rnic->GetPcieLink()->Doorbell(Callback<void>([rnic, peer, tid, success]() {
+        rnic->GetTransport()->CompleteRegistration(peer, tid, success);
+    }));
+}
+
+void
+RdmaHostApplication::OnResponderDone(Mac48Address peer, uint16_t tid, bool released)
+{
+    NS_LOG_FUNCTION(this << peer << tid << released);
+    auto it = m_registrations.find({peer, tid});
+    if (it != m_registrations.end())
+    {
+        m_rnic->GetHostMemory()->Deregister(it->second.first, it->second.second);
+        m_registrations.erase(it);
+    }
+}
+
+void
+RdmaHostApplication::OnCompletion(const DrpTransferRecord& completed)
+{
+    auto it = m_pending.find(completed.tid);
+    NS_ASSERT_MSG(it != m_pending.end(), "completion of unknown transfer " << completed.tid);
+    DrpTransferRecord record = completed;
+    record.index = it->second.index;
+    record.start = it->second.start;
+    record.end = Simulator::Now();
+    uint32_t slot = it->second.slot;
+    m_pending.erase(it);
+    NS_LOG_INFO("transfer " << record.index << " (tid " << record.tid << ") "
+                            << record.GetStatusName() << " in " << record.GetDuration().As(Time::US)
+                            << ", " << record.GetModeName());
+    m_records.push_back(record);
+    m_transferTrace(record);
+    if (m_started < m_transfers)
+    {
+        Simulator::Schedule(m_gap, &RdmaHostApplication::StartTransfer, this, slot);
+    }
+}
+
+} // namespace ns3

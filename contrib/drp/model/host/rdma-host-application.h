@@ -1,0 +1,185 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#ifndef RDMA_HOST_APPLICATION_H
+#define RDMA_HOST_APPLICATION_H
+
+#include "ns3/address.h"
+#include "ns3/application.h"
+#include "ns3/drp-transfer-record.h"
+#include "ns3/random-variable-stream.h"
+#include "ns3/rnic-net-device.h"
+#include "ns3/traced-callback.h"
+
+#include <map>
+#include <vector>
+
+namespace ns3
+{
+
+/**
+ * \ingroup drp
+ * \brief The host behind an RNIC: the upper-layer protocol of DRP.
+ *
+ * As an initiator it runs a workload: Transfers transfers of TransferSize
+ * bytes, Operation write or read, to the RNIC at Peer, Concurrency of them
+ * at a time, each started Gap after the previous one in its slot ended.
+ * Before a write it fills the source region with fresh random bytes. It
+ * records every transfer (DrpTransferRecord: start when posted, end when the
+ * completion interrupt arrives, mode, retries, status).
+ *
+ * As a responder it answers its RNIC's registration requests: after
+ * RegistrationLatency it registers the region, or fails to with probability
+ * RegistrationFailureProbability (a draw of RegistrationRandomVariable below
+ * it fails), and rings the RNIC's doorbell with the answer. It releases the
+ * registration when the RNIC reports the transfer's end.
+ *
+ * Every interaction with the RNIC crosses the RNIC's PcieLink; the host
+ * takes HandlerLatency to act on an interrupt that needs an answer (a
+ * connection reply: hand the data).
+ *
+ * Memory layout: slot k of the workload uses [k * stride, k * stride + size)
+ * in this host's memory and [(node id + 1) * 2^32 + k * stride, ...) in the
+ * peer's (stride: TransferSize rounded up to 4 KiB), so that several
+ * initiators can use one responder at once.
+ */
+class RdmaHostApplication : public Application
+{
+  public:
+    /// Workload operation.
+    enum Operation
+    {
+        WRITE, //!< RDMA write: the data goes to the peer
+        READ,  //!< RDMA read: the data comes from the peer
+    };
+
+    /**
+     * TracedCallback signature for transfer ends.
+     * \param record what the transfer did
+     */
+    typedef void (*TransferTracedCallback)(const DrpTransferRecord& record);
+    /**
+     * TracedCallback signature for registration attempts.
+     * \param peer the initiator
+     * \param tid its transfer
+     * \param success true if the region was registered
+     */
+    typedef void (*RegistrationTracedCallback)(Mac48Address peer, uint16_t tid, bool success);
+
+    /**
+     * \brief Get the type ID.
+     * \return the object TypeId
+     */
+    static TypeId GetTypeId();
+    RdmaHostApplication();
+
+    /// \return every transfer this host initiated that has ended, in end order
+    const std::vector<DrpTransferRecord>& GetRecords() const;
+    /// \return transfers this host has started
+    uint32_t GetStarted() const;
+    /// \return registration attempts that failed
+    uint32_t GetFailedRegistrations() const;
+    /// \return the RNIC this host uses
+    Ptr<RnicNetDevice> GetRnic() const;
+    /**
+     * Assigns fixed random variable streams.
+     * \param stream first stream index
+     * \return the number of streams used
+     */
+    int64_t AssignStreams(int64_t stream);
+
+  protected:
+    void DoDispose() override;
+
+  private:
+    /// A transfer in flight, as the host knows it.
+    struct Pending
+    {
+        uint32_t index; //!< workload sequence number
+        uint32_t slot;  //!< memory slot
+        Time start;     //!< posted
+    };
+
+    void StartApplication() override;
+    void StopApplication() override;
+
+    // Setters that check their values.
+    void SetTransferSize(uint32_t bytes);       //!< \param bytes transfer size
+    void SetConcurrency(uint32_t transfers);    //!< \param transfers at once
+    void SetFailureProbability(double p);       //!< \param p FRP
+
+    /// \return the distance between workload slots in memory
+    uint64_t GetSlotStride() const;
+    /**
+     * Starts the next transfer of the workload in a slot.
+     * \param slot memory slot
+     */
+    void StartTransfer(uint32_t slot);
+    /**
+     * RNIC interrupt: a connection reply for one of our transfers.
+     * \param tid the transfer
+     */
+    void OnReply(uint16_t tid);
+    /**
+     * RNIC interrupt: register a region for a peer's transfer.
+     * \param peer the initiator
+     * \param tid its transfer
+     * \param read true for a read
+     * \param address region start
+     * \param length region length
+     */
+    void OnRegistrationRequest(Mac48Address peer,
+                               uint16_t tid,
+                               bool read,
+                               uint64_t address,
+                               uint32_t length);
+    /**
+     * Registration done (or failed); answer the RNIC.
+     * \param peer the initiator
+     * \param tid its transfer
+     * \param address region start
+     * \param length region length
+     */
+    void FinishRegistration(Mac48Address peer, uint16_t tid, uint64_t address, uint32_t length);
+    /**
+     * RNIC interrupt: one of our transfers ended.
+     * \param record what it did
+     */
+    void OnCompletion(const DrpTransferRecord& record);
+    /**
+     * RNIC interrupt: a transfer we responded to ended.
+     * \param peer the initiator
+     * \param tid its transfer
+     * \param released true if released normally
+     */
+    void OnResponderDone(Mac48Address peer, uint16_t tid, bool released);
+
+    // Workload.
+    Address m_peer;            //!< the responder's RNIC address
+    uint32_t m_transfers;      //!< transfers to run
+    uint32_t m_transferSize;   //!< bytes per transfer
+    Operation m_operation;     //!< write or read
+    Time m_gap;                //!< pause in a slot between transfers
+    uint32_t m_concurrency;    //!< transfers at once
+    // Host behaviour.
+    Time m_registrationLatency;          //!< time to register (or fail to)
+    double m_failureProbability;         //!< FRP
+    Ptr<RandomVariableStream> m_registrationRv; //!< registration outcomes
+    Ptr<UniformRandomVariable> m_contentRv;     //!< seeds of written data
+    Time m_handlerLatency;               //!< host time to act on an interrupt
+
+    Ptr<RnicNetDevice> m_rnic;           //!< our RNIC
+    uint32_t m_started;                  //!< transfers started
+    uint32_t m_failedRegistrations;      //!< registration attempts that failed
+    std::map<uint16_t, Pending> m_pending; //!< our transfers in flight, by TID
+    std::map<std::pair<Mac48Address, uint16_t>, std::pair<uint64_t, uint32_t>>
+        m_registrations; //!< regions registered for peers' transfers
+    std::vector<DrpTransferRecord> m_records; //!< ended transfers
+    TracedCallback<const DrpTransferRecord&> m_transferTrace;       //!< transfer ends
+    TracedCallback<Mac48Address, uint16_t, bool> m_registrationTrace; //!< registration attempts
+};
+
+} // namespace ns3
+
+#endif /* RDMA_HOST_APPLICATION_H */

@@ -1,0 +1,643 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#include "ethernet-net-device.h"
+
+#include "ethernet-channel.h"
+
+#include "ns3/drop-tail-queue.h"
+#include "ns3/error-model.h"
+#include "ns3/ethernet-header.h"
+#include "ns3/ethernet-trailer.h"
+#include "ns3/log.h"
+#include "ns3/net-device-queue-interface.h"
+#include "ns3/node.h"
+#include "ns3/pointer.h"
+#include "ns3/queue.h"
+#include "ns3/simulator.h"
+#include "ns3/trace-source-accessor.h"
+#include "ns3/uinteger.h"
+
+#include <algorithm>
+
+namespace ns3 {
+
+NS_LOG_COMPONENT_DEFINE("EthernetNetDevice");
+
+NS_OBJECT_ENSURE_REGISTERED(EthernetNetDevice);
+
+TypeId
+EthernetNetDevice::GetTypeId()
+{
+    static TypeId tid
+        = TypeId("ns3::EthernetNetDevice")
+              .SetParent<NetDevice>()
+              .SetGroupName("Drp")
+              .AddConstructor<EthernetNetDevice>()
+              .AddAttribute("Address",
+                            "The MAC address of the device. If left at 00:00:00:00:00:00, "
+                            "a fresh address is allocated when the device is added to a node.",
+                            Mac48AddressValue(Mac48Address()),
+                            MakeMac48AddressAccessor(&EthernetNetDevice::m_address),
+                            MakeMac48AddressChecker())
+              .AddAttribute(
+                  "Mtu",
+                  "The largest payload of a frame, in bytes (46 to 9216).",
+                  UintegerValue(DEFAULT_MTU),
+                  MakeUintegerAccessor(&EthernetNetDevice::SetMtu, &EthernetNetDevice::GetMtu),
+                  MakeUintegerChecker<uint16_t>(MIN_MTU, MAX_MTU))
+              .AddAttribute("DataRate",
+                            "The line rate of the transmitter.",
+                            DataRateValue(DataRate("1Gbps")),
+                            MakeDataRateAccessor(&EthernetNetDevice::m_bps),
+                            MakeDataRateChecker())
+              .AddAttribute("InterframeGap",
+                            "The idle time the transmitter keeps after every frame, in byte "
+                            "times at the DataRate (12 bytes = the standard 96 bit times).",
+                            UintegerValue(12),
+                            MakeUintegerAccessor(&EthernetNetDevice::m_ifgBytes),
+                            MakeUintegerChecker<uint32_t>())
+              .AddAttribute(
+                  "TxQueue",
+                  "The queue of frames waiting for the transmitter. If none is set, "
+                  "a DropTailQueue<Packet> is created when the device is added "
+                  "to a node.",
+                  PointerValue(),
+                  MakePointerAccessor(&EthernetNetDevice::SetQueue, &EthernetNetDevice::GetQueue),
+                  MakePointerChecker<Queue<Packet>>())
+              .AddAttribute("ReceiveErrorModel",
+                            "The error model applied to every received frame (none by default).",
+                            PointerValue(),
+                            MakePointerAccessor(&EthernetNetDevice::m_receiveErrorModel),
+                            MakePointerChecker<ErrorModel>())
+              .AddTraceSource("MacTx",
+                              "A frame was accepted for transmission (header and trailer added).",
+                              MakeTraceSourceAccessor(&EthernetNetDevice::m_macTxTrace),
+                              "ns3::Packet::TracedCallback")
+              .AddTraceSource("MacTxDrop",
+                              "A packet was dropped before transmission: larger than the MTU, "
+                              "device not attached, or TxQueue full.",
+                              MakeTraceSourceAccessor(&EthernetNetDevice::m_macTxDropTrace),
+                              "ns3::Packet::TracedCallback")
+              .AddTraceSource("MacPromiscRx",
+                              "A checked frame is handed up while a promiscuous receive "
+                              "callback is set (every frame, whatever its destination).",
+                              MakeTraceSourceAccessor(&EthernetNetDevice::m_macPromiscRxTrace),
+                              "ns3::Packet::TracedCallback")
+              .AddTraceSource("MacRx",
+                              "A checked frame addressed to this device (unicast to its "
+                              "address, broadcast or multicast) is handed up.",
+                              MakeTraceSourceAccessor(&EthernetNetDevice::m_macRxTrace),
+                              "ns3::Packet::TracedCallback")
+              .AddTraceSource("PhyTxBegin",
+                              "The transmitter started a frame.",
+                              MakeTraceSourceAccessor(&EthernetNetDevice::m_phyTxBeginTrace),
+                              "ns3::Packet::TracedCallback")
+              .AddTraceSource("PhyTxEnd",
+                              "The transmitter finished a frame and its inter-frame gap.",
+                              MakeTraceSourceAccessor(&EthernetNetDevice::m_phyTxEndTrace),
+                              "ns3::Packet::TracedCallback")
+              .AddTraceSource("PhyTxDrop",
+                              "A frame was lost because no device is at the other end.",
+                              MakeTraceSourceAccessor(&EthernetNetDevice::m_phyTxDropTrace),
+                              "ns3::Packet::TracedCallback")
+              .AddTraceSource("PhyRxEnd",
+                              "The last bit of a frame arrived.",
+                              MakeTraceSourceAccessor(&EthernetNetDevice::m_phyRxEndTrace),
+                              "ns3::Packet::TracedCallback")
+              .AddTraceSource("PhyRxDrop",
+                              "A received frame was dropped by the error model or the FCS check.",
+                              MakeTraceSourceAccessor(&EthernetNetDevice::m_phyRxDropTrace),
+                              "ns3::Packet::TracedCallback")
+              .AddTraceSource("Sniffer",
+                              "A non-promiscuous sniffer: frames sent, and frames received "
+                              "that are addressed to this device.",
+                              MakeTraceSourceAccessor(&EthernetNetDevice::m_snifferTrace),
+                              "ns3::Packet::TracedCallback")
+              .AddTraceSource("PromiscSniffer",
+                              "A promiscuous sniffer: every frame sent or received.",
+                              MakeTraceSourceAccessor(&EthernetNetDevice::m_promiscSnifferTrace),
+                              "ns3::Packet::TracedCallback");
+    return tid;
+}
+
+EthernetNetDevice::EthernetNetDevice()
+    : m_ifIndex(0)
+    , m_mtu(DEFAULT_MTU)
+    , m_ifgBytes(12)
+    , m_linkUp(false)
+    , m_txState(READY)
+    , m_receiveErrorDrops(0)
+{
+    NS_LOG_FUNCTION(this);
+}
+
+EthernetNetDevice::~EthernetNetDevice()
+{
+    NS_LOG_FUNCTION(this);
+}
+
+void
+EthernetNetDevice::DoDispose()
+{
+    NS_LOG_FUNCTION(this);
+    m_txCompleteEvent.Cancel();
+    m_node = nullptr;
+    m_channel = nullptr;
+    m_queue = nullptr;
+    m_connectedQueue = nullptr;
+    m_receiveErrorModel = nullptr;
+    m_currentFrame = nullptr;
+    m_rxCallback = NetDevice::ReceiveCallback();
+    m_promiscRxCallback = NetDevice::PromiscReceiveCallback();
+    NetDevice::DoDispose();
+}
+
+void
+EthernetNetDevice::NotifyNewAggregate()
+{
+    NS_LOG_FUNCTION(this);
+    ConnectQueueInterface();
+    NetDevice::NotifyNewAggregate();
+}
+
+void
+EthernetNetDevice::ConnectQueueInterface()
+{
+    if (!m_queue || m_queue == m_connectedQueue)
+    {
+        return;
+    }
+    Ptr<NetDeviceQueueInterface> ndqi = GetObject<NetDeviceQueueInterface>();
+    if (!ndqi)
+    {
+        return;
+    }
+    NS_LOG_LOGIC("connecting the queue interface to " << m_queue);
+    ndqi->GetTxQueue(0)->ConnectQueueTraces(m_queue);
+    m_connectedQueue = m_queue;
+}
+
+bool
+EthernetNetDevice::Attach(Ptr<EthernetChannel> channel)
+{
+    NS_LOG_FUNCTION(this << channel);
+    m_channel = channel;
+    m_channel->Attach(this);
+    m_linkUp = true;
+    m_linkChangeCallbacks();
+    return true;
+}
+
+void
+EthernetNetDevice::SetQueue(Ptr<Queue<Packet>> queue)
+{
+    NS_LOG_FUNCTION(this << queue);
+    m_queue = queue;
+    ConnectQueueInterface();
+}
+
+Ptr<Queue<Packet>>
+EthernetNetDevice::GetQueue() const
+{
+    return m_queue;
+}
+
+void
+EthernetNetDevice::SetDataRate(DataRate rate)
+{
+    NS_LOG_FUNCTION(this << rate);
+    m_bps = rate;
+}
+
+DataRate
+EthernetNetDevice::GetDataRate() const
+{
+    return m_bps;
+}
+
+void
+EthernetNetDevice::SetInterframeGap(uint32_t bytes)
+{
+    NS_LOG_FUNCTION(this << bytes);
+    m_ifgBytes = bytes;
+}
+
+uint32_t
+EthernetNetDevice::GetInterframeGap() const
+{
+    return m_ifgBytes;
+}
+
+void
+EthernetNetDevice::SetReceiveErrorModel(Ptr<ErrorModel> em)
+{
+    NS_LOG_FUNCTION(this << em);
+    m_receiveErrorModel = em;
+}
+
+Ptr<ErrorModel>
+EthernetNetDevice::GetReceiveErrorModel() const
+{
+    return m_receiveErrorModel;
+}
+
+uint32_t
+EthernetNetDevice::GetWireSize(uint32_t frameSize) const
+{
+    return PREAMBLE_SFD_SIZE + std::max(MIN_FRAME_SIZE, frameSize) + m_ifgBytes;
+}
+
+Time
+EthernetNetDevice::GetFrameTxTime(uint32_t frameSize) const
+{
+    return m_bps.CalculateBytesTxTime(PREAMBLE_SFD_SIZE + std::max(MIN_FRAME_SIZE, frameSize));
+}
+
+Time
+EthernetNetDevice::GetSlotTime(uint32_t frameSize) const
+{
+    return m_bps.CalculateBytesTxTime(GetWireSize(frameSize));
+}
+
+bool
+EthernetNetDevice::IsTransmitting() const
+{
+    return m_txState == BUSY;
+}
+
+uint64_t
+EthernetNetDevice::GetReceiveErrorDrops() const
+{
+    return m_receiveErrorDrops;
+}
+
+int64_t
+EthernetNetDevice::AssignStreams(int64_t stream)
+{
+    NS_LOG_FUNCTION(this << stream);
+    if (Ptr<RateErrorModel> rem = DynamicCast<RateErrorModel>(m_receiveErrorModel))
+    {
+        return rem->AssignStreams(stream);
+    }
+    if (Ptr<BurstErrorModel> bem = DynamicCast<BurstErrorModel>(m_receiveErrorModel))
+    {
+        return bem->AssignStreams(stream);
+    }
+    return 0;
+}
+
+// ---- transmission ----
+
+bool
+EthernetNetDevice::Send(Ptr<Packet> packet, const Address& dest, uint16_t protocolNumber)
+{
+    NS_LOG_FUNCTION(this << packet << dest << protocolNumber);
+    return SendFrom(packet, m_address, dest, protocolNumber);
+}
+
+bool
+EthernetNetDevice::SendFrom(Ptr<Packet> packet,
+                            const Address& source,
+                            const Address& dest,
+                            uint16_t protocolNumber)
+{
+    NS_LOG_FUNCTION(this << packet << source << dest << protocolNumber);
+    if (packet->GetSize() > m_mtu)
+    {
+        NS_LOG_WARN("payload of " << packet->GetSize() << " bytes exceeds the MTU " << m_mtu);
+        m_macTxDropTrace(packet);
+        return false;
+    }
+    if (!m_linkUp || !m_queue)
+    {
+        NS_LOG_WARN("device not attached to a channel, or without a queue");
+        m_macTxDropTrace(packet);
+        return false;
+    }
+    AddFraming(packet,
+               Mac48Address::ConvertFrom(source),
+               Mac48Address::ConvertFrom(dest),
+               protocolNumber);
+    m_macTxTrace(packet);
+    if (!m_queue->Enqueue(packet))
+    {
+        NS_LOG_LOGIC("TxQueue full, frame dropped");
+        m_macTxDropTrace(packet);
+        return false;
+    }
+    StartNextFrame();
+    return true;
+}
+
+void
+EthernetNetDevice::AddFraming(Ptr<Packet> packet,
+                              Mac48Address source,
+                              Mac48Address dest,
+                              uint16_t protocolNumber) const
+{
+    EthernetHeader header(false);
+    header.SetSource(source);
+    header.SetDestination(dest);
+    header.SetLengthType(protocolNumber);
+    packet->AddHeader(header);
+
+    EthernetTrailer trailer;
+    trailer.EnableFcs(Node::ChecksumEnabled());
+    trailer.CalcFcs(packet);
+    packet->AddTrailer(trailer);
+}
+
+void
+EthernetNetDevice::StartNextFrame()
+{
+    if (m_txState != READY)
+    {
+        return;
+    }
+    Ptr<Packet> frame = m_queue->Dequeue();
+    if (frame)
+    {
+        TransmitStart(frame);
+    }
+}
+
+void
+EthernetNetDevice::TransmitStart(Ptr<Packet> frame)
+{
+    NS_LOG_FUNCTION(this << frame);
+    NS_ASSERT_MSG(m_txState == READY, "the transmitter must be READY to start a frame");
+    m_txState = BUSY;
+    m_currentFrame = frame;
+    m_promiscSnifferTrace(frame);
+    m_snifferTrace(frame);
+    m_phyTxBeginTrace(frame);
+
+    const uint32_t size = frame->GetSize();
+    m_txCompleteEvent
+        = Simulator::Schedule(GetSlotTime(size), &EthernetNetDevice::TransmitComplete, this);
+    if (!m_channel->TransmitStart(frame, this, GetFrameTxTime(size)))
+    {
+        m_phyTxDropTrace(frame);
+    }
+}
+
+void
+EthernetNetDevice::TransmitComplete()
+{
+    NS_LOG_FUNCTION(this);
+    NS_ASSERT_MSG(m_txState == BUSY, "the transmitter must be BUSY at the end of a frame");
+    m_txState = READY;
+    m_phyTxEndTrace(m_currentFrame);
+    m_currentFrame = nullptr;
+    StartNextFrame();
+    if (m_txState == READY)
+    {
+        NotifyTransmitterIdle();
+    }
+}
+
+void
+EthernetNetDevice::NotifyTransmitterIdle()
+{
+}
+
+// ---- reception ----
+
+void
+EthernetNetDevice::Receive(Ptr<Packet> frame)
+{
+    NS_LOG_FUNCTION(this << frame);
+    m_phyRxEndTrace(frame);
+    if (m_receiveErrorModel && m_receiveErrorModel->IsCorrupt(frame))
+    {
+        NS_LOG_LOGIC("frame " << frame->GetUid() << " dropped by the error model");
+        ++m_receiveErrorDrops;
+        m_phyRxDropTrace(frame);
+        return;
+    }
+
+    // Traces see the whole frame; the stack gets the payload.
+    Ptr<Packet> packet = frame->Copy();
+    EthernetTrailer trailer;
+    packet->RemoveTrailer(trailer);
+    if (Node::ChecksumEnabled())
+    {
+        trailer.EnableFcs(true);
+    }
+    if (!trailer.CheckFcs(packet))
+    {
+        NS_LOG_INFO("FCS error on frame " << frame->GetUid());
+        m_phyRxDropTrace(frame);
+        return;
+    }
+    EthernetHeader header(false);
+    packet->RemoveHeader(header);
+    const Mac48Address from = header.GetSource();
+    const Mac48Address to = header.GetDestination();
+    const PacketType type = Classify(to);
+    NS_LOG_LOGIC("frame " << from << " -> " << to << " type " << type);
+
+    m_promiscSnifferTrace(frame);
+    if (!m_promiscRxCallback.IsNull())
+    {
+        m_macPromiscRxTrace(frame);
+    }
+    if (type != PACKET_OTHERHOST)
+    {
+        m_snifferTrace(frame);
+        m_macRxTrace(frame);
+    }
+    DeliverUp(packet, header.GetLengthType(), from, to, type);
+}
+
+NetDevice::PacketType
+EthernetNetDevice::Classify(Mac48Address dest) const
+{
+    if (dest.IsBroadcast())
+    {
+        return PACKET_BROADCAST;
+    }
+    if (dest.IsGroup())
+    {
+        return PACKET_MULTICAST;
+    }
+    if (dest == m_address)
+    {
+        return PACKET_HOST;
+    }
+    return PACKET_OTHERHOST;
+}
+
+void
+EthernetNetDevice::DeliverUp(Ptr<Packet> packet,
+                             uint16_t protocol,
+                             Mac48Address from,
+                             Mac48Address to,
+                             PacketType type)
+{
+    NS_LOG_FUNCTION(this << packet << protocol << from << to << type);
+    if (!m_promiscRxCallback.IsNull())
+    {
+        m_promiscRxCallback(this, packet, protocol, from, to, type);
+    }
+    if (type != PACKET_OTHERHOST && !m_rxCallback.IsNull())
+    {
+        m_rxCallback(this, packet, protocol, from);
+    }
+}
+
+// ---- NetDevice boilerplate ----
+
+void
+EthernetNetDevice::SetIfIndex(const uint32_t index)
+{
+    m_ifIndex = index;
+}
+
+uint32_t
+EthernetNetDevice::GetIfIndex() const
+{
+    return m_ifIndex;
+}
+
+Ptr<Channel>
+EthernetNetDevice::GetChannel() const
+{
+    return m_channel;
+}
+
+void
+EthernetNetDevice::SetAddress(Address address)
+{
+    NS_LOG_FUNCTION(this << address);
+    m_address = Mac48Address::ConvertFrom(address);
+}
+
+Address
+EthernetNetDevice::GetAddress() const
+{
+    return m_address;
+}
+
+bool
+EthernetNetDevice::SetMtu(const uint16_t mtu)
+{
+    NS_LOG_FUNCTION(this << mtu);
+    if (mtu < MIN_MTU || mtu > MAX_MTU)
+    {
+        NS_LOG_WARN("MTU " << mtu << " outside [" << MIN_MTU << ", " << MAX_MTU << "]");
+        return false;
+    }
+    m_mtu = mtu;
+    return true;
+}
+
+uint16_t
+EthernetNetDevice::GetMtu() const
+{
+    return m_mtu;
+}
+
+bool
+EthernetNetDevice::IsLinkUp() const
+{
+    return m_linkUp;
+}
+
+void
+EthernetNetDevice::AddLinkChangeCallback(Callback<void> callback)
+{
+    m_linkChangeCallbacks.ConnectWithoutContext(callback);
+}
+
+bool
+EthernetNetDevice::IsBroadcast() const
+{
+    return true;
+}
+
+Address
+EthernetNetDevice::GetBroadcast() const
+{
+    return Mac48Address::GetBroadcast();
+}
+
+bool
+EthernetNetDevice::IsMulticast() const
+{
+    return true;
+}
+
+Address
+EthernetNetDevice::GetMulticast(Ipv4Address multicastGroup) const
+{
+    return Mac48Address::GetMulticast(multicastGroup);
+}
+
+Address
+EthernetNetDevice::GetMulticast(Ipv6Address addr) const
+{
+    return Mac48Address::GetMulticast(addr);
+}
+
+bool
+EthernetNetDevice::IsPointToPoint() const
+{
+    return false;
+}
+
+bool
+EthernetNetDevice::IsBridge() const
+{
+    return false;
+}
+
+Ptr<Node>
+EthernetNetDevice::GetNode() const
+{
+    return m_node;
+}
+
+void
+EthernetNetDevice::SetNode(Ptr<Node> node)
+{
+    NS_LOG_FUNCTION(this << node);
+    m_node = node;
+    if (m_address == Mac48Address())
+    {
+        m_address = Mac48Address::Allocate();
+        NS_LOG_LOGIC("allocated address " << m_address);
+    }
+    if (!m_queue)
+    {
+        SetQueue(CreateObject<DropTailQueue<Packet>>());
+    }
+}
+
+bool
+EthernetNetDevice::NeedsArp() const
+{
+    return true;
+}
+
+void
+EthernetNetDevice::SetReceiveCallback(NetDevice::ReceiveCallback cb)
+{
+    m_rxCallback = cb;
+}
+
+void
+EthernetNetDevice::SetPromiscReceiveCallback(NetDevice::PromiscReceiveCallback cb)
+{
+    m_promiscRxCallback = cb;
+}
+
+bool
+EthernetNetDevice::SupportsSendFrom() const
+{
+    return true;
+}
+
+} // namespace ns3

@@ -1,0 +1,359 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#ifndef ETHERNET_NET_DEVICE_H
+#define ETHERNET_NET_DEVICE_H
+
+#include "ns3/data-rate.h"
+#include "ns3/event-id.h"
+#include "ns3/mac48-address.h"
+#include "ns3/net-device.h"
+#include "ns3/nstime.h"
+#include "ns3/packet.h"
+#include "ns3/ptr.h"
+#include "ns3/queue-fwd.h"
+#include "ns3/traced-callback.h"
+
+#include <cstdint>
+
+namespace ns3 {
+
+class EthernetChannel;
+class ErrorModel;
+class Node;
+
+/**
+ * \ingroup drp
+ * \brief One port of a full-duplex, switched Ethernet link (Ethernet II framing).
+ *
+ * The device talks to exactly one peer through an EthernetChannel (a cable).
+ * Each direction of the cable is independent: every device has its own
+ * transmit state machine (READY / BUSY) and its own transmit queue
+ * (attribute TxQueue), and never defers to the peer. There is no carrier
+ * sense, no collision and no backoff.
+ *
+ * \par Framing
+ * Send() and SendFrom() prepend an EthernetHeader (destination, source,
+ * length/type) and append an EthernetTrailer (FCS, really computed only when
+ * Node::ChecksumEnabled()), so a frame in the queue, on the channel and in a
+ * pcap file is 14 + payload + 4 bytes. The length/type field always carries
+ * the EtherType given to Send() (Ethernet II / DIX framing), also for values
+ * of 1500 and below such as DRP's 0x01FF: the device never interprets the
+ * field as an IEEE 802.3 length and never adds or expects LLC/SNAP. (A pcap
+ * dissector may nevertheless decode a frame whose type is <= 1500 as 802.3.)
+ *
+ * \par Time on the wire
+ * No padding bytes are added to short frames; the padding is accounted for in
+ * time instead. A frame of \c s = 14 + payload + 4 bytes keeps the transmitter
+ * busy for
+ * \verbatim
+   PREAMBLE_SFD_SIZE (8) + max(MIN_FRAME_SIZE (64), s) + InterframeGap (12 by default)
+ \endverbatim
+ * byte times at DataRate (see GetWireSize() and GetSlotTime()). The frame is
+ * handed to the peer's Receive() when its last bit has arrived, i.e.
+ * (8 + max(64, s)) byte times plus the channel's Delay after its first bit
+ * left; the inter-frame gap is idle time on the wire that only delays the
+ * next frame of the same transmitter (see GetFrameTxTime()). At 1 Gbps and a
+ * zero Delay, a 1000-byte payload arrives 8208 ns after it starts and
+ * back-to-back frames of that size start every 8304 ns.
+ *
+ * \par Reception
+ * Receive() (called by the channel) fires PhyRxEnd, applies the
+ * ReceiveErrorModel (a drop fires PhyRxDrop and counts in
+ * GetReceiveErrorDrops()), checks the FCS, removes header and trailer and
+ * classifies the frame as NetDevice::PACKET_BROADCAST, PACKET_MULTICAST,
+ * PACKET_HOST or PACKET_OTHERHOST exactly as CsmaNetDevice does. It then
+ * fires the sniffer and MAC receive traces (so they see every frame,
+ * whoever consumes it) and calls DeliverUp(), the hook through which a
+ * subclass claims its own frames.
+ *
+ * \par Bridging
+ * SupportsSendFrom() is true and the promiscuous callback sees every frame
+ * with its PacketType while the normal receive callback only sees frames that
+ * are not PACKET_OTHERHOST, so the device can be a port of ns-3's
+ * BridgeNetDevice (an Ethernet switch).
+ *
+ * \par Traffic control
+ * When a NetDeviceQueueInterface is aggregated to the device (EthernetHelper
+ * does this unless its flow control is disabled), the device connects the
+ * interface's transmit queue to the TxQueue's traces, so the queue disc
+ * above is stopped when the TxQueue cannot take another MTU-sized frame and
+ * woken when it can again (NotifyNewAggregate(), SetQueue()). The queue
+ * holds whole frames (payload + 18 bytes): a queue limited in bytes counts
+ * the header and FCS, while the interface's check uses the MTU alone.
+ */
+class EthernetNetDevice : public NetDevice
+{
+  public:
+    /// Bytes of preamble and start-of-frame delimiter sent before every frame.
+    static constexpr uint32_t PREAMBLE_SFD_SIZE = 8;
+    /// Minimum frame size (header to FCS); shorter frames are padded on the wire.
+    static constexpr uint32_t MIN_FRAME_SIZE = 64;
+    /// Bytes of the Ethernet II header (destination, source, type).
+    static constexpr uint32_t HEADER_SIZE = 14;
+    /// Bytes of the frame check sequence.
+    static constexpr uint32_t FCS_SIZE = 4;
+    /// Default MTU (largest payload), in bytes.
+    static constexpr uint16_t DEFAULT_MTU = 1500;
+    /// Smallest accepted MTU: the payload of a minimum-size frame.
+    static constexpr uint16_t MIN_MTU = 46;
+    /// Largest accepted MTU: the largest jumbo MTU common switches accept.
+    static constexpr uint16_t MAX_MTU = 9216;
+
+    /**
+     * \brief Get the type ID.
+     * \return the object TypeId
+     */
+    static TypeId GetTypeId();
+
+    EthernetNetDevice();
+    ~EthernetNetDevice() override;
+
+    // Delete copy constructor and assignment operator to avoid misuse
+    EthernetNetDevice(const EthernetNetDevice&) = delete;
+    EthernetNetDevice& operator=(const EthernetNetDevice&) = delete;
+
+    /**
+     * \brief Attach the device to a cable (one of its two ends).
+     *
+     * The link is reported up from then on.
+     * \param channel the cable
+     * \return true
+     */
+    bool Attach(Ptr<EthernetChannel> channel);
+
+    /**
+     * \brief Set the transmit queue.
+     *
+     * If a NetDeviceQueueInterface is already aggregated, its transmit
+     * queue is connected to the new queue's traces.
+     * \param queue the queue of frames waiting for the transmitter
+     */
+    void SetQueue(Ptr<Queue<Packet>> queue);
+    /// \return the transmit queue (null before one is set)
+    Ptr<Queue<Packet>> GetQueue() const;
+
+    /// \param rate the line rate of the transmitter
+    void SetDataRate(DataRate rate);
+    /// \return the line rate of the transmitter
+    DataRate GetDataRate() const;
+
+    /// \param bytes the inter-frame gap, in byte times at the DataRate
+    void SetInterframeGap(uint32_t bytes);
+    /// \return the inter-frame gap, in byte times at the DataRate
+    uint32_t GetInterframeGap() const;
+
+    /// \param em the error model applied to every received frame (null: none)
+    void SetReceiveErrorModel(Ptr<ErrorModel> em);
+    /// \return the receive error model (may be null)
+    Ptr<ErrorModel> GetReceiveErrorModel() const;
+
+    /**
+     * \brief Bytes a frame occupies on the wire, gap included.
+     * \param frameSize the frame size, header and FCS included (14 + payload + 4)
+     * \return PREAMBLE_SFD_SIZE + max(MIN_FRAME_SIZE, frameSize) + InterframeGap
+     */
+    uint32_t GetWireSize(uint32_t frameSize) const;
+    /**
+     * \brief Time from a frame's first bit to its last bit (the gap excluded).
+     * \param frameSize the frame size, header and FCS included (14 + payload + 4)
+     * \return (PREAMBLE_SFD_SIZE + max(MIN_FRAME_SIZE, frameSize)) byte times
+     */
+    Time GetFrameTxTime(uint32_t frameSize) const;
+    /**
+     * \brief Time the transmitter is busy with one frame, the gap included.
+     * \param frameSize the frame size, header and FCS included (14 + payload + 4)
+     * \return GetWireSize(frameSize) byte times at the DataRate
+     */
+    Time GetSlotTime(uint32_t frameSize) const;
+
+    /// \return true while the transmitter sends a frame or its inter-frame gap
+    bool IsTransmitting() const;
+
+    /// \return the number of received frames the ReceiveErrorModel dropped
+    uint64_t GetReceiveErrorDrops() const;
+
+    /**
+     * \brief Receive a frame from the channel.
+     *
+     * Called by EthernetChannel, in the receiving node's context, when the
+     * frame's last bit has arrived.
+     * \param frame the frame, Ethernet header and trailer included
+     */
+    void Receive(Ptr<Packet> frame);
+
+    /**
+     * \brief Assign a fixed random variable stream number to the receive
+     * error model, if it is a RateErrorModel or a BurstErrorModel.
+     * \param stream first stream index to use
+     * \return the number of stream indices assigned (0 for other models)
+     */
+    int64_t AssignStreams(int64_t stream);
+
+    // Inherited from NetDevice
+    void SetIfIndex(const uint32_t index) override;
+    uint32_t GetIfIndex() const override;
+    Ptr<Channel> GetChannel() const override;
+    void SetAddress(Address address) override;
+    Address GetAddress() const override;
+    /**
+     * \param mtu the largest payload, MIN_MTU to MAX_MTU
+     * \return false (and no change) if the value is out of range
+     */
+    bool SetMtu(const uint16_t mtu) override;
+    uint16_t GetMtu() const override;
+    bool IsLinkUp() const override;
+    void AddLinkChangeCallback(Callback<void> callback) override;
+    bool IsBroadcast() const override;
+    Address GetBroadcast() const override;
+    bool IsMulticast() const override;
+    Address GetMulticast(Ipv4Address multicastGroup) const override;
+    Address GetMulticast(Ipv6Address addr) const override;
+    bool IsPointToPoint() const override;
+    bool IsBridge() const override;
+    /**
+     * \brief Queue a frame for transmission, with this device's address as source.
+     *
+     * \param packet the payload
+     * \param dest the destination Mac48Address
+     * \param protocolNumber the EtherType (any value; see the class description)
+     * \return false (and MacTxDrop fires) if the payload exceeds the MTU, the
+     *         device is not attached or the TxQueue is full
+     */
+    bool Send(Ptr<Packet> packet, const Address& dest, uint16_t protocolNumber) override;
+    /**
+     * \brief Queue a frame for transmission with a given source address.
+     *
+     * \param packet the payload
+     * \param source the source Mac48Address
+     * \param dest the destination Mac48Address
+     * \param protocolNumber the EtherType
+     * \return as Send()
+     */
+    bool SendFrom(Ptr<Packet> packet,
+                  const Address& source,
+                  const Address& dest,
+                  uint16_t protocolNumber) override;
+    Ptr<Node> GetNode() const override;
+    /**
+     * \brief Set the node (Node::AddDevice() calls this).
+     *
+     * Allocates a fresh MAC address (Mac48Address::Allocate()) if the Address
+     * attribute was left at 00:00:00:00:00:00, and creates a
+     * DropTailQueue<Packet> of default size if no TxQueue was set.
+     * \param node the node the device belongs to
+     */
+    void SetNode(Ptr<Node> node) override;
+    bool NeedsArp() const override;
+    void SetReceiveCallback(NetDevice::ReceiveCallback cb) override;
+    void SetPromiscReceiveCallback(NetDevice::PromiscReceiveCallback cb) override;
+    bool SupportsSendFrom() const override;
+
+  protected:
+    void DoDispose() override;
+    void NotifyNewAggregate() override;
+
+    /**
+     * \brief Hands a received, checked frame up.
+     *
+     * Called by Receive() for every frame that passed the error model and the
+     * FCS check, after the sniffer and MAC receive traces fired. The default
+     * calls the promiscuous callback (if set) for every frame and the receive
+     * callback for frames that are not PACKET_OTHERHOST, as CsmaNetDevice
+     * does. A subclass (an RNIC) overrides it to consume its own EtherType and
+     * calls EthernetNetDevice::DeliverUp() for everything else.
+     *
+     * \param packet the payload (Ethernet header and trailer removed)
+     * \param protocol the EtherType
+     * \param from the source address
+     * \param to the destination address
+     * \param type the classification of the destination address
+     */
+    virtual void DeliverUp(Ptr<Packet> packet,
+                           uint16_t protocol,
+                           Mac48Address from,
+                           Mac48Address to,
+                           PacketType type);
+
+    /**
+     * \brief Called when the transmitter becomes free and the TxQueue is empty.
+     *
+     * The default does nothing. A subclass may Send() a frame from here to
+     * keep the link busy without building a queue (a pull-driven sender).
+     */
+    virtual void NotifyTransmitterIdle();
+
+  private:
+    /// The state of the transmitter.
+    enum TxMachineState
+    {
+        READY, //!< idle, may start a frame
+        BUSY,  //!< sending a frame or its inter-frame gap
+    };
+
+    /**
+     * \brief Add the Ethernet header and trailer.
+     * \param packet the payload, becomes the frame
+     * \param source the source address
+     * \param dest the destination address
+     * \param protocolNumber the EtherType
+     */
+    void AddFraming(Ptr<Packet> packet,
+                    Mac48Address source,
+                    Mac48Address dest,
+                    uint16_t protocolNumber) const;
+    /// Take the next frame from the queue and start it, if the transmitter is READY.
+    void StartNextFrame();
+    /**
+     * \brief Start sending a frame; schedules TransmitComplete().
+     * \param frame the frame
+     */
+    void TransmitStart(Ptr<Packet> frame);
+    /// The frame and its gap are over: the transmitter is READY again.
+    void TransmitComplete();
+    /// Connect the aggregated NetDeviceQueueInterface to the queue's traces, once.
+    void ConnectQueueInterface();
+    /**
+     * \brief Classify a destination address as CsmaNetDevice does.
+     * \param dest the destination address of a received frame
+     * \return the packet type
+     */
+    PacketType Classify(Mac48Address dest) const;
+
+    Ptr<Node> m_node;                    //!< the node
+    Ptr<EthernetChannel> m_channel;      //!< the cable
+    uint32_t m_ifIndex;                  //!< interface index
+    Mac48Address m_address;              //!< MAC address
+    uint16_t m_mtu;                      //!< largest payload
+    DataRate m_bps;                      //!< line rate
+    uint32_t m_ifgBytes;                 //!< inter-frame gap in byte times
+    Ptr<Queue<Packet>> m_queue;          //!< transmit queue
+    Ptr<ErrorModel> m_receiveErrorModel; //!< receive error model
+    bool m_linkUp;                       //!< attached to a channel
+    TxMachineState m_txState;            //!< transmitter state
+    Ptr<Packet> m_currentFrame;          //!< the frame being sent
+    EventId m_txCompleteEvent;           //!< end of the current slot
+    Ptr<Queue<Packet>> m_connectedQueue; //!< the queue whose traces feed the queue interface
+    uint64_t m_receiveErrorDrops;        //!< frames dropped by the error model
+
+    NetDevice::ReceiveCallback m_rxCallback;               //!< normal receive callback
+    NetDevice::PromiscReceiveCallback m_promiscRxCallback; //!< promiscuous receive callback
+    TracedCallback<> m_linkChangeCallbacks;                //!< link change callbacks
+
+    TracedCallback<Ptr<const Packet>> m_macTxTrace;          //!< MacTx
+    TracedCallback<Ptr<const Packet>> m_macTxDropTrace;      //!< MacTxDrop
+    TracedCallback<Ptr<const Packet>> m_macPromiscRxTrace;   //!< MacPromiscRx
+    TracedCallback<Ptr<const Packet>> m_macRxTrace;          //!< MacRx
+    TracedCallback<Ptr<const Packet>> m_phyTxBeginTrace;     //!< PhyTxBegin
+    TracedCallback<Ptr<const Packet>> m_phyTxEndTrace;       //!< PhyTxEnd
+    TracedCallback<Ptr<const Packet>> m_phyTxDropTrace;      //!< PhyTxDrop
+    TracedCallback<Ptr<const Packet>> m_phyRxEndTrace;       //!< PhyRxEnd
+    TracedCallback<Ptr<const Packet>> m_phyRxDropTrace;      //!< PhyRxDrop
+    TracedCallback<Ptr<const Packet>> m_snifferTrace;        //!< Sniffer
+    TracedCallback<Ptr<const Packet>> m_promiscSnifferTrace; //!< PromiscSniffer
+};
+
+} // namespace ns3
+
+#endif /* ETHERNET_NET_DEVICE_H */

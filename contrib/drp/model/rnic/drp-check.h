@@ -1,0 +1,50 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#ifndef DRP_CHECK_H
+#define DRP_CHECK_H
+
+/**
+ * \file
+ * \ingroup drp
+ * Validation of configuration values.
+ *
+ * Invalid attribute values and options raise std::invalid_argument with a
+ * message that names the parameter, the value and the valid range. An
+ * exception (rather than NS_FATAL_ERROR) lets a test, a script or a Python
+ * binding catch the mistake; uncaught, it ends the program with the message.
+ */
+
+#include <sstream>
+#include <stdexcept>
+#include <string>
+
+namespace ns3
+{
+namespace drp
+{
+
+/**
+ * Throws std::invalid_argument unless min <= value <= max.
+ * \param name the parameter, as the user spells it (e.g. "RnicNetDevice::Window")
+ * \param value the value given
+ * \param min smallest valid value
+ * \param max largest valid value
+ */
+template <typename T>
+void
+RequireInRange(const std::string& name, T value, T min, T max)
+{
+    if (!(value >= min && value <= max))
+    {
+        std::ostringstream os;
+        os << name << " = " << value << " is out of range [" << min << ", " << max << "]";
+        throw std::invalid_argument(os.str());
+    }
+}
+
+} // namespace drp
+} // namespace ns3
+
+#endif /* DRP_CHECK_H */

@@ -1,0 +1,172 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#include "drp-sender.h"
+
+#include "ns3/log.h"
+#include "ns3/simulator.h"
+
+#include <algorithm>
+
+namespace ns3
+{
+
+NS_LOG_COMPONENT_DEFINE("DrpSender");
+
+DrpSender::DrpSender(uint32_t total,
+                     const Config& config,
+                     Callback<void, uint32_t> transmit,
+                     Callback<void> failed)
+    : m_total(total),
+      m_config(config),
+      m_transmit(transmit),
+      m_failed(failed)
+{
+}
+
+DrpSender::~DrpSender()
+{
+    m_timer.Cancel();
+}
+
+void
+DrpSender::Start()
+{
+    if (m_started || m_stopped)
+    {
+        return;
+    }
+    m_started = true;
+    Pump();
+}
+
+bool
+DrpSender::IsStarted() const
+{
+    return m_started;
+}
+
+bool
+DrpSender::IsComplete() const
+{
+    return m_una >= m_total;
+}
+
+void
+DrpSender::Stop()
+{
+    m_stopped = true;
+    m_timer.Cancel();
+}
+
+void
+DrpSender::SetRetryLimitActive(bool active)
+{
+    m_limitActive = active;
+    m_expiriesInRow = 0;
+}
+
+uint32_t
+DrpSender::GetRetransmissions() const
+{
+    return m_retransmissions;
+}
+
+uint32_t
+DrpSender::GetTimeouts() const
+{
+    return m_timeouts;
+}
+
+void
+DrpSender::ArmTimer()
+{
+    m_timer.Cancel();
+    m_timer = Simulator::Schedule(m_config.timeout, &DrpSender::OnTimeout, this);
+}
+
+void
+DrpSender::Pump()
+{
+    bool sent = false;
+    while (!m_stopped && m_next < m_total && m_next < m_una + m_config.window)
+    {
+        m_transmit(m_next++);
+        sent = true;
+    }
+    if (sent && !m_timer.IsRunning())
+    {
+        ArmTimer();
+    }
+}
+
+void
+DrpSender::Retransmit(uint32_t sn)
+{
+    NS_LOG_FUNCTION(this << sn);
+    ++m_retransmissions;
+    m_transmit(sn);
+}
+
+void
+DrpSender::OnAck(uint32_t ackn)
+{
+    if (!m_started || m_stopped)
+    {
+        return;
+    }
+    ackn = std::min(ackn, m_next);
+    if (ackn > m_una)
+    {
+        m_una = ackn;
+        m_dupAcks = 0;
+        m_expiriesInRow = 0;
+        if (m_recovering && m_una < m_recover)
+        {
+            Retransmit(m_una); // partial acknowledgement: the next hole
+        }
+        else
+        {
+            m_recovering = false;
+        }
+        if (IsComplete())
+        {
+            m_timer.Cancel();
+            return;
+        }
+        ArmTimer();
+        Pump();
+        return;
+    }
+    if (ackn == m_una && m_una < m_next && !m_recovering)
+    {
+        if (++m_dupAcks == m_config.dupAckThreshold)
+        {
+            m_recovering = true;
+            m_recover = m_next;
+            Retransmit(m_una);
+            ArmTimer();
+        }
+    }
+}
+
+void
+DrpSender::OnTimeout()
+{
+    NS_LOG_FUNCTION(this << m_una);
+    ++m_timeouts;
+    if (m_limitActive && ++m_expiriesInRow > m_config.maxRetries)
+    {
+        Stop();
+        m_failed();
+        return;
+    }
+    m_recovering = true;
+    m_recover = m_next;
+    m_dupAcks = 0;
+    Retransmit(m_una);
+    ArmTimer();
+}
+
+} // namespace ns3

@@ -1,0 +1,115 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#ifndef DRP_SENDER_H
+#define DRP_SENDER_H
+
+#include "ns3/callback.h"
+#include "ns3/event-id.h"
+#include "ns3/nstime.h"
+
+#include <cstdint>
+
+namespace ns3
+{
+
+/**
+ * \ingroup drp
+ * \brief The sending half of a transfer's data phase: a fixed window,
+ * cumulative acknowledgements, retransmission timeout and fast retransmit.
+ *
+ * Frames are numbered 0 .. total-1. At most Window frames are unacknowledged
+ * at once. An ACKN (the next SN the receiver expects) that advances frees the
+ * window and restarts the timer. DupAckThreshold repeats of the same ACKN
+ * trigger a fast retransmit of the first unacknowledged frame; until the
+ * frames sent before it are acknowledged, each partial acknowledgement
+ * retransmits the next hole at once (NewReno-style recovery, so several
+ * losses in one window cost one round trip each rather than one timeout
+ * each). A timer expiry retransmits the first unacknowledged frame; more than
+ * MaxRetries expiries in a row without progress end the data phase with a
+ * failure. The timeout is fixed (no backoff), as in the published protocol.
+ *
+ * No flow or congestion control: the published protocol has none.
+ */
+class DrpSender
+{
+  public:
+    /// Configuration of a sender.
+    struct Config
+    {
+        uint32_t window;          //!< frames in flight at most
+        Time timeout;             //!< retransmission timeout
+        uint32_t maxRetries;      //!< expiries in a row before failing
+        uint32_t dupAckThreshold; //!< duplicate ACKs that trigger fast retransmit
+    };
+
+    /**
+     * \param total number of frames
+     * \param config window and timers
+     * \param transmit sends frame SN (first time or again)
+     * \param failed runs once if the retry limit is exceeded
+     */
+    DrpSender(uint32_t total,
+              const Config& config,
+              Callback<void, uint32_t> transmit,
+              Callback<void> failed);
+    ~DrpSender();
+
+    /// Starts sending (idempotent).
+    void Start();
+    /// \return true once Start() was called
+    bool IsStarted() const;
+    /**
+     * Handles a cumulative acknowledgement.
+     * \param ackn the next SN the receiver expects
+     */
+    void OnAck(uint32_t ackn);
+    /// \return true when every frame is acknowledged
+    bool IsComplete() const;
+    /// Cancels the timer; the sender does nothing more.
+    void Stop();
+    /**
+     * \param active false: timer expiries retransmit but never end the data
+     *        phase (the owner bounds the transfer another way)
+     */
+    void SetRetryLimitActive(bool active);
+    /// \return frames sent again
+    uint32_t GetRetransmissions() const;
+    /// \return timer expiries
+    uint32_t GetTimeouts() const;
+
+  private:
+    /// Sends new frames while the window allows.
+    void Pump();
+    /// Timer expiry.
+    void OnTimeout();
+    /**
+     * Sends a frame again.
+     * \param sn the frame
+     */
+    void Retransmit(uint32_t sn);
+    /// (Re)starts the timer.
+    void ArmTimer();
+
+    uint32_t m_total;                    //!< frames in the transfer
+    Config m_config;                     //!< window and timers
+    Callback<void, uint32_t> m_transmit; //!< sends one frame
+    Callback<void> m_failed;             //!< retry limit exceeded
+    bool m_started{false};               //!< Start() was called
+    bool m_stopped{false};               //!< Stop() was called or failed
+    uint32_t m_una{0};                   //!< first unacknowledged SN
+    uint32_t m_next{0};                  //!< next new SN
+    uint32_t m_dupAcks{0};               //!< repeats of the current ACKN
+    bool m_recovering{false};            //!< in fast recovery
+    uint32_t m_recover{0};               //!< recovery ends when this SN is acknowledged
+    uint32_t m_expiriesInRow{0};         //!< expiries without progress
+    bool m_limitActive{true};            //!< the retry limit applies
+    uint32_t m_retransmissions{0};       //!< frames sent again
+    uint32_t m_timeouts{0};              //!< all expiries
+    EventId m_timer;                     //!< retransmission timer
+};
+
+} // namespace ns3
+
+#endif /* DRP_SENDER_H */

@@ -1,0 +1,1296 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#include "drp-transport.h"
+
+#include "ns3/drp-check.h"
+#include "ns3/log.h"
+#include "ns3/pointer.h"
+#include "ns3/simulator.h"
+#include "ns3/uinteger.h"
+
+#include <algorithm>
+
+namespace ns3
+{
+
+NS_LOG_COMPONENT_DEFINE("DrpTransport");
+
+NS_OBJECT_ENSURE_REGISTERED(DrpTransport);
+
+TypeId
+DrpTransport::GetTypeId()
+{
+    static TypeId tid =
+        TypeId("ns3::DrpTransport")
+            .SetParent<Object>()
+            .SetGroupName("Drp")
+            .AddConstructor<DrpTransport>()
+            .AddAttribute("Window",
+                          "Data frames in flight at most (1 to 1024; 8 in the published protocol).",
+                          UintegerValue(8),
+                          MakeUintegerAccessor(&DrpTransport::SetWindow),
+                          MakeUintegerChecker<uint32_t>())
+            .AddAttribute("PayloadSize",
+                          "Payload bytes per data frame (1 to the port's MTU minus the "
+                          "32-byte DRP header).",
+                          UintegerValue(1024),
+                          MakeUintegerAccessor(&DrpTransport::SetPayloadSize,
+                                               &DrpTransport::GetPayloadSize),
+                          MakeUintegerChecker<uint32_t>())
+            .AddAttribute("HandshakeTimeout",
+                          "Timer of the connection handshake: the initiator re-sends its "
+                          "request, a read responder its reply, on each expiry.",
+                          TimeValue(MilliSeconds(2)),
+                          MakeTimeAccessor(&DrpTransport::SetHandshakeTimeout),
+                          MakeTimeChecker())
+            .AddAttribute("RetransmissionTimeout",
+                          "Timer of the data phase and of the release.",
+                          TimeValue(MicroSeconds(200)),
+                          MakeTimeAccessor(&DrpTransport::SetRetransmissionTimeout),
+                          MakeTimeChecker())
+            .AddAttribute("MaxRetries",
+                          "Expiries in a row, in any phase, after which a transfer ends "
+                          "with an error status (1 to 1000).",
+                          UintegerValue(16),
+                          MakeUintegerAccessor(&DrpTransport::SetMaxRetries),
+                          MakeUintegerChecker<uint32_t>())
+            .AddAttribute("DupAckThreshold",
+                          "Duplicate acknowledgements that trigger a fast retransmit.",
+                          UintegerValue(3),
+                          MakeUintegerAccessor(&DrpTransport::m_dupAckThreshold),
+                          MakeUintegerChecker<uint32_t>(1))
+            .AddAttribute("ClockFrequency",
+                          "RNIC clock in Hz (125 MHz: the GbE MAC's byte clock).",
+                          UintegerValue(125000000),
+                          MakeUintegerAccessor(&DrpTransport::m_clockHz),
+                          MakeUintegerChecker<uint64_t>(1))
+            .AddAttribute("TxProcessingCycles",
+                          "Clock cycles the transport spends on each frame it sends.",
+                          UintegerValue(16),
+                          MakeUintegerAccessor(&DrpTransport::m_txCycles),
+                          MakeUintegerChecker<uint32_t>())
+            .AddAttribute("RxProcessingCycles",
+                          "Clock cycles the transport spends on each frame it receives.",
+                          UintegerValue(16),
+                          MakeUintegerAccessor(&DrpTransport::m_rxCycles),
+                          MakeUintegerChecker<uint32_t>())
+            .AddAttribute("ModePolicy",
+                          "When transfers go indirect (traditional or dynamic method).",
+                          PointerValue(),
+                          MakePointerAccessor(&DrpTransport::SetModePolicy,
+                                              &DrpTransport::GetModePolicy),
+                          MakePointerChecker<ModePolicy>())
+            .AddAttribute("IndirectBuffer",
+                          "The indirect buffer (dynamic RNIC); null for the traditional RNIC.",
+                          PointerValue(),
+                          MakePointerAccessor(&DrpTransport::SetIndirectBuffer,
+                                              &DrpTransport::GetIndirectBuffer),
+                          MakePointerChecker<IndirectBuffer>())
+            .AddTraceSource("Drop",
+                            "A received DRP frame failed a check and was dropped.",
+                            MakeTraceSourceAccessor(&DrpTransport::m_dropTrace),
+                            "ns3::DrpTransport::DropTracedCallback")
+            .AddTraceSource("ModeDecision",
+                            "An initiated transfer's mode was decided.",
+                            MakeTraceSourceAccessor(&DrpTransport::m_modeTrace),
+                            "ns3::DrpTransport::ModeTracedCallback")
+            .AddTraceSource("Tx",
+                            "A DRP frame was handed to the port.",
+                            MakeTraceSourceAccessor(&DrpTransport::m_txTrace),
+                            "ns3::Packet::TracedCallback")
+            .AddTraceSource("Rx",
+                            "A DRP frame arrived from the port.",
+                            MakeTraceSourceAccessor(&DrpTransport::m_rxTrace),
+                            "ns3::Packet::TracedCallback");
+    return tid;
+}
+
+DrpTransport::DrpTransport()
+    : m_window(8),
+      m_payloadSize(1024),
+      m_handshakeTimeout(MilliSeconds(2)),
+      m_retransmissionTimeout(MicroSeconds(200)),
+      m_maxRetries(16),
+      m_dupAckThreshold(3),
+      m_clockHz(125000000),
+      m_txCycles(16),
+      m_rxCycles(16),
+      m_nextTid(1),
+      m_drops{}
+{
+    NS_LOG_FUNCTION(this);
+}
+
+DrpTransport::~DrpTransport()
+{
+    NS_LOG_FUNCTION(this);
+}
+
+void
+DrpTransport::DoDispose()
+{
+    m_initiators.clear();
+    m_responders.clear();
+    m_device = nullptr;
+    m_pcie = nullptr;
+    m_policy = nullptr;
+    m_buffer = nullptr;
+    m_registrationCallback = RegistrationRequestCallback();
+    m_replyCallback = ReplyCallback();
+    m_completionCallback = CompletionCallback();
+    m_responderDoneCallback = ResponderDoneCallback();
+    Object::DoDispose();
+}
+
+// ---------------------------------------------------------------------------
+// Configuration
+
+void
+DrpTransport::SetWindow(uint32_t window)
+{
+    drp::RequireInRange<uint32_t>("DrpTransport::Window", window, 1, 1024);
+    m_window = window;
+}
+
+void
+DrpTransport::SetPayloadSize(uint32_t bytes)
+{
+    drp::RequireInRange<uint32_t>("DrpTransport::PayloadSize", bytes, 1, 65535 - DrpHeader::SIZE);
+    m_payloadSize = bytes;
+    CheckPayloadFitsMtu();
+}
+
+uint32_t
+DrpTransport::GetPayloadSize() const
+{
+    return m_payloadSize;
+}
+
+void
+DrpTransport::CheckPayloadFitsMtu() const
+{
+    if (m_device)
+    {
+        uint32_t mtu = m_device->GetMtu();
+        drp::RequireInRange<uint32_t>("DrpTransport::PayloadSize (with MTU " +
+                                          std::to_string(mtu) + ")",
+                                      m_payloadSize,
+                                      1,
+                                      mtu > DrpHeader::SIZE ? mtu - DrpHeader::SIZE : 0);
+    }
+}
+
+void
+DrpTransport::SetMaxRetries(uint32_t retries)
+{
+    drp::RequireInRange<uint32_t>("DrpTransport::MaxRetries", retries, 1, 1000);
+    m_maxRetries = retries;
+}
+
+void
+DrpTransport::SetHandshakeTimeout(Time timeout)
+{
+    drp::RequireInRange<Time>("DrpTransport::HandshakeTimeout", timeout, NanoSeconds(1), Seconds(100));
+    m_handshakeTimeout = timeout;
+}
+
+void
+DrpTransport::SetRetransmissionTimeout(Time timeout)
+{
+    drp::RequireInRange<Time>("DrpTransport::RetransmissionTimeout",
+                              timeout,
+                              NanoSeconds(1),
+                              Seconds(100));
+    m_retransmissionTimeout = timeout;
+}
+
+void
+DrpTransport::SetDevice(Ptr<NetDevice> device)
+{
+    m_device = device;
+}
+
+void
+DrpTransport::SetPcieLink(Ptr<PcieLink> pcie)
+{
+    m_pcie = pcie;
+}
+
+Ptr<PcieLink>
+DrpTransport::GetPcieLink() const
+{
+    return m_pcie;
+}
+
+void
+DrpTransport::SetModePolicy(Ptr<ModePolicy> policy)
+{
+    m_policy = policy;
+}
+
+Ptr<ModePolicy>
+DrpTransport::GetModePolicy() const
+{
+    return m_policy;
+}
+
+void
+DrpTransport::SetIndirectBuffer(Ptr<IndirectBuffer> buffer)
+{
+    m_buffer = buffer;
+}
+
+Ptr<IndirectBuffer>
+DrpTransport::GetIndirectBuffer() const
+{
+    return m_buffer;
+}
+
+void
+DrpTransport::SetHostCallbacks(RegistrationRequestCallback registration,
+                               ReplyCallback reply,
+                               CompletionCallback completion,
+                               ResponderDoneCallback responderDone)
+{
+    m_registrationCallback = registration;
+    m_replyCallback = reply;
+    m_completionCallback = completion;
+    m_responderDoneCallback = responderDone;
+}
+
+uint64_t
+DrpTransport::GetDropCount(DropReason reason) const
+{
+    return m_drops[reason];
+}
+
+uint64_t
+DrpTransport::GetTotalDrops() const
+{
+    uint64_t total = 0;
+    for (uint64_t count : m_drops)
+    {
+        total += count;
+    }
+    return total;
+}
+
+size_t
+DrpTransport::GetActiveInitiated() const
+{
+    return m_initiators.size();
+}
+
+size_t
+DrpTransport::GetActiveResponded() const
+{
+    return m_responders.size();
+}
+
+std::string
+DrpTransport::GetDropReasonName(DropReason reason)
+{
+    static const char* names[] = {"malformed",
+                                  "bad-length",
+                                  "unknown-tid",
+                                  "foreign",
+                                  "out-of-region",
+                                  "not-registered",
+                                  "buffer-full"};
+    return reason < DROP_REASONS ? names[reason] : "unknown";
+}
+
+Time
+DrpTransport::GetIdleTime() const
+{
+    return (m_maxRetries + 2) * std::max(m_handshakeTimeout, m_retransmissionTimeout);
+}
+
+DrpSender::Config
+DrpTransport::SenderConfig() const
+{
+    return DrpSender::Config{m_window, m_retransmissionTimeout, m_maxRetries, m_dupAckThreshold};
+}
+
+// ---------------------------------------------------------------------------
+// Frames in and out
+
+DrpHeader
+DrpTransport::MakeHeader(uint16_t tid, bool read, uint8_t ctrl)
+{
+    DrpHeader header;
+    header.SetControl(ctrl | (read ? DrpHeader::READ : 0));
+    header.SetTid(tid);
+    return header;
+}
+
+uint32_t
+DrpTransport::FrameCount(uint32_t length) const
+{
+    return (length + m_payloadSize - 1) / m_payloadSize;
+}
+
+void
+DrpTransport::FillDataHeader(DrpHeader& header,
+                             uint32_t sn,
+                             uint64_t sba,
+                             uint64_t dba,
+                             uint32_t length) const
+{
+    uint64_t offset = uint64_t(sn) * m_payloadSize;
+    header.SetSba(sba + offset);
+    header.SetDba(dba + offset);
+    header.SetLength(std::min<uint64_t>(m_payloadSize, length - offset));
+    header.SetSequence(sn);
+}
+
+void
+DrpTransport::Transmit(Ptr<Packet> packet, Mac48Address to)
+{
+    Time now = Simulator::Now();
+    Time ready = std::max(now, m_txFree) + NanoSeconds(m_txCycles * 1000000000ULL / m_clockHz);
+    m_txFree = ready;
+    Simulator::Schedule(ready - now, [this, packet, to]() {
+        if (m_device)
+        {
+            m_txTrace(packet);
+            m_device->Send(packet, to, DrpHeader::PROT_NUMBER);
+        }
+    });
+}
+
+void
+DrpTransport::SendControl(const DrpHeader& header, Mac48Address to)
+{
+    NS_LOG_LOGIC("send " << header << " to " << to);
+    Ptr<Packet> packet = Create<Packet>();
+    packet->AddHeader(header);
+    Transmit(packet, to);
+}
+
+void
+DrpTransport::SendData(Mac48Address peer, DrpHeader header, uint64_t localAddress)
+{
+    m_pcie->DmaRead(localAddress,
+                    header.GetLength(),
+                    Callback<void, Ptr<Packet>>([this, peer, header](Ptr<Packet> payload) {
+                        payload->AddHeader(header);
+                        Transmit(payload, peer);
+                    }));
+}
+
+void
+DrpTransport::SendAck(Mac48Address to, uint16_t tid, bool read, uint32_t ackn)
+{
+    DrpHeader header = MakeHeader(tid, read, 0);
+    header.SetAckNumber(ackn);
+    SendControl(header, to);
+}
+
+void
+DrpTransport::Receive(Ptr<Packet> packet, Mac48Address from)
+{
+    Time now = Simulator::Now();
+    Time ready = std::max(now, m_rxFree) + NanoSeconds(m_rxCycles * 1000000000ULL / m_clockHz);
+    m_rxFree = ready;
+    Simulator::Schedule(ready - now, &DrpTransport::Process, this, packet, from);
+}
+
+void
+DrpTransport::Drop(Ptr<const Packet> packet, DropReason reason)
+{
+    NS_LOG_INFO("drop (" << GetDropReasonName(reason) << "): " << *packet);
+    ++m_drops[reason];
+    m_dropTrace(packet, reason);
+}
+
+void
+DrpTransport::Process(Ptr<Packet> frame, Mac48Address from)
+{
+    m_rxTrace(frame);
+    if (frame->GetSize() < DrpHeader::SIZE)
+    {
+        Drop(frame, MALFORMED);
+        return;
+    }
+    Ptr<Packet> payload = frame->Copy();
+    DrpHeader header;
+    payload->RemoveHeader(header);
+    NS_LOG_LOGIC("received " << header << " from " << from);
+    if (!header.IsWellFormed())
+    {
+        Drop(frame, MALFORMED);
+        return;
+    }
+    bool data = header.HasFlag(DrpHeader::DATA);
+    if ((data && (header.GetLength() == 0 || payload->GetSize() != header.GetLength())) ||
+        (!data && payload->GetSize() != 0))
+    {
+        Drop(frame, BAD_LENGTH);
+        return;
+    }
+    if (header.IsFromInitiator())
+    {
+        ReceiveAtResponder(header, payload, frame, from);
+    }
+    else
+    {
+        ReceiveAtInitiator(header, payload, frame, from);
+    }
+}
+
+// ---------------------------------------------------------------------------
+// Initiator
+
+uint16_t
+DrpTransport::PostTransfer(Mac48Address peer, bool read, uint64_t sba, uint64_t dba, uint32_t length)
+{
+    NS_LOG_FUNCTION(this << peer << read << sba << dba << length);
+    drp::RequireInRange<uint32_t>("transfer length", length, 1, UINT32_MAX);
+    CheckPayloadFitsMtu();
+    NS_ABORT_MSG_IF(!m_pcie || !m_policy || !m_device,
+                    "DrpTransport used before RnicNetDevice connected it");
+    for (uint32_t tries = 0; m_initiators.count(m_nextTid) || m_nextTid == 0; ++tries)
+    {
+        if (tries > 65536)
+        {
+            throw std::runtime_error("DrpTransport: all 65535 transfer ids are in use");
+        }
+        ++m_nextTid;
+    }
+    uint16_t tid = m_nextTid++;
+    Initiator& c = m_initiators[tid];
+    c.record.tid = tid;
+    c.record.peer = peer;
+    c.record.read = read;
+    c.record.sba = sba;
+    c.record.dba = dba;
+    c.record.length = length;
+    if (!read)
+    {
+        c.sender = std::make_unique<DrpSender>(
+            FrameCount(length),
+            SenderConfig(),
+            MakeCallback(&DrpTransport::SendWriteData, this, tid),
+            Callback<void>([this, tid]() { Finish(tid, DrpTransferRecord::DATA_FAILED); }));
+    }
+    SendRequest(c, true);
+    return tid;
+}
+
+DrpTransport::Initiator*
+DrpTransport::FindInitiator(uint16_t tid)
+{
+    auto it = m_initiators.find(tid);
+    if (it == m_initiators.end())
+    {
+        return nullptr;
+    }
+    return &it->second;
+}
+
+void
+DrpTransport::SendRequest(Initiator& c, bool armTimer)
+{
+    ++c.record.requests;
+    c.framesSinceRequest = 0;
+    DrpHeader header = MakeHeader(c.record.tid, c.record.read, DrpHeader::REQ);
+    header.SetSba(c.record.sba);
+    header.SetDba(c.record.dba);
+    header.SetLength(c.record.length);
+    SendControl(header, c.record.peer);
+    if (armTimer)
+    {
+        c.handshakeTimer.Cancel();
+        c.handshakeTimer = Simulator::Schedule(m_handshakeTimeout,
+                                               &DrpTransport::OnHandshakeTimeout,
+                                               this,
+                                               c.record.tid);
+    }
+}
+
+void
+DrpTransport::OnHandshakeTimeout(uint16_t tid)
+{
+    Initiator* c = FindInitiator(tid);
+    if (!c || c->established)
+    {
+        return;
+    }
+    ++c->record.timeouts;
+    if (!c->anyReply)
+    {
+        ++c->expiriesWithoutReply;
+    }
+    if (++c->handshakeExpiries > m_maxRetries)
+    {
+        Finish(tid, DrpTransferRecord::HANDSHAKE_FAILED);
+        return;
+    }
+    SendRequest(*c, true);
+    if (!c->record.read && c->record.mode == DrpTransferRecord::UNDECIDED &&
+        m_policy->IndirectAfterExpiries(c->expiriesWithoutReply))
+    {
+        GoIndirect(*c);
+    }
+}
+
+void
+DrpTransport::ReceiveAtInitiator(const DrpHeader& header,
+                                 Ptr<Packet> payload,
+                                 Ptr<Packet> frame,
+                                 Mac48Address from)
+{
+    Initiator* c = FindInitiator(header.GetTid());
+    if (!c)
+    {
+        Drop(frame, UNKNOWN_TID);
+        return;
+    }
+    if (c->record.peer != from || c->record.read != header.IsRead())
+    {
+        Drop(frame, FOREIGN);
+        return;
+    }
+    if (header.HasFlag(DrpHeader::REQ_ACK))
+    {
+        OnReply(*c, header);
+    }
+    else if (header.HasFlag(DrpHeader::DATA))
+    {
+        OnReadData(*c, payload, header, frame);
+    }
+    else if (header.HasFlag(DrpHeader::REL_ACK))
+    {
+        if (c->releasing)
+        {
+            Finish(c->record.tid, DrpTransferRecord::SUCCESS);
+        }
+    }
+    else if (c->sender)
+    {
+        c->sender->OnAck(header.GetAckNumber());
+        MaybeRelease(*c);
+    }
+}
+
+void
+DrpTransport::OnReply(Initiator& c, const DrpHeader& header)
+{
+    c.anyReply = true;
+    if (c.established)
+    {
+        if (c.record.read && c.handed)
+        {
+            SendConfirmation(c); // the responder missed the confirmation
+        }
+        return;
+    }
+    if (header.GetStatus() == DrpHeader::INVALID)
+    {
+        ++c.record.invalidReplies;
+        // Ask again when the (restarted) timer fires.
+        c.handshakeTimer.Cancel();
+        c.handshakeTimer = Simulator::Schedule(m_handshakeTimeout,
+                                               &DrpTransport::OnHandshakeTimeout,
+                                               this,
+                                               c.record.tid);
+        if (!c.record.read && c.record.mode == DrpTransferRecord::UNDECIDED &&
+            m_policy->IndirectOnInvalidReply())
+        {
+            GoIndirect(c);
+        }
+        return;
+    }
+    c.established = true;
+    c.handshakeTimer.Cancel();
+    if (c.sender)
+    {
+        c.sender->SetRetryLimitActive(true);
+    }
+    if (c.record.mode == DrpTransferRecord::UNDECIDED)
+    {
+        DecideMode(c, DrpTransferRecord::DIRECT);
+    }
+    if (!c.replied)
+    {
+        ReplyToHost(c);
+    }
+    // else: the host already had a synthetic reply; swallow this one.
+    MaybeRelease(c);
+}
+
+void
+DrpTransport::GoIndirect(Initiator& c)
+{
+    DecideMode(c, DrpTransferRecord::INDIRECT);
+    // A stall caused by a full indirect buffer is not the network's fault:
+    // until the connection is up, the handshake's retry limit bounds the transfer.
+    c.sender->SetRetryLimitActive(false);
+    ReplyToHost(c); // synthetic reply: the host hands the data at once
+}
+
+void
+DrpTransport::DecideMode(Initiator& c, DrpTransferRecord::Mode mode)
+{
+    NS_LOG_INFO("transfer " << c.record.tid << " goes " << (mode == DrpTransferRecord::INDIRECT ? "indirect" : "direct"));
+    c.record.mode = mode;
+    m_modeTrace(c.record.tid, mode);
+}
+
+void
+DrpTransport::ReplyToHost(Initiator& c)
+{
+    c.replied = true;
+    uint16_t tid = c.record.tid;
+    m_pcie->Interrupt(Callback<void>([this, tid]() {
+        if (!m_replyCallback.IsNull())
+        {
+            m_replyCallback(tid);
+        }
+    }));
+}
+
+void
+DrpTransport::StartData(uint16_t tid)
+{
+    NS_LOG_FUNCTION(this << tid);
+    Initiator* c = FindInitiator(tid);
+    if (!c || c->handed)
+    {
+        return;
+    }
+    c->handed = true;
+    if (c->record.read)
+    {
+        SendConfirmation(*c);
+        ArmReadTimer(*c);
+    }
+    else
+    {
+        c->sender->Start();
+    }
+}
+
+void
+DrpTransport::SendWriteData(uint16_t tid, uint32_t sn)
+{
+    Initiator* c = FindInitiator(tid);
+    if (!c)
+    {
+        return;
+    }
+    bool indirect = c->record.mode == DrpTransferRecord::INDIRECT && !c->established;
+    if (indirect && m_policy->RequestAgainDuringIndirect(++c->framesSinceRequest))
+    {
+        SendRequest(*c, false); // keep requesting during the indirect transfer
+    }
+    DrpHeader header =
+        MakeHeader(tid, false, DrpHeader::DATA | (indirect ? DrpHeader::INDIRECT : 0));
+    FillDataHeader(header, sn, c->record.sba, c->record.dba, c->record.length);
+    SendData(c->record.peer, header, header.GetSba());
+}
+
+void
+DrpTransport::SendConfirmation(Initiator& c)
+{
+    DrpHeader header = MakeHeader(c.record.tid, true, DrpHeader::REQ_ACK);
+    header.SetAckNumber(c.receiver.GetAckNumber());
+    SendControl(header, c.record.peer);
+}
+
+void
+DrpTransport::ArmReadTimer(Initiator& c)
+{
+    // Before the first data frame the confirmation may be what was lost: wait
+    // as long as the handshake does; afterwards, as long as the data phase.
+    Time wait = c.receiver.GetBytesSeen() == 0 ? m_handshakeTimeout : m_retransmissionTimeout;
+    c.readTimer.Cancel();
+    c.readTimer = Simulator::Schedule(wait,
+                                      &DrpTransport::OnReadTimeout,
+                                      this,
+                                      c.record.tid);
+}
+
+void
+DrpTransport::OnReadTimeout(uint16_t tid)
+{
+    Initiator* c = FindInitiator(tid);
+    if (!c || c->releasing)
+    {
+        return;
+    }
+    ++c->record.timeouts;
+    if (++c->readExpiries > m_maxRetries)
+    {
+        Finish(tid, DrpTransferRecord::DATA_FAILED);
+        return;
+    }
+    if (c->receiver.GetBytesSeen() == 0)
+    {
+        SendConfirmation(*c); // no data yet: the confirmation may have been lost
+    }
+    else
+    {
+        // Repeat where we stand: lets a responder that lost our ACKs catch up.
+        SendAck(c->record.peer, tid, true, c->receiver.GetAckNumber());
+    }
+    ArmReadTimer(*c);
+}
+
+void
+DrpTransport::OnReadData(Initiator& c, Ptr<Packet> payload, const DrpHeader& header, Ptr<Packet> frame)
+{
+    if (header.GetSba() < c.record.sba ||
+        header.GetSba() + header.GetLength() > c.record.sba + c.record.length)
+    {
+        Drop(frame, OUT_OF_REGION);
+        return;
+    }
+    if (header.HasFlag(DrpHeader::INDIRECT) && c.record.mode != DrpTransferRecord::INDIRECT)
+    {
+        DecideMode(c, DrpTransferRecord::INDIRECT);
+    }
+    uint32_t sn = header.GetSequence();
+    if (!c.receiver.See(sn, header.GetLength()))
+    {
+        if (c.receiver.IsCommitted(sn))
+        {
+            SendAck(c.record.peer, c.record.tid, true, c.receiver.GetAckNumber());
+        }
+        return;
+    }
+    c.readExpiries = 0;
+    uint16_t tid = c.record.tid;
+    m_pcie->DmaWrite(header.GetSba(),
+                     payload,
+                     MakeCallback(&DrpTransport::OnReadDataPlaced, this, tid, sn));
+}
+
+void
+DrpTransport::OnReadDataPlaced(uint16_t tid, uint32_t sn)
+{
+    Initiator* c = FindInitiator(tid);
+    if (!c)
+    {
+        return;
+    }
+    c->receiver.Commit(sn);
+    SendAck(c->record.peer, tid, true, c->receiver.GetAckNumber());
+    MaybeRelease(*c);
+}
+
+void
+DrpTransport::MaybeRelease(Initiator& c)
+{
+    if (c.releasing || !c.established)
+    {
+        return;
+    }
+    bool complete = c.record.read ? (c.receiver.GetBytesSeen() == c.record.length &&
+                                     c.receiver.GetPending() == 0)
+                                  : c.sender->IsComplete();
+    if (complete)
+    {
+        c.releasing = true;
+        c.readTimer.Cancel();
+        SendRelease(c);
+    }
+}
+
+void
+DrpTransport::SendRelease(Initiator& c)
+{
+    SendControl(MakeHeader(c.record.tid, c.record.read, DrpHeader::REL), c.record.peer);
+    c.releaseTimer = Simulator::Schedule(m_retransmissionTimeout,
+                                         &DrpTransport::OnReleaseTimeout,
+                                         this,
+                                         c.record.tid);
+}
+
+void
+DrpTransport::OnReleaseTimeout(uint16_t tid)
+{
+    Initiator* c = FindInitiator(tid);
+    if (!c)
+    {
+        return;
+    }
+    ++c->record.timeouts;
+    if (++c->releaseExpiries > m_maxRetries)
+    {
+        Finish(tid, DrpTransferRecord::RELEASE_FAILED);
+        return;
+    }
+    SendRelease(*c);
+}
+
+void
+DrpTransport::Finish(uint16_t tid, DrpTransferRecord::Status status)
+{
+    Initiator* c = FindInitiator(tid);
+    if (!c)
+    {
+        return;
+    }
+    NS_LOG_INFO("transfer " << tid << " ends: " << status);
+    c->handshakeTimer.Cancel();
+    c->releaseTimer.Cancel();
+    c->readTimer.Cancel();
+    DrpTransferRecord record = c->record;
+    record.status = status;
+    if (c->sender)
+    {
+        c->sender->Stop();
+        record.retransmissions += c->sender->GetRetransmissions();
+        record.timeouts += c->sender->GetTimeouts();
+    }
+    // The sender may be on the call stack (its retry limit): let it go afterwards.
+    std::shared_ptr<DrpSender> sender(std::move(c->sender));
+    Simulator::ScheduleNow([sender]() {});
+    m_initiators.erase(tid);
+    m_pcie->Interrupt(Callback<void>([this, record]() {
+        if (!m_completionCallback.IsNull())
+        {
+            m_completionCallback(record);
+        }
+    }));
+}
+
+// ---------------------------------------------------------------------------
+// Responder
+
+DrpTransport::Responder*
+DrpTransport::FindResponder(Mac48Address peer, uint16_t tid)
+{
+    auto it = m_responders.find(ResponderKey(peer, tid));
+    return it == m_responders.end() ? nullptr : &it->second;
+}
+
+DrpTransport::Responder&
+DrpTransport::CreateResponder(Mac48Address peer, uint16_t tid, bool read)
+{
+    ResponderKey key(peer, tid);
+    m_responders.erase(key);
+    Responder& r = m_responders[key];
+    r.peer = peer;
+    r.tid = tid;
+    r.read = read;
+    r.lastHeard = Simulator::Now();
+    ArmIdleTimer(r);
+    return r;
+}
+
+void
+DrpTransport::ReceiveAtResponder(const DrpHeader& header,
+                                 Ptr<Packet> payload,
+                                 Ptr<Packet> frame,
+                                 Mac48Address from)
+{
+    uint16_t tid = header.GetTid();
+    Responder* r = FindResponder(from, tid);
+    if (header.HasFlag(DrpHeader::REQ))
+    {
+        if (!r || r->released)
+        {
+            // A new transfer (a TID is reused only after its release).
+            r = &CreateResponder(from, tid, header.IsRead());
+        }
+    }
+    else if (!r && header.HasFlag(DrpHeader::DATA) && !header.IsRead() && m_buffer)
+    {
+        // Data before any request: the dynamic RNIC keeps it (section 4).
+        r = &CreateResponder(from, tid, false);
+    }
+    if (!r)
+    {
+        Drop(frame, header.HasFlag(DrpHeader::DATA) && !header.IsRead() ? NOT_REGISTERED
+                                                                        : UNKNOWN_TID);
+        return;
+    }
+    if (r->read != header.IsRead())
+    {
+        Drop(frame, FOREIGN);
+        return;
+    }
+    r->lastHeard = Simulator::Now();
+    if (header.HasFlag(DrpHeader::REQ))
+    {
+        OnRequest(*r, header);
+    }
+    else if (header.HasFlag(DrpHeader::DATA))
+    {
+        OnWriteData(*r, payload, header, frame);
+    }
+    else if (header.HasFlag(DrpHeader::REL))
+    {
+        OnRelease(*r);
+    }
+    else if (header.HasFlag(DrpHeader::REQ_ACK))
+    {
+        OnConfirmation(*r);
+    }
+    else if (r->sender)
+    {
+        r->sender->OnAck(header.GetAckNumber());
+    }
+}
+
+void
+DrpTransport::OnRequest(Responder& r, const DrpHeader& header)
+{
+    if (!r.haveRequest)
+    {
+        r.haveRequest = true;
+        r.sba = header.GetSba();
+        r.dba = header.GetDba();
+        r.length = header.GetLength();
+    }
+    switch (r.registration)
+    {
+    case Responder::PENDING:
+        return; // the host is still registering
+    case Responder::VALID:
+        SendReply(r, true); // our reply was lost: answer again, no new registration
+        return;
+    case Responder::NONE:
+    case Responder::INVALID:
+        r.registration = Responder::PENDING;
+        break;
+    }
+    Mac48Address peer = r.peer;
+    uint16_t tid = r.tid;
+    bool read = r.read;
+    uint64_t dba = r.dba;
+    uint32_t length = r.length;
+    m_pcie->Interrupt(Callback<void>([this, peer, tid, read, dba, length]() {
+        if (!m_registrationCallback.IsNull())
+        {
+            m_registrationCallback(peer, tid, read, dba, length);
+        }
+    }));
+}
+
+void
+DrpTransport::CompleteRegistration(Mac48Address peer, uint16_t tid, bool success)
+{
+    NS_LOG_FUNCTION(this << peer << tid << success);
+    Responder* r = FindResponder(peer, tid);
+    if (!r || r->registration != Responder::PENDING)
+    {
+        if (success)
+        {
+            // The transfer was abandoned meanwhile: the host must release the region.
+            m_pcie->Interrupt(Callback<void>([this, peer, tid]() {
+                if (!m_responderDoneCallback.IsNull())
+                {
+                    m_responderDoneCallback(peer, tid, false);
+                }
+            }));
+        }
+        return;
+    }
+    r->registration = success ? Responder::VALID : Responder::INVALID;
+    SendReply(*r, success);
+    if (success && !r->read)
+    {
+        Flush(*r);
+    }
+}
+
+void
+DrpTransport::SendReply(Responder& r, bool valid)
+{
+    DrpHeader header = MakeHeader(r.tid, r.read, DrpHeader::REQ_ACK);
+    header.SetStatus(valid ? DrpHeader::VALID : DrpHeader::INVALID);
+    header.SetSba(r.sba);
+    header.SetDba(r.dba);
+    header.SetLength(r.length);
+    SendControl(header, r.peer);
+    if (valid && r.read && !r.confirmed && !r.confirmTimer.IsRunning())
+    {
+        r.confirmTimer = Simulator::Schedule(m_handshakeTimeout,
+                                             &DrpTransport::OnConfirmTimeout,
+                                             this,
+                                             ResponderKey(r.peer, r.tid));
+    }
+}
+
+bool
+DrpTransport::InRegion(const Responder& r, const DrpHeader& header) const
+{
+    return r.haveRequest && header.GetDba() >= r.dba &&
+           header.GetDba() + header.GetLength() <= r.dba + r.length;
+}
+
+void
+DrpTransport::OnWriteData(Responder& r,
+                          Ptr<Packet> payload,
+                          const DrpHeader& header,
+                          Ptr<Packet> frame)
+{
+    if (r.released)
+    {
+        Drop(frame, UNKNOWN_TID);
+        return;
+    }
+    uint32_t sn = header.GetSequence();
+    if (r.receiver.IsCommitted(sn))
+    {
+        SendAck(r.peer, r.tid, false, r.receiver.GetAckNumber()); // duplicate
+        return;
+    }
+    if (r.haveRequest && !InRegion(r, header))
+    {
+        Drop(frame, OUT_OF_REGION);
+        return;
+    }
+    if (r.registration == Responder::VALID)
+    {
+        if (r.receiver.See(sn, header.GetLength()))
+        {
+            ++r.pendingWrites;
+            m_pcie->DmaWrite(header.GetDba(),
+                             payload,
+                             MakeCallback(&DrpTransport::OnWriteDataPlaced,
+                                          this,
+                                          ResponderKey(r.peer, r.tid),
+                                          sn));
+        }
+        return;
+    }
+    if (!m_buffer)
+    {
+        Drop(frame, NOT_REGISTERED);
+        return;
+    }
+    if (!m_buffer->Store(r.peer, r.tid, sn, header.GetDba(), payload))
+    {
+        Drop(frame, BUFFER_FULL); // unacknowledged: the sender retransmits it
+        return;
+    }
+    r.receiver.See(sn, header.GetLength());
+    r.receiver.Commit(sn);
+    SendAck(r.peer, r.tid, false, r.receiver.GetAckNumber());
+}
+
+void
+DrpTransport::OnWriteDataPlaced(ResponderKey key, uint32_t sn)
+{
+    Responder* r = FindResponder(key.first, key.second);
+    if (!r)
+    {
+        return;
+    }
+    --r->pendingWrites;
+    r->receiver.Commit(sn);
+    SendAck(r->peer, r->tid, false, r->receiver.GetAckNumber());
+    if (r->releaseWaiting && r->pendingWrites == 0)
+    {
+        CompleteRelease(*r);
+    }
+}
+
+void
+DrpTransport::Flush(Responder& r)
+{
+    if (!m_buffer)
+    {
+        return;
+    }
+    std::vector<PcieLink::WritePiece> pieces;
+    for (const auto& entry : m_buffer->Take(r.peer, r.tid))
+    {
+        if (entry.address < r.dba ||
+            entry.address + entry.payload->GetSize() > r.dba + r.length)
+        {
+            Drop(entry.payload, OUT_OF_REGION);
+            continue;
+        }
+        pieces.emplace_back(entry.address, entry.payload);
+    }
+    if (pieces.empty())
+    {
+        return;
+    }
+    ++r.pendingWrites;
+    ResponderKey key(r.peer, r.tid);
+    m_pcie->DmaWriteBatch(pieces, Callback<void>([this, key]() {
+                              Responder* r = FindResponder(key.first, key.second);
+                              if (r && --r->pendingWrites == 0 && r->releaseWaiting)
+                              {
+                                  CompleteRelease(*r);
+                              }
+                          }));
+}
+
+void
+DrpTransport::OnRelease(Responder& r)
+{
+    if (r.released)
+    {
+        SendControl(MakeHeader(r.tid, r.read, DrpHeader::REL_ACK), r.peer); // ours was lost
+        return;
+    }
+    if (r.pendingWrites > 0)
+    {
+        r.releaseWaiting = true; // answer once all data is in host memory
+        return;
+    }
+    CompleteRelease(r);
+}
+
+void
+DrpTransport::CompleteRelease(Responder& r)
+{
+    r.released = true;
+    r.releaseWaiting = false;
+    r.confirmTimer.Cancel();
+    if (r.sender)
+    {
+        r.sender->Stop();
+    }
+    SendControl(MakeHeader(r.tid, r.read, DrpHeader::REL_ACK), r.peer);
+    Mac48Address peer = r.peer;
+    uint16_t tid = r.tid;
+    m_pcie->Interrupt(Callback<void>([this, peer, tid]() {
+        if (!m_responderDoneCallback.IsNull())
+        {
+            m_responderDoneCallback(peer, tid, true);
+        }
+    }));
+}
+
+void
+DrpTransport::OnConfirmation(Responder& r)
+{
+    if (r.registration != Responder::VALID || r.released)
+    {
+        return;
+    }
+    r.confirmed = true;
+    r.confirmTimer.Cancel();
+    StartReadData(r, false);
+}
+
+void
+DrpTransport::OnConfirmTimeout(ResponderKey key)
+{
+    Responder* r = FindResponder(key.first, key.second);
+    if (!r || r->confirmed || r->released)
+    {
+        return;
+    }
+    if (++r->confirmExpiries > m_maxRetries)
+    {
+        AbandonResponder(key);
+        return;
+    }
+    SendReply(*r, true);
+    if (m_policy->IndirectAfterExpiries(r->confirmExpiries))
+    {
+        StartReadData(*r, true);
+    }
+}
+
+void
+DrpTransport::StartReadData(Responder& r, bool indirect)
+{
+    if (r.sender)
+    {
+        return;
+    }
+    ResponderKey key(r.peer, r.tid);
+    r.indirect = indirect;
+    r.sender = std::make_unique<DrpSender>(
+        FrameCount(r.length),
+        SenderConfig(),
+        MakeCallback(&DrpTransport::SendReadData, this, key),
+        Callback<void>([this, key]() { AbandonResponder(key); }));
+    r.sender->Start();
+}
+
+void
+DrpTransport::SendReadData(ResponderKey key, uint32_t sn)
+{
+    Responder* r = FindResponder(key.first, key.second);
+    if (!r || r->released)
+    {
+        return;
+    }
+    bool indirect = r->indirect && !r->confirmed;
+    DrpHeader header =
+        MakeHeader(r->tid, true, DrpHeader::DATA | (indirect ? DrpHeader::INDIRECT : 0));
+    FillDataHeader(header, sn, r->sba, r->dba, r->length);
+    SendData(r->peer, header, header.GetDba());
+}
+
+void
+DrpTransport::ArmIdleTimer(Responder& r)
+{
+    r.idleTimer.Cancel();
+    r.idleTimer = Simulator::Schedule(GetIdleTime(),
+                                      &DrpTransport::OnIdleTimeout,
+                                      this,
+                                      ResponderKey(r.peer, r.tid));
+}
+
+void
+DrpTransport::OnIdleTimeout(ResponderKey key)
+{
+    Responder* r = FindResponder(key.first, key.second);
+    if (!r)
+    {
+        return;
+    }
+    Time quiet = Simulator::Now() - r->lastHeard;
+    if (quiet < GetIdleTime())
+    {
+        r->idleTimer = Simulator::Schedule(GetIdleTime() - quiet,
+                                           &DrpTransport::OnIdleTimeout,
+                                           this,
+                                           key);
+        return;
+    }
+    AbandonResponder(key);
+}
+
+void
+DrpTransport::AbandonResponder(ResponderKey key)
+{
+    Responder* r = FindResponder(key.first, key.second);
+    if (!r)
+    {
+        return;
+    }
+    NS_LOG_INFO("forget transfer " << key.second << " of " << key.first
+                                   << (r->released ? " (released)" : " (abandoned)"));
+    r->confirmTimer.Cancel();
+    r->idleTimer.Cancel();
+    if (r->sender)
+    {
+        r->sender->Stop();
+    }
+    if (m_buffer)
+    {
+        m_buffer->Discard(key.first, key.second);
+    }
+    bool tellHost = !r->released && r->registration == Responder::VALID;
+    // The sender may be on the call stack (its retry limit): let it go afterwards.
+    std::shared_ptr<DrpSender> sender(std::move(r->sender));
+    Simulator::ScheduleNow([sender]() {});
+    m_responders.erase(key);
+    if (tellHost)
+    {
+        m_pcie->Interrupt(Callback<void>([this, key]() {
+            if (!m_responderDoneCallback.IsNull())
+            {
+                m_responderDoneCallback(key.first, key.second, false);
+            }
+        }));
+    }
+}
+
+} // namespace ns3

@@ -1,0 +1,383 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#ifndef DRP_TRANSPORT_H
+#define DRP_TRANSPORT_H
+
+#include "drp-receiver.h"
+#include "drp-sender.h"
+#include "drp-transfer-record.h"
+#include "indirect-buffer.h"
+#include "mode-policy.h"
+
+#include "ns3/drp-header.h"
+#include "ns3/net-device.h"
+#include "ns3/object.h"
+#include "ns3/pcie-link.h"
+#include "ns3/event-id.h"
+#include "ns3/traced-callback.h"
+
+#include <map>
+#include <memory>
+
+namespace ns3
+{
+
+/**
+ * \ingroup drp
+ * \brief The RNIC's transport-control block: DRP's per-transfer state
+ * machines for both ends, shared by the traditional and the dynamic RNIC.
+ *
+ * The initiator sends a request (REQ) and re-sends it on each expiry of
+ * HandshakeTimeout until a valid reply arrives. Its ModePolicy decides when
+ * data may start before that (dynamic method only). The responder hands each
+ * request to its host, which registers memory and answers valid or invalid.
+ * Data moves under DrpSender (window, cumulative ACKs, timeout, fast
+ * retransmit) and DrpReceiver; the responder places each frame directly (one
+ * PCIe DMA write) when its transfer's region is registered, and otherwise,
+ * in the dynamic RNIC, keeps it in the IndirectBuffer until registration,
+ * then moves the transfer's buffered data in one DMA write. When the
+ * connection is up and all data is acknowledged (write) or received (read),
+ * the initiator releases the connection (REL / REL_ACK).
+ *
+ * Read (three-way handshake): REQ(read) -> valid REQ_ACK -> the initiator
+ * confirms (REQ_ACK with ACK); the responder sends the data on the
+ * confirmation, or, in the dynamic RNIC, in indirect mode after
+ * ModePolicy::ExpiriesBeforeIndirect expiries without it.
+ *
+ * Every host interaction crosses the PcieLink: the host posts a transfer and
+ * hands its data with doorbells (the caller pays those), the transport raises
+ * interrupts (it pays those) for registration requests, replies,
+ * completions and the responder's end of a transfer.
+ *
+ * Transfers never hang: each phase has a retry limit (MaxRetries), after
+ * which the initiator ends the transfer with an error status; a responder
+ * that hears nothing of a transfer for the idle time (MaxRetries + 2 times
+ * the longer timeout) drops it and tells its host.
+ *
+ * Frames that fail a check (truncated, malformed CTRL, unknown or foreign
+ * TID, address outside the registered region, LEN that disagrees with the
+ * payload) are dropped, counted per reason, and reported by the Drop trace.
+ */
+class DrpTransport : public Object
+{
+  public:
+    /// Why a received frame was dropped.
+    enum DropReason
+    {
+        MALFORMED,      //!< shorter than a DRP header, or CTRL names no single frame type
+        BAD_LENGTH,     //!< LEN disagrees with the payload
+        UNKNOWN_TID,    //!< no such transfer (never existed, or already released)
+        FOREIGN,        //!< a known TID, but from another peer than its transfer's
+        OUT_OF_REGION,  //!< the frame's address range is outside the registered region
+        NOT_REGISTERED, //!< data before registration, and no indirect buffer (traditional)
+        BUFFER_FULL,    //!< the indirect buffer had no room
+        DROP_REASONS,   //!< number of reasons
+    };
+
+    /// Host: a request arrived; register [dba, dba + length) and answer.
+    typedef Callback<void, Mac48Address, uint16_t, bool, uint64_t, uint32_t>
+        RegistrationRequestCallback;
+    /// Host: the connection reply (real or, dynamic method, synthetic) for a transfer.
+    typedef Callback<void, uint16_t> ReplyCallback;
+    /// Host: an initiated transfer ended.
+    typedef Callback<void, const DrpTransferRecord&> CompletionCallback;
+    /// Host: a transfer this RNIC responded to ended (true: released; false: abandoned).
+    typedef Callback<void, Mac48Address, uint16_t, bool> ResponderDoneCallback;
+
+    /**
+     * TracedCallback signature for dropped frames.
+     * \param packet the frame (DRP header and payload)
+     * \param reason why
+     */
+    typedef void (*DropTracedCallback)(Ptr<const Packet> packet, DropReason reason);
+    /**
+     * TracedCallback signature for mode decisions.
+     * \param tid transfer id
+     * \param mode the mode chosen
+     */
+    typedef void (*ModeTracedCallback)(uint16_t tid, DrpTransferRecord::Mode mode);
+
+    /**
+     * \brief Get the type ID.
+     * \return the object TypeId
+     */
+    static TypeId GetTypeId();
+    DrpTransport();
+    ~DrpTransport() override;
+
+    /// \param device the Ethernet port that carries DRP frames
+    void SetDevice(Ptr<NetDevice> device);
+    /// \param pcie the PCIe link to the host
+    void SetPcieLink(Ptr<PcieLink> pcie);
+    /// \return the PCIe link to the host
+    Ptr<PcieLink> GetPcieLink() const;
+    /// \param policy when to go indirect
+    void SetModePolicy(Ptr<ModePolicy> policy);
+    /// \return the mode policy
+    Ptr<ModePolicy> GetModePolicy() const;
+    /// \param buffer the indirect buffer (null: traditional RNIC, none)
+    void SetIndirectBuffer(Ptr<IndirectBuffer> buffer);
+    /// \return the indirect buffer, or null
+    Ptr<IndirectBuffer> GetIndirectBuffer() const;
+
+    /**
+     * Connects the host.
+     * \param registration registration requests
+     * \param reply connection replies
+     * \param completion initiated transfers' ends
+     * \param responderDone responded transfers' ends
+     */
+    void SetHostCallbacks(RegistrationRequestCallback registration,
+                          ReplyCallback reply,
+                          CompletionCallback completion,
+                          ResponderDoneCallback responderDone);
+
+    /**
+     * The host posts a transfer (it has rung the doorbell).
+     * \param peer the responder's MAC address
+     * \param read true for a read, false for a write
+     * \param sba the initiator's region
+     * \param dba the responder's region
+     * \param length bytes, at least 1
+     * \return the transfer id
+     */
+    uint16_t PostTransfer(Mac48Address peer, bool read, uint64_t sba, uint64_t dba, uint32_t length);
+    /**
+     * The host hands a transfer's data after its reply (it has rung the doorbell).
+     * \param tid the transfer
+     */
+    void StartData(uint16_t tid);
+    /**
+     * The host answers a registration request (it has rung the doorbell).
+     * \param peer the initiator
+     * \param tid the transfer
+     * \param success true if the region is registered
+     */
+    void CompleteRegistration(Mac48Address peer, uint16_t tid, bool success);
+
+    /**
+     * A DRP frame arrived for this RNIC.
+     * \param packet DRP header and payload
+     * \param from the sender's MAC address
+     */
+    void Receive(Ptr<Packet> packet, Mac48Address from);
+
+    /// \return payload bytes per data frame
+    uint32_t GetPayloadSize() const;
+    /// Throws std::invalid_argument if a data frame (header and PayloadSize) exceeds the port's MTU.
+    void CheckPayloadFitsMtu() const;
+    /**
+     * \param reason a drop reason
+     * \return frames dropped for it
+     */
+    uint64_t GetDropCount(DropReason reason) const;
+    /// \return frames dropped for any reason
+    uint64_t GetTotalDrops() const;
+    /// \return transfers this RNIC has initiated and not yet finished
+    size_t GetActiveInitiated() const;
+    /// \return transfers this RNIC responds to now (including released ones it still remembers)
+    size_t GetActiveResponded() const;
+    /**
+     * \param reason a drop reason
+     * \return its name
+     */
+    static std::string GetDropReasonName(DropReason reason);
+
+  protected:
+    void DoDispose() override;
+
+  private:
+    /// A transfer this RNIC initiated.
+    struct Initiator
+    {
+        DrpTransferRecord record;         //!< what it did so far
+        bool established{false};          //!< a valid reply arrived
+        bool anyReply{false};             //!< some reply (valid or invalid) arrived
+        uint32_t expiriesWithoutReply{0}; //!< handshake expiries while no reply at all
+        uint32_t framesSinceRequest{0};   //!< data frames sent since the last request
+        uint32_t handshakeExpiries{0};    //!< handshake timer expiries
+        bool replied{false};              //!< the host got its reply (real or synthetic)
+        bool handed{false};               //!< the host handed the data (StartData)
+        EventId handshakeTimer;           //!< request timer
+        std::unique_ptr<DrpSender> sender; //!< write: the data
+        DrpReceiver receiver;             //!< read: the data
+        bool releasing{false};            //!< REL sent
+        uint32_t releaseExpiries{0};      //!< REL timer expiries
+        EventId releaseTimer;             //!< REL timer
+        uint32_t readExpiries{0};         //!< read: data timer expiries without progress
+        EventId readTimer;                //!< read: data progress watchdog
+    };
+
+    /// A transfer this RNIC responds to.
+    struct Responder
+    {
+        /// The host's registration of the transfer's region.
+        enum Registration
+        {
+            NONE,    //!< not asked yet (no request seen)
+            PENDING, //!< the host is registering
+            VALID,   //!< registered
+            INVALID, //!< the last attempt failed
+        };
+
+        Mac48Address peer;               //!< the initiator
+        uint16_t tid{0};                 //!< transfer id
+        bool read{false};                //!< read transfer
+        bool haveRequest{false};         //!< a request named the region
+        uint64_t sba{0};                 //!< initiator's region
+        uint64_t dba{0};                 //!< this host's region
+        uint32_t length{0};              //!< bytes
+        Registration registration{NONE}; //!< host registration
+        DrpReceiver receiver;            //!< write: the data
+        uint32_t pendingWrites{0};       //!< DMA writes in flight
+        bool releaseWaiting{false};      //!< REL came while writes were in flight
+        bool released{false};            //!< released; kept to answer repeated RELs
+        std::unique_ptr<DrpSender> sender; //!< read: the data
+        bool confirmed{false};           //!< read: the initiator confirmed
+        bool indirect{false};            //!< read: data started before the confirmation
+        uint32_t confirmExpiries{0};     //!< read: expiries without confirmation
+        EventId confirmTimer;            //!< read: confirmation timer
+        Time lastHeard;                  //!< last frame from the initiator
+        EventId idleTimer;               //!< idle check
+    };
+
+    /// A responded transfer's key: the initiator and its TID.
+    typedef std::pair<Mac48Address, uint16_t> ResponderKey;
+
+    // Configuration setters that check their values.
+    void SetWindow(uint32_t window);          //!< \param window frames
+    void SetPayloadSize(uint32_t bytes);      //!< \param bytes payload per frame
+    void SetMaxRetries(uint32_t retries);     //!< \param retries retry limit
+    void SetHandshakeTimeout(Time timeout);   //!< \param timeout handshake timer
+    void SetRetransmissionTimeout(Time timeout); //!< \param timeout data and release timer
+
+
+    // Transmit path.
+    /**
+     * Sends a frame after the RNIC's transmit processing.
+     * \param packet DRP header and payload
+     * \param to destination
+     */
+    void Transmit(Ptr<Packet> packet, Mac48Address to);
+    /**
+     * Sends a frame with no payload.
+     * \param header the header
+     * \param to destination
+     */
+    void SendControl(const DrpHeader& header, Mac48Address to);
+    /**
+     * \param tid transfer id
+     * \param read read transfer
+     * \param ctrl flags besides READ
+     * \return a header with CTRL, TID (and READ when \p read) filled in
+     */
+    static DrpHeader MakeHeader(uint16_t tid, bool read, uint8_t ctrl);
+    /**
+     * Reads one data frame's payload from host memory and sends it.
+     * \param peer destination
+     * \param header the data frame's header (addresses, LEN, SN filled in)
+     * \param localAddress where the payload is in this host's memory
+     */
+    void SendData(Mac48Address peer, DrpHeader header, uint64_t localAddress);
+    /// \return frames needed for \p length bytes
+    uint32_t FrameCount(uint32_t length) const;
+    /**
+     * Fills in a data frame's addresses, LEN and SN.
+     * \param header the header to fill
+     * \param sn the frame
+     * \param sba the initiator's region
+     * \param dba the responder's region
+     * \param length the transfer's length
+     */
+    void FillDataHeader(DrpHeader& header, uint32_t sn, uint64_t sba, uint64_t dba, uint32_t length) const;
+    /// Processes a received frame after the RNIC's receive processing.
+    void Process(Ptr<Packet> packet, Mac48Address from);
+    /**
+     * Drops a frame.
+     * \param packet the frame
+     * \param reason why
+     */
+    void Drop(Ptr<const Packet> packet, DropReason reason);
+
+    // Initiator.
+    Initiator* FindInitiator(uint16_t tid);
+    void SendRequest(Initiator& c, bool armTimer);
+    void OnHandshakeTimeout(uint16_t tid);
+    void OnReply(Initiator& c, const DrpHeader& header);
+    void GoIndirect(Initiator& c);
+    void DecideMode(Initiator& c, DrpTransferRecord::Mode mode);
+    void ReplyToHost(Initiator& c);
+    void SendWriteData(uint16_t tid, uint32_t sn);
+    void OnReadData(Initiator& c, Ptr<Packet> payload, const DrpHeader& header, Ptr<Packet> frame);
+    void OnReadDataPlaced(uint16_t tid, uint32_t sn);
+    void SendConfirmation(Initiator& c);
+    void ArmReadTimer(Initiator& c);
+    void OnReadTimeout(uint16_t tid);
+    void MaybeRelease(Initiator& c);
+    void SendRelease(Initiator& c);
+    void OnReleaseTimeout(uint16_t tid);
+    void Finish(uint16_t tid, DrpTransferRecord::Status status);
+    void ReceiveAtInitiator(const DrpHeader& header, Ptr<Packet> payload, Ptr<Packet> frame, Mac48Address from);
+
+    // Responder.
+    Responder* FindResponder(Mac48Address peer, uint16_t tid);
+    Responder& CreateResponder(Mac48Address peer, uint16_t tid, bool read);
+    void ReceiveAtResponder(const DrpHeader& header, Ptr<Packet> payload, Ptr<Packet> frame, Mac48Address from);
+    void OnRequest(Responder& r, const DrpHeader& header);
+    void SendReply(Responder& r, bool valid);
+    void OnWriteData(Responder& r, Ptr<Packet> payload, const DrpHeader& header, Ptr<Packet> frame);
+    void OnWriteDataPlaced(ResponderKey key, uint32_t sn);
+    void SendAck(Mac48Address to, uint16_t tid, bool read, uint32_t ackn);
+    void Flush(Responder& r);
+    void OnFlushed(ResponderKey key, std::vector<uint32_t> sequences);
+    void OnRelease(Responder& r);
+    void CompleteRelease(Responder& r);
+    void OnConfirmation(Responder& r);
+    void OnConfirmTimeout(ResponderKey key);
+    void StartReadData(Responder& r, bool indirect);
+    void SendReadData(ResponderKey key, uint32_t sn);
+    void ArmIdleTimer(Responder& r);
+    void OnIdleTimeout(ResponderKey key);
+    void AbandonResponder(ResponderKey key);
+    bool InRegion(const Responder& r, const DrpHeader& header) const;
+    Time GetIdleTime() const;
+    DrpSender::Config SenderConfig() const;
+
+    Ptr<NetDevice> m_device;          //!< the port
+    Ptr<PcieLink> m_pcie;             //!< to the host
+    Ptr<ModePolicy> m_policy;         //!< traditional or dynamic
+    Ptr<IndirectBuffer> m_buffer;     //!< dynamic RNIC only
+
+    uint32_t m_window;                //!< data frames in flight
+    uint32_t m_payloadSize;           //!< payload bytes per data frame
+    Time m_handshakeTimeout;          //!< request / reply / confirmation timer
+    Time m_retransmissionTimeout;     //!< data and release timer
+    uint32_t m_maxRetries;            //!< expiries in a row before giving up
+    uint32_t m_dupAckThreshold;       //!< duplicate ACKs for a fast retransmit
+    uint64_t m_clockHz;               //!< RNIC clock
+    uint32_t m_txCycles;              //!< transmit processing per frame, cycles
+    uint32_t m_rxCycles;              //!< receive processing per frame, cycles
+    Time m_txFree;                    //!< when the transmit engine is free
+    Time m_rxFree;                    //!< when the receive engine is free
+
+    uint16_t m_nextTid;               //!< next transfer id to try
+    std::map<uint16_t, Initiator> m_initiators;     //!< transfers initiated here
+    std::map<ResponderKey, Responder> m_responders; //!< transfers responded to here
+    uint64_t m_drops[DROP_REASONS];   //!< drops per reason
+
+    RegistrationRequestCallback m_registrationCallback; //!< host upcall
+    ReplyCallback m_replyCallback;                     //!< host upcall
+    CompletionCallback m_completionCallback;           //!< host upcall
+    ResponderDoneCallback m_responderDoneCallback;     //!< host upcall
+
+    TracedCallback<Ptr<const Packet>, DropReason> m_dropTrace;      //!< dropped frames
+    TracedCallback<uint16_t, DrpTransferRecord::Mode> m_modeTrace;  //!< mode decisions
+    TracedCallback<Ptr<const Packet>> m_txTrace;                    //!< DRP frames sent
+    TracedCallback<Ptr<const Packet>> m_rxTrace;                    //!< DRP frames received
+};
+
+} // namespace ns3
+
+#endif /* DRP_TRANSPORT_H */

@@ -1,0 +1,194 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#include "rnic-net-device.h"
+
+#include "ns3/drp-compat.h"
+#include "ns3/enum.h"
+#include "ns3/log.h"
+#include "ns3/node.h"
+#include "ns3/pointer.h"
+
+namespace ns3
+{
+
+NS_LOG_COMPONENT_DEFINE("RnicNetDevice");
+
+NS_OBJECT_ENSURE_REGISTERED(RnicNetDevice);
+
+TypeId
+RnicNetDevice::GetTypeId()
+{
+    static TypeId tid =
+        TypeId("ns3::RnicNetDevice")
+            .SetParent<EthernetNetDevice>()
+            .SetGroupName("Drp")
+            .AddConstructor<RnicNetDevice>()
+            .AddAttribute("Method",
+                          "traditional: handshake first, no indirect buffer; dynamic: data "
+                          "into the indirect buffer while the handshake completes.",
+                          EnumValue(ModePolicy::DYNAMIC),
+                          DRP_ENUM_ACCESSOR(ModePolicy::Method,
+                                            &RnicNetDevice::SetMethod,
+                                            &RnicNetDevice::GetMethod),
+                          MakeEnumChecker(ModePolicy::TRADITIONAL,
+                                          "traditional",
+                                          ModePolicy::DYNAMIC,
+                                          "dynamic"))
+            .AddAttribute("Transport",
+                          "The DRP transport-control block.",
+                          PointerValue(),
+                          MakePointerAccessor(&RnicNetDevice::SetTransport,
+                                              &RnicNetDevice::GetTransport),
+                          MakePointerChecker<DrpTransport>())
+            .AddAttribute("PcieLink",
+                          "The PCIe link to the host.",
+                          PointerValue(),
+                          MakePointerAccessor(&RnicNetDevice::SetPcieLink,
+                                              &RnicNetDevice::GetPcieLink),
+                          MakePointerChecker<PcieLink>());
+    return tid;
+}
+
+RnicNetDevice::RnicNetDevice()
+    : m_method(ModePolicy::DYNAMIC),
+      m_pcie(CreateObject<PcieLink>())
+{
+    NS_LOG_FUNCTION(this);
+    SetTransport(CreateObject<DrpTransport>());
+}
+
+void
+RnicNetDevice::SetTransport(Ptr<DrpTransport> transport)
+{
+    NS_LOG_FUNCTION(this << transport);
+    NS_ABORT_MSG_IF(!transport, "RnicNetDevice needs a DrpTransport");
+    if (m_transport && m_transport != transport)
+    {
+        m_transport->Dispose();
+    }
+    m_transport = transport;
+    m_transport->SetDevice(this);
+    m_transport->SetPcieLink(m_pcie);
+    if (!m_transport->GetModePolicy())
+    {
+        m_transport->SetModePolicy(CreateObject<ModePolicy>());
+    }
+    SetMethod(m_method);
+    m_transport->CheckPayloadFitsMtu();
+}
+
+void
+RnicNetDevice::SetPcieLink(Ptr<PcieLink> pcie)
+{
+    NS_LOG_FUNCTION(this << pcie);
+    NS_ABORT_MSG_IF(!pcie, "RnicNetDevice needs a PcieLink");
+    if (m_pcie)
+    {
+        pcie->SetHostMemory(m_pcie->GetHostMemory());
+    }
+    m_pcie = pcie;
+    m_transport->SetPcieLink(m_pcie);
+}
+
+void
+RnicNetDevice::SetMethod(ModePolicy::Method method)
+{
+    NS_LOG_FUNCTION(this << method);
+    m_method = method;
+    if (!m_transport)
+    {
+        return; // during construction: SetTransport applies it
+    }
+    m_transport->GetModePolicy()->SetMethod(method);
+    if (method == ModePolicy::DYNAMIC && !m_transport->GetIndirectBuffer())
+    {
+        m_transport->SetIndirectBuffer(CreateObject<IndirectBuffer>());
+    }
+    else if (method == ModePolicy::TRADITIONAL)
+    {
+        m_transport->SetIndirectBuffer(nullptr); // the traditional RNIC has none
+    }
+}
+
+ModePolicy::Method
+RnicNetDevice::GetMethod() const
+{
+    return m_method;
+}
+
+Ptr<DrpTransport>
+RnicNetDevice::GetTransport() const
+{
+    return m_transport;
+}
+
+Ptr<PcieLink>
+RnicNetDevice::GetPcieLink() const
+{
+    return m_pcie;
+}
+
+Ptr<HostMemory>
+RnicNetDevice::GetHostMemory() const
+{
+    return m_pcie->GetHostMemory();
+}
+
+void
+RnicNetDevice::SetNode(Ptr<Node> node)
+{
+    EthernetNetDevice::SetNode(node);
+    Ptr<HostMemory> memory = node->GetObject<HostMemory>();
+    if (!memory)
+    {
+        memory = CreateObject<HostMemory>();
+        memory->SetAttribute("Seed", UintegerValue(node->GetId() + 1));
+        node->AggregateObject(memory);
+    }
+    m_pcie->SetHostMemory(memory);
+}
+
+bool
+RnicNetDevice::SetMtu(const uint16_t mtu)
+{
+    bool ok = EthernetNetDevice::SetMtu(mtu);
+    m_transport->CheckPayloadFitsMtu();
+    return ok;
+}
+
+void
+RnicNetDevice::DoInitialize()
+{
+    m_transport->Initialize();
+    m_pcie->Initialize();
+    EthernetNetDevice::DoInitialize();
+}
+
+void
+RnicNetDevice::DoDispose()
+{
+    m_transport->Dispose();
+    m_pcie->Dispose();
+    m_transport = nullptr;
+    m_pcie = nullptr;
+    EthernetNetDevice::DoDispose();
+}
+
+void
+RnicNetDevice::DeliverUp(Ptr<Packet> packet,
+                         uint16_t protocol,
+                         Mac48Address from,
+                         Mac48Address to,
+                         PacketType type)
+{
+    if (protocol == DrpHeader::PROT_NUMBER && type == PACKET_HOST)
+    {
+        m_transport->Receive(packet, from);
+        return;
+    }
+    EthernetNetDevice::DeliverUp(packet, protocol, from, to, type);
+}
+
+} // namespace ns3

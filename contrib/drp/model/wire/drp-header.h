@@ -1,0 +1,136 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#ifndef DRP_HEADER_H
+#define DRP_HEADER_H
+
+#include "ns3/header.h"
+
+#include <cstdint>
+
+namespace ns3
+{
+
+/**
+ * \ingroup drp
+ * \brief The DRP header: the 32 bytes that follow the Ethernet header in
+ * every DRP frame (EtherType 0x01FF).
+ *
+ * Layout, network byte order:
+ *
+ * | bytes | field | meaning |
+ * |-------|-------|---------|
+ * | 0     | CTRL  | bit0 REQ, bit1 REQ_ACK, bit2 DATA, bit3 REL, bit4 REL_ACK, bit5 READ (0 = write), bit6 INDIRECT (0 = direct), bit7 ACK (ACKN is meaningful) |
+ * | 1     | STATUS| in a REQ_ACK: 0 = valid, 1 = invalid (registration failed); 0 elsewhere |
+ * | 2-3   | TID   | transfer id, chosen by the initiator |
+ * | 4-11  | SBA   | initiator's address (region base; in DATA, this frame's payload address) |
+ * | 12-19 | DBA   | responder's address (region base; in DATA, this frame's payload address) |
+ * | 20-23 | LEN   | in REQ: transfer length; in DATA: this frame's payload length |
+ * | 24-27 | SN    | data frame sequence number |
+ * | 28-31 | ACKN  | cumulative acknowledgement: the next SN expected |
+ *
+ * Which end sent a frame follows from its CTRL bits alone (see
+ * IsFromInitiator()), so one RNIC can be initiator and responder of
+ * transfers with the same TID at once.
+ */
+class DrpHeader : public Header
+{
+  public:
+    /// The EtherType of DRP frames (in the experimental range 0x0101-0x01FF).
+    static constexpr uint16_t PROT_NUMBER = 0x01FF;
+    /// Serialized size in bytes.
+    static constexpr uint32_t SIZE = 32;
+
+    /// CTRL flag bits.
+    enum Flag : uint8_t
+    {
+        REQ = 1 << 0,      //!< connection request
+        REQ_ACK = 1 << 1,  //!< connection reply (or, with ACK, a read confirmation)
+        DATA = 1 << 2,     //!< data frame
+        REL = 1 << 3,      //!< release request
+        REL_ACK = 1 << 4,  //!< release reply
+        READ = 1 << 5,     //!< the transfer is a read (0: write)
+        INDIRECT = 1 << 6, //!< sent in indirect mode (0: direct)
+        ACK = 1 << 7,      //!< ACKN is meaningful
+    };
+
+    /// STATUS values of a REQ_ACK.
+    enum Status : uint8_t
+    {
+        VALID = 0,   //!< the responder registered the region
+        INVALID = 1, //!< the responder's registration failed
+    };
+
+    DrpHeader();
+
+    /**
+     * \brief Get the type ID.
+     * \return the object TypeId
+     */
+    static TypeId GetTypeId();
+    TypeId GetInstanceTypeId() const override;
+    void Print(std::ostream& os) const override;
+    uint32_t GetSerializedSize() const override;
+    void Serialize(Buffer::Iterator start) const override;
+    uint32_t Deserialize(Buffer::Iterator start) override;
+
+    /// \param ctrl the whole CTRL byte
+    void SetControl(uint8_t ctrl);
+    /// \return the whole CTRL byte
+    uint8_t GetControl() const;
+    /// \param flag one or more Flag bits to set
+    void SetFlag(uint8_t flag);
+    /// \param flag one Flag bit \return true if it is set
+    bool HasFlag(Flag flag) const;
+    /// \param status the STATUS byte
+    void SetStatus(uint8_t status);
+    /// \return the STATUS byte
+    uint8_t GetStatus() const;
+    /// \param tid the transfer id
+    void SetTid(uint16_t tid);
+    /// \return the transfer id
+    uint16_t GetTid() const;
+    /// \param sba the initiator-side address
+    void SetSba(uint64_t sba);
+    /// \return the initiator-side address
+    uint64_t GetSba() const;
+    /// \param dba the responder-side address
+    void SetDba(uint64_t dba);
+    /// \return the responder-side address
+    uint64_t GetDba() const;
+    /// \param len LEN: transfer length (REQ) or payload length (DATA)
+    void SetLength(uint32_t len);
+    /// \return LEN
+    uint32_t GetLength() const;
+    /// \param sn the data sequence number
+    void SetSequence(uint32_t sn);
+    /// \return the data sequence number
+    uint32_t GetSequence() const;
+    /// \param ackn the cumulative acknowledgement number (also sets the ACK flag)
+    void SetAckNumber(uint32_t ackn);
+    /// \return the cumulative acknowledgement number
+    uint32_t GetAckNumber() const;
+
+    /// \return true for a read transfer
+    bool IsRead() const;
+    /// \return true if the frame travels from the transfer's initiator to its responder
+    bool IsFromInitiator() const;
+    /// \return true if exactly one of REQ, REQ_ACK, DATA, REL, REL_ACK is set,
+    ///         or none is set and ACK is (a pure acknowledgement)
+    bool IsWellFormed() const;
+
+  private:
+    uint8_t m_ctrl;   //!< CTRL
+    uint8_t m_status; //!< STATUS
+    uint16_t m_tid;   //!< TID
+    uint64_t m_sba;   //!< SBA
+    uint64_t m_dba;   //!< DBA
+    uint32_t m_len;   //!< LEN
+    uint32_t m_sn;    //!< SN
+    uint32_t m_ackn;  //!< ACKN
+};
+
+} // namespace ns3
+
+#endif /* DRP_HEADER_H */

@@ -1,0 +1,318 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#include "drp-scenario.h"
+
+#include "ns3/command-line.h"
+#include "ns3/double.h"
+#include "ns3/drp-check.h"
+#include "ns3/error-model.h"
+#include "ns3/internet-stack-helper.h"
+#include "ns3/ipv4-address-helper.h"
+#include "ns3/log.h"
+#include "ns3/pointer.h"
+#include "ns3/rdma-host-application.h"
+#include "ns3/rdma-host-helper.h"
+#include "ns3/rnic-helper.h"
+#include "ns3/rng-seed-manager.h"
+#include "ns3/simulator.h"
+#include "ns3/string.h"
+#include "ns3/switch-line-helper.h"
+#include "ns3/uinteger.h"
+#include "ns3/v4ping-helper.h"
+#include "ns3/v4ping.h"
+
+#include <chrono>
+
+namespace ns3
+{
+
+NS_LOG_COMPONENT_DEFINE("DrpScenario");
+
+namespace
+{
+
+/**
+ * Throws unless \p value is one of \p choices.
+ * \param name option name
+ * \param value its value
+ * \param choices the valid values
+ */
+void
+RequireOneOf(const std::string& name,
+             const std::string& value,
+             const std::vector<std::string>& choices)
+{
+    for (const auto& choice : choices)
+    {
+        if (value == choice)
+        {
+            return;
+        }
+    }
+    std::string list;
+    for (const auto& choice : choices)
+    {
+        list += (list.empty() ? "" : ", ") + choice;
+    }
+    throw std::invalid_argument(name + " = \"" + value + "\" is not valid; valid: " + list);
+}
+
+/**
+ * Makes the receive error model that applies LFP.
+ * \param config the experiment
+ * \return the error model, or null when LFP is 0
+ */
+Ptr<ErrorModel>
+MakeLossModel(const DrpScenario::Config& config)
+{
+    if (config.lfp == 0)
+    {
+        return nullptr;
+    }
+    if (config.lossModel == "burst")
+    {
+        // Renewal argument: a burst (mean length B) starts at a frame with
+        // probability p; the fraction of frames lost is pB / (pB + 1 - p).
+        // Solve for p so that it equals LFP.
+        double b = config.meanBurst;
+        double p = config.lfp / (b * (1 - config.lfp) + config.lfp);
+        Ptr<BurstErrorModel> model = CreateObject<BurstErrorModel>();
+        model->SetAttribute("ErrorRate", DoubleValue(p));
+        // Uniform integer on [1, 2B-1] has mean B.
+        std::ostringstream burst;
+        burst << "ns3::UniformRandomVariable[Min=1|Max=" << 2 * b << "]";
+        model->SetAttribute("BurstSize", StringValue(burst.str()));
+        return model;
+    }
+    Ptr<RateErrorModel> model = CreateObject<RateErrorModel>();
+    model->SetAttribute("ErrorUnit", StringValue("ERROR_UNIT_PACKET"));
+    model->SetAttribute("ErrorRate", DoubleValue(config.lfp));
+    return model;
+}
+
+} // namespace
+
+void
+DrpScenario::Config::Validate() const
+{
+    RequireOneOf("method", method, {"traditional", "dynamic"});
+    drp::RequireInRange("frp", frp, 0.0, 1.0);
+    drp::RequireInRange("lfp", lfp, 0.0, 0.99);
+    RequireOneOf("lossModel", lossModel, {"rate", "burst"});
+    drp::RequireInRange("meanBurst", meanBurst, 1.0, 100.0);
+    drp::RequireInRange<uint32_t>("transfers", transfers, 1, 10000000);
+    drp::RequireInRange<uint32_t>("size", size, 1, 1u << 31);
+    drp::RequireInRange<uint32_t>("payload", payload, 1, 1500 - 32);
+    RequireOneOf("operation", operation, {"write", "read"});
+    RequireOneOf("topology", topology, {"p2p", "line"});
+    drp::RequireInRange<uint32_t>("switches", switches, 1, 64);
+    drp::RequireInRange<Time>("pingInterval", pingInterval, MicroSeconds(1), Seconds(10));
+    drp::RequireInRange<uint32_t>("seed", seed, 1, UINT32_MAX);
+}
+
+void
+DrpScenario::Config::AddToCommandLine(CommandLine& cmd)
+{
+    cmd.AddValue("method", "RNIC method: traditional or dynamic", method);
+    cmd.AddValue("frp", "failed-registration probability, 0 to 1", frp);
+    cmd.AddValue("lfp", "lost-frame probability, 0 to 0.99", lfp);
+    cmd.AddValue("lossModel", "ns-3 error model for LFP: rate (independent) or burst", lossModel);
+    cmd.AddValue("meanBurst", "burst loss model: mean burst length in frames", meanBurst);
+    cmd.AddValue("transfers", "number of transfers", transfers);
+    cmd.AddValue("size", "bytes per transfer", size);
+    cmd.AddValue("payload", "payload bytes per data frame (1 to 1468)", payload);
+    cmd.AddValue("operation", "write or read", operation);
+    cmd.AddValue("topology", "p2p (one link) or line (of switches)", topology);
+    cmd.AddValue("switches", "line topology: number of switches", switches);
+    cmd.AddValue("pings", "three pings (256, 512, 1024 bytes) each way during the run", pings);
+    cmd.AddValue("pingInterval", "interval of each ping", pingInterval);
+    cmd.AddValue("seed", "ns-3 RNG seed", seed);
+    cmd.AddValue("run", "ns-3 RNG run number", run);
+    cmd.AddValue("verify", "compare memory byte for byte after each transfer", verify);
+}
+
+uint32_t
+DrpScenario::Result::GetSuccesses() const
+{
+    uint32_t n = 0;
+    for (const auto& record : records)
+    {
+        n += record.status == DrpTransferRecord::SUCCESS;
+    }
+    return n;
+}
+
+uint32_t
+DrpScenario::Result::GetIndirect() const
+{
+    uint32_t n = 0;
+    for (const auto& record : records)
+    {
+        n += record.mode == DrpTransferRecord::INDIRECT;
+    }
+    return n;
+}
+
+DrpMeanInterval
+DrpScenario::Result::GetTransferTime() const
+{
+    std::vector<double> times;
+    for (const auto& record : records)
+    {
+        if (record.status == DrpTransferRecord::SUCCESS)
+        {
+            times.push_back(record.GetDuration().GetSeconds() * 1e6);
+        }
+    }
+    return DrpMeanInterval::Compute(times, 0.95);
+}
+
+DrpScenario::Result
+DrpScenario::Run(const Config& config)
+{
+    config.Validate();
+    auto wallStart = std::chrono::steady_clock::now();
+    RngSeedManager::SetSeed(config.seed);
+    RngSeedManager::SetRun(config.run);
+
+    RnicHelper rnic;
+    rnic.SetMethod(config.method);
+    rnic.SetDeviceAttribute("DataRate", StringValue("1Gbps"));
+    rnic.SetTransportAttribute("PayloadSize", UintegerValue(config.payload));
+
+    NodeContainer hosts;
+    NetDeviceContainer rnics;
+    if (config.topology == "p2p")
+    {
+        hosts.Create(2);
+        rnics = rnic.Install(hosts.Get(0), hosts.Get(1));
+    }
+    else
+    {
+        EthernetHelper trunk;
+        trunk.SetDeviceAttribute("DataRate", StringValue("1Gbps"));
+        SwitchLineHelper line(config.switches, 1, rnic, trunk);
+        hosts.Add(line.GetHost(0, 0));
+        hosts.Add(line.GetHost(config.switches - 1, 0));
+        rnics.Add(line.GetRnics().Get(0));
+        rnics.Add(line.GetRnics().Get(config.switches - 1));
+    }
+
+    Result result;
+    result.config = config;
+    int64_t stream = 0;
+    std::vector<Ptr<RnicNetDevice>> devices;
+    for (uint32_t i = 0; i < 2; ++i)
+    {
+        Ptr<RnicNetDevice> device = DynamicCast<RnicNetDevice>(rnics.Get(i));
+        devices.push_back(device);
+        Ptr<ErrorModel> loss = MakeLossModel(config);
+        if (loss)
+        {
+            device->SetAttribute("ReceiveErrorModel", PointerValue(loss));
+            device->TraceConnectWithoutContext(
+                "PhyRxDrop",
+                Callback<void, Ptr<const Packet>>(
+                    [&result](Ptr<const Packet>) { ++result.framesLost; }));
+        }
+        stream += device->AssignStreams(stream);
+    }
+
+    RdmaHostHelper hostHelper;
+    hostHelper.SetAttribute("RegistrationFailureProbability", DoubleValue(config.frp));
+    hostHelper.SetAttribute("Transfers", UintegerValue(config.transfers));
+    hostHelper.SetAttribute("TransferSize", UintegerValue(config.size));
+    hostHelper.SetAttribute("Operation", StringValue(config.operation));
+    ApplicationContainer apps = hostHelper.Install(hosts.Get(0));
+    RdmaHostHelper::SetWorkload(apps.Get(0), devices[1]);
+    hostHelper.SetAttribute("Transfers", UintegerValue(0));
+    apps.Add(hostHelper.Install(hosts.Get(1)));
+    stream += RdmaHostHelper::AssignStreams(apps, stream);
+
+    Ptr<RdmaHostApplication> initiator = DynamicCast<RdmaHostApplication>(apps.Get(0));
+    Ptr<HostMemory> source = devices[0]->GetHostMemory();
+    Ptr<HostMemory> target = devices[1]->GetHostMemory();
+    initiator->TraceConnectWithoutContext(
+        "TransferComplete",
+        Callback<void, const DrpTransferRecord&>([&](const DrpTransferRecord& record) {
+            if (config.verify && record.status == DrpTransferRecord::SUCCESS &&
+                source->CountDifferences(record.sba, target, record.dba, record.length) != 0)
+            {
+                ++result.corruptTransfers;
+            }
+            if (initiator->GetRecords().size() == config.transfers)
+            {
+                Simulator::Stop(); // background traffic would run on
+            }
+        }));
+
+    if (config.pings)
+    {
+        InternetStackHelper internet;
+        internet.Install(hosts);
+        Ipv4AddressHelper addresses("10.1.1.0", "255.255.255.0");
+        Ipv4InterfaceContainer interfaces = addresses.Assign(rnics);
+        for (uint32_t i = 0; i < 2; ++i)
+        {
+            for (uint32_t size : {256u, 512u, 1024u})
+            {
+                V4PingHelper ping(interfaces.GetAddress(1 - i));
+                ping.SetAttribute("Size", UintegerValue(size));
+                ping.SetAttribute("Interval", TimeValue(config.pingInterval));
+                ApplicationContainer app = ping.Install(hosts.Get(i));
+                app.Get(0)->TraceConnectWithoutContext(
+                    "Rtt",
+                    Callback<void, Time>([&result](Time) { ++result.pingReplies; }));
+            }
+        }
+    }
+
+    apps.Start(Seconds(0));
+    Simulator::Run();
+
+    result.records = initiator->GetRecords();
+    for (const auto& device : devices)
+    {
+        Ptr<DrpTransport> transport = device->GetTransport();
+        result.drpDrops += transport->GetTotalDrops();
+        if (transport->GetIndirectBuffer())
+        {
+            result.bufferOverflows += transport->GetIndirectBuffer()->GetOverflowCount();
+        }
+        Ptr<PcieLink> pcie = device->GetPcieLink();
+        result.pcieRequests += pcie->GetTransactionCount(PcieLink::DMA_READ) +
+                               pcie->GetTransactionCount(PcieLink::DMA_WRITE);
+    }
+    result.simulatedTime = Simulator::Now();
+    Simulator::Destroy();
+    result.wallSeconds =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - wallStart).count();
+    return result;
+}
+
+void
+DrpScenario::WriteCsvHeader(std::ostream& os)
+{
+    os << "method,frp,lfp,loss_model,operation,topology,size,payload,seed,run,index,tid,mode,"
+          "status,requests,invalid_replies,timeouts,retransmissions,start_us,end_us,duration_us\n";
+}
+
+void
+DrpScenario::WriteCsvRows(std::ostream& os, const Result& result)
+{
+    const Config& c = result.config;
+    for (const auto& r : result.records)
+    {
+        os << c.method << ',' << c.frp << ',' << c.lfp << ',' << c.lossModel << ','
+           << c.operation << ',' << c.topology << ',' << c.size << ',' << c.payload << ','
+           << c.seed << ',' << c.run << ',' << r.index << ',' << r.tid << ',' << r.GetModeName()
+           << ',' << r.GetStatusName() << ',' << r.requests << ',' << r.invalidReplies << ','
+           << r.timeouts << ',' << r.retransmissions << ',' << r.start.GetMicroSeconds() << ','
+           << r.end.GetMicroSeconds() << ',' << r.GetDuration().GetNanoSeconds() / 1000.0
+           << '\n';
+    }
+}
+
+} // namespace ns3

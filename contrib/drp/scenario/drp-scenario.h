@@ -1,0 +1,112 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#ifndef DRP_SCENARIO_H
+#define DRP_SCENARIO_H
+
+#include "drp-statistics.h"
+
+#include "ns3/drp-transfer-record.h"
+#include "ns3/nstime.h"
+
+#include <cstdint>
+#include <ostream>
+#include <string>
+#include <vector>
+
+namespace ns3
+{
+
+class CommandLine;
+
+/**
+ * \ingroup drp
+ * \brief One experiment of the paper's kind, ready to run: two hosts with
+ * RNICs, one writing to (or reading from) the other, over one link or a line
+ * of switches, with frame loss from an ns-3 error model, failing memory
+ * registration, and optional background pings.
+ *
+ * Scripts, tests and campaign tools share this one definition of "an
+ * experiment", so a number printed by one is the number the others get.
+ */
+class DrpScenario
+{
+  public:
+    /// Everything an experiment can vary. Defaults: the paper's simulation.
+    struct Config
+    {
+        std::string method{"dynamic"};   //!< traditional or dynamic
+        double frp{0};                   //!< failed-registration probability [0, 1]
+        double lfp{0};                   //!< lost-frame probability [0, 1)
+        std::string lossModel{"rate"};   //!< rate (independent) or burst losses
+        double meanBurst{2.5};           //!< burst loss model: mean burst length, frames
+        uint32_t transfers{800};         //!< transfers to run
+        uint32_t size{131072};           //!< bytes per transfer
+        uint32_t payload{1024};          //!< payload bytes per data frame
+        std::string operation{"write"};  //!< write or read
+        std::string topology{"p2p"};     //!< p2p (one link) or line (of switches)
+        uint32_t switches{2};            //!< line: number of switches
+        bool pings{false};               //!< three pings each way (256, 512, 1024 bytes)
+        Time pingInterval{MilliSeconds(1)}; //!< interval of each ping
+        uint32_t seed{1};                //!< ns-3 RNG seed
+        uint32_t run{1};                 //!< ns-3 RNG run number
+        bool verify{true};               //!< compare memory byte for byte after each transfer
+
+        /**
+         * Throws std::invalid_argument naming the first invalid option, its
+         * value and the valid range.
+         */
+        void Validate() const;
+        /**
+         * Binds every field to a command-line option of the same name.
+         * \param cmd the command line
+         */
+        void AddToCommandLine(CommandLine& cmd);
+    };
+
+    /// What an experiment produced.
+    struct Result
+    {
+        Config config;                           //!< what was run
+        std::vector<DrpTransferRecord> records;  //!< one per transfer, in end order
+        uint32_t corruptTransfers{0};            //!< successful transfers whose bytes differ
+        uint64_t framesLost{0};                  //!< frames the error models dropped
+        uint64_t drpDrops{0};                    //!< DRP frames the RNICs dropped (checks, buffer)
+        uint64_t bufferOverflows{0};             //!< indirect buffer refusals
+        uint64_t pcieRequests{0};                //!< PCIe DMA requests of both hosts
+        uint32_t pingReplies{0};                 //!< ping replies received
+        Time simulatedTime;                      //!< simulated time at the end
+        double wallSeconds{0};                   //!< wall-clock time of the run
+
+        /// \return transfers that ended successfully
+        uint32_t GetSuccesses() const;
+        /// \return transfers that went indirect
+        uint32_t GetIndirect() const;
+        /// \return mean and 95% interval of successful transfers' durations, microseconds
+        DrpMeanInterval GetTransferTime() const;
+    };
+
+    /**
+     * Runs an experiment (the simulator must be idle; it is destroyed after).
+     * \param config the experiment; validated first
+     * \return what it produced
+     */
+    static Result Run(const Config& config);
+
+    /**
+     * Writes the CSV header matching WriteCsvRows().
+     * \param os the stream
+     */
+    static void WriteCsvHeader(std::ostream& os);
+    /**
+     * Writes one CSV row per transfer.
+     * \param os the stream
+     * \param result an experiment's result
+     */
+    static void WriteCsvRows(std::ostream& os, const Result& result);
+};
+
+} // namespace ns3
+
+#endif /* DRP_SCENARIO_H */

@@ -1,0 +1,794 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#include "ns3/boolean.h"
+#include "ns3/bridge-helper.h"
+#include "ns3/error-model.h"
+#include "ns3/ethernet-channel.h"
+#include "ns3/ethernet-header.h"
+#include "ns3/ethernet-helper.h"
+#include "ns3/ethernet-net-device.h"
+#include "ns3/internet-stack-helper.h"
+#include "ns3/ipv4-address-helper.h"
+#include "ns3/ipv4-l3-protocol.h"
+#include "ns3/net-device-queue-interface.h"
+#include "ns3/node-container.h"
+#include "ns3/packet.h"
+#include "ns3/pcap-file.h"
+#include "ns3/pointer.h"
+#include "ns3/queue-size.h"
+#include "ns3/simulator.h"
+#include "ns3/string.h"
+#include "ns3/test.h"
+#include "ns3/v4ping-helper.h"
+
+#include <list>
+#include <string>
+#include <vector>
+
+using namespace ns3;
+
+namespace {
+
+/// EtherType of the test frames (IEEE 802 local experimental EtherType 1).
+constexpr uint16_t TEST_ETHERTYPE = 0x88B5;
+/// Line rate of every test link.
+const char* const RATE = "1Gbps";
+
+/**
+ * Send a frame of a given payload size.
+ * \param dev the sending device
+ * \param size the payload size
+ * \param dest the destination address
+ */
+void
+SendFrame(Ptr<NetDevice> dev, uint32_t size, Address dest)
+{
+    dev->Send(Create<Packet>(size), dest, TEST_ETHERTYPE);
+}
+
+/**
+ * Send a given packet.
+ * \param dev the sending device
+ * \param p the payload
+ * \param dest the destination address
+ */
+void
+SendPacket(Ptr<NetDevice> dev, Ptr<Packet> p, Address dest)
+{
+    dev->Send(p, dest, TEST_ETHERTYPE);
+}
+
+/**
+ * Schedule a send in the sender's context.
+ * \param at when
+ * \param dev the sending device
+ * \param size the payload size
+ * \param dest the destination address
+ */
+void
+ScheduleSend(Time at, Ptr<NetDevice> dev, uint32_t size, Address dest)
+{
+    Simulator::ScheduleWithContext(dev->GetNode()->GetId(), at, &SendFrame, dev, size, dest);
+}
+
+/**
+ * Count a traced packet.
+ * \param counter the counter
+ */
+void
+CountPacket(uint32_t* counter, Ptr<const Packet>)
+{
+    ++*counter;
+}
+
+/**
+ * Read a pcap file.
+ * \param filename the file
+ * \param linkType set to the file's data link type
+ * \return the original length of every record
+ */
+std::vector<uint32_t>
+ReadPcap(const std::string& filename, uint32_t& linkType)
+{
+    std::vector<uint32_t> lengths;
+    PcapFile file;
+    file.Open(filename, std::ios::in);
+    if (file.Fail())
+    {
+        linkType = 0;
+        return lengths;
+    }
+    linkType = file.GetDataLinkType();
+    uint8_t data[2048];
+    while (true)
+    {
+        uint32_t tsSec;
+        uint32_t tsUsec;
+        uint32_t inclLen;
+        uint32_t origLen;
+        uint32_t readLen;
+        file.Read(data, sizeof(data), tsSec, tsUsec, inclLen, origLen, readLen);
+        if (file.Fail() || file.Eof())
+        {
+            break;
+        }
+        lengths.push_back(origLen);
+    }
+    file.Close();
+    return lengths;
+}
+
+} // namespace
+
+/**
+ * \ingroup drp-tests
+ * Base of the Ethernet test cases: a two-node link and a receive log.
+ */
+class EthernetTestCaseBase : public TestCase
+{
+  protected:
+    /// One received frame.
+    struct Arrival
+    {
+        Ptr<NetDevice> device; //!< the receiving device
+        Time time;             //!< when
+        uint32_t size;         //!< payload size
+        uint64_t uid;          //!< packet uid
+    };
+
+    /// \param name the test case name
+    explicit EthernetTestCaseBase(std::string name)
+        : TestCase(name)
+    {
+    }
+
+    /**
+     * Make a two-node link and log every frame either device receives.
+     * \param helper the helper to use
+     * \return the two devices
+     */
+    NetDeviceContainer MakeLink(EthernetHelper& helper)
+    {
+        m_arrivals.clear();
+        NodeContainer nodes;
+        nodes.Create(2);
+        NetDeviceContainer devs = helper.Install(nodes);
+        for (uint32_t i = 0; i < devs.GetN(); ++i)
+        {
+            devs.Get(i)->SetReceiveCallback(MakeCallback(&EthernetTestCaseBase::Rx, this));
+        }
+        return devs;
+    }
+
+    /**
+     * The receive callback.
+     * \param dev the device
+     * \param p the payload
+     * \param protocol the EtherType
+     * \return true
+     */
+    bool Rx(Ptr<NetDevice> dev, Ptr<const Packet> p, uint16_t protocol, const Address&)
+    {
+        NS_TEST_EXPECT_MSG_EQ(protocol, TEST_ETHERTYPE, "EtherType carried");
+        m_arrivals.push_back({dev, Simulator::Now(), p->GetSize(), p->GetUid()});
+        return true;
+    }
+
+    std::vector<Arrival> m_arrivals; //!< received frames, in order
+};
+
+/**
+ * \ingroup drp-tests
+ * Time on the wire: preamble, minimum frame size, inter-frame gap, delay.
+ */
+class EthernetTimingTestCase : public EthernetTestCaseBase
+{
+  public:
+    EthernetTimingTestCase()
+        : EthernetTestCaseBase("Ethernet: time on the wire")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        const Time delay = NanoSeconds(500);
+        EthernetHelper eth;
+        eth.SetDeviceAttribute("DataRate", StringValue(RATE));
+        eth.SetChannelAttribute("Delay", TimeValue(delay));
+        NetDeviceContainer devs = MakeLink(eth);
+        Ptr<EthernetNetDevice> a = DynamicCast<EthernetNetDevice>(devs.Get(0));
+
+        NS_TEST_ASSERT_MSG_EQ(a->GetWireSize(14 + 1000 + 4), 8 + 1018 + 12, "wire bytes");
+        NS_TEST_ASSERT_MSG_EQ(a->GetWireSize(14 + 10 + 4), 8 + 64 + 12, "padded wire bytes");
+        NS_TEST_ASSERT_MSG_EQ(a->GetSlotTime(1018), NanoSeconds(1038 * 8), "slot");
+        NS_TEST_ASSERT_MSG_EQ(a->GetFrameTxTime(1018), NanoSeconds(1026 * 8), "frame");
+
+        // Two back-to-back 1000-byte frames, later a 10-byte one.
+        const Address b = devs.Get(1)->GetAddress();
+        ScheduleSend(Seconds(0), devs.Get(0), 1000, b);
+        ScheduleSend(Seconds(0), devs.Get(0), 1000, b);
+        ScheduleSend(MicroSeconds(100), devs.Get(0), 10, b);
+        Simulator::Run();
+
+        NS_TEST_ASSERT_MSG_EQ(m_arrivals.size(), 3, "three frames");
+        // Arrival = last bit: (preamble 8 + frame 1018) bytes at 8 ns + delay.
+        const Time first = NanoSeconds((8 + 14 + 1000 + 4) * 8) + delay;
+        NS_TEST_EXPECT_MSG_EQ(m_arrivals[0].time, first, "first frame");
+        // The next frame starts a full slot (gap included) later.
+        NS_TEST_EXPECT_MSG_EQ(m_arrivals[1].time,
+                              first + NanoSeconds((8 + 14 + 1000 + 4 + 12) * 8),
+                              "back-to-back frame");
+        // A 28-byte frame counts as 64 bytes.
+        NS_TEST_EXPECT_MSG_EQ(m_arrivals[2].time,
+                              MicroSeconds(100) + NanoSeconds((8 + 64) * 8) + delay,
+                              "short frame");
+        NS_TEST_EXPECT_MSG_EQ(m_arrivals[0].size, 1000, "payload size");
+        NS_TEST_EXPECT_MSG_EQ(m_arrivals[2].size, 10, "no padding bytes in the payload");
+        NS_TEST_EXPECT_MSG_EQ(m_arrivals[0].device, devs.Get(1), "at the other end");
+        Simulator::Destroy();
+    }
+};
+
+/**
+ * \ingroup drp-tests
+ * Both directions at once, each at the single-direction time.
+ */
+class EthernetFullDuplexTestCase : public EthernetTestCaseBase
+{
+  public:
+    EthernetFullDuplexTestCase()
+        : EthernetTestCaseBase("Ethernet: full duplex")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        EthernetHelper eth;
+        eth.SetDeviceAttribute("DataRate", StringValue(RATE));
+        eth.SetChannelAttribute("Delay", TimeValue(NanoSeconds(100)));
+        NetDeviceContainer devs = MakeLink(eth);
+        ScheduleSend(Seconds(0), devs.Get(0), 1000, devs.Get(1)->GetAddress());
+        ScheduleSend(Seconds(0), devs.Get(1), 1000, devs.Get(0)->GetAddress());
+        Simulator::Run();
+
+        const Time expected = NanoSeconds((8 + 1018) * 8 + 100);
+        NS_TEST_ASSERT_MSG_EQ(m_arrivals.size(), 2, "one frame each way");
+        NS_TEST_EXPECT_MSG_EQ(m_arrivals[0].time, expected, "first direction");
+        NS_TEST_EXPECT_MSG_EQ(m_arrivals[1].time, expected, "second direction");
+        NS_TEST_EXPECT_MSG_NE(m_arrivals[0].device, m_arrivals[1].device, "two receivers");
+        Simulator::Destroy();
+    }
+};
+
+/**
+ * \ingroup drp-tests
+ * An ns-3 error model on the receiver drops exactly the chosen frame.
+ */
+class EthernetErrorModelTestCase : public EthernetTestCaseBase
+{
+  public:
+    EthernetErrorModelTestCase()
+        : EthernetTestCaseBase("Ethernet: receive error model")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        EthernetHelper eth;
+        NetDeviceContainer devs = MakeLink(eth);
+        Ptr<EthernetNetDevice> b = DynamicCast<EthernetNetDevice>(devs.Get(1));
+
+        std::vector<Ptr<Packet>> packets;
+        for (int i = 0; i < 3; ++i)
+        {
+            packets.push_back(Create<Packet>(500));
+        }
+        Ptr<ListErrorModel> em = CreateObject<ListErrorModel>();
+        em->SetList({static_cast<uint32_t>(packets[1]->GetUid())});
+        b->SetAttribute("ReceiveErrorModel", PointerValue(em));
+        uint32_t drops = 0;
+        b->TraceConnectWithoutContext("PhyRxDrop", MakeBoundCallback(&CountPacket, &drops));
+
+        for (const auto& p : packets)
+        {
+            Simulator::ScheduleWithContext(devs.Get(0)->GetNode()->GetId(),
+                                           Seconds(0),
+                                           &SendPacket,
+                                           devs.Get(0),
+                                           p,
+                                           b->GetAddress());
+        }
+        Simulator::Run();
+
+        NS_TEST_ASSERT_MSG_EQ(m_arrivals.size(), 2, "two frames arrive");
+        NS_TEST_EXPECT_MSG_EQ(m_arrivals[0].uid, packets[0]->GetUid(), "first arrives");
+        NS_TEST_EXPECT_MSG_EQ(m_arrivals[1].uid, packets[2]->GetUid(), "third arrives");
+        NS_TEST_EXPECT_MSG_EQ(drops, 1, "PhyRxDrop once");
+        NS_TEST_EXPECT_MSG_EQ(b->GetReceiveErrorDrops(), 1, "drop counter");
+        Simulator::Destroy();
+    }
+};
+
+/**
+ * \ingroup drp-tests
+ * Sends refused: payload over the MTU, full transmit queue.
+ */
+class EthernetDropTestCase : public EthernetTestCaseBase
+{
+  public:
+    EthernetDropTestCase()
+        : EthernetTestCaseBase("Ethernet: MTU and queue drops")
+    {
+    }
+
+  private:
+    /**
+     * Send at time 0: one over-MTU packet, then four small ones.
+     * \param dev the sender
+     * \param dest the destination
+     */
+    void SendBurst(Ptr<NetDevice> dev, Address dest)
+    {
+        m_results.push_back(dev->Send(Create<Packet>(1501), dest, TEST_ETHERTYPE));
+        for (int i = 0; i < 4; ++i)
+        {
+            m_results.push_back(dev->Send(Create<Packet>(100), dest, TEST_ETHERTYPE));
+        }
+        m_stoppedWhenFull = dev->GetObject<NetDeviceQueueInterface>()->GetTxQueue(0)->IsStopped();
+    }
+
+    void DoRun() override
+    {
+        EthernetHelper eth;
+        eth.SetQueue("ns3::DropTailQueue", "MaxSize", QueueSizeValue(QueueSize("2p")));
+        NetDeviceContainer devs = MakeLink(eth);
+        Ptr<EthernetNetDevice> a = DynamicCast<EthernetNetDevice>(devs.Get(0));
+        NS_TEST_ASSERT_MSG_EQ(a->GetMtu(), 1500, "default MTU");
+        NS_TEST_EXPECT_MSG_EQ(a->SetMtu(9217), false, "MTU above range");
+        NS_TEST_EXPECT_MSG_EQ(a->SetMtu(45), false, "MTU below range");
+        NS_TEST_EXPECT_MSG_EQ(a->GetMtu(), 1500, "MTU unchanged");
+        NS_TEST_EXPECT_MSG_EQ(a->IsLinkUp(), true, "link up");
+        NS_TEST_EXPECT_MSG_EQ(a->SupportsSendFrom(), true, "SendFrom");
+
+        uint32_t macTxDrops = 0;
+        uint32_t txBegins = 0;
+        a->TraceConnectWithoutContext("MacTxDrop", MakeBoundCallback(&CountPacket, &macTxDrops));
+        a->TraceConnectWithoutContext("PhyTxBegin", MakeBoundCallback(&CountPacket, &txBegins));
+        Simulator::ScheduleWithContext(a->GetNode()->GetId(),
+                                       Seconds(0),
+                                       &EthernetDropTestCase::SendBurst,
+                                       this,
+                                       devs.Get(0),
+                                       devs.Get(1)->GetAddress());
+        Simulator::Run();
+
+        const std::vector<bool> expected{false, true, true, true, false};
+        NS_TEST_ASSERT_MSG_EQ(m_results.size(), expected.size(), "five sends");
+        for (std::size_t i = 0; i < expected.size(); ++i)
+        {
+            NS_TEST_EXPECT_MSG_EQ(m_results[i], expected[i], "Send result " << i);
+        }
+        NS_TEST_EXPECT_MSG_EQ(macTxDrops, 2, "over-MTU and queue-full drops");
+        NS_TEST_EXPECT_MSG_EQ(txBegins, 3, "one in the transmitter, two queued");
+        NS_TEST_EXPECT_MSG_EQ(m_arrivals.size(), 3, "three arrive");
+        NS_TEST_EXPECT_MSG_EQ(m_stoppedWhenFull, true, "flow control stops the full queue");
+        NS_TEST_EXPECT_MSG_EQ(a->GetObject<NetDeviceQueueInterface>()->GetTxQueue(0)->IsStopped(),
+                              false,
+                              "and wakes it when it drains");
+        Simulator::Destroy();
+    }
+
+    std::vector<bool> m_results;   //!< Send() return values
+    bool m_stoppedWhenFull{false}; //!< the device queue was stopped after the burst
+};
+
+/**
+ * \ingroup drp-tests
+ * Base of the IPv4 cases: counts ping replies.
+ */
+class EthernetPingTestCaseBase : public TestCase
+{
+  protected:
+    /// \param name the test case name
+    explicit EthernetPingTestCaseBase(std::string name)
+        : TestCase(name)
+    {
+    }
+
+    /**
+     * Ping from one node to an address at 1, 2, 3 and 4 s.
+     * \param from the pinging node
+     * \param to the address pinged
+     */
+    void StartPing(Ptr<Node> from, Ipv4Address to)
+    {
+        V4PingHelper ping(to);
+        ApplicationContainer apps = ping.Install(from);
+        apps.Start(Seconds(1));
+        apps.Stop(Seconds(4.5));
+        apps.Get(0)->TraceConnectWithoutContext("Rtt",
+                                                MakeCallback(&EthernetPingTestCaseBase::Rtt, this));
+    }
+
+    /// \param rtt the round-trip time of one reply
+    void Rtt(Time rtt) { m_rtts.push_back(rtt); }
+
+    std::vector<Time> m_rtts; //!< one per reply
+};
+
+/**
+ * \ingroup drp-tests
+ * IPv4 and ARP over one link.
+ */
+class EthernetIpv4TestCase : public EthernetPingTestCaseBase
+{
+  public:
+    EthernetIpv4TestCase()
+        : EthernetPingTestCaseBase("Ethernet: IPv4 ping with ARP")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        NodeContainer nodes;
+        nodes.Create(2);
+        EthernetHelper eth;
+        eth.SetDeviceAttribute("DataRate", StringValue(RATE));
+        NetDeviceContainer devs = eth.Install(nodes);
+        InternetStackHelper stack;
+        stack.Install(nodes);
+        Ipv4AddressHelper addresses("10.1.1.0", "255.255.255.0");
+        Ipv4InterfaceContainer ifs = addresses.Assign(devs);
+        StartPing(nodes.Get(0), ifs.GetAddress(1));
+        Simulator::Stop(Seconds(5));
+        Simulator::Run();
+
+        NS_TEST_ASSERT_MSG_EQ(m_rtts.size(), 4, "four replies");
+        // 56-byte echo: IP 84 bytes, frame 102, (8 + 102) * 8 ns each way.
+        for (std::size_t i = 1; i < m_rtts.size(); ++i)
+        {
+            NS_TEST_EXPECT_MSG_EQ(m_rtts[i], NanoSeconds(2 * 110 * 8), "RTT once ARP is done");
+        }
+        NS_TEST_EXPECT_MSG_GT(m_rtts[0], m_rtts[1], "the first ping waits for ARP");
+        Simulator::Destroy();
+    }
+};
+
+/**
+ * \ingroup drp-tests
+ * Two switches (BridgeNetDevice over Ethernet ports) with two hosts each.
+ */
+class EthernetSwitchTestCase : public EthernetPingTestCaseBase
+{
+  public:
+    /// \param learning whether the bridges learn (otherwise they flood every frame)
+    explicit EthernetSwitchTestCase(bool learning)
+        : EthernetPingTestCaseBase(learning ? "Ethernet: two learning switches"
+                                            : "Ethernet: two flooding switches")
+        , m_learning(learning)
+    {
+    }
+
+  private:
+    /**
+     * A frame arrived at the bystander host through MacRx.
+     * \param frame the frame
+     */
+    void BystanderMacRx(Ptr<const Packet> frame)
+    {
+        ++m_macRx;
+        EthernetHeader header;
+        frame->PeekHeader(header);
+        if (!header.GetDestination().IsGroup() && header.GetDestination() != m_bystander)
+        {
+            ++m_macRxOtherHost;
+        }
+    }
+
+    /**
+     * A frame arrived at (or left) the bystander host's port.
+     * \param frame the frame
+     */
+    void BystanderSniff(Ptr<const Packet> frame)
+    {
+        EthernetHeader header;
+        frame->PeekHeader(header);
+        if (header.GetSource() != m_bystander && !header.GetDestination().IsGroup()
+            && header.GetDestination() != m_bystander)
+        {
+            ++m_sniffedOtherHost;
+        }
+    }
+
+    /// An IPv4 packet reached the bystander's IP layer (the Ipv4L3Protocol Rx trace).
+    void BystanderIpRx(Ptr<const Packet>, Ptr<Ipv4>, uint32_t) { ++m_ipRx; }
+
+    void DoRun() override
+    {
+        NodeContainer hosts;
+        hosts.Create(4);
+        NodeContainer switches;
+        switches.Create(2);
+        EthernetHelper eth;
+        eth.SetDeviceAttribute("DataRate", StringValue(RATE));
+        NetDeviceContainer hostDevs;
+        NetDeviceContainer ports[2];
+        for (uint32_t i = 0; i < 4; ++i)
+        {
+            NetDeviceContainer link = eth.Install(hosts.Get(i), switches.Get(i / 2));
+            hostDevs.Add(link.Get(0));
+            ports[i / 2].Add(link.Get(1));
+        }
+        NetDeviceContainer trunk = eth.Install(switches);
+        ports[0].Add(trunk.Get(0));
+        ports[1].Add(trunk.Get(1));
+        BridgeHelper bridge;
+        bridge.SetDeviceAttribute("EnableLearning", BooleanValue(m_learning));
+        bridge.Install(switches.Get(0), ports[0]);
+        bridge.Install(switches.Get(1), ports[1]);
+
+        InternetStackHelper stack;
+        stack.Install(hosts);
+        Ipv4AddressHelper addresses("10.0.0.0", "255.255.255.0");
+        Ipv4InterfaceContainer ifs = addresses.Assign(hostDevs);
+
+        // Host 1 shares switch A with the pinging host 0.
+        Ptr<NetDevice> bystander = hostDevs.Get(1);
+        m_bystander = Mac48Address::ConvertFrom(bystander->GetAddress());
+        bystander->TraceConnectWithoutContext(
+            "MacRx",
+            MakeCallback(&EthernetSwitchTestCase::BystanderMacRx, this));
+        bystander->TraceConnectWithoutContext(
+            "PromiscSniffer",
+            MakeCallback(&EthernetSwitchTestCase::BystanderSniff, this));
+        hosts.Get(1)->GetObject<Ipv4L3Protocol>()->TraceConnectWithoutContext(
+            "Rx",
+            MakeCallback(&EthernetSwitchTestCase::BystanderIpRx, this));
+
+        StartPing(hosts.Get(0), ifs.GetAddress(2));
+        Simulator::Stop(Seconds(5));
+        Simulator::Run();
+
+        NS_TEST_ASSERT_MSG_EQ(m_rtts.size(), 4, "four replies across two switches");
+        // Store and forward over three links each way, 880 ns per link.
+        for (std::size_t i = 1; i < m_rtts.size(); ++i)
+        {
+            NS_TEST_EXPECT_MSG_EQ(m_rtts[i], NanoSeconds(2 * 3 * 110 * 8), "RTT");
+        }
+        // ns-3's ARP does not learn from requests: host 0 and host 2 both ask.
+        NS_TEST_EXPECT_MSG_EQ(m_macRx, 2, "the bystander gets the two ARP broadcasts");
+        NS_TEST_EXPECT_MSG_EQ(m_macRxOtherHost, 0, "MacRx never sees OTHERHOST frames");
+        NS_TEST_EXPECT_MSG_EQ(m_ipRx, 0, "no IPv4 packet reaches the bystander's stack");
+        if (m_learning)
+        {
+            NS_TEST_EXPECT_MSG_EQ(m_sniffedOtherHost, 0, "learning switches do not flood");
+        }
+        else
+        {
+            // Flooded to the bystander: two ARP replies, four echo requests
+            // and four echo replies.
+            NS_TEST_EXPECT_MSG_EQ(m_sniffedOtherHost, 10, "flooded frames arrive");
+        }
+        Simulator::Destroy();
+    }
+
+    bool m_learning;                //!< bridges learn addresses
+    Mac48Address m_bystander;       //!< the bystander host's address
+    uint32_t m_macRx{0};            //!< MacRx at the bystander
+    uint32_t m_macRxOtherHost{0};   //!< of which not for the bystander
+    uint32_t m_sniffedOtherHost{0}; //!< frames for others at the bystander's port
+    uint32_t m_ipRx{0};             //!< IPv4 packets at the bystander
+};
+
+/**
+ * \ingroup drp-tests
+ * Pcap output: Ethernet link type, one record per frame, unpadded.
+ */
+class EthernetPcapTestCase : public TestCase
+{
+  public:
+    EthernetPcapTestCase()
+        : TestCase("Ethernet: pcap")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        const std::string txFile = CreateTempDirFilename("ethernet-tx.pcap");
+        const std::string rxFile = CreateTempDirFilename("ethernet-rx.pcap");
+        const std::string promiscFile = CreateTempDirFilename("ethernet-promisc.pcap");
+        {
+            NodeContainer nodes;
+            nodes.Create(2);
+            EthernetHelper eth;
+            NetDeviceContainer devs = eth.Install(nodes);
+            eth.EnablePcap(txFile, devs.Get(0), false, true);
+            eth.EnablePcap(rxFile, devs.Get(1), false, true);
+            eth.EnablePcap(promiscFile, devs.Get(1), true, true);
+            const Address b = devs.Get(1)->GetAddress();
+            ScheduleSend(Seconds(0), devs.Get(0), 1000, b);
+            ScheduleSend(Seconds(0), devs.Get(0), 10, b);
+            ScheduleSend(Seconds(0), devs.Get(0), 1500, b);
+            // Not for b: only its promiscuous sniffer sees it.
+            ScheduleSend(Seconds(0), devs.Get(0), 100, Mac48Address("02:00:00:00:00:99"));
+            Simulator::Run();
+            Simulator::Destroy();
+        } // the devices, and with them the pcap files, are closed here
+
+        uint32_t linkType = 0;
+        std::vector<uint32_t> tx = ReadPcap(txFile, linkType);
+        NS_TEST_EXPECT_MSG_EQ(linkType, 1, "DLT_EN10MB");
+        const std::vector<uint32_t> expectedTx{1018, 28, 1518, 118};
+        NS_TEST_ASSERT_MSG_EQ(tx.size(), expectedTx.size(), "every frame sent");
+        for (std::size_t i = 0; i < tx.size(); ++i)
+        {
+            NS_TEST_EXPECT_MSG_EQ(tx[i], expectedTx[i], "frame length " << i);
+        }
+        std::vector<uint32_t> rx = ReadPcap(rxFile, linkType);
+        NS_TEST_EXPECT_MSG_EQ(linkType, 1, "DLT_EN10MB");
+        NS_TEST_EXPECT_MSG_EQ(rx.size(), 3, "frames for the receiver");
+        std::vector<uint32_t> promisc = ReadPcap(promiscFile, linkType);
+        NS_TEST_EXPECT_MSG_EQ(promisc.size(), 4, "every frame on the wire");
+    }
+};
+
+/**
+ * \ingroup drp-tests
+ * A device that claims one EtherType, as an RNIC does.
+ */
+class EthernetTestClaimingDevice : public EthernetNetDevice
+{
+  public:
+    /// The EtherType this device consumes itself.
+    static constexpr uint16_t CLAIMED = 0x88B6;
+
+    /**
+     * \brief Get the type ID.
+     * \return the object TypeId
+     */
+    static TypeId GetTypeId()
+    {
+        static TypeId tid = TypeId("ns3::DrpTestClaimingEthernetDevice")
+                                .SetParent<EthernetNetDevice>()
+                                .SetGroupName("Drp")
+                                .AddConstructor<EthernetTestClaimingDevice>();
+        return tid;
+    }
+
+    uint32_t m_claimed{0}; //!< frames consumed by the subclass
+    uint32_t m_idle{0};    //!< transmitter-idle notifications
+
+  protected:
+    void DeliverUp(Ptr<Packet> packet,
+                   uint16_t protocol,
+                   Mac48Address from,
+                   Mac48Address to,
+                   PacketType type) override
+    {
+        if (protocol == CLAIMED && type == PACKET_HOST)
+        {
+            ++m_claimed;
+            return;
+        }
+        EthernetNetDevice::DeliverUp(packet, protocol, from, to, type);
+    }
+
+    void NotifyTransmitterIdle() override { ++m_idle; }
+};
+
+/**
+ * \ingroup drp-tests
+ * A helper that puts a subclass device at the host end of a link.
+ */
+class EthernetTestMixedHelper : public EthernetHelper
+{
+  public:
+    /**
+     * \param host gets an EthernetTestClaimingDevice
+     * \param sw gets the default device
+     * \return the two devices, the host's first
+     */
+    NetDeviceContainer InstallHostLink(Ptr<Node> host, Ptr<Node> sw)
+    {
+        Ptr<EthernetNetDevice> nic = CreateDeviceOfType(EthernetTestClaimingDevice::GetTypeId());
+        return Connect(host, nic, sw, CreateDevice(sw));
+    }
+};
+
+/**
+ * \ingroup drp-tests
+ * The subclass hooks: DeliverUp(), NotifyTransmitterIdle(), mixed links.
+ */
+class EthernetSubclassTestCase : public TestCase
+{
+  public:
+    EthernetSubclassTestCase()
+        : TestCase("Ethernet: subclass hooks and mixed links")
+    {
+    }
+
+  private:
+    /**
+     * Count what reaches the normal receive callback.
+     * \return true
+     */
+    bool Rx(Ptr<NetDevice>, Ptr<const Packet>, uint16_t, const Address&)
+    {
+        ++m_rx;
+        return true;
+    }
+
+    void DoRun() override
+    {
+        NodeContainer nodes;
+        nodes.Create(2);
+        EthernetTestMixedHelper eth;
+        eth.SetDeviceAttribute("DataRate", StringValue("10Gbps"));
+        NetDeviceContainer devs = eth.InstallHostLink(nodes.Get(0), nodes.Get(1));
+        Ptr<EthernetTestClaimingDevice> nic = DynamicCast<EthernetTestClaimingDevice>(devs.Get(0));
+        NS_TEST_ASSERT_MSG_NE(nic, nullptr, "the host end is the subclass");
+        NS_TEST_EXPECT_MSG_EQ(DynamicCast<EthernetTestClaimingDevice>(devs.Get(1)),
+                              nullptr,
+                              "the other end is a plain port");
+        NS_TEST_EXPECT_MSG_EQ(nic->GetDataRate(), DataRate("10Gbps"), "device attributes apply");
+        NS_TEST_EXPECT_MSG_EQ(nic->GetNode(), nodes.Get(0), "on the host");
+        NS_TEST_EXPECT_MSG_EQ(nic->GetChannel(), devs.Get(1)->GetChannel(), "one cable");
+        nic->SetReceiveCallback(MakeCallback(&EthernetSubclassTestCase::Rx, this));
+        uint32_t macRx = 0;
+        nic->TraceConnectWithoutContext("MacRx", MakeBoundCallback(&CountPacket, &macRx));
+
+        Ptr<NetDevice> sw = devs.Get(1);
+        const Address host = nic->GetAddress();
+        Simulator::ScheduleWithContext(
+            sw->GetNode()->GetId(),
+            Seconds(0),
+            [sw, host]()
+            {
+                sw->Send(Create<Packet>(100), host, EthernetTestClaimingDevice::CLAIMED);
+                sw->Send(Create<Packet>(100), host, TEST_ETHERTYPE);
+            });
+        ScheduleSend(MicroSeconds(10), nic, 100, sw->GetAddress());
+        ScheduleSend(MicroSeconds(10), nic, 100, sw->GetAddress());
+        Simulator::Run();
+
+        NS_TEST_EXPECT_MSG_EQ(nic->m_claimed, 1, "the subclass consumed its EtherType");
+        NS_TEST_EXPECT_MSG_EQ(m_rx, 1, "the rest went up the normal path");
+        NS_TEST_EXPECT_MSG_EQ(macRx, 2, "MacRx fires for both");
+        NS_TEST_EXPECT_MSG_EQ(nic->m_idle, 1, "idle once, after the second frame");
+        Simulator::Destroy();
+    }
+
+    uint32_t m_rx{0}; //!< frames at the normal receive callback
+};
+
+/**
+ * \ingroup drp-tests
+ * The full-duplex Ethernet test suite.
+ */
+class EthernetTestSuite : public TestSuite
+{
+  public:
+    EthernetTestSuite()
+        : TestSuite("drp-ethernet", UNIT)
+    {
+        AddTestCase(new EthernetTimingTestCase, TestCase::QUICK);
+        AddTestCase(new EthernetFullDuplexTestCase, TestCase::QUICK);
+        AddTestCase(new EthernetErrorModelTestCase, TestCase::QUICK);
+        AddTestCase(new EthernetDropTestCase, TestCase::QUICK);
+        AddTestCase(new EthernetIpv4TestCase, TestCase::QUICK);
+        AddTestCase(new EthernetSwitchTestCase(true), TestCase::QUICK);
+        AddTestCase(new EthernetSwitchTestCase(false), TestCase::QUICK);
+        AddTestCase(new EthernetPcapTestCase, TestCase::QUICK);
+        AddTestCase(new EthernetSubclassTestCase, TestCase::QUICK);
+    }
+};
+
+/// Static instance that registers the suite with the runner.
+static EthernetTestSuite g_ethernetTestSuite;
