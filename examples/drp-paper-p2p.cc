@@ -19,6 +19,7 @@
  */
 
 #include "ns3/command-line.h"
+#include "ns3/drp-check.h"
 #include "ns3/drp-scenario.h"
 
 #include <fstream>
@@ -43,8 +44,9 @@ PrintSummary(const DrpScenario::Result& result)
               << t.halfWidth << " us (95% CI)   " << result.GetSuccesses() << "/"
               << result.records.size() << " ok, " << result.GetIndirect() << " indirect, "
               << result.corruptTransfers << " corrupt, " << result.framesLost
-              << " frames lost, " << std::setprecision(2) << result.wallSeconds << " s wall"
-              << std::endl;
+              << " frames lost, " << std::setprecision(2) << result.wallSeconds << " s wall ("
+              << std::setprecision(0) << 1e6 * result.wallSeconds / result.records.size()
+              << " us per transfer)" << std::endl;
 }
 
 } // namespace
@@ -55,8 +57,13 @@ main(int argc, char* argv[])
     DrpScenario::Config config;
     config.method = "both";
     std::string csv;
+    uint32_t repetitions = 1;
     CommandLine cmd(__FILE__);
     config.AddToCommandLine(cmd);
+    cmd.AddValue("method", "RNIC method: traditional, dynamic or both", config.method);
+    cmd.AddValue("repetitions",
+                 "independent runs per method (run numbers run, run+1, ...), pooled",
+                 repetitions);
     cmd.AddValue("csv", "write one CSV row per transfer to this file", csv);
     cmd.Parse(argc, argv);
 
@@ -77,21 +84,31 @@ main(int argc, char* argv[])
             }
             DrpScenario::WriteCsvHeader(out);
         }
-        std::cout << "drp point-to-point: " << config.transfers << " x " << config.size
-                  << " B " << config.operation << "s, payload " << config.payload
-                  << " B, FRP " << config.frp << ", LFP " << config.lfp << " (" << config.lossModel
-                  << "), run " << config.run << std::endl;
+        drp::RequireInRange<uint32_t>("repetitions", repetitions, 1, 1000);
+        std::cout << "drp " << config.topology << ": " << repetitions << " x "
+                  << config.transfers << " transfers of " << config.size << " B ("
+                  << config.operation << "), payload " << config.payload << " B, FRP "
+                  << config.frp << ", LFP " << config.lfp << " (" << config.lossModel
+                  << " loss), runs " << config.run << ".." << config.run + repetitions - 1
+                  << std::endl;
         std::vector<DrpScenario::Result> results;
         for (const auto& method : methods)
         {
-            DrpScenario::Config one = config;
-            one.method = method;
-            results.push_back(DrpScenario::Run(one));
-            PrintSummary(results.back());
-            if (out.is_open())
+            DrpScenario::Result pooled;
+            for (uint32_t r = 0; r < repetitions; ++r)
             {
-                DrpScenario::WriteCsvRows(out, results.back());
+                DrpScenario::Config one = config;
+                one.method = method;
+                one.run = config.run + r;
+                DrpScenario::Result result = DrpScenario::Run(one);
+                if (out.is_open())
+                {
+                    DrpScenario::WriteCsvRows(out, result);
+                }
+                pooled.Merge(result);
             }
+            results.push_back(pooled);
+            PrintSummary(results.back());
         }
         if (results.size() == 2)
         {

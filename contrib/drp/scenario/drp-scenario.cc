@@ -133,6 +133,24 @@ DrpScenario::Config::AddToCommandLine(CommandLine& cmd)
     cmd.AddValue("verify", "compare memory byte for byte after each transfer", verify);
 }
 
+void
+DrpScenario::Result::Merge(const Result& other)
+{
+    if (records.empty())
+    {
+        config = other.config;
+    }
+    records.insert(records.end(), other.records.begin(), other.records.end());
+    corruptTransfers += other.corruptTransfers;
+    framesLost += other.framesLost;
+    drpDrops += other.drpDrops;
+    bufferOverflows += other.bufferOverflows;
+    pcieRequests += other.pcieRequests;
+    pingReplies += other.pingReplies;
+    simulatedTime += other.simulatedTime;
+    wallSeconds += other.wallSeconds;
+}
+
 uint32_t
 DrpScenario::Result::GetSuccesses() const
 {

@@ -79,6 +79,12 @@ class DrpScenario
         Time simulatedTime;                      //!< simulated time at the end
         double wallSeconds{0};                   //!< wall-clock time of the run
 
+        /**
+         * Adds another run's transfers and counters to this one (pooling
+         * repetitions). The first merge into an empty result takes its config.
+         * \param other a run of the same experiment
+         */
+        void Merge(const Result& other);
         /// \return transfers that ended successfully
         uint32_t GetSuccesses() const;
         /// \return transfers that went indirect

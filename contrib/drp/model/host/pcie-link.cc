@@ -185,6 +185,18 @@ PcieLink::DmaRead(uint64_t address, uint32_t length, ReadCallback done)
 }
 
 void
+PcieLink::DmaMove(bool toHost, uint32_t bytes, Callback<void> done)
+{
+    NS_LOG_FUNCTION(this << toHost << bytes);
+    Kind kind = toHost ? DMA_WRITE : DMA_READ;
+    ++m_count[kind];
+    m_transactionTrace(kind, bytes);
+    Time arrival = toHost ? BookEngine(m_writeEngineFree, bytes) + m_latency
+                          : BookEngine(m_readEngineFree, bytes) + 2 * m_latency;
+    Simulator::Schedule(arrival - Simulator::Now(), done);
+}
+
+void
 PcieLink::CompleteRead(uint64_t address, uint32_t length, ReadCallback done)
 {
     NS_ASSERT_MSG(m_memory, "PcieLink has no HostMemory");

@@ -122,6 +122,16 @@ class PcieLink : public Object
     void DmaWriteBatch(const std::vector<WritePiece>& pieces, Callback<void> done);
 
     /**
+     * A DMA request whose bytes the model does not keep: a frame of other
+     * traffic (IP, ARP) that the RNIC moves between the wire and the host's
+     * network stack. It costs what any DMA request costs.
+     * \param toHost true: a write to host memory (receive); false: a read (transmit)
+     * \param bytes bytes moved
+     * \param done runs when the bytes have arrived
+     */
+    void DmaMove(bool toHost, uint32_t bytes, Callback<void> done);
+
+    /**
      * \param bytes payload bytes
      * \return the time to serialise them as TLPs at Bandwidth
      */

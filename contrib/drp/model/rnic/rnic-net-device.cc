@@ -176,6 +176,31 @@ RnicNetDevice::DoDispose()
     EthernetNetDevice::DoDispose();
 }
 
+bool
+RnicNetDevice::Send(Ptr<Packet> packet, const Address& dest, uint16_t protocolNumber)
+{
+    return SendFrom(packet, GetAddress(), dest, protocolNumber);
+}
+
+bool
+RnicNetDevice::SendFrom(Ptr<Packet> packet,
+                        const Address& source,
+                        const Address& dest,
+                        uint16_t protocolNumber)
+{
+    if (protocolNumber == DrpHeader::PROT_NUMBER || packet->GetSize() > GetMtu())
+    {
+        return EthernetNetDevice::SendFrom(packet, source, dest, protocolNumber);
+    }
+    Ptr<RnicNetDevice> self = this;
+    m_pcie->DmaMove(false,
+                    packet->GetSize(),
+                    Callback<void>([self, packet, source, dest, protocolNumber]() {
+                        self->EthernetNetDevice::SendFrom(packet, source, dest, protocolNumber);
+                    }));
+    return true;
+}
+
 void
 RnicNetDevice::DeliverUp(Ptr<Packet> packet,
                          uint16_t protocol,
@@ -188,7 +213,17 @@ RnicNetDevice::DeliverUp(Ptr<Packet> packet,
         m_transport->Receive(packet, from);
         return;
     }
-    EthernetNetDevice::DeliverUp(packet, protocol, from, to, type);
+    if (type == PACKET_OTHERHOST)
+    {
+        EthernetNetDevice::DeliverUp(packet, protocol, from, to, type);
+        return;
+    }
+    Ptr<RnicNetDevice> self = this;
+    m_pcie->DmaMove(true,
+                    packet->GetSize(),
+                    Callback<void>([self, packet, protocol, from, to, type]() {
+                        self->EthernetNetDevice::DeliverUp(packet, protocol, from, to, type);
+                    }));
 }
 
 } // namespace ns3

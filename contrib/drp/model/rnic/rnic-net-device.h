@@ -21,6 +21,8 @@ namespace ns3
  * Frames with EtherType 0x01FF addressed to this port go to the DRP
  * transport; everything else (ARP, IPv4, ...) goes up the stack as from any
  * EthernetNetDevice, and shares the port's transmit queue with DRP frames.
+ * Other traffic crosses the PCIe link too (one DMA request per frame each
+ * way), so it loads the host interface as well as the link.
  *
  * Method selects the RNIC: the traditional RNIC (no indirect buffer,
  * handshake first) or the dynamic RNIC (indirect buffer, ModePolicy
@@ -58,6 +60,22 @@ class RnicNetDevice : public EthernetNetDevice
     Ptr<HostMemory> GetHostMemory() const;
 
     void SetNode(Ptr<Node> node) override;
+    /**
+     * Sends a frame. A DRP frame goes straight to the port (the transport
+     * already paid its DMA read); any other frame first crosses PCIe (one DMA
+     * read of its bytes), so other traffic competes with DRP for the DMA
+     * engines as on a real NIC.
+     * \param packet the payload
+     * \param source source address
+     * \param dest destination address
+     * \param protocolNumber EtherType
+     * \return false if the port refuses the frame now (over the MTU)
+     */
+    bool SendFrom(Ptr<Packet> packet,
+                  const Address& source,
+                  const Address& dest,
+                  uint16_t protocolNumber) override;
+    bool Send(Ptr<Packet> packet, const Address& dest, uint16_t protocolNumber) override;
     bool SetMtu(const uint16_t mtu) override;
 
   protected:

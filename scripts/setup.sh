@@ -1,0 +1,29 @@
+#!/usr/bin/env bash
+# Installs what drp needs (Debian bookworm packages), then configures and
+# builds it under build/. Sourced by main.sh and test.sh; safe to re-run.
+set -euo pipefail
+
+DRP_ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+DRP_BUILD="${DRP_BUILD:-$DRP_ROOT/build}"
+
+# ns3, libns3-dev and libgsl-dev are all needed for ns-3's CMake config to load.
+DRP_PACKAGES=(cmake make g++ ns3 libns3-dev libgsl-dev libboost-dev)
+
+missing=()
+for package in "${DRP_PACKAGES[@]}"; do
+  dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" \
+    || missing+=("$package")
+done
+if [ ${#missing[@]} -gt 0 ]; then
+  echo "drp: installing ${missing[*]}"
+  if [ "$(id -u)" -ne 0 ]; then
+    echo "drp: missing packages and not root: run 'apt-get install ${missing[*]}' as root" >&2
+    exit 1
+  fi
+  export DEBIAN_FRONTEND=noninteractive
+  apt-get update -q
+  apt-get install -y -q --no-install-recommends "${missing[@]}"
+fi
+
+cmake -S "$DRP_ROOT" -B "$DRP_BUILD" -DCMAKE_BUILD_TYPE="${DRP_BUILD_TYPE:-RelWithDebInfo}" >/dev/null
+cmake --build "$DRP_BUILD" -j"$(nproc)"
