@@ -1,0 +1,13 @@
+#! /usr/bin/env python3
+# A list of C++ examples to run in order to ensure that they remain
+# buildable and runnable over time (ns-3's test.py reads this file).
+#
+# ("example_name", "do_run", "do_valgrind_run")
+cpp_examples = [
+    ("rnic-first", "True", "True"),
+    ("rnic-first --method=traditional --frp=0.5", "True", "False"),
+    ("rnic-first --method=dynamic --frp=0.5 --lfp=0.05", "True", "False"),
+]
+
+# ("example_name", "do_run")
+python_examples = []
