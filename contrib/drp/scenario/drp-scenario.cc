@@ -5,6 +5,7 @@
 #include "drp-scenario.h"
 
 #include "ns3/command-line.h"
+#include "ns3/config.h"
 #include "ns3/double.h"
 #include "ns3/drp-check.h"
 #include "ns3/error-model.h"
@@ -110,6 +111,28 @@ DrpScenario::Config::Validate() const
     drp::RequireInRange<uint32_t>("switches", switches, 1, 64);
     drp::RequireInRange<Time>("pingInterval", pingInterval, MicroSeconds(1), Seconds(10));
     drp::RequireInRange<uint32_t>("seed", seed, 1, UINT32_MAX);
+    for (const auto& [name, value] : defaults)
+    {
+        std::string::size_type colons = name.rfind("::");
+        TypeId tid;
+        if (colons == std::string::npos || !TypeId::LookupByNameFailSafe(name.substr(0, colons), &tid))
+        {
+            throw std::invalid_argument("defaults: \"" + name +
+                                        "\" is not an attribute (ns3::Class::Attribute)");
+        }
+        TypeId::AttributeInformation info;
+        if (!tid.LookupAttributeByName(name.substr(colons + 2), &info))
+        {
+            throw std::invalid_argument("defaults: " + tid.GetName() + " has no attribute \"" +
+                                        name.substr(colons + 2) + "\"");
+        }
+        Ptr<AttributeValue> parsed = info.checker->CreateValidValue(StringValue(value));
+        if (!parsed)
+        {
+            throw std::invalid_argument("defaults: " + name + " = \"" + value +
+                                        "\" is not a valid value");
+        }
+    }
 }
 
 void
@@ -192,6 +215,10 @@ DrpScenario::Run(const Config& config)
 {
     config.Validate();
     auto wallStart = std::chrono::steady_clock::now();
+    for (const auto& [name, value] : config.defaults)
+    {
+        ns3::Config::SetDefault(name, StringValue(value));
+    }
     RngSeedManager::SetSeed(config.seed);
     RngSeedManager::SetRun(config.run);
 

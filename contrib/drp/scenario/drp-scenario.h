@@ -11,6 +11,7 @@
 #include "ns3/nstime.h"
 
 #include <cstdint>
+#include <map>
 #include <ostream>
 #include <string>
 #include <vector>
@@ -52,6 +53,9 @@ class DrpScenario
         uint32_t seed{1};                //!< ns-3 RNG seed
         uint32_t run{1};                 //!< ns-3 RNG run number
         bool verify{true};               //!< compare memory byte for byte after each transfer
+        /// ns-3 attribute defaults to set before the run, e.g.
+        /// {"ns3::DrpTransport::HandshakeTimeout", "2ms"} (Config::SetDefault)
+        std::map<std::string, std::string> defaults;
 
         /**
          * Throws std::invalid_argument naming the first invalid option, its
