@@ -118,7 +118,7 @@ Time
 PcieLink::GetSerializationTime(uint32_t bytes) const
 {
     uint32_t tlps = std::max<uint32_t>(1, (bytes + m_maxPayload - 1) / m_maxPayload);
-    return m_bandwidth.CalculateBytesTxTime(bytes + tlps * m_tlpOverhead);
+    return m_txTimes.Get(m_bandwidth, bytes + tlps * m_tlpOverhead);
 }
 
 Time

@@ -8,6 +8,7 @@
 #include "host-memory.h"
 
 #include "ns3/callback.h"
+#include "ns3/tx-time-cache.h"
 #include "ns3/data-rate.h"
 #include "ns3/nstime.h"
 #include "ns3/object.h"
@@ -174,6 +175,7 @@ class PcieLink : public Object
 
     Ptr<HostMemory> m_memory; //!< host memory behind the root complex
     DataRate m_bandwidth;     //!< TLP bandwidth per direction
+    mutable TxTimeCache m_txTimes; //!< serialisation times per size at m_bandwidth
     Time m_latency;           //!< one-way latency of a TLP through link and root complex
     Time m_dmaSetupTime;      //!< per-request time of a DMA engine
     uint32_t m_maxPayload;    //!< maximum TLP payload, bytes

@@ -252,13 +252,13 @@ EthernetNetDevice::GetWireSize(uint32_t frameSize) const
 Time
 EthernetNetDevice::GetFrameTxTime(uint32_t frameSize) const
 {
-    return m_bps.CalculateBytesTxTime(PREAMBLE_SFD_SIZE + std::max(MIN_FRAME_SIZE, frameSize));
+    return m_txTimes.Get(m_bps, PREAMBLE_SFD_SIZE + std::max(MIN_FRAME_SIZE, frameSize));
 }
 
 Time
 EthernetNetDevice::GetSlotTime(uint32_t frameSize) const
 {
-    return m_bps.CalculateBytesTxTime(GetWireSize(frameSize));
+    return m_txTimes.Get(m_bps, GetWireSize(frameSize));
 }
 
 bool

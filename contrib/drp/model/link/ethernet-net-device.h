@@ -5,6 +5,8 @@
 #ifndef ETHERNET_NET_DEVICE_H
 #define ETHERNET_NET_DEVICE_H
 
+#include "tx-time-cache.h"
+
 #include "ns3/data-rate.h"
 #include "ns3/event-id.h"
 #include "ns3/mac48-address.h"
@@ -327,6 +329,7 @@ class EthernetNetDevice : public NetDevice
     Mac48Address m_address;              //!< MAC address
     uint16_t m_mtu;                      //!< largest payload
     DataRate m_bps;                      //!< line rate
+    mutable TxTimeCache m_txTimes;       //!< transmission times per size at m_bps
     uint32_t m_ifgBytes;                 //!< inter-frame gap in byte times
     Ptr<Queue<Packet>> m_queue;          //!< transmit queue
     Ptr<ErrorModel> m_receiveErrorModel; //!< receive error model

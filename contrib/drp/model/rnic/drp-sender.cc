@@ -82,8 +82,25 @@ DrpSender::GetTimeouts() const
 void
 DrpSender::ArmTimer()
 {
-    m_timer.Cancel();
-    m_timer = Simulator::Schedule(m_config.timeout, &DrpSender::OnTimeout, this);
+    // Restarted on every acknowledgement: move the deadline and let the one
+    // pending event re-check it, rather than cancel and schedule each time.
+    m_deadline = Simulator::Now() + m_config.timeout;
+    if (!m_timer.IsRunning())
+    {
+        m_timer = Simulator::Schedule(m_config.timeout, &DrpSender::OnTimer, this);
+    }
+}
+
+void
+DrpSender::OnTimer()
+{
+    Time now = Simulator::Now();
+    if (now < m_deadline)
+    {
+        m_timer = Simulator::Schedule(m_deadline - now, &DrpSender::OnTimer, this);
+        return;
+    }
+    OnTimeout();
 }
 
 void

@@ -82,6 +82,8 @@ class DrpSender
   private:
     /// Sends new frames while the window allows.
     void Pump();
+    /// The timer event: an expiry if the deadline has passed.
+    void OnTimer();
     /// Timer expiry.
     void OnTimeout();
     /**
@@ -107,7 +109,8 @@ class DrpSender
     bool m_limitActive{true};            //!< the retry limit applies
     uint32_t m_retransmissions{0};       //!< frames sent again
     uint32_t m_timeouts{0};              //!< all expiries
-    EventId m_timer;                     //!< retransmission timer
+    EventId m_timer;                     //!< retransmission timer event
+    Time m_deadline;                     //!< when the timer expires
 };
 
 } // namespace ns3
