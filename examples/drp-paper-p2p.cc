@@ -59,7 +59,7 @@ main(int argc, char* argv[])
     std::string csv;
     uint32_t repetitions = 1;
     CommandLine cmd(__FILE__);
-    config.AddToCommandLine(cmd);
+    config.AddToCommandLine(cmd, false);
     cmd.AddValue("method", "RNIC method: traditional, dynamic or both", config.method);
     cmd.AddValue("repetitions",
                  "independent runs per method (run numbers run, run+1, ...), pooled",

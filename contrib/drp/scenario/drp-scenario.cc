@@ -25,6 +25,7 @@
 #include "ns3/v4ping.h"
 
 #include <chrono>
+#include <cmath>
 
 namespace ns3
 {
@@ -81,9 +82,10 @@ MakeLossModel(const DrpScenario::Config& config)
         double p = config.lfp / (b * (1 - config.lfp) + config.lfp);
         Ptr<BurstErrorModel> model = CreateObject<BurstErrorModel>();
         model->SetAttribute("ErrorRate", DoubleValue(p));
-        // Uniform integer on [1, 2B-1] has mean B.
+        // BurstErrorModel draws burst lengths with GetInteger(), which for a
+        // UniformRandomVariable includes Max: uniform on [1, 2B-1], mean B.
         std::ostringstream burst;
-        burst << "ns3::UniformRandomVariable[Min=1|Max=" << 2 * b << "]";
+        burst << "ns3::UniformRandomVariable[Min=1|Max=" << 2 * b - 1 << "]";
         model->SetAttribute("BurstSize", StringValue(burst.str()));
         return model;
     }
@@ -103,6 +105,12 @@ DrpScenario::Config::Validate() const
     drp::RequireInRange("lfp", lfp, 0.0, 0.99);
     RequireOneOf("lossModel", lossModel, {"rate", "burst"});
     drp::RequireInRange("meanBurst", meanBurst, 1.0, 100.0);
+    if (2 * meanBurst != std::floor(2 * meanBurst))
+    {
+        throw std::invalid_argument("meanBurst = " + std::to_string(meanBurst) +
+                                    " is not a multiple of 0.5 in [1, 100] (bursts are uniform "
+                                    "on [1, 2 meanBurst - 1])");
+    }
     drp::RequireInRange<uint32_t>("transfers", transfers, 1, 10000000);
     drp::RequireInRange<uint32_t>("size", size, 1, 1u << 31);
     drp::RequireInRange<uint32_t>("payload", payload, 1, 1500 - 32);
@@ -136,9 +144,12 @@ DrpScenario::Config::Validate() const
 }
 
 void
-DrpScenario::Config::AddToCommandLine(CommandLine& cmd)
+DrpScenario::Config::AddToCommandLine(CommandLine& cmd, bool withMethod)
 {
-    cmd.AddValue("method", "RNIC method: traditional or dynamic", method);
+    if (withMethod)
+    {
+        cmd.AddValue("method", "RNIC method: traditional or dynamic", method);
+    }
     cmd.AddValue("frp", "failed-registration probability, 0 to 1", frp);
     cmd.AddValue("lfp", "lost-frame probability, 0 to 0.99", lfp);
     cmd.AddValue("lossModel", "ns-3 error model for LFP: rate (independent) or burst", lossModel);
@@ -238,11 +249,15 @@ DrpScenario::Run(const Config& config)
     {
         EthernetHelper trunk;
         trunk.SetDeviceAttribute("DataRate", StringValue("1Gbps"));
-        SwitchLineHelper line(config.switches, 1, rnic, trunk);
-        hosts.Add(line.GetHost(0, 0));
-        hosts.Add(line.GetHost(config.switches - 1, 0));
-        rnics.Add(line.GetRnics().Get(0));
-        rnics.Add(line.GetRnics().Get(config.switches - 1));
+        // The two hosts sit at the ends of the line (both on the one switch
+        // of a line of one).
+        uint32_t perSwitch = config.switches == 1 ? 2 : 1;
+        SwitchLineHelper line(config.switches, perSwitch, rnic, trunk);
+        NetDeviceContainer all = line.GetRnics();
+        hosts.Add(line.GetHosts().Get(0));
+        hosts.Add(line.GetHosts().Get(line.GetHosts().GetN() - 1));
+        rnics.Add(all.Get(0));
+        rnics.Add(all.Get(all.GetN() - 1));
     }
 
     Result result;

@@ -65,8 +65,9 @@ class DrpScenario
         /**
          * Binds every field to a command-line option of the same name.
          * \param cmd the command line
+         * \param withMethod false: leave out "method" (a program that defines its own)
          */
-        void AddToCommandLine(CommandLine& cmd);
+        void AddToCommandLine(CommandLine& cmd, bool withMethod = true);
     };
 
     /// What an experiment produced.

@@ -32,30 +32,31 @@ PcieLink::GetTypeId()
                           "TLP bandwidth per direction. Default: PCIe 2.0 x4 "
                           "(4 lanes x 5 GT/s x 8b/10b).",
                           DataRateValue(DataRate("16Gbps")),
-                          MakeDataRateAccessor(&PcieLink::SetBandwidth),
+                          MakeDataRateAccessor(&PcieLink::SetBandwidth, &PcieLink::GetBandwidth),
                           MakeDataRateChecker())
             .AddAttribute("Latency",
                           "One-way latency of a TLP between RNIC and host memory "
-                          "(link, switch-free root complex, memory controller).",
+                          "(link, switch-free root complex, memory controller); 0 to 1 ms.",
                           TimeValue(NanoSeconds(250)),
-                          MakeTimeAccessor(&PcieLink::m_latency),
-                          MakeTimeChecker(Time(0)))
+                          MakeTimeAccessor(&PcieLink::SetLatency, &PcieLink::GetLatency),
+                          MakeTimeChecker())
             .AddAttribute("DmaSetupTime",
                           "Time a DMA engine spends on each request besides moving its "
-                          "data (descriptor handling, request issue). Paid once per request.",
+                          "data (descriptor handling, request issue). Paid once per request; "
+                          "0 to 1 ms.",
                           TimeValue(NanoSeconds(500)),
-                          MakeTimeAccessor(&PcieLink::m_dmaSetupTime),
-                          MakeTimeChecker(Time(0)))
+                          MakeTimeAccessor(&PcieLink::SetDmaSetupTime, &PcieLink::GetDmaSetupTime),
+                          MakeTimeChecker())
             .AddAttribute("MaxPayloadSize",
                           "Maximum TLP payload in bytes (128 to 4096).",
                           UintegerValue(256),
-                          MakeUintegerAccessor(&PcieLink::SetMaxPayloadSize),
+                          MakeUintegerAccessor(&PcieLink::SetMaxPayloadSize, &PcieLink::GetMaxPayloadSize),
                           MakeUintegerChecker<uint32_t>())
             .AddAttribute("TlpOverhead",
                           "Bytes each TLP adds to its payload: framing (2), sequence "
-                          "number (2), 16-byte header, LCRC (4).",
+                          "number (2), 16-byte header, LCRC (4); 0 to 64.",
                           UintegerValue(24),
-                          MakeUintegerAccessor(&PcieLink::m_tlpOverhead),
+                          MakeUintegerAccessor(&PcieLink::SetTlpOverhead, &PcieLink::GetTlpOverhead),
                           MakeUintegerChecker<uint32_t>())
             .AddAttribute("HostMemory",
                           "The host memory that DMA requests reach.",
@@ -100,6 +101,45 @@ PcieLink::SetMaxPayloadSize(uint32_t bytes)
 {
     drp::RequireInRange<uint32_t>("PcieLink::MaxPayloadSize", bytes, 128, 4096);
     m_maxPayload = bytes;
+}
+
+DataRate
+PcieLink::GetBandwidth() const
+{
+    return m_bandwidth;
+}
+
+uint32_t
+PcieLink::GetMaxPayloadSize() const
+{
+    return m_maxPayload;
+}
+
+void
+PcieLink::SetLatency(Time latency)
+{
+    drp::RequireInRange<Time>("PcieLink::Latency", latency, Time(0), MilliSeconds(1));
+    m_latency = latency;
+}
+
+void
+PcieLink::SetDmaSetupTime(Time time)
+{
+    drp::RequireInRange<Time>("PcieLink::DmaSetupTime", time, Time(0), MilliSeconds(1));
+    m_dmaSetupTime = time;
+}
+
+void
+PcieLink::SetTlpOverhead(uint32_t bytes)
+{
+    drp::RequireInRange<uint32_t>("PcieLink::TlpOverhead", bytes, 0, 64);
+    m_tlpOverhead = bytes;
+}
+
+uint32_t
+PcieLink::GetTlpOverhead() const
+{
+    return m_tlpOverhead;
 }
 
 void

@@ -172,6 +172,12 @@ class PcieLink : public Object
      * \param bytes maximum payload size
      */
     void SetMaxPayloadSize(uint32_t bytes);
+    DataRate GetBandwidth() const;          //!< \return TLP bandwidth per direction
+    uint32_t GetMaxPayloadSize() const;     //!< \return maximum TLP payload
+    void SetLatency(Time latency);          //!< \param latency one-way TLP latency
+    void SetDmaSetupTime(Time time);        //!< \param time per-request DMA time
+    void SetTlpOverhead(uint32_t bytes);    //!< \param bytes per-TLP overhead
+    uint32_t GetTlpOverhead() const;        //!< \return per-TLP overhead
 
     Ptr<HostMemory> m_memory; //!< host memory behind the root complex
     DataRate m_bandwidth;     //!< TLP bandwidth per direction

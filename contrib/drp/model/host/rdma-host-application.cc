@@ -43,7 +43,8 @@ RdmaHostApplication::GetTypeId()
             .AddAttribute("TransferSize",
                           "Bytes per transfer (1 to 2^31).",
                           UintegerValue(131072),
-                          MakeUintegerAccessor(&RdmaHostApplication::SetTransferSize),
+                          MakeUintegerAccessor(&RdmaHostApplication::SetTransferSize,
+                                               &RdmaHostApplication::GetTransferSize),
                           MakeUintegerChecker<uint32_t>())
             .AddAttribute("Operation",
                           "RDMA write or read.",
@@ -52,24 +53,29 @@ RdmaHostApplication::GetTypeId()
                                             &RdmaHostApplication::m_operation),
                           MakeEnumChecker(WRITE, "write", READ, "read"))
             .AddAttribute("Gap",
-                          "Pause between the end of a transfer and the start of the next.",
+                          "Pause between the end of a transfer and the start of the next "
+                          "(0 to 1000 s).",
                           TimeValue(Time(0)),
-                          MakeTimeAccessor(&RdmaHostApplication::m_gap),
-                          MakeTimeChecker(Time(0)))
+                          MakeTimeAccessor(&RdmaHostApplication::SetGap, &RdmaHostApplication::GetGap),
+                          MakeTimeChecker())
             .AddAttribute("Concurrency",
                           "Transfers in flight at once (1 to 1024).",
                           UintegerValue(1),
-                          MakeUintegerAccessor(&RdmaHostApplication::SetConcurrency),
+                          MakeUintegerAccessor(&RdmaHostApplication::SetConcurrency,
+                                               &RdmaHostApplication::GetConcurrency),
                           MakeUintegerChecker<uint32_t>())
             .AddAttribute("RegistrationLatency",
-                          "Time the host takes to register (pin) a region, or to fail to.",
+                          "Time the host takes to register (pin) a region, or to fail to "
+                          "(0 to 10 s).",
                           TimeValue(MicroSeconds(20)),
-                          MakeTimeAccessor(&RdmaHostApplication::m_registrationLatency),
-                          MakeTimeChecker(Time(0)))
+                          MakeTimeAccessor(&RdmaHostApplication::SetRegistrationLatency,
+                                           &RdmaHostApplication::GetRegistrationLatency),
+                          MakeTimeChecker())
             .AddAttribute("RegistrationFailureProbability",
                           "FRP: probability that a registration attempt fails (0 to 1).",
                           DoubleValue(0.0),
-                          MakeDoubleAccessor(&RdmaHostApplication::SetFailureProbability),
+                          MakeDoubleAccessor(&RdmaHostApplication::SetFailureProbability,
+                                             &RdmaHostApplication::GetFailureProbability),
                           MakeDoubleChecker<double>())
             .AddAttribute("RegistrationRandomVariable",
                           "Draws that decide registrations: a draw below FRP fails.",
@@ -78,10 +84,11 @@ RdmaHostApplication::GetTypeId()
                           MakePointerChecker<RandomVariableStream>())
             .AddAttribute("HandlerLatency",
                           "Host time between an RNIC interrupt that needs an answer and "
-                          "the answering doorbell.",
+                          "the answering doorbell (0 to 10 s).",
                           TimeValue(MicroSeconds(2)),
-                          MakeTimeAccessor(&RdmaHostApplication::m_handlerLatency),
-                          MakeTimeChecker(Time(0)))
+                          MakeTimeAccessor(&RdmaHostApplication::SetHandlerLatency,
+                                           &RdmaHostApplication::GetHandlerLatency),
+                          MakeTimeChecker())
             .AddTraceSource("TransferComplete",
                             "A transfer this host initiated ended (successfully or not).",
                             MakeTraceSourceAccessor(&RdmaHostApplication::m_transferTrace),
@@ -136,6 +143,66 @@ RdmaHostApplication::SetFailureProbability(double p)
     m_failureProbability = p;
 }
 
+uint32_t
+RdmaHostApplication::GetTransferSize() const
+{
+    return m_transferSize;
+}
+
+uint32_t
+RdmaHostApplication::GetConcurrency() const
+{
+    return m_concurrency;
+}
+
+double
+RdmaHostApplication::GetFailureProbability() const
+{
+    return m_failureProbability;
+}
+
+void
+RdmaHostApplication::SetGap(Time gap)
+{
+    drp::RequireInRange<Time>("RdmaHostApplication::Gap", gap, Time(0), Seconds(1000));
+    m_gap = gap;
+}
+
+Time
+RdmaHostApplication::GetGap() const
+{
+    return m_gap;
+}
+
+void
+RdmaHostApplication::SetRegistrationLatency(Time latency)
+{
+    drp::RequireInRange<Time>("RdmaHostApplication::RegistrationLatency",
+                              latency,
+                              Time(0),
+                              Seconds(10));
+    m_registrationLatency = latency;
+}
+
+Time
+RdmaHostApplication::GetRegistrationLatency() const
+{
+    return m_registrationLatency;
+}
+
+void
+RdmaHostApplication::SetHandlerLatency(Time latency)
+{
+    drp::RequireInRange<Time>("RdmaHostApplication::HandlerLatency", latency, Time(0), Seconds(10));
+    m_handlerLatency = latency;
+}
+
+Time
+RdmaHostApplication::GetHandlerLatency() const
+{
+    return m_handlerLatency;
+}
+
 int64_t
 RdmaHostApplication::AssignStreams(int64_t stream)
 {
@@ -185,6 +252,10 @@ RdmaHostApplication::StartApplication()
     }
     NS_ABORT_MSG_IF(!m_rnic,
                     "RdmaHostApplication on node " << GetNode()->GetId() << " has no RnicNetDevice");
+    NS_ABORT_MSG_IF(m_rnic->GetTransport()->HasHost(),
+                    "node " << GetNode()->GetId()
+                            << ": the RNIC already serves another RdmaHostApplication (one host "
+                               "application per RNIC)");
     m_rnic->GetTransport()->SetHostCallbacks(
         MakeCallback(&RdmaHostApplication::OnRegistrationRequest, this),
         MakeCallback(&RdmaHostApplication::OnReply, this),
@@ -223,7 +294,9 @@ RdmaHostApplication::StartTransfer(uint32_t slot)
     bool read = m_operation == READ;
     if (!read)
     {
-        m_rnic->GetHostMemory()->Fill(sba, m_transferSize, m_contentRv->GetInteger());
+        uint64_t seed = (uint64_t(m_contentRv->GetInteger(0, UINT32_MAX)) << 32) |
+                        m_contentRv->GetInteger(0, UINT32_MAX);
+        m_rnic->GetHostMemory()->Fill(sba, m_transferSize, seed);
     }
     Mac48Address peer = Mac48Address::ConvertFrom(m_peer);
     uint32_t length = m_transferSize;
@@ -302,7 +375,7 @@ void
 RdmaHostApplication::OnCompletion(const DrpTransferRecord& completed)
 {
     auto it = m_pending.find(completed.tid);
-    NS_ASSERT_MSG(it != m_pending.end(), "completion of unknown transfer " << completed.tid);
+    NS_ABORT_MSG_IF(it == m_pending.end(), "completion of unknown transfer " << completed.tid);
     DrpTransferRecord record = completed;
     record.index = it->second.index;
     record.start = it->second.start;

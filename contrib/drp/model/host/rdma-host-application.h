@@ -104,10 +104,19 @@ class RdmaHostApplication : public Application
     void StartApplication() override;
     void StopApplication() override;
 
-    // Setters that check their values.
+    // Attribute accessors; the setters check their values.
     void SetTransferSize(uint32_t bytes);       //!< \param bytes transfer size
+    uint32_t GetTransferSize() const;           //!< \return transfer size
     void SetConcurrency(uint32_t transfers);    //!< \param transfers at once
+    uint32_t GetConcurrency() const;            //!< \return transfers at once
     void SetFailureProbability(double p);       //!< \param p FRP
+    double GetFailureProbability() const;       //!< \return FRP
+    void SetGap(Time gap);                      //!< \param gap pause between transfers
+    Time GetGap() const;                        //!< \return pause between transfers
+    void SetRegistrationLatency(Time latency);  //!< \param latency registration time
+    Time GetRegistrationLatency() const;        //!< \return registration time
+    void SetHandlerLatency(Time latency);       //!< \param latency interrupt handling time
+    Time GetHandlerLatency() const;             //!< \return interrupt handling time
 
     /// \return the distance between workload slots in memory
     uint64_t GetSlotStride() const;

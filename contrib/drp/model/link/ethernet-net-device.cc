@@ -10,6 +10,7 @@
 #include "ns3/error-model.h"
 #include "ns3/ethernet-header.h"
 #include "ns3/ethernet-trailer.h"
+#include "ns3/drp-check.h"
 #include "ns3/log.h"
 #include "ns3/net-device-queue-interface.h"
 #include "ns3/node.h"
@@ -45,18 +46,22 @@ EthernetNetDevice::GetTypeId()
                   "Mtu",
                   "The largest payload of a frame, in bytes (46 to 9216).",
                   UintegerValue(DEFAULT_MTU),
-                  MakeUintegerAccessor(&EthernetNetDevice::SetMtu, &EthernetNetDevice::GetMtu),
-                  MakeUintegerChecker<uint16_t>(MIN_MTU, MAX_MTU))
+                  MakeUintegerAccessor(&EthernetNetDevice::SetMtuChecked,
+                                       &EthernetNetDevice::GetMtu),
+                  MakeUintegerChecker<uint16_t>())
               .AddAttribute("DataRate",
-                            "The line rate of the transmitter.",
+                            "The line rate of the transmitter (1 bit/s to 1 Tbit/s).",
                             DataRateValue(DataRate("1Gbps")),
-                            MakeDataRateAccessor(&EthernetNetDevice::m_bps),
+                            MakeDataRateAccessor(&EthernetNetDevice::SetDataRate,
+                                                 &EthernetNetDevice::GetDataRate),
                             MakeDataRateChecker())
               .AddAttribute("InterframeGap",
                             "The idle time the transmitter keeps after every frame, in byte "
-                            "times at the DataRate (12 bytes = the standard 96 bit times).",
+                            "times at the DataRate (12 bytes = the standard 96 bit times; 0 to "
+                            "1024).",
                             UintegerValue(12),
-                            MakeUintegerAccessor(&EthernetNetDevice::m_ifgBytes),
+                            MakeUintegerAccessor(&EthernetNetDevice::SetInterframeGap,
+                                                 &EthernetNetDevice::GetInterframeGap),
                             MakeUintegerChecker<uint32_t>())
               .AddAttribute(
                   "TxQueue",
@@ -208,6 +213,10 @@ void
 EthernetNetDevice::SetDataRate(DataRate rate)
 {
     NS_LOG_FUNCTION(this << rate);
+    drp::RequireInRange<uint64_t>("EthernetNetDevice::DataRate (bit/s)",
+                                  rate.GetBitRate(),
+                                  1,
+                                  1000000000000ULL);
     m_bps = rate;
 }
 
@@ -221,6 +230,7 @@ void
 EthernetNetDevice::SetInterframeGap(uint32_t bytes)
 {
     NS_LOG_FUNCTION(this << bytes);
+    drp::RequireInRange<uint32_t>("EthernetNetDevice::InterframeGap (bytes)", bytes, 0, 1024);
     m_ifgBytes = bytes;
 }
 
@@ -519,6 +529,13 @@ Address
 EthernetNetDevice::GetAddress() const
 {
     return m_address;
+}
+
+void
+EthernetNetDevice::SetMtuChecked(uint16_t mtu)
+{
+    drp::RequireInRange<uint16_t>("EthernetNetDevice::Mtu", mtu, MIN_MTU, MAX_MTU);
+    SetMtu(mtu);
 }
 
 bool

@@ -287,6 +287,13 @@ class EthernetNetDevice : public NetDevice
     virtual void NotifyTransmitterIdle();
 
   private:
+    /**
+     * The Mtu attribute's setter: throws std::invalid_argument naming the
+     * range, where SetMtu() only returns false.
+     * \param mtu the largest payload
+     */
+    void SetMtuChecked(uint16_t mtu);
+
     /// The state of the transmitter.
     enum TxMachineState
     {

@@ -11,6 +11,7 @@
 #include "ns3/uinteger.h"
 
 #include <algorithm>
+#include <sstream>
 
 namespace ns3
 {
@@ -30,7 +31,7 @@ DrpTransport::GetTypeId()
             .AddAttribute("Window",
                           "Data frames in flight at most (1 to 1024; 8 in the published protocol).",
                           UintegerValue(8),
-                          MakeUintegerAccessor(&DrpTransport::SetWindow),
+                          MakeUintegerAccessor(&DrpTransport::SetWindow, &DrpTransport::GetWindow),
                           MakeUintegerChecker<uint32_t>())
             .AddAttribute("PayloadSize",
                           "Payload bytes per data frame (1 to the port's MTU minus the "
@@ -43,38 +44,44 @@ DrpTransport::GetTypeId()
                           "Timer of the connection handshake: the initiator re-sends its "
                           "request, a read responder its reply, on each expiry.",
                           TimeValue(MilliSeconds(2)),
-                          MakeTimeAccessor(&DrpTransport::SetHandshakeTimeout),
+                          MakeTimeAccessor(&DrpTransport::SetHandshakeTimeout,
+                                           &DrpTransport::GetHandshakeTimeout),
                           MakeTimeChecker())
             .AddAttribute("RetransmissionTimeout",
                           "Timer of the data phase and of the release.",
                           TimeValue(MicroSeconds(200)),
-                          MakeTimeAccessor(&DrpTransport::SetRetransmissionTimeout),
+                          MakeTimeAccessor(&DrpTransport::SetRetransmissionTimeout,
+                                           &DrpTransport::GetRetransmissionTimeout),
                           MakeTimeChecker())
             .AddAttribute("MaxRetries",
                           "Expiries in a row, in any phase, after which a transfer ends "
                           "with an error status (1 to 1000).",
                           UintegerValue(16),
-                          MakeUintegerAccessor(&DrpTransport::SetMaxRetries),
+                          MakeUintegerAccessor(&DrpTransport::SetMaxRetries, &DrpTransport::GetMaxRetries),
                           MakeUintegerChecker<uint32_t>())
             .AddAttribute("DupAckThreshold",
-                          "Duplicate acknowledgements that trigger a fast retransmit.",
+                          "Duplicate acknowledgements that trigger a fast retransmit (1 to 64).",
                           UintegerValue(3),
-                          MakeUintegerAccessor(&DrpTransport::m_dupAckThreshold),
-                          MakeUintegerChecker<uint32_t>(1))
+                          MakeUintegerAccessor(&DrpTransport::SetDupAckThreshold,
+                                               &DrpTransport::GetDupAckThreshold),
+                          MakeUintegerChecker<uint32_t>())
             .AddAttribute("ClockFrequency",
-                          "RNIC clock in Hz (125 MHz: the GbE MAC's byte clock).",
+                          "RNIC clock in Hz, 1 MHz to 10 GHz (125 MHz: the GbE MAC's byte clock).",
                           UintegerValue(125000000),
-                          MakeUintegerAccessor(&DrpTransport::m_clockHz),
-                          MakeUintegerChecker<uint64_t>(1))
+                          MakeUintegerAccessor(&DrpTransport::SetClockFrequency,
+                                               &DrpTransport::GetClockFrequency),
+                          MakeUintegerChecker<uint64_t>())
             .AddAttribute("TxProcessingCycles",
-                          "Clock cycles the transport spends on each frame it sends.",
+                          "Clock cycles the transport spends on each frame it sends (0 to 1e6).",
                           UintegerValue(16),
-                          MakeUintegerAccessor(&DrpTransport::m_txCycles),
+                          MakeUintegerAccessor(&DrpTransport::SetTxProcessingCycles,
+                                               &DrpTransport::GetTxProcessingCycles),
                           MakeUintegerChecker<uint32_t>())
             .AddAttribute("RxProcessingCycles",
-                          "Clock cycles the transport spends on each frame it receives.",
+                          "Clock cycles the transport spends on each frame it receives (0 to 1e6).",
                           UintegerValue(16),
-                          MakeUintegerAccessor(&DrpTransport::m_rxCycles),
+                          MakeUintegerAccessor(&DrpTransport::SetRxProcessingCycles,
+                                               &DrpTransport::GetRxProcessingCycles),
                           MakeUintegerChecker<uint32_t>())
             .AddAttribute("ModePolicy",
                           "When transfers go indirect (traditional or dynamic method).",
@@ -158,8 +165,11 @@ void
 DrpTransport::SetPayloadSize(uint32_t bytes)
 {
     drp::RequireInRange<uint32_t>("DrpTransport::PayloadSize", bytes, 1, 65535 - DrpHeader::SIZE);
+    if (m_device)
+    {
+        CheckPayloadFitsMtu(bytes, m_device->GetMtu());
+    }
     m_payloadSize = bytes;
-    CheckPayloadFitsMtu();
 }
 
 uint32_t
@@ -173,13 +183,18 @@ DrpTransport::CheckPayloadFitsMtu() const
 {
     if (m_device)
     {
-        uint32_t mtu = m_device->GetMtu();
-        drp::RequireInRange<uint32_t>("DrpTransport::PayloadSize (with MTU " +
-                                          std::to_string(mtu) + ")",
-                                      m_payloadSize,
-                                      1,
-                                      mtu > DrpHeader::SIZE ? mtu - DrpHeader::SIZE : 0);
+        CheckPayloadFitsMtu(m_payloadSize, m_device->GetMtu());
     }
+}
+
+void
+DrpTransport::CheckPayloadFitsMtu(uint32_t payload, uint32_t mtu)
+{
+    drp::RequireInRange<uint32_t>("DrpTransport::PayloadSize (with MTU " + std::to_string(mtu) +
+                                      ")",
+                                  payload,
+                                  1,
+                                  mtu > DrpHeader::SIZE ? mtu - DrpHeader::SIZE : 0);
 }
 
 void
@@ -204,6 +219,82 @@ DrpTransport::SetRetransmissionTimeout(Time timeout)
                               NanoSeconds(1),
                               Seconds(100));
     m_retransmissionTimeout = timeout;
+}
+
+uint32_t
+DrpTransport::GetWindow() const
+{
+    return m_window;
+}
+
+Time
+DrpTransport::GetHandshakeTimeout() const
+{
+    return m_handshakeTimeout;
+}
+
+Time
+DrpTransport::GetRetransmissionTimeout() const
+{
+    return m_retransmissionTimeout;
+}
+
+uint32_t
+DrpTransport::GetMaxRetries() const
+{
+    return m_maxRetries;
+}
+
+void
+DrpTransport::SetDupAckThreshold(uint32_t count)
+{
+    drp::RequireInRange<uint32_t>("DrpTransport::DupAckThreshold", count, 1, 64);
+    m_dupAckThreshold = count;
+}
+
+uint32_t
+DrpTransport::GetDupAckThreshold() const
+{
+    return m_dupAckThreshold;
+}
+
+void
+DrpTransport::SetClockFrequency(uint64_t hz)
+{
+    drp::RequireInRange<uint64_t>("DrpTransport::ClockFrequency (Hz)", hz, 1000000, 10000000000);
+    m_clockHz = hz;
+}
+
+uint64_t
+DrpTransport::GetClockFrequency() const
+{
+    return m_clockHz;
+}
+
+void
+DrpTransport::SetTxProcessingCycles(uint32_t cycles)
+{
+    drp::RequireInRange<uint32_t>("DrpTransport::TxProcessingCycles", cycles, 0, 1000000);
+    m_txCycles = cycles;
+}
+
+uint32_t
+DrpTransport::GetTxProcessingCycles() const
+{
+    return m_txCycles;
+}
+
+void
+DrpTransport::SetRxProcessingCycles(uint32_t cycles)
+{
+    drp::RequireInRange<uint32_t>("DrpTransport::RxProcessingCycles", cycles, 0, 1000000);
+    m_rxCycles = cycles;
+}
+
+uint32_t
+DrpTransport::GetRxProcessingCycles() const
+{
+    return m_rxCycles;
 }
 
 void
@@ -258,6 +349,12 @@ DrpTransport::SetHostCallbacks(RegistrationRequestCallback registration,
     m_replyCallback = reply;
     m_completionCallback = completion;
     m_responderDoneCallback = responderDone;
+}
+
+bool
+DrpTransport::HasHost() const
+{
+    return !m_completionCallback.IsNull();
 }
 
 uint64_t
@@ -449,6 +546,12 @@ DrpTransport::PostTransfer(Mac48Address peer, bool read, uint64_t sba, uint64_t 
 {
     NS_LOG_FUNCTION(this << peer << read << sba << dba << length);
     drp::RequireInRange<uint32_t>("transfer length", length, 1, UINT32_MAX);
+    if (m_device && peer == Mac48Address::ConvertFrom(m_device->GetAddress()))
+    {
+        std::ostringstream os;
+        os << "transfer peer " << peer << " is this RNIC itself";
+        throw std::invalid_argument(os.str());
+    }
     CheckPayloadFitsMtu();
     NS_ABORT_MSG_IF(!m_pcie || !m_policy || !m_device,
                     "DrpTransport used before RnicNetDevice connected it");

@@ -134,6 +134,9 @@ class DrpTransport : public Object
                           CompletionCallback completion,
                           ResponderDoneCallback responderDone);
 
+    /// \return true once a host has connected (SetHostCallbacks)
+    bool HasHost() const;
+
     /**
      * The host posts a transfer (it has rung the doorbell).
      * \param peer the responder's MAC address
@@ -168,6 +171,12 @@ class DrpTransport : public Object
     uint32_t GetPayloadSize() const;
     /// Throws std::invalid_argument if a data frame (header and PayloadSize) exceeds the port's MTU.
     void CheckPayloadFitsMtu() const;
+    /**
+     * Throws std::invalid_argument unless a data frame with \p payload bytes fits \p mtu.
+     * \param payload payload bytes per data frame
+     * \param mtu the port's MTU
+     */
+    static void CheckPayloadFitsMtu(uint32_t payload, uint32_t mtu);
     /**
      * \param reason a drop reason
      * \return frames dropped for it
@@ -246,12 +255,24 @@ class DrpTransport : public Object
     /// A responded transfer's key: the initiator and its TID.
     typedef std::pair<Mac48Address, uint16_t> ResponderKey;
 
-    // Configuration setters that check their values.
-    void SetWindow(uint32_t window);          //!< \param window frames
-    void SetPayloadSize(uint32_t bytes);      //!< \param bytes payload per frame
-    void SetMaxRetries(uint32_t retries);     //!< \param retries retry limit
-    void SetHandshakeTimeout(Time timeout);   //!< \param timeout handshake timer
+    // Attribute accessors; the setters check their values.
+    void SetWindow(uint32_t window);             //!< \param window frames
+    uint32_t GetWindow() const;                  //!< \return frames
+    void SetPayloadSize(uint32_t bytes);         //!< \param bytes payload per frame
+    void SetMaxRetries(uint32_t retries);        //!< \param retries retry limit
+    uint32_t GetMaxRetries() const;              //!< \return retry limit
+    void SetHandshakeTimeout(Time timeout);      //!< \param timeout handshake timer
+    Time GetHandshakeTimeout() const;            //!< \return handshake timer
     void SetRetransmissionTimeout(Time timeout); //!< \param timeout data and release timer
+    Time GetRetransmissionTimeout() const;       //!< \return data and release timer
+    void SetDupAckThreshold(uint32_t count);     //!< \param count duplicate ACKs
+    uint32_t GetDupAckThreshold() const;         //!< \return duplicate ACKs
+    void SetClockFrequency(uint64_t hz);         //!< \param hz clock
+    uint64_t GetClockFrequency() const;          //!< \return clock, Hz
+    void SetTxProcessingCycles(uint32_t cycles); //!< \param cycles per frame sent
+    uint32_t GetTxProcessingCycles() const;      //!< \return cycles per frame sent
+    void SetRxProcessingCycles(uint32_t cycles); //!< \param cycles per frame received
+    uint32_t GetRxProcessingCycles() const;      //!< \return cycles per frame received
 
 
     // Transmit path.

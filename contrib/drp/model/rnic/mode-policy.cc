@@ -36,14 +36,16 @@ ModePolicy::GetTypeId()
                           "after which a transfer goes indirect (1 to 16; 2 in the published "
                           "method).",
                           UintegerValue(2),
-                          MakeUintegerAccessor(&ModePolicy::SetExpiriesBeforeIndirect),
+                          MakeUintegerAccessor(&ModePolicy::SetExpiriesBeforeIndirect,
+                                               &ModePolicy::GetExpiriesBeforeIndirect),
                           MakeUintegerChecker<uint32_t>())
             .AddAttribute("RequestEveryFrames",
                           "Dynamic method: while a write is indirect and not connected, the "
                           "request goes out again after this many data frames (0: on the "
-                          "timer only).",
+                          "timer only; at most 1024).",
                           UintegerValue(8),
-                          MakeUintegerAccessor(&ModePolicy::m_requestEveryFrames),
+                          MakeUintegerAccessor(&ModePolicy::SetRequestEveryFrames,
+                                               &ModePolicy::GetRequestEveryFrames),
                           MakeUintegerChecker<uint32_t>());
     return tid;
 }
@@ -78,6 +80,25 @@ ModePolicy::SetExpiriesBeforeIndirect(uint32_t expiries)
 {
     drp::RequireInRange<uint32_t>("ModePolicy::ExpiriesBeforeIndirect", expiries, 1, 16);
     m_expiriesBeforeIndirect = expiries;
+}
+
+uint32_t
+ModePolicy::GetExpiriesBeforeIndirect() const
+{
+    return m_expiriesBeforeIndirect;
+}
+
+void
+ModePolicy::SetRequestEveryFrames(uint32_t frames)
+{
+    drp::RequireInRange<uint32_t>("ModePolicy::RequestEveryFrames", frames, 0, 1024);
+    m_requestEveryFrames = frames;
+}
+
+uint32_t
+ModePolicy::GetRequestEveryFrames() const
+{
+    return m_requestEveryFrames;
 }
 
 bool

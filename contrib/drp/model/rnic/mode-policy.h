@@ -93,6 +93,12 @@ class ModePolicy : public Object
      * \param expiries count, at least 1
      */
     void SetExpiriesBeforeIndirect(uint32_t expiries);
+    /// \return the expiry count
+    uint32_t GetExpiriesBeforeIndirect() const;
+    /// \param frames data frames between requests while indirect (0: timer only)
+    void SetRequestEveryFrames(uint32_t frames);
+    /// \return data frames between requests while indirect
+    uint32_t GetRequestEveryFrames() const;
 
     Method m_method;                   //!< traditional or dynamic
     uint32_t m_expiriesBeforeIndirect; //!< dynamic: expiries with no answer before going indirect

@@ -153,9 +153,9 @@ RnicNetDevice::SetNode(Ptr<Node> node)
 bool
 RnicNetDevice::SetMtu(const uint16_t mtu)
 {
-    bool ok = EthernetNetDevice::SetMtu(mtu);
-    m_transport->CheckPayloadFitsMtu();
-    return ok;
+    // Refuse an MTU that data frames would not fit before changing anything.
+    DrpTransport::CheckPayloadFitsMtu(m_transport->GetPayloadSize(), mtu);
+    return EthernetNetDevice::SetMtu(mtu);
 }
 
 void
