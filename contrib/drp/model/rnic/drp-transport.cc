@@ -809,12 +809,14 @@ DrpTransport::ArmReadTimer(Initiator& c)
 {
     // Before the first data frame the confirmation may be what was lost: wait
     // as long as the handshake does; afterwards, as long as the data phase.
+    // Restarted on every new data frame: move the deadline and let the one
+    // pending event re-check it.
     Time wait = c.receiver.GetBytesSeen() == 0 ? m_handshakeTimeout : m_retransmissionTimeout;
-    c.readTimer.Cancel();
-    c.readTimer = Simulator::Schedule(wait,
-                                      &DrpTransport::OnReadTimeout,
-                                      this,
-                                      c.record.tid);
+    c.readDeadline = Simulator::Now() + wait;
+    if (!c.readTimer.IsRunning())
+    {
+        c.readTimer = Simulator::Schedule(wait, &DrpTransport::OnReadTimeout, this, c.record.tid);
+    }
 }
 
 void
@@ -823,6 +825,13 @@ DrpTransport::OnReadTimeout(uint16_t tid)
     Initiator* c = FindInitiator(tid);
     if (!c || c->releasing)
     {
+        return;
+    }
+    Time now = Simulator::Now();
+    if (now < c->readDeadline)
+    {
+        c->readTimer =
+            Simulator::Schedule(c->readDeadline - now, &DrpTransport::OnReadTimeout, this, tid);
         return;
     }
     ++c->record.timeouts;
@@ -866,6 +875,10 @@ DrpTransport::OnReadData(Initiator& c, Ptr<Packet> payload, const DrpHeader& hea
         return;
     }
     c.readExpiries = 0;
+    if (c.handed)
+    {
+        ArmReadTimer(c); // progress: the watchdog starts over
+    }
     uint16_t tid = c.record.tid;
     m_pcie->DmaWrite(header.GetSba(),
                      payload,

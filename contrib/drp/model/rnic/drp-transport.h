@@ -216,7 +216,8 @@ class DrpTransport : public Object
         uint32_t releaseExpiries{0};      //!< REL timer expiries
         EventId releaseTimer;             //!< REL timer
         uint32_t readExpiries{0};         //!< read: data timer expiries without progress
-        EventId readTimer;                //!< read: data progress watchdog
+        EventId readTimer;                //!< read: data progress watchdog event
+        Time readDeadline;                //!< read: when the watchdog expires
     };
 
     /// A transfer this RNIC responds to.

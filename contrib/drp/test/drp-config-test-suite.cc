@@ -1,0 +1,388 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+// Invalid configuration fails early with std::invalid_argument, and the
+// message names the parameter, the value given and the valid range.
+
+#include "ns3/double.h"
+#include "ns3/drp-compat.h"
+#include "ns3/drp-scenario.h"
+#include "ns3/drp-transport.h"
+#include "ns3/indirect-buffer.h"
+#include "ns3/mode-policy.h"
+#include "ns3/pcie-link.h"
+#include "ns3/rdma-host-application.h"
+#include "ns3/rnic-helper.h"
+#include "ns3/rnic-net-device.h"
+#include "ns3/simulator.h"
+#include "ns3/test.h"
+#include "ns3/uinteger.h"
+
+#include <functional>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+using namespace ns3;
+
+/**
+ * \ingroup drp-tests
+ * Common part of the configuration cases: run something that must throw
+ * std::invalid_argument and check its message.
+ */
+class DrpConfigTestCase : public TestCase
+{
+  public:
+    /// \param name the case
+    explicit DrpConfigTestCase(const std::string& name)
+        : TestCase(name)
+    {
+    }
+
+  protected:
+    /**
+     * Runs \p action, which must throw std::invalid_argument whose what()
+     * contains every one of \p parts.
+     * \param what the configuration mistake, for the messages
+     * \param action the mistake
+     * \param parts what the message must name (parameter, value, range)
+     */
+    void ExpectInvalid(const std::string& what,
+                       const std::function<void()>& action,
+                       const std::vector<std::string>& parts)
+    {
+        std::string message;
+        bool thrown = false;
+        try
+        {
+            action();
+        }
+        catch (const std::invalid_argument& e)
+        {
+            thrown = true;
+            message = e.what();
+        }
+        NS_TEST_EXPECT_MSG_EQ(thrown, true, what << ": std::invalid_argument thrown");
+        for (const auto& part : parts)
+        {
+            NS_TEST_EXPECT_MSG_NE(message.find(part),
+                                  std::string::npos,
+                                  what << ": message \"" << message << "\" names \"" << part
+                                       << "\"");
+        }
+    }
+};
+
+/**
+ * \ingroup drp-tests
+ * The host's failed-registration probability must lie in [0, 1].
+ */
+class DrpConfigFailureProbabilityTestCase : public DrpConfigTestCase
+{
+  public:
+    DrpConfigFailureProbabilityTestCase()
+        : DrpConfigTestCase("RdmaHostApplication::RegistrationFailureProbability in [0, 1]")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        for (double p : {-0.1, 1.5})
+        {
+            Ptr<RdmaHostApplication> app = CreateObject<RdmaHostApplication>();
+            std::ostringstream value;
+            value << p;
+            ExpectInvalid(
+                "FRP " + value.str(),
+                [app, p]() { app->SetAttribute("RegistrationFailureProbability", DoubleValue(p)); },
+                {"RegistrationFailureProbability", value.str(), "[0, 1]"});
+        }
+        Ptr<RdmaHostApplication> app = CreateObject<RdmaHostApplication>();
+        for (double p : {0.0, 0.5, 1.0})
+        {
+            app->SetAttribute("RegistrationFailureProbability", DoubleValue(p)); // valid: no throw
+        }
+        ExpectInvalid("Concurrency 0",
+                      [app]() { app->SetAttribute("Concurrency", UintegerValue(0)); },
+                      {"Concurrency", "= 0", "[1, 1024]"});
+        Simulator::Destroy();
+    }
+};
+
+/**
+ * \ingroup drp-tests
+ * DrpTransport's window, retry limit and timers; the mode policy's expiry
+ * count; the PCIe link's TLP payload.
+ */
+class DrpConfigTransportTestCase : public DrpConfigTestCase
+{
+  public:
+    DrpConfigTransportTestCase()
+        : DrpConfigTestCase("DrpTransport, ModePolicy and PcieLink ranges")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        Ptr<DrpTransport> transport = CreateObject<DrpTransport>();
+        for (uint32_t window : {0u, 1025u})
+        {
+            ExpectInvalid(
+                "Window " + std::to_string(window),
+                [transport, window]() { transport->SetAttribute("Window", UintegerValue(window)); },
+                {"Window", "= " + std::to_string(window), "[1, 1024]"});
+        }
+        ExpectInvalid("MaxRetries 0",
+                      [transport]() { transport->SetAttribute("MaxRetries", UintegerValue(0)); },
+                      {"MaxRetries", "= 0", "[1, 1000]"});
+        ExpectInvalid(
+            "HandshakeTimeout 0",
+            [transport]() { transport->SetAttribute("HandshakeTimeout", TimeValue(Time(0))); },
+            {"HandshakeTimeout", "out of range"});
+        ExpectInvalid(
+            "RetransmissionTimeout 0",
+            [transport]() { transport->SetAttribute("RetransmissionTimeout", TimeValue(Time(0))); },
+            {"RetransmissionTimeout", "out of range"});
+        Ptr<ModePolicy> policy = CreateObject<ModePolicy>();
+        ExpectInvalid(
+            "ExpiriesBeforeIndirect 0",
+            [policy]() { policy->SetAttribute("ExpiriesBeforeIndirect", UintegerValue(0)); },
+            {"ExpiriesBeforeIndirect", "= 0", "[1, 16]"});
+        Ptr<PcieLink> pcie = CreateObject<PcieLink>();
+        ExpectInvalid("MaxPayloadSize 64",
+                      [pcie]() { pcie->SetAttribute("MaxPayloadSize", UintegerValue(64)); },
+                      {"MaxPayloadSize", "= 64", "[128, 4096]"});
+        ExpectInvalid("method name",
+                      []() {
+                          RnicHelper rnic;
+                          rnic.SetMethod("fastest");
+                      },
+                      {"method", "fastest", "traditional", "dynamic"});
+        Simulator::Destroy();
+    }
+};
+
+/**
+ * \ingroup drp-tests
+ * A data frame (32-byte DRP header and PayloadSize) must fit the port's MTU:
+ * checked when an RNIC is built, when PayloadSize changes on an installed
+ * RNIC, and when the port's MTU is lowered under it.
+ */
+class DrpConfigPayloadTestCase : public DrpConfigTestCase
+{
+  public:
+    DrpConfigPayloadTestCase()
+        : DrpConfigTestCase("PayloadSize must fit the MTU")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        // MTU 1500 leaves 1468 bytes after the 32-byte DRP header.
+        NodeContainer nodes;
+        nodes.Create(2);
+        ExpectInvalid("RnicHelper with PayloadSize 1500",
+                      [nodes]() {
+                          RnicHelper rnic;
+                          rnic.SetTransportAttribute("PayloadSize", UintegerValue(1500));
+                          rnic.Install(nodes.Get(0), nodes.Get(1));
+                      },
+                      {"PayloadSize", "= 1500", "MTU 1500", "[1, 1468]"});
+
+        RnicHelper rnic;
+        NetDeviceContainer devices = rnic.Install(nodes.Get(0), nodes.Get(1));
+        Ptr<RnicNetDevice> device = DynamicCast<RnicNetDevice>(devices.Get(0));
+        NS_TEST_ASSERT_MSG_EQ(device->GetMtu(), 1500, "default MTU");
+        Ptr<DrpTransport> transport = device->GetTransport();
+        transport->SetAttribute("PayloadSize", UintegerValue(1468)); // the largest that fits
+        transport->SetAttribute("PayloadSize", UintegerValue(1024));
+        ExpectInvalid(
+            "installed RNIC, PayloadSize 1500",
+            [transport]() { transport->SetAttribute("PayloadSize", UintegerValue(1500)); },
+            {"PayloadSize", "= 1500", "MTU 1500", "[1, 1468]"});
+        ExpectInvalid("PayloadSize 0",
+                      [transport]() { transport->SetAttribute("PayloadSize", UintegerValue(0)); },
+                      {"PayloadSize", "= 0", "[1, "});
+
+        Ptr<RnicNetDevice> other = DynamicCast<RnicNetDevice>(devices.Get(1));
+        ExpectInvalid("MTU 1000 under PayloadSize 1024",
+                      [other]() { other->SetAttribute("Mtu", UintegerValue(1000)); },
+                      {"PayloadSize", "= 1024", "MTU 1000", "[1, 968]"});
+        Simulator::Destroy();
+    }
+};
+
+/**
+ * \ingroup drp-tests
+ * A refused change leaves the previous, valid configuration in place, so a
+ * caller that catches the exception goes on with a working RNIC (as
+ * NetDevice::SetMtu documents for values out of range: no change).
+ */
+class DrpConfigRefusedChangeTestCase : public DrpConfigTestCase
+{
+  public:
+    DrpConfigRefusedChangeTestCase()
+        : DrpConfigTestCase("a refused PayloadSize or MTU change keeps the old value")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        NodeContainer nodes;
+        nodes.Create(2);
+        RnicHelper rnic;
+        NetDeviceContainer devices = rnic.Install(nodes.Get(0), nodes.Get(1));
+        Ptr<RnicNetDevice> device = DynamicCast<RnicNetDevice>(devices.Get(0));
+        Ptr<DrpTransport> transport = device->GetTransport();
+        ExpectInvalid(
+            "PayloadSize 1500",
+            [transport]() { transport->SetAttribute("PayloadSize", UintegerValue(1500)); },
+            {"PayloadSize"});
+        NS_TEST_EXPECT_MSG_EQ(transport->GetPayloadSize(), 1024, "PayloadSize unchanged");
+        ExpectInvalid("MTU 1000",
+                      [device]() { device->SetAttribute("Mtu", UintegerValue(1000)); },
+                      {"PayloadSize"});
+        NS_TEST_EXPECT_MSG_EQ(device->GetMtu(), 1500, "MTU unchanged");
+        Simulator::Destroy();
+    }
+};
+
+/**
+ * \ingroup drp-tests
+ * Transfers of zero bytes and an indirect buffer of zero bytes.
+ */
+class DrpConfigZeroTestCase : public DrpConfigTestCase
+{
+  public:
+    DrpConfigZeroTestCase()
+        : DrpConfigTestCase("zero-length transfer, zero-capacity indirect buffer")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        Ptr<RdmaHostApplication> app = CreateObject<RdmaHostApplication>();
+        ExpectInvalid("TransferSize 0",
+                      [app]() { app->SetAttribute("TransferSize", UintegerValue(0)); },
+                      {"TransferSize", "= 0", "[1, 2147483648]"});
+
+        NodeContainer nodes;
+        nodes.Create(2);
+        RnicHelper rnic;
+        NetDeviceContainer devices = rnic.Install(nodes.Get(0), nodes.Get(1));
+        Ptr<DrpTransport> transport = DynamicCast<RnicNetDevice>(devices.Get(0))->GetTransport();
+        Mac48Address peer = Mac48Address::ConvertFrom(devices.Get(1)->GetAddress());
+        ExpectInvalid("PostTransfer of 0 bytes",
+                      [transport, peer]() { transport->PostTransfer(peer, false, 0, 0, 0); },
+                      {"length", "= 0", "[1, 4294967295]"});
+        NS_TEST_EXPECT_MSG_EQ(transport->GetActiveInitiated(), 0, "no transfer was started");
+
+        Ptr<IndirectBuffer> buffer = CreateObject<IndirectBuffer>();
+        ExpectInvalid("Capacity 0",
+                      [buffer]() { buffer->SetAttribute("Capacity", UintegerValue(0)); },
+                      {"IndirectBuffer::Capacity", "= 0", "[1, 67108864]"});
+        ExpectInvalid("RnicHelper with Capacity 0",
+                      [nodes]() {
+                          RnicHelper dynamic;
+                          dynamic.SetMethod("dynamic");
+                          dynamic.SetIndirectBufferAttribute("Capacity", UintegerValue(0));
+                          dynamic.Install(nodes.Get(0), nodes.Get(1));
+                      },
+                      {"IndirectBuffer::Capacity", "= 0", "[1, 67108864]"});
+        Simulator::Destroy();
+    }
+};
+
+/**
+ * \ingroup drp-tests
+ * DrpScenario::Config: Validate() and Run() refuse bad options.
+ */
+class DrpConfigScenarioTestCase : public DrpConfigTestCase
+{
+  public:
+    DrpConfigScenarioTestCase()
+        : DrpConfigTestCase("DrpScenario::Config validation")
+    {
+    }
+
+  private:
+    /**
+     * \param change a mistake to make in a valid configuration
+     * \return the configuration with the mistake
+     */
+    static DrpScenario::Config Bad(const std::function<void(DrpScenario::Config&)>& change)
+    {
+        DrpScenario::Config config;
+        change(config);
+        return config;
+    }
+
+    void DoRun() override
+    {
+        DrpScenario::Config good;
+        good.Validate(); // the defaults are valid: no throw
+
+        struct Mistake
+        {
+            std::string what;               //!< description
+            DrpScenario::Config config;     //!< the configuration
+            std::vector<std::string> parts; //!< what the message names
+        };
+
+        std::vector<Mistake> mistakes{
+            {"method",
+             Bad([](auto& c) { c.method = "fastest"; }),
+             {"method", "fastest", "dynamic"}},
+            {"frp -0.1", Bad([](auto& c) { c.frp = -0.1; }), {"frp", "-0.1", "[0, 1]"}},
+            {"frp 1.5", Bad([](auto& c) { c.frp = 1.5; }), {"frp", "1.5", "[0, 1]"}},
+            {"lfp 1", Bad([](auto& c) { c.lfp = 1.0; }), {"lfp", "= 1", "[0, 0.99]"}},
+            {"lfp -0.5", Bad([](auto& c) { c.lfp = -0.5; }), {"lfp", "-0.5", "[0, 0.99]"}},
+            {"payload 0", Bad([](auto& c) { c.payload = 0; }), {"payload", "= 0", "[1, 1468]"}},
+            {"payload 1469",
+             Bad([](auto& c) { c.payload = 1469; }),
+             {"payload", "1469", "[1, 1468]"}},
+        };
+        for (const auto& m : mistakes)
+        {
+            ExpectInvalid(
+                "Validate(), " + m.what,
+                [&m]() { m.config.Validate(); },
+                m.parts);
+        }
+        // Run() validates before it builds anything.
+        ExpectInvalid(
+            "Run(), frp 1.5",
+            [&mistakes]() { DrpScenario::Run(mistakes[2].config); },
+            mistakes[2].parts);
+        Simulator::Destroy();
+    }
+};
+
+/**
+ * \ingroup drp-tests
+ * Invalid configuration.
+ */
+class DrpConfigTestSuite : public TestSuite
+{
+  public:
+    DrpConfigTestSuite()
+        : TestSuite("drp-config", DRP_TEST_UNIT)
+    {
+        AddTestCase(new DrpConfigFailureProbabilityTestCase, DRP_TEST_QUICK);
+        AddTestCase(new DrpConfigTransportTestCase, DRP_TEST_QUICK);
+        AddTestCase(new DrpConfigPayloadTestCase, DRP_TEST_QUICK);
+        AddTestCase(new DrpConfigZeroTestCase, DRP_TEST_QUICK);
+        AddTestCase(new DrpConfigScenarioTestCase, DRP_TEST_QUICK);
+        // Last: the runner stops a suite at its first failing case.
+        AddTestCase(new DrpConfigRefusedChangeTestCase, DRP_TEST_QUICK);
+    }
+};
+
+/// Static instance that registers the suite with the runner.
+static DrpConfigTestSuite g_drpConfigTestSuite;

@@ -1,0 +1,586 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+// The RNIC's and the host's parts on their own: host memory, PCIe timing,
+// the indirect buffer, and the data phase's sender and receiver.
+
+#include "ns3/data-rate.h"
+#include "ns3/drp-compat.h"
+#include "ns3/drp-receiver.h"
+#include "ns3/drp-sender.h"
+#include "ns3/host-memory.h"
+#include "ns3/indirect-buffer.h"
+#include "ns3/pcie-link.h"
+#include "ns3/simulator.h"
+#include "ns3/test.h"
+#include "ns3/uinteger.h"
+
+#include <memory>
+#include <numeric>
+#include <string>
+#include <utility>
+#include <vector>
+
+using namespace ns3;
+
+namespace
+{
+
+/**
+ * \param size bytes
+ * \param first value of the first byte (the others count up from it)
+ * \return a packet with those bytes
+ */
+Ptr<Packet>
+MakeBytes(uint32_t size, uint8_t first = 0)
+{
+    std::vector<uint8_t> bytes(size);
+    std::iota(bytes.begin(), bytes.end(), first);
+    return Create<Packet>(bytes.data(), size);
+}
+
+/**
+ * \param memory a host memory
+ * \param address first byte
+ * \param length bytes
+ * \return the bytes
+ */
+std::vector<uint8_t>
+ReadBytes(Ptr<const HostMemory> memory, uint64_t address, uint32_t length)
+{
+    std::vector<uint8_t> bytes(length);
+    memory->Read(address, bytes.data(), length);
+    return bytes;
+}
+
+} // namespace
+
+/**
+ * \ingroup drp-tests
+ * HostMemory: bytes, the background pattern, Fill, comparison, and nested
+ * registrations.
+ */
+class DrpHostMemoryTestCase : public TestCase
+{
+  public:
+    DrpHostMemoryTestCase()
+        : TestCase("HostMemory: bytes, pattern, Fill, CountDifferences, registration")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        Ptr<HostMemory> memory = CreateObject<HostMemory>();
+        // Round trip across a page boundary.
+        std::vector<uint8_t> data{1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12};
+        uint64_t address = HostMemory::PAGE_SIZE - 5;
+        memory->Write(address, data.data(), data.size());
+        NS_TEST_ASSERT_MSG_EQ((ReadBytes(memory, address, data.size()) == data),
+                              true,
+                              "write, then read across a page boundary");
+        NS_TEST_ASSERT_MSG_EQ(memory->GetPageCount(), 2, "two pages touched");
+
+        // Untouched memory reads as the same pattern every time.
+        uint64_t far = 0x123456789ULL;
+        std::vector<uint8_t> first = ReadBytes(memory, far, 256);
+        NS_TEST_ASSERT_MSG_EQ((ReadBytes(memory, far, 256) == first), true, "same pattern twice");
+        NS_TEST_ASSERT_MSG_EQ((first != std::vector<uint8_t>(256, 0)), true, "not all zero");
+        Ptr<HostMemory> twin = CreateObject<HostMemory>();
+        NS_TEST_ASSERT_MSG_EQ(memory->CountDifferences(far, twin, far, 256),
+                              0,
+                              "same seed, same pattern");
+        Ptr<HostMemory> other = CreateObject<HostMemory>();
+        other->SetAttribute("Seed", UintegerValue(2));
+        NS_TEST_ASSERT_MSG_GT(memory->CountDifferences(far, other, far, 256),
+                              200,
+                              "another seed, another pattern");
+
+        // Fill is a function of the seed; CountDifferences counts bytes.
+        memory->Fill(0x10000, 5000, 42);
+        other->Fill(0x20000, 5000, 42);
+        NS_TEST_ASSERT_MSG_EQ(memory->CountDifferences(0x10000, other, 0x20000, 5000),
+                              0,
+                              "same seed, same bytes");
+        uint8_t flipped[3];
+        memory->Read(0x10000 + 100, flipped, 3);
+        for (auto& b : flipped)
+        {
+            b = ~b;
+        }
+        memory->Write(0x10000 + 100, flipped, 3);
+        NS_TEST_ASSERT_MSG_EQ(memory->CountDifferences(0x10000, other, 0x20000, 5000),
+                              3,
+                              "three bytes differ");
+        other->Fill(0x20000, 5000, 43);
+        NS_TEST_ASSERT_MSG_GT(memory->CountDifferences(0x10000, other, 0x20000, 5000),
+                              4900,
+                              "another seed, other bytes");
+
+        // Registrations nest and count per byte.
+        NS_TEST_ASSERT_MSG_EQ(memory->IsRegistered(0x1000, 100), false, "nothing registered");
+        memory->Register(0x1000, 100);
+        memory->Register(0x1000, 100);
+        NS_TEST_ASSERT_MSG_EQ(memory->IsRegistered(0x1000, 100), true, "registered");
+        NS_TEST_ASSERT_MSG_EQ(memory->IsRegistered(0x1010, 10), true, "part of it");
+        NS_TEST_ASSERT_MSG_EQ(memory->IsRegistered(0x1000, 101), false, "one byte beyond");
+        NS_TEST_ASSERT_MSG_EQ(memory->IsRegistered(0x1000, 0), false, "an empty range");
+        NS_TEST_ASSERT_MSG_EQ(memory->GetRegisteredBytes(), 100, "100 bytes registered");
+        memory->Deregister(0x1000, 100);
+        NS_TEST_ASSERT_MSG_EQ(memory->IsRegistered(0x1000, 100), true, "still registered once");
+        memory->Register(0x1050, 100); // overlaps the second half
+        memory->Deregister(0x1000, 100);
+        NS_TEST_ASSERT_MSG_EQ(memory->IsRegistered(0x1000, 100), false, "first half released");
+        NS_TEST_ASSERT_MSG_EQ(memory->IsRegistered(0x1050, 100), true, "overlap still held");
+        NS_TEST_ASSERT_MSG_EQ(memory->GetRegisteredBytes(), 100, "100 bytes registered");
+        memory->Deregister(0x1050, 100);
+        NS_TEST_ASSERT_MSG_EQ(memory->GetRegisteredBytes(), 0, "nothing registered");
+        Simulator::Destroy();
+    }
+};
+
+/**
+ * \ingroup drp-tests
+ * PcieLink timing, derived from its attributes: a DMA write lands after
+ * DmaSetupTime, the serialisation of its bytes with TLP overhead, and
+ * Latency; requests on one engine serialise; a batch pays one DmaSetupTime;
+ * doorbells and interrupts take Latency; a DMA read's data comes back after
+ * a round trip.
+ */
+class DrpPcieTimingTestCase : public TestCase
+{
+  public:
+    DrpPcieTimingTestCase()
+        : TestCase("PcieLink: DMA, batch, doorbell and interrupt timing")
+    {
+    }
+
+  private:
+    /// \param bytes payload bytes \return their serialisation as TLPs, from the attributes
+    Time Serialization(uint32_t bytes) const
+    {
+        uint32_t tlps = (bytes + m_maxPayload - 1) / m_maxPayload;
+        return m_bandwidth.CalculateBytesTxTime(bytes + tlps * m_overhead);
+    }
+
+    /// Reads the link's attributes (set-only ones from their TypeId defaults).
+    void ReadAttributes(Ptr<PcieLink> pcie)
+    {
+        TypeId::AttributeInformation info;
+        DataRateValue rate;
+        if (!pcie->GetAttributeFailSafe("Bandwidth", rate))
+        {
+            PcieLink::GetTypeId().LookupAttributeByName("Bandwidth", &info);
+            rate.DeserializeFromString(info.initialValue->SerializeToString(info.checker),
+                                       info.checker);
+        }
+        m_bandwidth = rate.Get();
+        UintegerValue value;
+        if (!pcie->GetAttributeFailSafe("MaxPayloadSize", value))
+        {
+            PcieLink::GetTypeId().LookupAttributeByName("MaxPayloadSize", &info);
+            value.DeserializeFromString(info.initialValue->SerializeToString(info.checker),
+                                        info.checker);
+        }
+        m_maxPayload = value.Get();
+        pcie->GetAttribute("TlpOverhead", value);
+        m_overhead = value.Get();
+        TimeValue time;
+        pcie->GetAttribute("Latency", time);
+        m_latency = time.Get();
+        pcie->GetAttribute("DmaSetupTime", time);
+        m_setup = time.Get();
+    }
+
+    void DoRun() override
+    {
+        Ptr<HostMemory> memory = CreateObject<HostMemory>();
+        Ptr<PcieLink> pcie = CreateObject<PcieLink>();
+        pcie->SetHostMemory(memory);
+        ReadAttributes(pcie);
+        NS_TEST_ASSERT_MSG_EQ(pcie->GetSerializationTime(1000),
+                              Serialization(1000),
+                              "serialisation: bytes plus TlpOverhead per MaxPayloadSize TLP");
+
+        // One write, then back-to-back writes on the same engine.
+        std::vector<Time> landed;
+        auto record = [&landed]() { landed.push_back(Simulator::Now()); };
+        bool bytesRight = false;
+        pcie->DmaWrite(0x1000, MakeBytes(1000, 7), Callback<void>([&]() {
+                           record();
+                           bytesRight = ReadBytes(memory, 0x1000, 1) == std::vector<uint8_t>{7};
+                       }));
+        pcie->DmaWrite(0x8000, MakeBytes(300), Callback<void>(record));
+        Simulator::Run();
+        NS_TEST_ASSERT_MSG_EQ(landed.size(), 2, "both writes landed");
+        if (landed.size() != 2)
+        {
+            return;
+        }
+        NS_TEST_ASSERT_MSG_EQ(bytesRight, true, "the bytes are in memory when the write lands");
+        Time first = m_setup + Serialization(1000) + m_latency;
+        NS_TEST_ASSERT_MSG_EQ(landed[0], first, "write lands at DmaSetupTime + ser(n) + Latency");
+        NS_TEST_ASSERT_MSG_EQ(landed[1],
+                              first + m_setup + Serialization(300),
+                              "the second write waits for the engine");
+
+        // A batch of k pieces: one request, one DmaSetupTime.
+        const uint32_t k = 4;
+        const uint32_t piece = 256;
+        std::vector<PcieLink::WritePiece> pieces;
+        for (uint32_t i = 0; i < k; ++i)
+        {
+            pieces.emplace_back(0x20000 + 4096 * i, MakeBytes(piece, i));
+        }
+        landed.clear();
+        Time start = Simulator::Now();
+        pcie->DmaWriteBatch(pieces, Callback<void>(record));
+        Simulator::Run();
+        NS_TEST_ASSERT_MSG_EQ(landed.size(), 1, "the batch landed");
+        if (landed.size() != 1)
+        {
+            return;
+        }
+        NS_TEST_ASSERT_MSG_EQ(landed[0] - start,
+                              m_setup + Serialization(k * piece) + m_latency,
+                              "batch: one DmaSetupTime for all pieces");
+        NS_TEST_ASSERT_MSG_LT(landed[0] - start,
+                              k * (m_setup + Serialization(piece)) + m_latency,
+                              "a batch beats k separate writes");
+        for (uint32_t i = 0; i < k; ++i)
+        {
+            NS_TEST_ASSERT_MSG_EQ(
+                (ReadBytes(memory, 0x20000 + 4096 * i, 1) == std::vector<uint8_t>{uint8_t(i)}),
+                true,
+                "piece " << i << " in place");
+        }
+
+        // Doorbell, interrupt: Latency. DMA read: request and completions.
+        landed.clear();
+        start = Simulator::Now();
+        pcie->Doorbell(Callback<void>(record));
+        pcie->Interrupt(Callback<void>(record));
+        Ptr<Packet> read;
+        Time readAt;
+        pcie->DmaRead(0x1000, 1000, Callback<void, Ptr<Packet>>([&](Ptr<Packet> p) {
+                          read = p;
+                          readAt = Simulator::Now();
+                      }));
+        Simulator::Run();
+        NS_TEST_ASSERT_MSG_EQ(landed.size(), 2, "doorbell and interrupt handled");
+        if (landed.size() != 2 || !read)
+        {
+            return;
+        }
+        NS_TEST_ASSERT_MSG_EQ(landed[0] - start, m_latency, "doorbell after Latency");
+        NS_TEST_ASSERT_MSG_EQ(landed[1] - start, m_latency, "interrupt after Latency");
+        NS_TEST_ASSERT_MSG_EQ(readAt - start,
+                              m_setup + Serialization(1000) + 2 * m_latency,
+                              "read: DmaSetupTime + ser(n) + 2 Latency");
+        NS_TEST_ASSERT_MSG_EQ(read->GetSize(), 1000, "read size");
+        uint8_t firstByte = 0;
+        read->CopyData(&firstByte, 1);
+        NS_TEST_ASSERT_MSG_EQ(uint32_t(firstByte), 7, "read returns the written bytes");
+        NS_TEST_ASSERT_MSG_EQ(pcie->GetTransactionCount(PcieLink::DMA_WRITE), 3, "DMA writes");
+        NS_TEST_ASSERT_MSG_EQ(pcie->GetTransactionCount(PcieLink::DMA_READ), 1, "DMA reads");
+        NS_TEST_ASSERT_MSG_EQ(pcie->GetTransactionCount(PcieLink::DOORBELL), 1, "doorbells");
+        NS_TEST_ASSERT_MSG_EQ(pcie->GetTransactionCount(PcieLink::INTERRUPT), 1, "interrupts");
+        Simulator::Destroy();
+    }
+
+    DataRate m_bandwidth;  //!< Bandwidth
+    uint32_t m_maxPayload; //!< MaxPayloadSize
+    uint32_t m_overhead;   //!< TlpOverhead
+    Time m_latency;        //!< Latency
+    Time m_setup;          //!< DmaSetupTime
+};
+
+/**
+ * \ingroup drp-tests
+ * IndirectBuffer: capacity, refusal when full, Take in SN order, Discard.
+ */
+class DrpIndirectBufferTestCase : public TestCase
+{
+  public:
+    DrpIndirectBufferTestCase()
+        : TestCase("IndirectBuffer: capacity, overflow, Take in SN order, Discard")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        Ptr<IndirectBuffer> buffer = CreateObject<IndirectBuffer>();
+        NS_TEST_ASSERT_MSG_EQ(buffer->GetCapacity(), 49152, "default: 48 KiB");
+        buffer->SetAttribute("Capacity", UintegerValue(3000));
+        NS_TEST_ASSERT_MSG_EQ(buffer->GetCapacity(), 3000, "capacity");
+        Mac48Address a("00:00:00:00:00:01");
+        Mac48Address b("00:00:00:00:00:02");
+        uint32_t flushed = 0;
+        buffer->TraceConnectWithoutContext(
+            "Flush",
+            Callback<void, Mac48Address, uint16_t, uint32_t>(
+                [&flushed](Mac48Address, uint16_t, uint32_t bytes) { flushed += bytes; }));
+
+        // Out of order, one duplicate.
+        NS_TEST_ASSERT_MSG_EQ(buffer->Store(a, 1, 2, 2000, MakeBytes(1000, 2)), true, "SN 2");
+        NS_TEST_ASSERT_MSG_EQ(buffer->Store(a, 1, 0, 0, MakeBytes(1000, 0)), true, "SN 0");
+        NS_TEST_ASSERT_MSG_EQ(buffer->Store(a, 1, 0, 0, MakeBytes(1000, 0)), true, "SN 0 again");
+        NS_TEST_ASSERT_MSG_EQ(buffer->GetOccupancy(), 2000, "a duplicate is kept once");
+        NS_TEST_ASSERT_MSG_EQ(buffer->Store(b, 1, 0, 0, MakeBytes(1000)), true, "other peer");
+        NS_TEST_ASSERT_MSG_EQ(buffer->GetOccupancy(), 3000, "full");
+        NS_TEST_ASSERT_MSG_EQ(buffer->Store(a, 1, 1, 1000, MakeBytes(1)),
+                              false,
+                              "refused when full");
+        NS_TEST_ASSERT_MSG_EQ(buffer->Store(a, 7, 0, 0, MakeBytes(1)), false, "for any transfer");
+        NS_TEST_ASSERT_MSG_EQ(buffer->GetOverflowCount(), 2, "overflows counted");
+        NS_TEST_ASSERT_MSG_EQ(buffer->GetOccupancy(), 3000, "a refusal takes no room");
+
+        std::vector<IndirectBuffer::Entry> entries = buffer->Take(a, 1);
+        NS_TEST_ASSERT_MSG_EQ(entries.size(), 2, "two payloads of (a, 1)");
+        if (entries.size() != 2)
+        {
+            return;
+        }
+        NS_TEST_ASSERT_MSG_EQ(entries[0].sequence, 0, "SN order");
+        NS_TEST_ASSERT_MSG_EQ(entries[1].sequence, 2, "SN order");
+        NS_TEST_ASSERT_MSG_EQ(entries[1].address, 2000, "the address each frame named");
+        uint8_t byte = 0;
+        entries[1].payload->CopyData(&byte, 1);
+        NS_TEST_ASSERT_MSG_EQ(uint32_t(byte), 2, "the payload's bytes");
+        NS_TEST_ASSERT_MSG_EQ(flushed, 2000, "Flush trace");
+        NS_TEST_ASSERT_MSG_EQ(buffer->GetOccupancy(), 1000, "Take frees the room");
+        NS_TEST_ASSERT_MSG_EQ(buffer->Take(a, 1).size(), 0, "nothing left of (a, 1)");
+        NS_TEST_ASSERT_MSG_EQ(buffer->Store(a, 1, 1, 1000, MakeBytes(1000)), true, "room again");
+
+        buffer->Discard(b, 1);
+        NS_TEST_ASSERT_MSG_EQ(buffer->GetOccupancy(), 1000, "Discard frees (b, 1)'s room");
+        NS_TEST_ASSERT_MSG_EQ(buffer->Take(b, 1).size(), 0, "discarded payloads are gone");
+        buffer->Discard(b, 9); // unknown: nothing happens
+        NS_TEST_ASSERT_MSG_EQ(buffer->GetOccupancy(), 1000, "unknown transfer: no change");
+        NS_TEST_ASSERT_MSG_EQ(flushed, 2000, "Discard is no flush");
+        Simulator::Destroy();
+    }
+};
+
+/**
+ * \ingroup drp-tests
+ * DrpSender with a fake transmit callback: the window, cumulative ACKs,
+ * fast retransmit with NewReno-style partial ACKs, the timer, and the
+ * retry limit.
+ */
+class DrpSenderTestCase : public TestCase
+{
+  public:
+    DrpSenderTestCase()
+        : TestCase("DrpSender: window, cumulative ACK, fast retransmit, timeout, retry limit")
+    {
+    }
+
+  private:
+    /// \param sn a frame the sender transmits
+    void Transmit(uint32_t sn)
+    {
+        m_sent.emplace_back(Simulator::Now(), sn);
+    }
+
+    /// \return the SNs sent so far, in order; clears the list
+    std::vector<uint32_t> TakeSent()
+    {
+        std::vector<uint32_t> sns;
+        for (const auto& [time, sn] : m_sent)
+        {
+            sns.push_back(sn);
+        }
+        m_sent.clear();
+        return sns;
+    }
+
+    /// \return a sender of \p total frames, window 4, timeout R, 2 retries, 3 dup ACKs
+    DrpSender* MakeSender(uint32_t total)
+    {
+        DrpSender::Config config{4, m_timeout, 2, 3};
+        return new DrpSender(total,
+                             config,
+                             MakeCallback(&DrpSenderTestCase::Transmit, this),
+                             Callback<void>([this]() { m_failedAt.push_back(Simulator::Now()); }));
+    }
+
+    using Sns = std::vector<uint32_t>; //!< a list of SNs
+
+    void WindowAndAcks()
+    {
+        std::unique_ptr<DrpSender> s(MakeSender(10));
+        NS_TEST_ASSERT_MSG_EQ((TakeSent() == Sns{}), true, "nothing before Start");
+        s->Start();
+        NS_TEST_ASSERT_MSG_EQ((TakeSent() == Sns{0, 1, 2, 3}), true, "a window of 4");
+        s->OnAck(2);
+        NS_TEST_ASSERT_MSG_EQ((TakeSent() == Sns{4, 5}), true, "ACKN 2 frees two");
+        s->OnAck(1);
+        NS_TEST_ASSERT_MSG_EQ((TakeSent() == Sns{}), true, "an old ACKN does nothing");
+        s->OnAck(100);
+        NS_TEST_ASSERT_MSG_EQ((TakeSent() == Sns{6, 7, 8, 9}),
+                              true,
+                              "ACKN beyond what was sent counts as all sent");
+        NS_TEST_ASSERT_MSG_EQ(s->IsComplete(), false, "6 to 9 outstanding");
+        s->OnAck(10);
+        NS_TEST_ASSERT_MSG_EQ(s->IsComplete(), true, "all acknowledged");
+        Simulator::Run();
+        NS_TEST_ASSERT_MSG_EQ(s->GetTimeouts(), 0, "no expiry after completion");
+        NS_TEST_ASSERT_MSG_EQ(s->GetRetransmissions(), 0, "no retransmission");
+    }
+
+    void FastRetransmit()
+    {
+        std::unique_ptr<DrpSender> s(MakeSender(10));
+        s->Start();
+        s->OnAck(1);
+        NS_TEST_ASSERT_MSG_EQ((TakeSent() == Sns{0, 1, 2, 3, 4}), true, "window after ACKN 1");
+        s->OnAck(1);
+        s->OnAck(1);
+        NS_TEST_ASSERT_MSG_EQ((TakeSent() == Sns{}), true, "two duplicates: nothing yet");
+        s->OnAck(1);
+        NS_TEST_ASSERT_MSG_EQ((TakeSent() == Sns{1}), true, "third duplicate: SN 1 again");
+        s->OnAck(1);
+        NS_TEST_ASSERT_MSG_EQ((TakeSent() == Sns{}), true, "no second fast retransmit");
+        s->OnAck(3);
+        NS_TEST_ASSERT_MSG_EQ((TakeSent() == Sns{3, 5, 6}),
+                              true,
+                              "partial ACK: the next hole at once, then new frames");
+        s->OnAck(7);
+        NS_TEST_ASSERT_MSG_EQ((TakeSent() == Sns{7, 8, 9}), true, "recovery over: new frames");
+        NS_TEST_ASSERT_MSG_EQ(s->GetRetransmissions(), 2, "two retransmissions");
+        s->OnAck(10);
+        Simulator::Run();
+        NS_TEST_ASSERT_MSG_EQ(s->GetTimeouts(), 0, "no expiry");
+    }
+
+    void TimeoutAndRetryLimit()
+    {
+        Time t0 = Simulator::Now();
+        std::unique_ptr<DrpSender> s(MakeSender(3));
+        s->Start();
+        TakeSent();
+        // Progress at 1.5 R resets the count of expiries in a row.
+        Simulator::Schedule(1.5 * m_timeout, [&s]() { s->OnAck(1); });
+        Simulator::Run();
+        std::vector<Time> times;
+        for (const auto& [time, sn] : m_sent)
+        {
+            times.push_back(time - t0);
+        }
+        // R: expiry, SN 0 again (and recovery up to SN 3). 1.5 R: ACKN 1, a
+        // partial ACK: SN 1 again at once, timer restarts. 2.5 R, 3.5 R:
+        // expiries, SN 1 again. 4.5 R: third expiry in a row > MaxRetries (2).
+        Sns sns = TakeSent();
+        NS_TEST_ASSERT_MSG_EQ((sns == Sns{0, 1, 1, 1}), true, "retransmitted SNs");
+        NS_TEST_ASSERT_MSG_EQ(times.size(), 4, "four retransmissions");
+        if (times.size() != 4)
+        {
+            return;
+        }
+        NS_TEST_ASSERT_MSG_EQ(times[0], m_timeout, "first expiry");
+        NS_TEST_ASSERT_MSG_EQ(times[1], 1.5 * m_timeout, "partial ACK after the expiry");
+        NS_TEST_ASSERT_MSG_EQ(times[2], 2.5 * m_timeout, "timer restarted by progress");
+        NS_TEST_ASSERT_MSG_EQ(times[3], 3.5 * m_timeout, "second expiry in a row");
+        NS_TEST_ASSERT_MSG_EQ(m_failedAt.size(), 1, "failed once");
+        if (m_failedAt.size() != 1)
+        {
+            return;
+        }
+        NS_TEST_ASSERT_MSG_EQ(m_failedAt[0] - t0, 4.5 * m_timeout, "after MaxRetries expiries");
+        NS_TEST_ASSERT_MSG_EQ(s->GetTimeouts(), 4, "four expiries");
+        NS_TEST_ASSERT_MSG_EQ(s->GetRetransmissions(), 4, "four retransmissions");
+        s->OnAck(3);
+        NS_TEST_ASSERT_MSG_EQ(s->IsComplete(), false, "a failed sender ignores ACKs");
+    }
+
+    void NoRetryLimit()
+    {
+        m_failedAt.clear();
+        std::unique_ptr<DrpSender> s(MakeSender(1));
+        s->SetRetryLimitActive(false);
+        s->Start();
+        TakeSent();
+        Simulator::Stop(10.5 * m_timeout);
+        Simulator::Run();
+        NS_TEST_ASSERT_MSG_EQ(TakeSent().size(), 10, "retransmits on every expiry");
+        NS_TEST_ASSERT_MSG_EQ(m_failedAt.size(), 0, "never fails without the limit");
+        s->Stop();
+    }
+
+    void DoRun() override
+    {
+        WindowAndAcks();
+        FastRetransmit();
+        TimeoutAndRetryLimit();
+        NoRetryLimit();
+        Simulator::Destroy();
+    }
+
+    Time m_timeout{MicroSeconds(100)};             //!< R of the senders under test
+    std::vector<std::pair<Time, uint32_t>> m_sent; //!< (time, SN) of every transmission
+    std::vector<Time> m_failedAt;                  //!< when the failure callback ran
+};
+
+/**
+ * \ingroup drp-tests
+ * DrpReceiver: cumulative ACKN over holes, duplicates, frames seen but not
+ * yet committed.
+ */
+class DrpReceiverTestCase : public TestCase
+{
+  public:
+    DrpReceiverTestCase()
+        : TestCase("DrpReceiver: ACKN with holes, duplicates, pending")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        DrpReceiver r;
+        NS_TEST_ASSERT_MSG_EQ(r.GetAckNumber(), 0, "nothing yet");
+        NS_TEST_ASSERT_MSG_EQ(r.See(1, 100), true, "SN 1 first");
+        r.Commit(1);
+        NS_TEST_ASSERT_MSG_EQ(r.GetAckNumber(), 0, "SN 0 missing: ACKN stays 0");
+        NS_TEST_ASSERT_MSG_EQ(r.See(0, 100), true, "SN 0");
+        NS_TEST_ASSERT_MSG_EQ(r.GetPending(), 1, "SN 0 seen, not committed");
+        NS_TEST_ASSERT_MSG_EQ(r.See(0, 100), false, "SN 0 again: a duplicate");
+        NS_TEST_ASSERT_MSG_EQ(r.GetAckNumber(), 0, "only committed frames count");
+        r.Commit(0);
+        NS_TEST_ASSERT_MSG_EQ(r.GetAckNumber(), 2, "0 and 1 committed");
+        NS_TEST_ASSERT_MSG_EQ(r.GetPending(), 0, "nothing pending");
+        NS_TEST_ASSERT_MSG_EQ(r.See(3, 50), true, "SN 3 (hole at 2)");
+        r.Commit(3);
+        NS_TEST_ASSERT_MSG_EQ(r.GetAckNumber(), 2, "hole at 2");
+        NS_TEST_ASSERT_MSG_EQ(r.IsCommitted(3), true, "SN 3 committed");
+        NS_TEST_ASSERT_MSG_EQ(r.IsCommitted(2), false, "SN 2 not");
+        NS_TEST_ASSERT_MSG_EQ(r.See(2, 100), true, "SN 2");
+        r.Commit(2);
+        NS_TEST_ASSERT_MSG_EQ(r.GetAckNumber(), 4, "hole filled");
+        NS_TEST_ASSERT_MSG_EQ(r.GetBytesSeen(), 350, "each frame's bytes counted once");
+    }
+};
+
+/**
+ * \ingroup drp-tests
+ * The parts of the RNIC and the host.
+ */
+class DrpPartsTestSuite : public TestSuite
+{
+  public:
+    DrpPartsTestSuite()
+        : TestSuite("drp-parts", DRP_TEST_UNIT)
+    {
+        AddTestCase(new DrpHostMemoryTestCase, DRP_TEST_QUICK);
+        AddTestCase(new DrpPcieTimingTestCase, DRP_TEST_QUICK);
+        AddTestCase(new DrpIndirectBufferTestCase, DRP_TEST_QUICK);
+        AddTestCase(new DrpSenderTestCase, DRP_TEST_QUICK);
+        AddTestCase(new DrpReceiverTestCase, DRP_TEST_QUICK);
+    }
+};
+
+/// Static instance that registers the suite with the runner.
+static DrpPartsTestSuite g_drpPartsTestSuite;

@@ -1,0 +1,901 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+// Whole transfers: failing registration, loss with byte-exact memory,
+// indirect buffer overflow, transfers that cannot succeed, many concurrent
+// transfers between several hosts, and frames that must never be placed.
+
+#include "ns3/double.h"
+#include "ns3/drp-compat.h"
+#include "ns3/drp-header.h"
+#include "ns3/error-model.h"
+#include "ns3/pointer.h"
+#include "ns3/random-variable-stream.h"
+#include "ns3/rdma-host-application.h"
+#include "ns3/rdma-host-helper.h"
+#include "ns3/rnic-helper.h"
+#include "ns3/rnic-net-device.h"
+#include "ns3/simulator.h"
+#include "ns3/string.h"
+#include "ns3/switch-line-helper.h"
+#include "ns3/test.h"
+#include "ns3/uinteger.h"
+
+#include <algorithm>
+#include <map>
+#include <string>
+#include <vector>
+
+using namespace ns3;
+
+namespace
+{
+
+/**
+ * Reads an attribute back from the object itself.
+ * \param object an object
+ * \param name one of its attributes
+ * \param value receives the value
+ */
+void
+ReadAttribute(Ptr<Object> object, const std::string& name, AttributeValue& value)
+{
+    object->GetAttribute(name, value);
+}
+
+/**
+ * \param draws the draws, cycled
+ * \return a registration random variable that yields them (a draw below FRP fails)
+ */
+Ptr<RandomVariableStream>
+MakeDraws(std::vector<double> draws)
+{
+    Ptr<DeterministicRandomVariable> rv = CreateObject<DeterministicRandomVariable>();
+    rv->SetValueArray(draws.data(), draws.size());
+    return rv;
+}
+
+/**
+ * \ingroup drp-tests
+ * Two hosts with RNICs on one 1 Gbps link; host 0 runs a workload to host 1.
+ * Every ended transfer's regions are compared byte for byte.
+ */
+class PointToPointBed
+{
+  public:
+    /**
+     * Builds the link and the hosts.
+     * \param rnic the RNIC helper (method and parts already chosen)
+     * \param host the host helper (workload already chosen; it applies to host 0)
+     * \param responderHost false: host 1 has no host application (nobody
+     *        answers its RNIC's registration requests)
+     */
+    PointToPointBed(RnicHelper& rnic, RdmaHostHelper host, bool responderHost = true)
+    {
+        m_nodes.Create(2);
+        rnic.SetDeviceAttribute("DataRate", StringValue("1Gbps"));
+        NetDeviceContainer devices = rnic.Install(m_nodes.Get(0), m_nodes.Get(1));
+        for (uint32_t i = 0; i < 2; ++i)
+        {
+            m_rnics.push_back(DynamicCast<RnicNetDevice>(devices.Get(i)));
+        }
+        m_apps.push_back(DynamicCast<RdmaHostApplication>(host.Install(m_nodes.Get(0)).Get(0)));
+        RdmaHostHelper::SetWorkload(m_apps[0], m_rnics[1]);
+        m_apps[0]->TraceConnectWithoutContext(
+            "TransferComplete",
+            MakeCallback(&PointToPointBed::OnTransferComplete, this));
+        if (responderHost)
+        {
+            host.SetAttribute("Transfers", UintegerValue(0));
+            m_apps.push_back(DynamicCast<RdmaHostApplication>(host.Install(m_nodes.Get(1)).Get(0)));
+            m_apps[1]->TraceConnectWithoutContext(
+                "Registration",
+                MakeCallback(&PointToPointBed::OnRegistration, this));
+        }
+    }
+
+    /**
+     * Puts an independent packet loss on both RNICs' receive side.
+     * \param rate the probability that a frame is lost
+     * \param stream first random stream
+     */
+    void SetLoss(double rate, int64_t stream)
+    {
+        for (const auto& rnic : m_rnics)
+        {
+            Ptr<RateErrorModel> loss = CreateObject<RateErrorModel>();
+            loss->SetUnit(RateErrorModel::ERROR_UNIT_PACKET);
+            loss->SetRate(rate);
+            rnic->SetReceiveErrorModel(loss);
+            stream += rnic->AssignStreams(stream);
+        }
+        for (const auto& app : m_apps)
+        {
+            stream += app->AssignStreams(stream);
+        }
+    }
+
+    /// Runs until nothing is left to do.
+    void Run()
+    {
+        for (const auto& app : m_apps)
+        {
+            app->SetStartTime(Seconds(0));
+        }
+        Simulator::Run();
+    }
+
+    /// \return the initiator's ended transfers
+    const std::vector<DrpTransferRecord>& Records() const
+    {
+        return m_apps[0]->GetRecords();
+    }
+
+    /// \param i 0 (initiator) or 1 (responder) \return that host's RNIC
+    Ptr<RnicNetDevice> Rnic(uint32_t i) const
+    {
+        return m_rnics[i];
+    }
+
+    /// \param i 0 (initiator) or 1 (responder) \return that host (null: none)
+    Ptr<RdmaHostApplication> App(uint32_t i) const
+    {
+        return i < m_apps.size() ? m_apps[i] : nullptr;
+    }
+
+    uint32_t m_compared{0};         //!< transfers whose regions were compared
+    uint32_t m_corrupt{0};          //!< successful transfers whose regions differ
+    uint32_t m_registrationsOk{0};  //!< responder host: successful registrations
+    uint32_t m_registrationsBad{0}; //!< responder host: failed registrations
+
+  private:
+    /// \param r an ended transfer: compares its two regions if it succeeded
+    void OnTransferComplete(const DrpTransferRecord& r)
+    {
+        if (r.status != DrpTransferRecord::SUCCESS)
+        {
+            return;
+        }
+        ++m_compared;
+        Ptr<HostMemory> mine = m_rnics[0]->GetHostMemory();
+        m_corrupt +=
+            mine->CountDifferences(r.sba, m_rnics[1]->GetHostMemory(), r.dba, r.length) != 0;
+    }
+
+    /// \param success whether a registration attempt succeeded
+    void OnRegistration(Mac48Address, uint16_t, bool success)
+    {
+        ++(success ? m_registrationsOk : m_registrationsBad);
+    }
+
+    NodeContainer m_nodes;                        //!< the two hosts
+    std::vector<Ptr<RnicNetDevice>> m_rnics;      //!< their RNICs
+    std::vector<Ptr<RdmaHostApplication>> m_apps; //!< their host applications
+};
+
+/**
+ * \param transfers transfers to run
+ * \param size bytes each
+ * \param operation write or read
+ * \return a host helper with that workload
+ */
+RdmaHostHelper
+MakeWorkload(uint32_t transfers, uint32_t size, const std::string& operation = "write")
+{
+    RdmaHostHelper host;
+    host.SetAttribute("Transfers", UintegerValue(transfers));
+    host.SetAttribute("TransferSize", UintegerValue(size));
+    host.SetAttribute("Operation", StringValue(operation));
+    return host;
+}
+
+} // namespace
+
+/**
+ * \ingroup drp-tests
+ * The responder's registration fails three times, then succeeds. The
+ * traditional initiator waits H after each of the three invalid replies; the
+ * dynamic one goes indirect on the first and keeps requesting while the
+ * data flows into the indirect buffer.
+ */
+class DrpRegistrationFailsThriceTestCase : public TestCase
+{
+  public:
+    DrpRegistrationFailsThriceTestCase()
+        : TestCase("registration fails three times, then succeeds (both methods)")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        Time duration[2];
+        int i = 0;
+        for (const std::string method : {"traditional", "dynamic"})
+        {
+            RnicHelper rnic;
+            rnic.SetMethod(method);
+            RdmaHostHelper host = MakeWorkload(1, 32768);
+            host.SetAttribute("RegistrationRandomVariable", PointerValue(MakeDraws({0, 0, 0, 1})));
+            host.SetAttribute("RegistrationFailureProbability", DoubleValue(0.5));
+            PointToPointBed bed(rnic, host);
+            Time firstInvalid;
+            Time decided;
+            uint32_t decisions = 0;
+            bed.Rnic(0)->GetTransport()->TraceConnectWithoutContext(
+                "Rx",
+                Callback<void, Ptr<const Packet>>([&firstInvalid](Ptr<const Packet> p) {
+                    DrpHeader h;
+                    p->PeekHeader(h);
+                    if (h.HasFlag(DrpHeader::REQ_ACK) && h.GetStatus() == DrpHeader::INVALID &&
+                        firstInvalid.IsZero())
+                    {
+                        firstInvalid = Simulator::Now();
+                    }
+                }));
+            bed.Rnic(0)->GetTransport()->TraceConnectWithoutContext(
+                "ModeDecision",
+                Callback<void, uint16_t, DrpTransferRecord::Mode>(
+                    [&](uint16_t, DrpTransferRecord::Mode) {
+                        decided = Simulator::Now();
+                        ++decisions;
+                    }));
+            bed.Run();
+
+            NS_TEST_ASSERT_MSG_EQ(bed.Records().size(), 1, method << ": one transfer");
+            if (bed.Records().size() != 1)
+            {
+                return;
+            }
+            const DrpTransferRecord& r = bed.Records()[0];
+            NS_TEST_ASSERT_MSG_EQ(r.GetStatusName(), "success", method << ": status");
+            NS_TEST_ASSERT_MSG_EQ(bed.m_corrupt, 0, method << ": bytes identical");
+            NS_TEST_ASSERT_MSG_EQ(r.invalidReplies, 3, method << ": one invalid reply per failure");
+            NS_TEST_ASSERT_MSG_EQ(bed.m_registrationsBad, 3, method << ": failed registrations");
+            NS_TEST_ASSERT_MSG_EQ(bed.App(1)->GetFailedRegistrations(),
+                                  3,
+                                  method << ": failed registrations (host counter)");
+            NS_TEST_ASSERT_MSG_EQ(bed.m_registrationsOk, 1, method << ": successful registrations");
+            NS_TEST_ASSERT_MSG_EQ(decisions, 1, method << ": one mode decision");
+            duration[i++] = r.GetDuration();
+            if (method == "traditional")
+            {
+                NS_TEST_ASSERT_MSG_EQ(r.GetModeName(), "direct", method << ": mode");
+                NS_TEST_ASSERT_MSG_EQ(r.requests, 4, method << ": requests");
+            }
+            else
+            {
+                NS_TEST_ASSERT_MSG_EQ(r.GetModeName(), "indirect", method << ": mode");
+                NS_TEST_ASSERT_MSG_EQ(firstInvalid.IsZero(), false, "an invalid reply arrived");
+                NS_TEST_ASSERT_MSG_EQ(decided,
+                                      firstInvalid,
+                                      method << ": indirect when the first invalid reply arrived");
+            }
+            Simulator::Destroy();
+        }
+        NS_TEST_ASSERT_MSG_LT(duration[1], duration[0], "dynamic faster than traditional");
+    }
+};
+
+/**
+ * \ingroup drp-tests
+ * 10% frame loss on both RNICs and 10% failed registrations: every transfer
+ * of a run succeeds and leaves identical bytes at both ends, for both
+ * methods, write and read.
+ */
+class DrpLossyMemoryTestCase : public TestCase
+{
+  public:
+    /**
+     * \param method traditional or dynamic
+     * \param operation write or read
+     */
+    DrpLossyMemoryTestCase(const std::string& method, const std::string& operation)
+        : TestCase("LFP = FRP = 10%: every transfer byte-exact (" + method + " " + operation + ")"),
+          m_method(method),
+          m_operation(operation)
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        const uint32_t transfers = 40;
+        RnicHelper rnic;
+        rnic.SetMethod(m_method);
+        RdmaHostHelper host = MakeWorkload(transfers, 16384, m_operation);
+        host.SetAttribute("RegistrationFailureProbability", DoubleValue(0.1));
+        PointToPointBed bed(rnic, host);
+        bed.SetLoss(0.1, 7);
+        bed.Run();
+
+        NS_TEST_ASSERT_MSG_EQ(bed.Records().size(), transfers, "every transfer ended");
+        uint32_t indirect = 0;
+        for (const auto& r : bed.Records())
+        {
+            NS_TEST_ASSERT_MSG_EQ(r.GetStatusName(), "success", "transfer " << r.index);
+            indirect += r.mode == DrpTransferRecord::INDIRECT;
+        }
+        NS_TEST_ASSERT_MSG_EQ(bed.m_compared, transfers, "every transfer compared");
+        NS_TEST_ASSERT_MSG_EQ(bed.m_corrupt, 0, "bytes identical at both ends");
+        uint64_t lost = bed.Rnic(0)->GetReceiveErrorDrops() + bed.Rnic(1)->GetReceiveErrorDrops();
+        NS_TEST_ASSERT_MSG_GT(lost, 0, "frames were lost");
+        NS_TEST_ASSERT_MSG_GT(bed.m_registrationsBad, 0, "registrations failed");
+        if (m_method == "dynamic" && m_operation == "write")
+        {
+            NS_TEST_ASSERT_MSG_GT(indirect, 0, "some transfers went indirect");
+        }
+        if (m_method == "traditional")
+        {
+            NS_TEST_ASSERT_MSG_EQ(indirect, 0, "the traditional RNIC never goes indirect");
+        }
+        Simulator::Destroy();
+    }
+
+    std::string m_method;    //!< traditional or dynamic
+    std::string m_operation; //!< write or read
+};
+
+/**
+ * \ingroup drp-tests
+ * A 4 KiB indirect buffer and a registration that fails twice, for a 32 KiB
+ * write: the buffer overflows, the frames it refuses are dropped
+ * unacknowledged (BUFFER_FULL), the sender retransmits them, and the
+ * transfer ends with all data in place.
+ */
+class DrpBufferOverflowTestCase : public TestCase
+{
+  public:
+    DrpBufferOverflowTestCase()
+        : TestCase("indirect buffer overflow: recovered, data intact")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        RnicHelper rnic;
+        rnic.SetMethod("dynamic");
+        rnic.SetIndirectBufferAttribute("Capacity", UintegerValue(4096));
+        RdmaHostHelper host = MakeWorkload(1, 32768);
+        host.SetAttribute("RegistrationRandomVariable", PointerValue(MakeDraws({0, 0, 1})));
+        host.SetAttribute("RegistrationFailureProbability", DoubleValue(0.5));
+        PointToPointBed bed(rnic, host);
+        Ptr<IndirectBuffer> buffer = bed.Rnic(1)->GetTransport()->GetIndirectBuffer();
+        NS_TEST_ASSERT_MSG_EQ(buffer->GetCapacity(), 4096, "capacity");
+        uint32_t overflowTraces = 0;
+        uint32_t peak = 0;
+        buffer->TraceConnectWithoutContext(
+            "Overflow",
+            Callback<void, Ptr<const Packet>>(
+                [&overflowTraces](Ptr<const Packet>) { ++overflowTraces; }));
+        buffer->TraceConnectWithoutContext(
+            "Occupancy",
+            Callback<void, uint32_t, uint32_t>(
+                [&peak](uint32_t, uint32_t now) { peak = std::max(peak, now); }));
+        bed.Run();
+
+        NS_TEST_ASSERT_MSG_EQ(bed.Records().size(), 1, "one transfer");
+        if (bed.Records().size() != 1)
+        {
+            return;
+        }
+        const DrpTransferRecord& r = bed.Records()[0];
+        NS_TEST_ASSERT_MSG_EQ(r.GetStatusName(), "success", "status");
+        NS_TEST_ASSERT_MSG_EQ(r.GetModeName(), "indirect", "mode");
+        NS_TEST_ASSERT_MSG_EQ(bed.m_corrupt, 0, "bytes identical at both ends");
+        NS_TEST_ASSERT_MSG_GT(buffer->GetOverflowCount(), 0, "the buffer overflowed");
+        NS_TEST_ASSERT_MSG_EQ(overflowTraces, buffer->GetOverflowCount(), "Overflow trace");
+        NS_TEST_ASSERT_MSG_EQ(bed.Rnic(1)->GetTransport()->GetDropCount(DrpTransport::BUFFER_FULL),
+                              buffer->GetOverflowCount(),
+                              "every refused frame counted as a BUFFER_FULL drop");
+        NS_TEST_ASSERT_MSG_LT_OR_EQ(peak, buffer->GetCapacity(), "never above capacity");
+        NS_TEST_ASSERT_MSG_GT(r.retransmissions, 0, "refused frames were sent again");
+        NS_TEST_ASSERT_MSG_EQ(buffer->GetOccupancy(), 0, "buffer empty at the end");
+        Simulator::Destroy();
+    }
+};
+
+/**
+ * \ingroup drp-tests
+ * Transfers that cannot succeed still end, with HANDSHAKE_FAILED, and the
+ * simulation stops by itself: the initiator gives up after MaxRetries
+ * handshake expiries, the responder forgets the transfer after its idle
+ * time ((MaxRetries + 2) x max(H, R) without hearing from the initiator).
+ */
+class DrpNeverHangsTestCase : public TestCase
+{
+  public:
+    /// How the peer fails to answer.
+    enum Peer
+    {
+        ALWAYS_FAILS, //!< every registration fails (FRP = 1)
+        SILENT,       //!< the responder's RNIC loses every frame
+        NO_HOST,      //!< the responder has no host to register anything
+    };
+
+    /**
+     * \param method traditional or dynamic
+     * \param peer how the peer fails
+     */
+    DrpNeverHangsTestCase(const std::string& method, Peer peer)
+        : TestCase(std::string("never hangs: ") +
+                   (peer == ALWAYS_FAILS
+                        ? "registration always fails"
+                        : (peer == SILENT ? "peer never answers" : "peer host never registers")) +
+                   " (" + method + ")"),
+          m_method(method),
+          m_peer(peer)
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        const uint32_t maxRetries = 4;
+        RnicHelper rnic;
+        rnic.SetMethod(m_method);
+        rnic.SetTransportAttribute("MaxRetries", UintegerValue(maxRetries));
+        RdmaHostHelper host = MakeWorkload(1, 16384);
+        host.SetAttribute("RegistrationFailureProbability",
+                          DoubleValue(m_peer == ALWAYS_FAILS ? 1.0 : 0.0));
+        PointToPointBed bed(rnic, host, m_peer != NO_HOST);
+        Ptr<DrpTransport> responder = bed.Rnic(1)->GetTransport();
+        if (m_peer == SILENT)
+        {
+            Ptr<RateErrorModel> all = CreateObject<RateErrorModel>();
+            all->SetUnit(RateErrorModel::ERROR_UNIT_PACKET);
+            all->SetRate(1.0);
+            bed.Rnic(1)->SetReceiveErrorModel(all);
+        }
+        TimeValue value;
+        ReadAttribute(responder, "HandshakeTimeout", value);
+        Time h = value.Get();
+        ReadAttribute(responder, "RetransmissionTimeout", value);
+        Time idle = (maxRetries + 2) * std::max(h, value.Get());
+        size_t respondedMax = 0;
+        responder->TraceConnectWithoutContext(
+            "Rx",
+            Callback<void, Ptr<const Packet>>([&](Ptr<const Packet>) {
+                respondedMax = std::max(respondedMax, responder->GetActiveResponded());
+            }));
+        bed.Run();
+
+        NS_TEST_ASSERT_MSG_EQ(bed.Records().size(), 1, "the transfer ended");
+        if (bed.Records().size() != 1)
+        {
+            return;
+        }
+        const DrpTransferRecord& r = bed.Records()[0];
+        NS_TEST_ASSERT_MSG_EQ(r.GetStatusName(), "handshake-failed", "status");
+        NS_TEST_ASSERT_MSG_GT_OR_EQ(r.timeouts, maxRetries + 1, "gave up after MaxRetries");
+        // Each of the MaxRetries + 1 handshake periods is H plus at most a
+        // handshake round trip (an invalid reply restarts the timer): well
+        // under (MaxRetries + 2) H.
+        NS_TEST_ASSERT_MSG_LT_OR_EQ(r.end,
+                                    (maxRetries + 2) * h,
+                                    "the initiator gave up within (MaxRetries + 2) H");
+        // The responder hears the last request before the initiator gives up
+        // and forgets the transfer one idle time later.
+        NS_TEST_ASSERT_MSG_LT_OR_EQ(Simulator::Now(),
+                                    (maxRetries + 2) * h + idle,
+                                    "the simulation ended by itself within (MaxRetries + 2) H "
+                                    "plus the responder's idle time");
+        NS_TEST_ASSERT_MSG_EQ(bed.Rnic(0)->GetTransport()->GetActiveInitiated(), 0, "initiator");
+        NS_TEST_ASSERT_MSG_EQ(responder->GetActiveResponded(), 0, "responder forgot it");
+        if (m_peer != SILENT)
+        {
+            NS_TEST_ASSERT_MSG_EQ(respondedMax, 1, "the responder knew the transfer");
+        }
+        if (Ptr<IndirectBuffer> buffer = responder->GetIndirectBuffer())
+        {
+            NS_TEST_ASSERT_MSG_EQ(buffer->GetOccupancy(), 0, "buffered data discarded");
+        }
+        NS_TEST_ASSERT_MSG_EQ(bed.Rnic(1)->GetHostMemory()->GetRegisteredBytes(),
+                              0,
+                              "nothing left registered");
+        Simulator::Destroy();
+    }
+
+    std::string m_method; //!< traditional or dynamic
+    Peer m_peer;          //!< how the peer fails
+};
+
+/**
+ * \ingroup drp-tests
+ * Three hosts on one switch, each running four transfers at a time to
+ * another host, so that every RNIC is initiator and responder at once and
+ * one RNIC serves two initiators. Two rounds cover every ordered pair of
+ * hosts. With 2% frame loss and 5% failed registrations every transfer
+ * succeeds with identical bytes at both ends.
+ */
+class DrpConcurrentTestCase : public TestCase
+{
+  public:
+    /// \param method traditional or dynamic
+    explicit DrpConcurrentTestCase(const std::string& method)
+        : TestCase("three hosts on a switch, 4 concurrent transfers each (" + method + ")"),
+          m_method(method)
+    {
+    }
+
+  private:
+    /// A workload: initiator host, responder host, operation.
+    struct Workload
+    {
+        uint32_t initiator;    //!< host index
+        uint32_t responder;    //!< host index
+        std::string operation; //!< write or read
+    };
+
+    void DoRun() override
+    {
+        // Round 1: hosts 0 and 1 both to host 2, host 2 to host 1.
+        // Round 2: hosts 0 and 1 to each other, host 2 to host 0.
+        RunRound({{0, 2, "write"}, {1, 2, "read"}, {2, 1, "write"}});
+        RunRound({{0, 1, "read"}, {1, 0, "write"}, {2, 0, "read"}});
+    }
+
+    /// \param workloads one per host
+    void RunRound(const std::vector<Workload>& workloads)
+    {
+        const uint32_t transfers = 12;
+        const uint32_t concurrency = 4;
+        RnicHelper rnic;
+        rnic.SetMethod(m_method);
+        EthernetHelper trunk;
+        SwitchLineHelper line(1, 3, rnic, trunk);
+        NetDeviceContainer rnics = line.GetRnics();
+        int64_t stream = 11;
+        for (uint32_t i = 0; i < rnics.GetN(); ++i)
+        {
+            Ptr<RateErrorModel> loss = CreateObject<RateErrorModel>();
+            loss->SetUnit(RateErrorModel::ERROR_UNIT_PACKET);
+            loss->SetRate(0.02);
+            Ptr<RnicNetDevice> device = DynamicCast<RnicNetDevice>(rnics.Get(i));
+            device->SetReceiveErrorModel(loss);
+            stream += device->AssignStreams(stream);
+        }
+        RdmaHostHelper host = MakeWorkload(transfers, 16384);
+        host.SetAttribute("Concurrency", UintegerValue(concurrency));
+        host.SetAttribute("RegistrationFailureProbability", DoubleValue(0.05));
+        ApplicationContainer apps;
+        for (const auto& w : workloads)
+        {
+            host.SetAttribute("Operation", StringValue(w.operation));
+            apps.Add(host.Install(line.GetHost(0, w.initiator)));
+        }
+        stream += RdmaHostHelper::AssignStreams(apps, stream);
+
+        uint32_t corrupt = 0;
+        uint32_t compared = 0;
+        std::vector<size_t> peak(workloads.size(), 0);
+        for (uint32_t i = 0; i < workloads.size(); ++i)
+        {
+            const Workload& w = workloads[i];
+            RdmaHostHelper::SetWorkload(apps.Get(i), rnics.Get(w.responder));
+            Ptr<RnicNetDevice> mine = DynamicCast<RnicNetDevice>(rnics.Get(w.initiator));
+            Ptr<HostMemory> peer =
+                DynamicCast<RnicNetDevice>(rnics.Get(w.responder))->GetHostMemory();
+            apps.Get(i)->TraceConnectWithoutContext(
+                "TransferComplete",
+                Callback<void, const DrpTransferRecord&>([&, mine, peer](
+                                                             const DrpTransferRecord& r) {
+                    if (r.status == DrpTransferRecord::SUCCESS)
+                    {
+                        ++compared;
+                        corrupt +=
+                            mine->GetHostMemory()->CountDifferences(r.sba, peer, r.dba, r.length) !=
+                            0;
+                    }
+                }));
+            Ptr<DrpTransport> transport = mine->GetTransport();
+            transport->TraceConnectWithoutContext(
+                "Tx",
+                Callback<void, Ptr<const Packet>>([&peak, i, transport](Ptr<const Packet>) {
+                    peak[i] = std::max(peak[i], transport->GetActiveInitiated());
+                }));
+        }
+        apps.Start(Seconds(0));
+        Simulator::Run();
+
+        for (uint32_t i = 0; i < workloads.size(); ++i)
+        {
+            Ptr<RdmaHostApplication> app = DynamicCast<RdmaHostApplication>(apps.Get(i));
+            NS_TEST_ASSERT_MSG_EQ(app->GetRecords().size(),
+                                  transfers,
+                                  "host " << i << " ended all");
+            for (const auto& r : app->GetRecords())
+            {
+                NS_TEST_ASSERT_MSG_EQ(r.GetStatusName(),
+                                      "success",
+                                      "host " << i << " transfer " << r.index);
+            }
+            NS_TEST_ASSERT_MSG_EQ(peak[i], concurrency, "host " << i << " ran 4 at once");
+        }
+        NS_TEST_ASSERT_MSG_EQ(compared, transfers * workloads.size(), "every transfer compared");
+        NS_TEST_ASSERT_MSG_EQ(corrupt, 0, "bytes identical at both ends of every transfer");
+        Simulator::Destroy();
+    }
+
+    std::string m_method; //!< traditional or dynamic
+};
+
+/**
+ * \ingroup drp-tests
+ * Hand-made DRP frames sent from one RNIC's port to the other while a real
+ * write runs between them: each is dropped for the right reason and counted,
+ * and none changes a byte of the target's memory. The real transfer is
+ * undisturbed.
+ */
+class DrpBadFramesTestCase : public TestCase
+{
+  public:
+    /// \param method traditional or dynamic
+    explicit DrpBadFramesTestCase(const std::string& method)
+        : TestCase("malformed and foreign frames dropped, counted, never placed (" + method + ")"),
+          m_method(method)
+    {
+    }
+
+  private:
+    /// A frame to inject and where its payload would land.
+    struct Injection
+    {
+        Time at;               //!< when it is sent
+        bool toResponder;      //!< sent to the responder (true) or the initiator
+        Ptr<Packet> frame;     //!< DRP header (or less) and payload
+        uint64_t target{0};    //!< address its payload names (0: none)
+        uint32_t targetLen{0}; //!< bytes there
+    };
+
+    /// A base address far from every region of the workload.
+    static const uint64_t FAR_AWAY = 0x900000000ULL;
+
+    /**
+     * \param ctrl CTRL byte
+     * \param tid transfer id
+     * \param dba payload address
+     * \param len LEN
+     * \param payloadBytes payload actually attached
+     * \param sn sequence number
+     * \return the frame
+     */
+    static Ptr<Packet> MakeFrame(uint8_t ctrl,
+                                 uint16_t tid,
+                                 uint64_t dba,
+                                 uint32_t len,
+                                 uint32_t payloadBytes,
+                                 uint32_t sn = 0)
+    {
+        std::vector<uint8_t> bytes(payloadBytes, 0xA5);
+        Ptr<Packet> p = Create<Packet>(bytes.data(), bytes.size());
+        DrpHeader h;
+        h.SetControl(ctrl);
+        h.SetTid(tid);
+        h.SetDba(dba);
+        h.SetLength(len);
+        h.SetSequence(sn);
+        p->AddHeader(h);
+        return p;
+    }
+
+    void DoRun() override
+    {
+        const uint32_t size = 65536;
+        const uint32_t payload = 1024;
+        RnicHelper rnic;
+        rnic.SetMethod(m_method);
+        PointToPointBed bed(rnic, MakeWorkload(1, size));
+        Ptr<RnicNetDevice> a = bed.Rnic(0);
+        Ptr<RnicNetDevice> b = bed.Rnic(1);
+        // The workload's first transfer: TID 1, region at (node 0 + 1) << 32 in B.
+        const uint16_t liveTid = 1;
+        const uint64_t liveDba = uint64_t(a->GetNode()->GetId() + 1) << 32;
+        const uint16_t unknownTid = 0x7777;
+        const bool traditional = m_method == "traditional";
+
+        std::vector<Injection> injections;
+        // Shorter than a DRP header.
+        injections.push_back({MicroSeconds(50), true, Create<Packet>(10)});
+        // Two frame types in one CTRL.
+        injections.push_back(
+            {MicroSeconds(60),
+             true,
+             MakeFrame(DrpHeader::REQ | DrpHeader::DATA, unknownTid, FAR_AWAY, payload, payload),
+             FAR_AWAY,
+             payload});
+        // LEN says 1024, the payload has 512 bytes.
+        injections.push_back(
+            {MicroSeconds(70),
+             true,
+             MakeFrame(DrpHeader::DATA, unknownTid, FAR_AWAY + 4096, payload, payload / 2),
+             FAR_AWAY + 4096,
+             payload});
+        // Write data of the live transfer, but past the end of its region.
+        injections.push_back(
+            {MicroSeconds(200),
+             true,
+             MakeFrame(DrpHeader::DATA, liveTid, liveDba + size, payload, payload, size / payload),
+             liveDba + size,
+             payload});
+        // A reply for the live TID that claims to be a read: foreign to the initiator.
+        injections.push_back({MicroSeconds(210),
+                              false,
+                              MakeFrame(DrpHeader::REQ_ACK | DrpHeader::READ, liveTid, 0, 0, 0)});
+        // A release reply for a transfer the initiator never had.
+        injections.push_back(
+            {MicroSeconds(220), false, MakeFrame(DrpHeader::REL_ACK, unknownTid, 0, 0, 0)});
+        // Write data for a TID nobody requested. The traditional RNIC has
+        // nowhere to keep it; the dynamic one keeps (and acknowledges) it in
+        // its indirect buffer, where it stays until the responder forgets
+        // the unknown transfer, and the initiator drops that ACK.
+        injections.push_back(
+            {MicroSeconds(230),
+             true,
+             MakeFrame(DrpHeader::DATA, unknownTid, FAR_AWAY + 8192, payload, payload),
+             FAR_AWAY + 8192,
+             payload});
+
+        std::vector<std::vector<uint8_t>> before;
+        for (const auto& injection : injections)
+        {
+            Ptr<RnicNetDevice> from = injection.toResponder ? a : b;
+            Ptr<RnicNetDevice> to = injection.toResponder ? b : a;
+            std::vector<uint8_t> bytes(injection.targetLen);
+            to->GetHostMemory()->Read(injection.target, bytes.data(), bytes.size());
+            before.push_back(bytes);
+            Ptr<Packet> frame = injection.frame;
+            Address dest = to->GetAddress();
+            Simulator::Schedule(injection.at, [from, frame, dest]() {
+                from->EthernetNetDevice::Send(frame, dest, DrpHeader::PROT_NUMBER);
+            });
+        }
+        bed.Run();
+
+        NS_TEST_ASSERT_MSG_EQ(bed.Records().size(), 1, "the live transfer ended");
+        if (bed.Records().size() != 1)
+        {
+            return;
+        }
+        NS_TEST_ASSERT_MSG_EQ(bed.Records()[0].GetStatusName(), "success", "live transfer");
+        NS_TEST_ASSERT_MSG_EQ(bed.m_corrupt, 0, "live transfer's bytes identical");
+        NS_TEST_ASSERT_MSG_GT(bed.Records()[0].end,
+                              MicroSeconds(230),
+                              "the frames came during the live transfer");
+
+        Ptr<DrpTransport> responder = b->GetTransport();
+        Ptr<DrpTransport> initiator = a->GetTransport();
+        std::map<DrpTransport::DropReason, uint64_t> atResponder{
+            {DrpTransport::MALFORMED, 2},
+            {DrpTransport::BAD_LENGTH, 1},
+            {DrpTransport::OUT_OF_REGION, 1},
+            {DrpTransport::NOT_REGISTERED, traditional ? 1 : 0}};
+        std::map<DrpTransport::DropReason, uint64_t> atInitiator{
+            {DrpTransport::FOREIGN, 1},
+            {DrpTransport::UNKNOWN_TID, traditional ? 1 : 2}};
+        for (int i = 0; i < DrpTransport::DROP_REASONS; ++i)
+        {
+            auto reason = DrpTransport::DropReason(i);
+            NS_TEST_EXPECT_MSG_EQ(responder->GetDropCount(reason),
+                                  atResponder[reason],
+                                  "responder drops for "
+                                      << DrpTransport::GetDropReasonName(reason));
+            NS_TEST_EXPECT_MSG_EQ(initiator->GetDropCount(reason),
+                                  atInitiator[reason],
+                                  "initiator drops for "
+                                      << DrpTransport::GetDropReasonName(reason));
+        }
+        for (uint32_t i = 0; i < injections.size(); ++i)
+        {
+            const Injection& injection = injections[i];
+            Ptr<RnicNetDevice> to = injection.toResponder ? b : a;
+            std::vector<uint8_t> after(injection.targetLen);
+            to->GetHostMemory()->Read(injection.target, after.data(), after.size());
+            NS_TEST_EXPECT_MSG_EQ((after == before[i]),
+                                  true,
+                                  "frame " << i << ": memory unchanged");
+        }
+        NS_TEST_EXPECT_MSG_EQ(responder->GetActiveResponded(), 0, "the responder forgot all");
+        if (Ptr<IndirectBuffer> buffer = responder->GetIndirectBuffer())
+        {
+            NS_TEST_EXPECT_MSG_EQ(buffer->GetOccupancy(), 0, "nothing left in the buffer");
+        }
+        Simulator::Destroy();
+    }
+
+    std::string m_method; //!< traditional or dynamic
+};
+
+/**
+ * \ingroup drp-tests
+ * A long transfer without loss or failure needs no timer: the data phase
+ * lasts longer than H and many times R, and every timer that runs during it
+ * is restarted by progress, so no expiry is counted and nothing is sent
+ * again.
+ */
+class DrpLongTransferTestCase : public TestCase
+{
+  public:
+    /**
+     * \param method traditional or dynamic
+     * \param operation write or read
+     */
+    DrpLongTransferTestCase(const std::string& method, const std::string& operation)
+        : TestCase("512 KiB without loss: no timer expiry (" + method + " " + operation + ")"),
+          m_method(method),
+          m_operation(operation)
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        RnicHelper rnic;
+        rnic.SetMethod(m_method);
+        PointToPointBed bed(rnic, MakeWorkload(1, 524288, m_operation));
+        TimeValue h;
+        ReadAttribute(bed.Rnic(0)->GetTransport(), "HandshakeTimeout", h);
+        bed.Run();
+        NS_TEST_ASSERT_MSG_EQ(bed.Records().size(), 1, "one transfer");
+        if (bed.Records().size() != 1)
+        {
+            return;
+        }
+        const DrpTransferRecord& r = bed.Records()[0];
+        NS_TEST_ASSERT_MSG_EQ(r.GetStatusName(), "success", "status");
+        NS_TEST_ASSERT_MSG_EQ(bed.m_corrupt, 0, "bytes identical");
+        NS_TEST_ASSERT_MSG_GT(r.GetDuration(), 2 * h.Get(), "the data phase outlasts H");
+        NS_TEST_EXPECT_MSG_EQ(r.retransmissions, 0, "no retransmission");
+        NS_TEST_EXPECT_MSG_EQ(r.timeouts, 0, "no timer expiry");
+        Simulator::Destroy();
+    }
+
+    std::string m_method;    //!< traditional or dynamic
+    std::string m_operation; //!< write or read
+};
+
+/**
+ * \ingroup drp-tests
+ * Whole transfers.
+ */
+class DrpTransferTestSuite : public TestSuite
+{
+  public:
+    DrpTransferTestSuite()
+        : TestSuite("drp-transfer", DRP_TEST_SYSTEM)
+    {
+        AddTestCase(new DrpRegistrationFailsThriceTestCase, DRP_TEST_QUICK);
+        for (const std::string method : {"traditional", "dynamic"})
+        {
+            for (const std::string operation : {"write", "read"})
+            {
+                AddTestCase(new DrpLossyMemoryTestCase(method, operation), DRP_TEST_QUICK);
+            }
+        }
+        AddTestCase(new DrpBufferOverflowTestCase, DRP_TEST_QUICK);
+        for (const std::string method : {"traditional", "dynamic"})
+        {
+            AddTestCase(new DrpNeverHangsTestCase(method, DrpNeverHangsTestCase::ALWAYS_FAILS),
+                        DRP_TEST_QUICK);
+            AddTestCase(new DrpNeverHangsTestCase(method, DrpNeverHangsTestCase::SILENT),
+                        DRP_TEST_QUICK);
+            AddTestCase(new DrpNeverHangsTestCase(method, DrpNeverHangsTestCase::NO_HOST),
+                        DRP_TEST_QUICK);
+            AddTestCase(new DrpConcurrentTestCase(method), DRP_TEST_QUICK);
+            AddTestCase(new DrpBadFramesTestCase(method), DRP_TEST_QUICK);
+        }
+        // Last: the runner stops a suite at its first failing case.
+        for (const std::string operation : {"write", "read"})
+        {
+            for (const std::string method : {"traditional", "dynamic"})
+            {
+                AddTestCase(new DrpLongTransferTestCase(method, operation), DRP_TEST_QUICK);
+            }
+        }
+    }
+};
+
+/// Static instance that registers the suite with the runner.
+static DrpTransferTestSuite g_drpTransferTestSuite;
