@@ -150,8 +150,8 @@ main(int argc, char* argv[])
     for (uint32_t i = 0; i < repeat; ++i)
     {
         drpBest = std::min(drpBest, RunDrp(frames, payload, moved) / moved);
-        p2pBest = std::min(p2pBest,
-                           RunPointToPoint(moved, payload + DrpHeader::SIZE, received) / moved);
+        p2pBest =
+            std::min(p2pBest, RunPointToPoint(moved, payload + DrpHeader::SIZE, received) / moved);
         NS_ABORT_MSG_IF(received != moved, "point-to-point lost frames: " << received);
     }
     std::cout << std::fixed << std::setprecision(3) << "frames: " << moved << " of "

@@ -43,10 +43,10 @@ PrintSummary(const DrpScenario::Result& result)
               << std::setprecision(1) << std::setw(10) << t.mean << " us  +/- " << std::setw(7)
               << t.halfWidth << " us (95% CI)   " << result.GetSuccesses() << "/"
               << result.records.size() << " ok, " << result.GetIndirect() << " indirect, "
-              << result.corruptTransfers << " corrupt, " << result.framesLost
-              << " frames lost, " << std::setprecision(2) << result.wallSeconds << " s wall ("
-              << std::setprecision(0) << 1e6 * result.wallSeconds / result.records.size()
-              << " us per transfer)" << std::endl;
+              << result.corruptTransfers << " corrupt, " << result.framesLost << " frames lost, "
+              << std::setprecision(2) << result.wallSeconds << " s wall (" << std::setprecision(0)
+              << 1e6 * result.wallSeconds / result.records.size() << " us per transfer)"
+              << std::endl;
 }
 
 } // namespace
@@ -85,12 +85,11 @@ main(int argc, char* argv[])
             DrpScenario::WriteCsvHeader(out);
         }
         drp::RequireInRange<uint32_t>("repetitions", repetitions, 1, 1000);
-        std::cout << "drp " << config.topology << ": " << repetitions << " x "
-                  << config.transfers << " transfers of " << config.size << " B ("
-                  << config.operation << "), payload " << config.payload << " B, FRP "
-                  << config.frp << ", LFP " << config.lfp << " (" << config.lossModel
-                  << " loss), runs " << config.run << ".." << config.run + repetitions - 1
-                  << std::endl;
+        std::cout << "drp " << config.topology << ": " << repetitions << " x " << config.transfers
+                  << " transfers of " << config.size << " B (" << config.operation << "), payload "
+                  << config.payload << " B, FRP " << config.frp << ", LFP " << config.lfp << " ("
+                  << config.lossModel << " loss), runs " << config.run << ".."
+                  << config.run + repetitions - 1 << std::endl;
         std::vector<DrpScenario::Result> results;
         for (const auto& method : methods)
         {

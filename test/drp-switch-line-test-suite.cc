@@ -48,8 +48,8 @@ class DrpSwitchLineTestCase : public TestCase
     /// A workload: initiator host, responder host, operation.
     struct Workload
     {
-        uint32_t initiator; //!< host index
-        uint32_t responder; //!< host index
+        uint32_t initiator;    //!< host index
+        uint32_t responder;    //!< host index
         std::string operation; //!< write or read
     };
 
@@ -114,21 +114,21 @@ class DrpSwitchLineTestCase : public TestCase
         uint32_t corrupt = 0;
         for (const auto& w : workloads)
         {
-            Ptr<HostMemory> initiator = DynamicCast<RnicNetDevice>(rnics.Get(w.initiator))->GetHostMemory();
-            Ptr<HostMemory> responder = DynamicCast<RnicNetDevice>(rnics.Get(w.responder))->GetHostMemory();
+            Ptr<HostMemory> initiator =
+                DynamicCast<RnicNetDevice>(rnics.Get(w.initiator))->GetHostMemory();
+            Ptr<HostMemory> responder =
+                DynamicCast<RnicNetDevice>(rnics.Get(w.responder))->GetHostMemory();
             apps.Get(w.initiator)
                 ->TraceConnectWithoutContext(
                     "TransferComplete",
-                    Callback<void, const DrpTransferRecord&>(
-                        [&corrupt, initiator, responder](const DrpTransferRecord& r) {
-                            if (r.status == DrpTransferRecord::SUCCESS)
-                            {
-                                corrupt += initiator->CountDifferences(r.sba,
-                                                                       responder,
-                                                                       r.dba,
-                                                                       r.length) != 0;
-                            }
-                        }));
+                    Callback<void, const DrpTransferRecord&>([&corrupt, initiator, responder](
+                                                                 const DrpTransferRecord& r) {
+                        if (r.status == DrpTransferRecord::SUCCESS)
+                        {
+                            corrupt +=
+                                initiator->CountDifferences(r.sba, responder, r.dba, r.length) != 0;
+                        }
+                    }));
         }
 
         std::map<uint32_t, uint32_t> replies;
@@ -140,9 +140,9 @@ class DrpSwitchLineTestCase : public TestCase
             ApplicationContainer app = ping.Install(hosts.Get(h));
             app.Start(MicroSeconds(10));
             app.Stop(MilliSeconds(40));
-            app.Get(0)->TraceConnectWithoutContext(
-                "Rtt",
-                Callback<void, Time>([&replies, h](Time) { ++replies[h]; }));
+            app.Get(0)->TraceConnectWithoutContext("Rtt", Callback<void, Time>([&replies, h](Time) {
+                                                       ++replies[h];
+                                                   }));
         }
         apps.Start(Seconds(0));
         Simulator::Stop(Seconds(5));

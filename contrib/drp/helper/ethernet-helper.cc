@@ -15,7 +15,8 @@
 
 #include <sstream>
 
-namespace ns3 {
+namespace ns3
+{
 
 NS_LOG_COMPONENT_DEFINE("EthernetHelper");
 
@@ -98,8 +99,8 @@ EthernetHelper::CreateDevice(Ptr<Node> /* node */) const
 Ptr<EthernetNetDevice>
 EthernetHelper::CreateDeviceOfType(TypeId tid) const
 {
-    NS_ABORT_MSG_UNLESS(tid.IsChildOf(EthernetNetDevice::GetTypeId())
-                            || tid == EthernetNetDevice::GetTypeId(),
+    NS_ABORT_MSG_UNLESS(tid.IsChildOf(EthernetNetDevice::GetTypeId()) ||
+                            tid == EthernetNetDevice::GetTypeId(),
                         "EthernetHelper: " << tid.GetName() << " is not an EthernetNetDevice");
     ObjectFactory factory = m_deviceFactory;
     factory.SetTypeId(tid);
@@ -178,10 +179,10 @@ EthernetHelper::EnablePcapInternal(std::string prefix,
         return;
     }
     PcapHelper pcapHelper;
-    std::string filename
-        = explicitFilename ? prefix : pcapHelper.GetFilenameFromDevice(prefix, device);
-    Ptr<PcapFileWrapper> file
-        = pcapHelper.CreateFile(filename, std::ios::out, PcapHelper::DLT_EN10MB);
+    std::string filename =
+        explicitFilename ? prefix : pcapHelper.GetFilenameFromDevice(prefix, device);
+    Ptr<PcapFileWrapper> file =
+        pcapHelper.CreateFile(filename, std::ios::out, PcapHelper::DLT_EN10MB);
     pcapHelper.HookDefaultSink<EthernetNetDevice>(device,
                                                   promiscuous ? "PromiscSniffer" : "Sniffer",
                                                   file);
@@ -206,8 +207,8 @@ EthernetHelper::EnableAsciiInternal(Ptr<OutputStreamWrapper> stream,
     {
         // One file per device: no context needed.
         AsciiTraceHelper asciiTraceHelper;
-        std::string filename
-            = explicitFilename ? prefix : asciiTraceHelper.GetFilenameFromDevice(prefix, device);
+        std::string filename =
+            explicitFilename ? prefix : asciiTraceHelper.GetFilenameFromDevice(prefix, device);
         Ptr<OutputStreamWrapper> theStream = asciiTraceHelper.CreateFileStream(filename);
         asciiTraceHelper.HookDefaultReceiveSinkWithoutContext<EthernetNetDevice>(device,
                                                                                  "MacRx",

@@ -15,7 +15,8 @@
 #include <string>
 #include <utility>
 
-namespace ns3 {
+namespace ns3
+{
 
 /**
  * \ingroup drp
@@ -47,9 +48,7 @@ namespace ns3 {
  * Pcap traces are Ethernet (DLT_EN10MB), one record per frame as sent or
  * received, 14-byte header and 4-byte FCS included, short frames unpadded.
  */
-class EthernetHelper
-    : public PcapHelperForDevice
-    , public AsciiTraceHelperForDevice
+class EthernetHelper : public PcapHelperForDevice, public AsciiTraceHelperForDevice
 {
   public:
     /// Default device ns3::EthernetNetDevice, queue ns3::DropTailQueue<Packet>.
@@ -64,7 +63,7 @@ class EthernetHelper
      *        \<Packet\> is appended if missing)
      * \param [in] args name and AttributeValue pairs to set
      */
-    template<typename... Ts>
+    template <typename... Ts>
     void SetQueue(std::string type, Ts&&... args);
 
     /**
@@ -197,7 +196,7 @@ class EthernetHelper
     bool m_enableFlowControl;       //!< aggregate a NetDeviceQueueInterface
 };
 
-template<typename... Ts>
+template <typename... Ts>
 void
 EthernetHelper::SetQueue(std::string type, Ts&&... args)
 {

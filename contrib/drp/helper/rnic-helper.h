@@ -90,7 +90,7 @@ class RnicHelper : public EthernetHelper
     /// \return a new RNIC with the configured method and parts
     Ptr<RnicNetDevice> CreateRnic() const;
 
-    ModePolicy::Method m_method;     //!< traditional or dynamic
+    ModePolicy::Method m_method;      //!< traditional or dynamic
     ObjectFactory m_transportFactory; //!< DrpTransport
     ObjectFactory m_pcieFactory;      //!< PcieLink
     ObjectFactory m_bufferFactory;    //!< IndirectBuffer

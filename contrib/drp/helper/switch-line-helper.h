@@ -61,11 +61,11 @@ class SwitchLineHelper
     NetDeviceContainer GetSwitchPorts() const;
 
   private:
-    uint32_t m_hostsPerSwitch;     //!< hosts on each switch
-    NodeContainer m_switches;      //!< switch nodes
-    NodeContainer m_hosts;         //!< host nodes
-    NetDeviceContainer m_rnics;    //!< hosts' RNICs
-    NetDeviceContainer m_ports;    //!< switch ports
+    uint32_t m_hostsPerSwitch;  //!< hosts on each switch
+    NodeContainer m_switches;   //!< switch nodes
+    NodeContainer m_hosts;      //!< host nodes
+    NetDeviceContainer m_rnics; //!< hosts' RNICs
+    NetDeviceContainer m_ports; //!< switch ports
 };
 
 } // namespace ns3

@@ -15,8 +15,8 @@
 #include "ns3/pointer.h"
 #include "ns3/rdma-host-application.h"
 #include "ns3/rdma-host-helper.h"
-#include "ns3/rnic-helper.h"
 #include "ns3/rng-seed-manager.h"
+#include "ns3/rnic-helper.h"
 #include "ns3/simulator.h"
 #include "ns3/string.h"
 #include "ns3/switch-line-helper.h"
@@ -123,7 +123,8 @@ DrpScenario::Config::Validate() const
     {
         std::string::size_type colons = name.rfind("::");
         TypeId tid;
-        if (colons == std::string::npos || !TypeId::LookupByNameFailSafe(name.substr(0, colons), &tid))
+        if (colons == std::string::npos ||
+            !TypeId::LookupByNameFailSafe(name.substr(0, colons), &tid))
         {
             throw std::invalid_argument("defaults: \"" + name +
                                         "\" is not an attribute (ns3::Class::Attribute)");
@@ -322,9 +323,9 @@ DrpScenario::Run(const Config& config)
                 ping.SetAttribute("Size", UintegerValue(size));
                 ping.SetAttribute("Interval", TimeValue(config.pingInterval));
                 ApplicationContainer app = ping.Install(hosts.Get(i));
-                app.Get(0)->TraceConnectWithoutContext(
-                    "Rtt",
-                    Callback<void, Time>([&result](Time) { ++result.pingReplies; }));
+                app.Get(0)->TraceConnectWithoutContext("Rtt", Callback<void, Time>([&result](Time) {
+                                                           ++result.pingReplies;
+                                                       }));
             }
         }
     }
@@ -365,13 +366,12 @@ DrpScenario::WriteCsvRows(std::ostream& os, const Result& result)
     const Config& c = result.config;
     for (const auto& r : result.records)
     {
-        os << c.method << ',' << c.frp << ',' << c.lfp << ',' << c.lossModel << ','
-           << c.operation << ',' << c.topology << ',' << c.size << ',' << c.payload << ','
-           << c.seed << ',' << c.run << ',' << r.index << ',' << r.tid << ',' << r.GetModeName()
-           << ',' << r.GetStatusName() << ',' << r.requests << ',' << r.invalidReplies << ','
-           << r.timeouts << ',' << r.retransmissions << ',' << r.start.GetMicroSeconds() << ','
-           << r.end.GetMicroSeconds() << ',' << r.GetDuration().GetNanoSeconds() / 1000.0
-           << '\n';
+        os << c.method << ',' << c.frp << ',' << c.lfp << ',' << c.lossModel << ',' << c.operation
+           << ',' << c.topology << ',' << c.size << ',' << c.payload << ',' << c.seed << ','
+           << c.run << ',' << r.index << ',' << r.tid << ',' << r.GetModeName() << ','
+           << r.GetStatusName() << ',' << r.requests << ',' << r.invalidReplies << ',' << r.timeouts
+           << ',' << r.retransmissions << ',' << r.start.GetMicroSeconds() << ','
+           << r.end.GetMicroSeconds() << ',' << r.GetDuration().GetNanoSeconds() / 1000.0 << '\n';
     }
 }
 

@@ -37,22 +37,22 @@ class DrpScenario
     /// Everything an experiment can vary. Defaults: the paper's simulation.
     struct Config
     {
-        std::string method{"dynamic"};   //!< traditional or dynamic
-        double frp{0};                   //!< failed-registration probability [0, 1]
-        double lfp{0};                   //!< lost-frame probability [0, 1)
-        std::string lossModel{"rate"};   //!< rate (independent) or burst losses
-        double meanBurst{2.5};           //!< burst loss model: mean burst length, frames
-        uint32_t transfers{800};         //!< transfers to run
-        uint32_t size{131072};           //!< bytes per transfer
-        uint32_t payload{1024};          //!< payload bytes per data frame
-        std::string operation{"write"};  //!< write or read
-        std::string topology{"p2p"};     //!< p2p (one link) or line (of switches)
-        uint32_t switches{2};            //!< line: number of switches
-        bool pings{false};               //!< three pings each way (256, 512, 1024 bytes)
+        std::string method{"dynamic"};      //!< traditional or dynamic
+        double frp{0};                      //!< failed-registration probability [0, 1]
+        double lfp{0};                      //!< lost-frame probability [0, 1)
+        std::string lossModel{"rate"};      //!< rate (independent) or burst losses
+        double meanBurst{2.5};              //!< burst loss model: mean burst length, frames
+        uint32_t transfers{800};            //!< transfers to run
+        uint32_t size{131072};              //!< bytes per transfer
+        uint32_t payload{1024};             //!< payload bytes per data frame
+        std::string operation{"write"};     //!< write or read
+        std::string topology{"p2p"};        //!< p2p (one link) or line (of switches)
+        uint32_t switches{2};               //!< line: number of switches
+        bool pings{false};                  //!< three pings each way (256, 512, 1024 bytes)
         Time pingInterval{MilliSeconds(1)}; //!< interval of each ping
-        uint32_t seed{1};                //!< ns-3 RNG seed
-        uint32_t run{1};                 //!< ns-3 RNG run number
-        bool verify{true};               //!< compare memory byte for byte after each transfer
+        uint32_t seed{1};                   //!< ns-3 RNG seed
+        uint32_t run{1};                    //!< ns-3 RNG run number
+        bool verify{true};                  //!< compare memory byte for byte after each transfer
         /// ns-3 attribute defaults to set before the run, e.g.
         /// {"ns3::DrpTransport::HandshakeTimeout", "2ms"} (Config::SetDefault)
         std::map<std::string, std::string> defaults;
@@ -73,16 +73,16 @@ class DrpScenario
     /// What an experiment produced.
     struct Result
     {
-        Config config;                           //!< what was run
-        std::vector<DrpTransferRecord> records;  //!< one per transfer, in end order
-        uint32_t corruptTransfers{0};            //!< successful transfers whose bytes differ
-        uint64_t framesLost{0};                  //!< frames the error models dropped
-        uint64_t drpDrops{0};                    //!< DRP frames the RNICs dropped (checks, buffer)
-        uint64_t bufferOverflows{0};             //!< indirect buffer refusals
-        uint64_t pcieRequests{0};                //!< PCIe DMA requests of both hosts
-        uint32_t pingReplies{0};                 //!< ping replies received
-        Time simulatedTime;                      //!< simulated time at the end
-        double wallSeconds{0};                   //!< wall-clock time of the run
+        Config config;                          //!< what was run
+        std::vector<DrpTransferRecord> records; //!< one per transfer, in end order
+        uint32_t corruptTransfers{0};           //!< successful transfers whose bytes differ
+        uint64_t framesLost{0};                 //!< frames the error models dropped
+        uint64_t drpDrops{0};                   //!< DRP frames the RNICs dropped (checks, buffer)
+        uint64_t bufferOverflows{0};            //!< indirect buffer refusals
+        uint64_t pcieRequests{0};               //!< PCIe DMA requests of both hosts
+        uint32_t pingReplies{0};                //!< ping replies received
+        Time simulatedTime;                     //!< simulated time at the end
+        double wallSeconds{0};                  //!< wall-clock time of the run
 
         /**
          * Adds another run's transfers and counters to this one (pooling

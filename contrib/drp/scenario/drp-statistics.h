@@ -17,10 +17,10 @@ namespace ns3
  */
 struct DrpMeanInterval
 {
-    size_t count{0};       //!< sample size
-    double mean{0};        //!< sample mean
-    double stddev{0};      //!< sample standard deviation (n - 1)
-    double halfWidth{0};   //!< half width of the interval (0 if count < 2)
+    size_t count{0};     //!< sample size
+    double mean{0};      //!< sample mean
+    double stddev{0};    //!< sample standard deviation (n - 1)
+    double halfWidth{0}; //!< half width of the interval (0 if count < 2)
 
     /**
      * Computes the mean and the Student-t confidence interval of a sample.

@@ -90,10 +90,10 @@ class DrpHeaderClassifyTestCase : public TestCase
     {
         NS_TEST_EXPECT_MSG_EQ(Make(DrpHeader::REQ).IsFromInitiator(), true, "REQ");
         NS_TEST_EXPECT_MSG_EQ(Make(DrpHeader::REQ_ACK).IsFromInitiator(), false, "reply");
-        NS_TEST_EXPECT_MSG_EQ(Make(DrpHeader::REQ_ACK | DrpHeader::ACK | DrpHeader::READ)
-                                  .IsFromInitiator(),
-                              true,
-                              "read confirmation");
+        NS_TEST_EXPECT_MSG_EQ(
+            Make(DrpHeader::REQ_ACK | DrpHeader::ACK | DrpHeader::READ).IsFromInitiator(),
+            true,
+            "read confirmation");
         NS_TEST_EXPECT_MSG_EQ(Make(DrpHeader::DATA).IsFromInitiator(), true, "write data");
         NS_TEST_EXPECT_MSG_EQ(Make(DrpHeader::DATA | DrpHeader::READ).IsFromInitiator(),
                               false,

@@ -29,7 +29,8 @@
 
 using namespace ns3;
 
-namespace {
+namespace
+{
 
 /// EtherType of the test frames (IEEE 802 local experimental EtherType 1).
 constexpr uint16_t TEST_ETHERTYPE = 0x88B5;
@@ -416,7 +417,10 @@ class EthernetPingTestCaseBase : public TestCase
     }
 
     /// \param rtt the round-trip time of one reply
-    void Rtt(Time rtt) { m_rtts.push_back(rtt); }
+    void Rtt(Time rtt)
+    {
+        m_rtts.push_back(rtt);
+    }
 
     std::vector<Time> m_rtts; //!< one per reply
 };
@@ -470,8 +474,8 @@ class EthernetSwitchTestCase : public EthernetPingTestCaseBase
     /// \param learning whether the bridges learn (otherwise they flood every frame)
     explicit EthernetSwitchTestCase(bool learning)
         : EthernetPingTestCaseBase(learning ? "Ethernet: two learning switches"
-                                            : "Ethernet: two flooding switches")
-        , m_learning(learning)
+                                            : "Ethernet: two flooding switches"),
+          m_learning(learning)
     {
     }
 
@@ -499,15 +503,18 @@ class EthernetSwitchTestCase : public EthernetPingTestCaseBase
     {
         EthernetHeader header;
         frame->PeekHeader(header);
-        if (header.GetSource() != m_bystander && !header.GetDestination().IsGroup()
-            && header.GetDestination() != m_bystander)
+        if (header.GetSource() != m_bystander && !header.GetDestination().IsGroup() &&
+            header.GetDestination() != m_bystander)
         {
             ++m_sniffedOtherHost;
         }
     }
 
     /// An IPv4 packet reached the bystander's IP layer (the Ipv4L3Protocol Rx trace).
-    void BystanderIpRx(Ptr<const Packet>, Ptr<Ipv4>, uint32_t) { ++m_ipRx; }
+    void BystanderIpRx(Ptr<const Packet>, Ptr<Ipv4>, uint32_t)
+    {
+        ++m_ipRx;
+    }
 
     void DoRun() override
     {
@@ -680,7 +687,10 @@ class EthernetTestClaimingDevice : public EthernetNetDevice
         EthernetNetDevice::DeliverUp(packet, protocol, from, to, type);
     }
 
-    void NotifyTransmitterIdle() override { ++m_idle; }
+    void NotifyTransmitterIdle() override
+    {
+        ++m_idle;
+    }
 };
 
 /**
@@ -746,14 +756,10 @@ class EthernetSubclassTestCase : public TestCase
 
         Ptr<NetDevice> sw = devs.Get(1);
         const Address host = nic->GetAddress();
-        Simulator::ScheduleWithContext(
-            sw->GetNode()->GetId(),
-            Seconds(0),
-            [sw, host]()
-            {
-                sw->Send(Create<Packet>(100), host, EthernetTestClaimingDevice::CLAIMED);
-                sw->Send(Create<Packet>(100), host, TEST_ETHERTYPE);
-            });
+        Simulator::ScheduleWithContext(sw->GetNode()->GetId(), Seconds(0), [sw, host]() {
+            sw->Send(Create<Packet>(100), host, EthernetTestClaimingDevice::CLAIMED);
+            sw->Send(Create<Packet>(100), host, TEST_ETHERTYPE);
+        });
         ScheduleSend(MicroSeconds(10), nic, 100, sw->GetAddress());
         ScheduleSend(MicroSeconds(10), nic, 100, sw->GetAddress());
         Simulator::Run();

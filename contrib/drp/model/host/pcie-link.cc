@@ -47,17 +47,19 @@ PcieLink::GetTypeId()
                           TimeValue(NanoSeconds(500)),
                           MakeTimeAccessor(&PcieLink::SetDmaSetupTime, &PcieLink::GetDmaSetupTime),
                           MakeTimeChecker())
-            .AddAttribute("MaxPayloadSize",
-                          "Maximum TLP payload in bytes (128 to 4096).",
-                          UintegerValue(256),
-                          MakeUintegerAccessor(&PcieLink::SetMaxPayloadSize, &PcieLink::GetMaxPayloadSize),
-                          MakeUintegerChecker<uint32_t>())
-            .AddAttribute("TlpOverhead",
-                          "Bytes each TLP adds to its payload: framing (2), sequence "
-                          "number (2), 16-byte header, LCRC (4); 0 to 64.",
-                          UintegerValue(24),
-                          MakeUintegerAccessor(&PcieLink::SetTlpOverhead, &PcieLink::GetTlpOverhead),
-                          MakeUintegerChecker<uint32_t>())
+            .AddAttribute(
+                "MaxPayloadSize",
+                "Maximum TLP payload in bytes (128 to 4096).",
+                UintegerValue(256),
+                MakeUintegerAccessor(&PcieLink::SetMaxPayloadSize, &PcieLink::GetMaxPayloadSize),
+                MakeUintegerChecker<uint32_t>())
+            .AddAttribute(
+                "TlpOverhead",
+                "Bytes each TLP adds to its payload: framing (2), sequence "
+                "number (2), 16-byte header, LCRC (4); 0 to 64.",
+                UintegerValue(24),
+                MakeUintegerAccessor(&PcieLink::SetTlpOverhead, &PcieLink::GetTlpOverhead),
+                MakeUintegerChecker<uint32_t>())
             .AddAttribute("HostMemory",
                           "The host memory that DMA requests reach.",
                           PointerValue(),

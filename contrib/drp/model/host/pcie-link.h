@@ -8,12 +8,12 @@
 #include "host-memory.h"
 
 #include "ns3/callback.h"
-#include "ns3/tx-time-cache.h"
 #include "ns3/data-rate.h"
 #include "ns3/nstime.h"
 #include "ns3/object.h"
 #include "ns3/packet.h"
 #include "ns3/traced-callback.h"
+#include "ns3/tx-time-cache.h"
 
 #include <utility>
 #include <vector>
@@ -172,23 +172,23 @@ class PcieLink : public Object
      * \param bytes maximum payload size
      */
     void SetMaxPayloadSize(uint32_t bytes);
-    DataRate GetBandwidth() const;          //!< \return TLP bandwidth per direction
-    uint32_t GetMaxPayloadSize() const;     //!< \return maximum TLP payload
-    void SetLatency(Time latency);          //!< \param latency one-way TLP latency
-    void SetDmaSetupTime(Time time);        //!< \param time per-request DMA time
-    void SetTlpOverhead(uint32_t bytes);    //!< \param bytes per-TLP overhead
-    uint32_t GetTlpOverhead() const;        //!< \return per-TLP overhead
+    DataRate GetBandwidth() const;       //!< \return TLP bandwidth per direction
+    uint32_t GetMaxPayloadSize() const;  //!< \return maximum TLP payload
+    void SetLatency(Time latency);       //!< \param latency one-way TLP latency
+    void SetDmaSetupTime(Time time);     //!< \param time per-request DMA time
+    void SetTlpOverhead(uint32_t bytes); //!< \param bytes per-TLP overhead
+    uint32_t GetTlpOverhead() const;     //!< \return per-TLP overhead
 
-    Ptr<HostMemory> m_memory; //!< host memory behind the root complex
-    DataRate m_bandwidth;     //!< TLP bandwidth per direction
+    Ptr<HostMemory> m_memory;      //!< host memory behind the root complex
+    DataRate m_bandwidth;          //!< TLP bandwidth per direction
     mutable TxTimeCache m_txTimes; //!< serialisation times per size at m_bandwidth
-    Time m_latency;           //!< one-way latency of a TLP through link and root complex
-    Time m_dmaSetupTime;      //!< per-request time of a DMA engine
-    uint32_t m_maxPayload;    //!< maximum TLP payload, bytes
-    uint32_t m_tlpOverhead;   //!< framing, header and LCRC bytes per TLP
-    Time m_readEngineFree;    //!< when the read DMA engine can take a request
-    Time m_writeEngineFree;   //!< when the write DMA engine can take a request
-    uint64_t m_count[4];      //!< transactions per Kind
+    Time m_latency;                //!< one-way latency of a TLP through link and root complex
+    Time m_dmaSetupTime;           //!< per-request time of a DMA engine
+    uint32_t m_maxPayload;         //!< maximum TLP payload, bytes
+    uint32_t m_tlpOverhead;        //!< framing, header and LCRC bytes per TLP
+    Time m_readEngineFree;         //!< when the read DMA engine can take a request
+    Time m_writeEngineFree;        //!< when the write DMA engine can take a request
+    uint64_t m_count[4];           //!< transactions per Kind
     TracedCallback<Kind, uint32_t> m_transactionTrace; //!< every transaction
 };
 

@@ -52,12 +52,13 @@ RdmaHostApplication::GetTypeId()
                           DRP_ENUM_ACCESSOR(RdmaHostApplication::Operation,
                                             &RdmaHostApplication::m_operation),
                           MakeEnumChecker(WRITE, "write", READ, "read"))
-            .AddAttribute("Gap",
-                          "Pause between the end of a transfer and the start of the next "
-                          "(0 to 1000 s).",
-                          TimeValue(Time(0)),
-                          MakeTimeAccessor(&RdmaHostApplication::SetGap, &RdmaHostApplication::GetGap),
-                          MakeTimeChecker())
+            .AddAttribute(
+                "Gap",
+                "Pause between the end of a transfer and the start of the next "
+                "(0 to 1000 s).",
+                TimeValue(Time(0)),
+                MakeTimeAccessor(&RdmaHostApplication::SetGap, &RdmaHostApplication::GetGap),
+                MakeTimeChecker())
             .AddAttribute("Concurrency",
                           "Transfers in flight at once (1 to 1024).",
                           UintegerValue(1),
@@ -251,7 +252,8 @@ RdmaHostApplication::StartApplication()
         m_rnic = DynamicCast<RnicNetDevice>(GetNode()->GetDevice(i));
     }
     NS_ABORT_MSG_IF(!m_rnic,
-                    "RdmaHostApplication on node " << GetNode()->GetId() << " has no RnicNetDevice");
+                    "RdmaHostApplication on node " << GetNode()->GetId()
+                                                   << " has no RnicNetDevice");
     NS_ABORT_MSG_IF(m_rnic->GetTransport()->HasHost(),
                     "node " << GetNode()->GetId()
                             << ": the RNIC already serves another RdmaHostApplication (one host "

@@ -105,18 +105,18 @@ class RdmaHostApplication : public Application
     void StopApplication() override;
 
     // Attribute accessors; the setters check their values.
-    void SetTransferSize(uint32_t bytes);       //!< \param bytes transfer size
-    uint32_t GetTransferSize() const;           //!< \return transfer size
-    void SetConcurrency(uint32_t transfers);    //!< \param transfers at once
-    uint32_t GetConcurrency() const;            //!< \return transfers at once
-    void SetFailureProbability(double p);       //!< \param p FRP
-    double GetFailureProbability() const;       //!< \return FRP
-    void SetGap(Time gap);                      //!< \param gap pause between transfers
-    Time GetGap() const;                        //!< \return pause between transfers
-    void SetRegistrationLatency(Time latency);  //!< \param latency registration time
-    Time GetRegistrationLatency() const;        //!< \return registration time
-    void SetHandlerLatency(Time latency);       //!< \param latency interrupt handling time
-    Time GetHandlerLatency() const;             //!< \return interrupt handling time
+    void SetTransferSize(uint32_t bytes);      //!< \param bytes transfer size
+    uint32_t GetTransferSize() const;          //!< \return transfer size
+    void SetConcurrency(uint32_t transfers);   //!< \param transfers at once
+    uint32_t GetConcurrency() const;           //!< \return transfers at once
+    void SetFailureProbability(double p);      //!< \param p FRP
+    double GetFailureProbability() const;      //!< \return FRP
+    void SetGap(Time gap);                     //!< \param gap pause between transfers
+    Time GetGap() const;                       //!< \return pause between transfers
+    void SetRegistrationLatency(Time latency); //!< \param latency registration time
+    Time GetRegistrationLatency() const;       //!< \return registration time
+    void SetHandlerLatency(Time latency);      //!< \param latency interrupt handling time
+    Time GetHandlerLatency() const;            //!< \return interrupt handling time
 
     /// \return the distance between workload slots in memory
     uint64_t GetSlotStride() const;
@@ -165,27 +165,27 @@ class RdmaHostApplication : public Application
     void OnResponderDone(Mac48Address peer, uint16_t tid, bool released);
 
     // Workload.
-    Address m_peer;            //!< the responder's RNIC address
-    uint32_t m_transfers;      //!< transfers to run
-    uint32_t m_transferSize;   //!< bytes per transfer
-    Operation m_operation;     //!< write or read
-    Time m_gap;                //!< pause in a slot between transfers
-    uint32_t m_concurrency;    //!< transfers at once
+    Address m_peer;          //!< the responder's RNIC address
+    uint32_t m_transfers;    //!< transfers to run
+    uint32_t m_transferSize; //!< bytes per transfer
+    Operation m_operation;   //!< write or read
+    Time m_gap;              //!< pause in a slot between transfers
+    uint32_t m_concurrency;  //!< transfers at once
     // Host behaviour.
-    Time m_registrationLatency;          //!< time to register (or fail to)
-    double m_failureProbability;         //!< FRP
+    Time m_registrationLatency;                 //!< time to register (or fail to)
+    double m_failureProbability;                //!< FRP
     Ptr<RandomVariableStream> m_registrationRv; //!< registration outcomes
     Ptr<UniformRandomVariable> m_contentRv;     //!< seeds of written data
-    Time m_handlerLatency;               //!< host time to act on an interrupt
+    Time m_handlerLatency;                      //!< host time to act on an interrupt
 
-    Ptr<RnicNetDevice> m_rnic;           //!< our RNIC
-    uint32_t m_started;                  //!< transfers started
-    uint32_t m_failedRegistrations;      //!< registration attempts that failed
+    Ptr<RnicNetDevice> m_rnic;             //!< our RNIC
+    uint32_t m_started;                    //!< transfers started
+    uint32_t m_failedRegistrations;        //!< registration attempts that failed
     std::map<uint16_t, Pending> m_pending; //!< our transfers in flight, by TID
     std::map<std::pair<Mac48Address, uint16_t>, std::pair<uint64_t, uint32_t>>
-        m_registrations; //!< regions registered for peers' transfers
+        m_registrations;                      //!< regions registered for peers' transfers
     std::vector<DrpTransferRecord> m_records; //!< ended transfers
-    TracedCallback<const DrpTransferRecord&> m_transferTrace;       //!< transfer ends
+    TracedCallback<const DrpTransferRecord&> m_transferTrace;         //!< transfer ends
     TracedCallback<Mac48Address, uint16_t, bool> m_registrationTrace; //!< registration attempts
 };
 

@@ -12,7 +12,8 @@
 #include "ns3/simulator.h"
 #include "ns3/trace-source-accessor.h"
 
-namespace ns3 {
+namespace ns3
+{
 
 NS_LOG_COMPONENT_DEFINE("EthernetChannel");
 
@@ -21,25 +22,24 @@ NS_OBJECT_ENSURE_REGISTERED(EthernetChannel);
 TypeId
 EthernetChannel::GetTypeId()
 {
-    static TypeId tid
-        = TypeId("ns3::EthernetChannel")
-              .SetParent<Channel>()
-              .SetGroupName("Drp")
-              .AddConstructor<EthernetChannel>()
-              .AddAttribute(
-                  "Delay",
-                  "Propagation delay of the cable, first bit out to first bit in. "
-                  "The default, 0, models the short cables of a rack or a "
-                  "test bench; signals travel about 5 ns per metre.",
-                  TimeValue(Seconds(0)),
-                  MakeTimeAccessor(&EthernetChannel::SetDelay, &EthernetChannel::GetDelay),
-                  MakeTimeChecker(Seconds(0)))
-              .AddTraceSource("TxRxEthernet",
-                              "A frame was put on the cable: frame, sending device, "
-                              "receiving device, transmission time, time until its last "
-                              "bit arrives.",
-                              MakeTraceSourceAccessor(&EthernetChannel::m_txrxTrace),
-                              "ns3::EthernetChannel::TxRxAnimationCallback");
+    static TypeId tid =
+        TypeId("ns3::EthernetChannel")
+            .SetParent<Channel>()
+            .SetGroupName("Drp")
+            .AddConstructor<EthernetChannel>()
+            .AddAttribute("Delay",
+                          "Propagation delay of the cable, first bit out to first bit in. "
+                          "The default, 0, models the short cables of a rack or a "
+                          "test bench; signals travel about 5 ns per metre.",
+                          TimeValue(Seconds(0)),
+                          MakeTimeAccessor(&EthernetChannel::SetDelay, &EthernetChannel::GetDelay),
+                          MakeTimeChecker(Seconds(0)))
+            .AddTraceSource("TxRxEthernet",
+                            "A frame was put on the cable: frame, sending device, "
+                            "receiving device, transmission time, time until its last "
+                            "bit arrives.",
+                            MakeTraceSourceAccessor(&EthernetChannel::m_txrxTrace),
+                            "ns3::EthernetChannel::TxRxAnimationCallback");
     return tid;
 }
 

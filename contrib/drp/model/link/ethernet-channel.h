@@ -14,7 +14,8 @@
 #include <array>
 #include <cstddef>
 
-namespace ns3 {
+namespace ns3
+{
 
 class EthernetNetDevice;
 

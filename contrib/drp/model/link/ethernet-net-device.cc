@@ -7,10 +7,10 @@
 #include "ethernet-channel.h"
 
 #include "ns3/drop-tail-queue.h"
+#include "ns3/drp-check.h"
 #include "ns3/error-model.h"
 #include "ns3/ethernet-header.h"
 #include "ns3/ethernet-trailer.h"
-#include "ns3/drp-check.h"
 #include "ns3/log.h"
 #include "ns3/net-device-queue-interface.h"
 #include "ns3/node.h"
@@ -22,7 +22,8 @@
 
 #include <algorithm>
 
-namespace ns3 {
+namespace ns3
+{
 
 NS_LOG_COMPONENT_DEFINE("EthernetNetDevice");
 
@@ -31,109 +32,108 @@ NS_OBJECT_ENSURE_REGISTERED(EthernetNetDevice);
 TypeId
 EthernetNetDevice::GetTypeId()
 {
-    static TypeId tid
-        = TypeId("ns3::EthernetNetDevice")
-              .SetParent<NetDevice>()
-              .SetGroupName("Drp")
-              .AddConstructor<EthernetNetDevice>()
-              .AddAttribute("Address",
-                            "The MAC address of the device. If left at 00:00:00:00:00:00, "
-                            "a fresh address is allocated when the device is added to a node.",
-                            Mac48AddressValue(Mac48Address()),
-                            MakeMac48AddressAccessor(&EthernetNetDevice::m_address),
-                            MakeMac48AddressChecker())
-              .AddAttribute(
-                  "Mtu",
-                  "The largest payload of a frame, in bytes (46 to 9216).",
-                  UintegerValue(DEFAULT_MTU),
-                  MakeUintegerAccessor(&EthernetNetDevice::SetMtuChecked,
-                                       &EthernetNetDevice::GetMtu),
-                  MakeUintegerChecker<uint16_t>())
-              .AddAttribute("DataRate",
-                            "The line rate of the transmitter (1 bit/s to 1 Tbit/s).",
-                            DataRateValue(DataRate("1Gbps")),
-                            MakeDataRateAccessor(&EthernetNetDevice::SetDataRate,
-                                                 &EthernetNetDevice::GetDataRate),
-                            MakeDataRateChecker())
-              .AddAttribute("InterframeGap",
-                            "The idle time the transmitter keeps after every frame, in byte "
-                            "times at the DataRate (12 bytes = the standard 96 bit times; 0 to "
-                            "1024).",
-                            UintegerValue(12),
-                            MakeUintegerAccessor(&EthernetNetDevice::SetInterframeGap,
-                                                 &EthernetNetDevice::GetInterframeGap),
-                            MakeUintegerChecker<uint32_t>())
-              .AddAttribute(
-                  "TxQueue",
-                  "The queue of frames waiting for the transmitter. If none is set, "
-                  "a DropTailQueue<Packet> is created when the device is added "
-                  "to a node.",
-                  PointerValue(),
-                  MakePointerAccessor(&EthernetNetDevice::SetQueue, &EthernetNetDevice::GetQueue),
-                  MakePointerChecker<Queue<Packet>>())
-              .AddAttribute("ReceiveErrorModel",
-                            "The error model applied to every received frame (none by default).",
-                            PointerValue(),
-                            MakePointerAccessor(&EthernetNetDevice::m_receiveErrorModel),
-                            MakePointerChecker<ErrorModel>())
-              .AddTraceSource("MacTx",
-                              "A frame was accepted for transmission (header and trailer added).",
-                              MakeTraceSourceAccessor(&EthernetNetDevice::m_macTxTrace),
-                              "ns3::Packet::TracedCallback")
-              .AddTraceSource("MacTxDrop",
-                              "A packet was dropped before transmission: larger than the MTU, "
-                              "device not attached, or TxQueue full.",
-                              MakeTraceSourceAccessor(&EthernetNetDevice::m_macTxDropTrace),
-                              "ns3::Packet::TracedCallback")
-              .AddTraceSource("MacPromiscRx",
-                              "A checked frame is handed up while a promiscuous receive "
-                              "callback is set (every frame, whatever its destination).",
-                              MakeTraceSourceAccessor(&EthernetNetDevice::m_macPromiscRxTrace),
-                              "ns3::Packet::TracedCallback")
-              .AddTraceSource("MacRx",
-                              "A checked frame addressed to this device (unicast to its "
-                              "address, broadcast or multicast) is handed up.",
-                              MakeTraceSourceAccessor(&EthernetNetDevice::m_macRxTrace),
-                              "ns3::Packet::TracedCallback")
-              .AddTraceSource("PhyTxBegin",
-                              "The transmitter started a frame.",
-                              MakeTraceSourceAccessor(&EthernetNetDevice::m_phyTxBeginTrace),
-                              "ns3::Packet::TracedCallback")
-              .AddTraceSource("PhyTxEnd",
-                              "The transmitter finished a frame and its inter-frame gap.",
-                              MakeTraceSourceAccessor(&EthernetNetDevice::m_phyTxEndTrace),
-                              "ns3::Packet::TracedCallback")
-              .AddTraceSource("PhyTxDrop",
-                              "A frame was lost because no device is at the other end.",
-                              MakeTraceSourceAccessor(&EthernetNetDevice::m_phyTxDropTrace),
-                              "ns3::Packet::TracedCallback")
-              .AddTraceSource("PhyRxEnd",
-                              "The last bit of a frame arrived.",
-                              MakeTraceSourceAccessor(&EthernetNetDevice::m_phyRxEndTrace),
-                              "ns3::Packet::TracedCallback")
-              .AddTraceSource("PhyRxDrop",
-                              "A received frame was dropped by the error model or the FCS check.",
-                              MakeTraceSourceAccessor(&EthernetNetDevice::m_phyRxDropTrace),
-                              "ns3::Packet::TracedCallback")
-              .AddTraceSource("Sniffer",
-                              "A non-promiscuous sniffer: frames sent, and frames received "
-                              "that are addressed to this device.",
-                              MakeTraceSourceAccessor(&EthernetNetDevice::m_snifferTrace),
-                              "ns3::Packet::TracedCallback")
-              .AddTraceSource("PromiscSniffer",
-                              "A promiscuous sniffer: every frame sent or received.",
-                              MakeTraceSourceAccessor(&EthernetNetDevice::m_promiscSnifferTrace),
-                              "ns3::Packet::TracedCallback");
+    static TypeId tid =
+        TypeId("ns3::EthernetNetDevice")
+            .SetParent<NetDevice>()
+            .SetGroupName("Drp")
+            .AddConstructor<EthernetNetDevice>()
+            .AddAttribute("Address",
+                          "The MAC address of the device. If left at 00:00:00:00:00:00, "
+                          "a fresh address is allocated when the device is added to a node.",
+                          Mac48AddressValue(Mac48Address()),
+                          MakeMac48AddressAccessor(&EthernetNetDevice::m_address),
+                          MakeMac48AddressChecker())
+            .AddAttribute(
+                "Mtu",
+                "The largest payload of a frame, in bytes (46 to 9216).",
+                UintegerValue(DEFAULT_MTU),
+                MakeUintegerAccessor(&EthernetNetDevice::SetMtuChecked, &EthernetNetDevice::GetMtu),
+                MakeUintegerChecker<uint16_t>())
+            .AddAttribute("DataRate",
+                          "The line rate of the transmitter (1 bit/s to 1 Tbit/s).",
+                          DataRateValue(DataRate("1Gbps")),
+                          MakeDataRateAccessor(&EthernetNetDevice::SetDataRate,
+                                               &EthernetNetDevice::GetDataRate),
+                          MakeDataRateChecker())
+            .AddAttribute("InterframeGap",
+                          "The idle time the transmitter keeps after every frame, in byte "
+                          "times at the DataRate (12 bytes = the standard 96 bit times; 0 to "
+                          "1024).",
+                          UintegerValue(12),
+                          MakeUintegerAccessor(&EthernetNetDevice::SetInterframeGap,
+                                               &EthernetNetDevice::GetInterframeGap),
+                          MakeUintegerChecker<uint32_t>())
+            .AddAttribute(
+                "TxQueue",
+                "The queue of frames waiting for the transmitter. If none is set, "
+                "a DropTailQueue<Packet> is created when the device is added "
+                "to a node.",
+                PointerValue(),
+                MakePointerAccessor(&EthernetNetDevice::SetQueue, &EthernetNetDevice::GetQueue),
+                MakePointerChecker<Queue<Packet>>())
+            .AddAttribute("ReceiveErrorModel",
+                          "The error model applied to every received frame (none by default).",
+                          PointerValue(),
+                          MakePointerAccessor(&EthernetNetDevice::m_receiveErrorModel),
+                          MakePointerChecker<ErrorModel>())
+            .AddTraceSource("MacTx",
+                            "A frame was accepted for transmission (header and trailer added).",
+                            MakeTraceSourceAccessor(&EthernetNetDevice::m_macTxTrace),
+                            "ns3::Packet::TracedCallback")
+            .AddTraceSource("MacTxDrop",
+                            "A packet was dropped before transmission: larger than the MTU, "
+                            "device not attached, or TxQueue full.",
+                            MakeTraceSourceAccessor(&EthernetNetDevice::m_macTxDropTrace),
+                            "ns3::Packet::TracedCallback")
+            .AddTraceSource("MacPromiscRx",
+                            "A checked frame is handed up while a promiscuous receive "
+                            "callback is set (every frame, whatever its destination).",
+                            MakeTraceSourceAccessor(&EthernetNetDevice::m_macPromiscRxTrace),
+                            "ns3::Packet::TracedCallback")
+            .AddTraceSource("MacRx",
+                            "A checked frame addressed to this device (unicast to its "
+                            "address, broadcast or multicast) is handed up.",
+                            MakeTraceSourceAccessor(&EthernetNetDevice::m_macRxTrace),
+                            "ns3::Packet::TracedCallback")
+            .AddTraceSource("PhyTxBegin",
+                            "The transmitter started a frame.",
+                            MakeTraceSourceAccessor(&EthernetNetDevice::m_phyTxBeginTrace),
+                            "ns3::Packet::TracedCallback")
+            .AddTraceSource("PhyTxEnd",
+                            "The transmitter finished a frame and its inter-frame gap.",
+                            MakeTraceSourceAccessor(&EthernetNetDevice::m_phyTxEndTrace),
+                            "ns3::Packet::TracedCallback")
+            .AddTraceSource("PhyTxDrop",
+                            "A frame was lost because no device is at the other end.",
+                            MakeTraceSourceAccessor(&EthernetNetDevice::m_phyTxDropTrace),
+                            "ns3::Packet::TracedCallback")
+            .AddTraceSource("PhyRxEnd",
+                            "The last bit of a frame arrived.",
+                            MakeTraceSourceAccessor(&EthernetNetDevice::m_phyRxEndTrace),
+                            "ns3::Packet::TracedCallback")
+            .AddTraceSource("PhyRxDrop",
+                            "A received frame was dropped by the error model or the FCS check.",
+                            MakeTraceSourceAccessor(&EthernetNetDevice::m_phyRxDropTrace),
+                            "ns3::Packet::TracedCallback")
+            .AddTraceSource("Sniffer",
+                            "A non-promiscuous sniffer: frames sent, and frames received "
+                            "that are addressed to this device.",
+                            MakeTraceSourceAccessor(&EthernetNetDevice::m_snifferTrace),
+                            "ns3::Packet::TracedCallback")
+            .AddTraceSource("PromiscSniffer",
+                            "A promiscuous sniffer: every frame sent or received.",
+                            MakeTraceSourceAccessor(&EthernetNetDevice::m_promiscSnifferTrace),
+                            "ns3::Packet::TracedCallback");
     return tid;
 }
 
 EthernetNetDevice::EthernetNetDevice()
-    : m_ifIndex(0)
-    , m_mtu(DEFAULT_MTU)
-    , m_ifgBytes(12)
-    , m_linkUp(false)
-    , m_txState(READY)
-    , m_receiveErrorDrops(0)
+    : m_ifIndex(0),
+      m_mtu(DEFAULT_MTU),
+      m_ifgBytes(12),
+      m_linkUp(false),
+      m_txState(READY),
+      m_receiveErrorDrops(0)
 {
     NS_LOG_FUNCTION(this);
 }
@@ -385,8 +385,8 @@ EthernetNetDevice::TransmitStart(Ptr<Packet> frame)
     m_phyTxBeginTrace(frame);
 
     const uint32_t size = frame->GetSize();
-    m_txCompleteEvent
-        = Simulator::Schedule(GetSlotTime(size), &EthernetNetDevice::TransmitComplete, this);
+    m_txCompleteEvent =
+        Simulator::Schedule(GetSlotTime(size), &EthernetNetDevice::TransmitComplete, this);
     if (!m_channel->TransmitStart(frame, this, GetFrameTxTime(size)))
     {
         m_phyTxDropTrace(frame);

@@ -19,7 +19,8 @@
 
 #include <cstdint>
 
-namespace ns3 {
+namespace ns3
+{
 
 class EthernetChannel;
 class ErrorModel;

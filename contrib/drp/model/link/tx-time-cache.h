@@ -46,7 +46,7 @@ class TxTimeCache
     }
 
   private:
-    uint64_t m_bitRate{0};                     //!< the rate the entries are for
+    uint64_t m_bitRate{0};                      //!< the rate the entries are for
     std::unordered_map<uint32_t, Time> m_times; //!< time per size
 };
 

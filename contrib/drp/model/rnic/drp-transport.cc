@@ -33,13 +33,13 @@ DrpTransport::GetTypeId()
                           UintegerValue(8),
                           MakeUintegerAccessor(&DrpTransport::SetWindow, &DrpTransport::GetWindow),
                           MakeUintegerChecker<uint32_t>())
-            .AddAttribute("PayloadSize",
-                          "Payload bytes per data frame (1 to the port's MTU minus the "
-                          "32-byte DRP header).",
-                          UintegerValue(1024),
-                          MakeUintegerAccessor(&DrpTransport::SetPayloadSize,
-                                               &DrpTransport::GetPayloadSize),
-                          MakeUintegerChecker<uint32_t>())
+            .AddAttribute(
+                "PayloadSize",
+                "Payload bytes per data frame (1 to the port's MTU minus the "
+                "32-byte DRP header).",
+                UintegerValue(1024),
+                MakeUintegerAccessor(&DrpTransport::SetPayloadSize, &DrpTransport::GetPayloadSize),
+                MakeUintegerChecker<uint32_t>())
             .AddAttribute("HandshakeTimeout",
                           "Timer of the connection handshake: the initiator re-sends its "
                           "request, a read responder its reply, on each expiry.",
@@ -53,12 +53,13 @@ DrpTransport::GetTypeId()
                           MakeTimeAccessor(&DrpTransport::SetRetransmissionTimeout,
                                            &DrpTransport::GetRetransmissionTimeout),
                           MakeTimeChecker())
-            .AddAttribute("MaxRetries",
-                          "Expiries in a row, in any phase, after which a transfer ends "
-                          "with an error status (1 to 1000).",
-                          UintegerValue(16),
-                          MakeUintegerAccessor(&DrpTransport::SetMaxRetries, &DrpTransport::GetMaxRetries),
-                          MakeUintegerChecker<uint32_t>())
+            .AddAttribute(
+                "MaxRetries",
+                "Expiries in a row, in any phase, after which a transfer ends "
+                "with an error status (1 to 1000).",
+                UintegerValue(16),
+                MakeUintegerAccessor(&DrpTransport::SetMaxRetries, &DrpTransport::GetMaxRetries),
+                MakeUintegerChecker<uint32_t>())
             .AddAttribute("DupAckThreshold",
                           "Duplicate acknowledgements that trigger a fast retransmit (1 to 64).",
                           UintegerValue(3),
@@ -83,12 +84,12 @@ DrpTransport::GetTypeId()
                           MakeUintegerAccessor(&DrpTransport::SetRxProcessingCycles,
                                                &DrpTransport::GetRxProcessingCycles),
                           MakeUintegerChecker<uint32_t>())
-            .AddAttribute("ModePolicy",
-                          "When transfers go indirect (traditional or dynamic method).",
-                          PointerValue(),
-                          MakePointerAccessor(&DrpTransport::SetModePolicy,
-                                              &DrpTransport::GetModePolicy),
-                          MakePointerChecker<ModePolicy>())
+            .AddAttribute(
+                "ModePolicy",
+                "When transfers go indirect (traditional or dynamic method).",
+                PointerValue(),
+                MakePointerAccessor(&DrpTransport::SetModePolicy, &DrpTransport::GetModePolicy),
+                MakePointerChecker<ModePolicy>())
             .AddAttribute("IndirectBuffer",
                           "The indirect buffer (dynamic RNIC); null for the traditional RNIC.",
                           PointerValue(),
@@ -207,7 +208,10 @@ DrpTransport::SetMaxRetries(uint32_t retries)
 void
 DrpTransport::SetHandshakeTimeout(Time timeout)
 {
-    drp::RequireInRange<Time>("DrpTransport::HandshakeTimeout", timeout, NanoSeconds(1), Seconds(100));
+    drp::RequireInRange<Time>("DrpTransport::HandshakeTimeout",
+                              timeout,
+                              NanoSeconds(1),
+                              Seconds(100));
     m_handshakeTimeout = timeout;
 }
 
@@ -542,7 +546,11 @@ DrpTransport::Process(Ptr<Packet> frame, Mac48Address from)
 // Initiator
 
 uint16_t
-DrpTransport::PostTransfer(Mac48Address peer, bool read, uint64_t sba, uint64_t dba, uint32_t length)
+DrpTransport::PostTransfer(Mac48Address peer,
+                           bool read,
+                           uint64_t sba,
+                           uint64_t dba,
+                           uint32_t length)
 {
     NS_LOG_FUNCTION(this << peer << read << sba << dba << length);
     drp::RequireInRange<uint32_t>("transfer length", length, 1, UINT32_MAX);
@@ -738,7 +746,8 @@ DrpTransport::GoIndirect(Initiator& c)
 void
 DrpTransport::DecideMode(Initiator& c, DrpTransferRecord::Mode mode)
 {
-    NS_LOG_INFO("transfer " << c.record.tid << " goes " << (mode == DrpTransferRecord::INDIRECT ? "indirect" : "direct"));
+    NS_LOG_INFO("transfer " << c.record.tid << " goes "
+                            << (mode == DrpTransferRecord::INDIRECT ? "indirect" : "direct"));
     c.record.mode = mode;
     m_modeTrace(c.record.tid, mode);
 }
@@ -853,7 +862,10 @@ DrpTransport::OnReadTimeout(uint16_t tid)
 }
 
 void
-DrpTransport::OnReadData(Initiator& c, Ptr<Packet> payload, const DrpHeader& header, Ptr<Packet> frame)
+DrpTransport::OnReadData(Initiator& c,
+                         Ptr<Packet> payload,
+                         const DrpHeader& header,
+                         Ptr<Packet> frame)
 {
     if (header.GetSba() < c.record.sba ||
         header.GetSba() + header.GetLength() > c.record.sba + c.record.length)
@@ -1022,8 +1034,8 @@ DrpTransport::ReceiveAtResponder(const DrpHeader& header,
     }
     if (!r)
     {
-        Drop(frame, header.HasFlag(DrpHeader::DATA) && !header.IsRead() ? NOT_REGISTERED
-                                                                        : UNKNOWN_TID);
+        Drop(frame,
+             header.HasFlag(DrpHeader::DATA) && !header.IsRead() ? NOT_REGISTERED : UNKNOWN_TID);
         return;
     }
     if (r->read != header.IsRead())
@@ -1219,8 +1231,7 @@ DrpTransport::Flush(Responder& r)
     std::vector<PcieLink::WritePiece> pieces;
     for (const auto& entry : m_buffer->Take(r.peer, r.tid))
     {
-        if (entry.address < r.dba ||
-            entry.address + entry.payload->GetSize() > r.dba + r.length)
+        if (entry.address < r.dba || entry.address + entry.payload->GetSize() > r.dba + r.length)
         {
             Drop(entry.payload, OUT_OF_REGION);
             continue;
@@ -1320,11 +1331,11 @@ DrpTransport::StartReadData(Responder& r, bool indirect)
     }
     ResponderKey key(r.peer, r.tid);
     r.indirect = indirect;
-    r.sender = std::make_unique<DrpSender>(
-        FrameCount(r.length),
-        SenderConfig(),
-        MakeCallback(&DrpTransport::SendReadData, this, key),
-        Callback<void>([this, key]() { AbandonResponder(key); }));
+    r.sender =
+        std::make_unique<DrpSender>(FrameCount(r.length),
+                                    SenderConfig(),
+                                    MakeCallback(&DrpTransport::SendReadData, this, key),
+                                    Callback<void>([this, key]() { AbandonResponder(key); }));
     r.sender->Start();
 }
 
@@ -1364,10 +1375,8 @@ DrpTransport::OnIdleTimeout(ResponderKey key)
     Time quiet = Simulator::Now() - r->lastHeard;
     if (quiet < GetIdleTime())
     {
-        r->idleTimer = Simulator::Schedule(GetIdleTime() - quiet,
-                                           &DrpTransport::OnIdleTimeout,
-                                           this,
-                                           key);
+        r->idleTimer =
+            Simulator::Schedule(GetIdleTime() - quiet, &DrpTransport::OnIdleTimeout, this, key);
         return;
     }
     AbandonResponder(key);

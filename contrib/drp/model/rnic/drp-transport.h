@@ -12,10 +12,10 @@
 #include "mode-policy.h"
 
 #include "ns3/drp-header.h"
+#include "ns3/event-id.h"
 #include "ns3/net-device.h"
 #include "ns3/object.h"
 #include "ns3/pcie-link.h"
-#include "ns3/event-id.h"
 #include "ns3/traced-callback.h"
 
 #include <map>
@@ -146,7 +146,11 @@ class DrpTransport : public Object
      * \param length bytes, at least 1
      * \return the transfer id
      */
-    uint16_t PostTransfer(Mac48Address peer, bool read, uint64_t sba, uint64_t dba, uint32_t length);
+    uint16_t PostTransfer(Mac48Address peer,
+                          bool read,
+                          uint64_t sba,
+                          uint64_t dba,
+                          uint32_t length);
     /**
      * The host hands a transfer's data after its reply (it has rung the doorbell).
      * \param tid the transfer
@@ -169,7 +173,8 @@ class DrpTransport : public Object
 
     /// \return payload bytes per data frame
     uint32_t GetPayloadSize() const;
-    /// Throws std::invalid_argument if a data frame (header and PayloadSize) exceeds the port's MTU.
+    /// Throws std::invalid_argument if a data frame (header and PayloadSize) exceeds the port's
+    /// MTU.
     void CheckPayloadFitsMtu() const;
     /**
      * Throws std::invalid_argument unless a data frame with \p payload bytes fits \p mtu.
@@ -201,23 +206,23 @@ class DrpTransport : public Object
     /// A transfer this RNIC initiated.
     struct Initiator
     {
-        DrpTransferRecord record;         //!< what it did so far
-        bool established{false};          //!< a valid reply arrived
-        bool anyReply{false};             //!< some reply (valid or invalid) arrived
-        uint32_t expiriesWithoutReply{0}; //!< handshake expiries while no reply at all
-        uint32_t framesSinceRequest{0};   //!< data frames sent since the last request
-        uint32_t handshakeExpiries{0};    //!< handshake timer expiries
-        bool replied{false};              //!< the host got its reply (real or synthetic)
-        bool handed{false};               //!< the host handed the data (StartData)
-        EventId handshakeTimer;           //!< request timer
+        DrpTransferRecord record;          //!< what it did so far
+        bool established{false};           //!< a valid reply arrived
+        bool anyReply{false};              //!< some reply (valid or invalid) arrived
+        uint32_t expiriesWithoutReply{0};  //!< handshake expiries while no reply at all
+        uint32_t framesSinceRequest{0};    //!< data frames sent since the last request
+        uint32_t handshakeExpiries{0};     //!< handshake timer expiries
+        bool replied{false};               //!< the host got its reply (real or synthetic)
+        bool handed{false};                //!< the host handed the data (StartData)
+        EventId handshakeTimer;            //!< request timer
         std::unique_ptr<DrpSender> sender; //!< write: the data
-        DrpReceiver receiver;             //!< read: the data
-        bool releasing{false};            //!< REL sent
-        uint32_t releaseExpiries{0};      //!< REL timer expiries
-        EventId releaseTimer;             //!< REL timer
-        uint32_t readExpiries{0};         //!< read: data timer expiries without progress
-        EventId readTimer;                //!< read: data progress watchdog event
-        Time readDeadline;                //!< read: when the watchdog expires
+        DrpReceiver receiver;              //!< read: the data
+        bool releasing{false};             //!< REL sent
+        uint32_t releaseExpiries{0};       //!< REL timer expiries
+        EventId releaseTimer;              //!< REL timer
+        uint32_t readExpiries{0};          //!< read: data timer expiries without progress
+        EventId readTimer;                 //!< read: data progress watchdog event
+        Time readDeadline;                 //!< read: when the watchdog expires
     };
 
     /// A transfer this RNIC responds to.
@@ -232,25 +237,25 @@ class DrpTransport : public Object
             INVALID, //!< the last attempt failed
         };
 
-        Mac48Address peer;               //!< the initiator
-        uint16_t tid{0};                 //!< transfer id
-        bool read{false};                //!< read transfer
-        bool haveRequest{false};         //!< a request named the region
-        uint64_t sba{0};                 //!< initiator's region
-        uint64_t dba{0};                 //!< this host's region
-        uint32_t length{0};              //!< bytes
-        Registration registration{NONE}; //!< host registration
-        DrpReceiver receiver;            //!< write: the data
-        uint32_t pendingWrites{0};       //!< DMA writes in flight
-        bool releaseWaiting{false};      //!< REL came while writes were in flight
-        bool released{false};            //!< released; kept to answer repeated RELs
+        Mac48Address peer;                 //!< the initiator
+        uint16_t tid{0};                   //!< transfer id
+        bool read{false};                  //!< read transfer
+        bool haveRequest{false};           //!< a request named the region
+        uint64_t sba{0};                   //!< initiator's region
+        uint64_t dba{0};                   //!< this host's region
+        uint32_t length{0};                //!< bytes
+        Registration registration{NONE};   //!< host registration
+        DrpReceiver receiver;              //!< write: the data
+        uint32_t pendingWrites{0};         //!< DMA writes in flight
+        bool releaseWaiting{false};        //!< REL came while writes were in flight
+        bool released{false};              //!< released; kept to answer repeated RELs
         std::unique_ptr<DrpSender> sender; //!< read: the data
-        bool confirmed{false};           //!< read: the initiator confirmed
-        bool indirect{false};            //!< read: data started before the confirmation
-        uint32_t confirmExpiries{0};     //!< read: expiries without confirmation
-        EventId confirmTimer;            //!< read: confirmation timer
-        Time lastHeard;                  //!< last frame from the initiator
-        EventId idleTimer;               //!< idle check
+        bool confirmed{false};             //!< read: the initiator confirmed
+        bool indirect{false};              //!< read: data started before the confirmation
+        uint32_t confirmExpiries{0};       //!< read: expiries without confirmation
+        EventId confirmTimer;              //!< read: confirmation timer
+        Time lastHeard;                    //!< last frame from the initiator
+        EventId idleTimer;                 //!< idle check
     };
 
     /// A responded transfer's key: the initiator and its TID.
@@ -274,7 +279,6 @@ class DrpTransport : public Object
     uint32_t GetTxProcessingCycles() const;      //!< \return cycles per frame sent
     void SetRxProcessingCycles(uint32_t cycles); //!< \param cycles per frame received
     uint32_t GetRxProcessingCycles() const;      //!< \return cycles per frame received
-
 
     // Transmit path.
     /**
@@ -313,7 +317,11 @@ class DrpTransport : public Object
      * \param dba the responder's region
      * \param length the transfer's length
      */
-    void FillDataHeader(DrpHeader& header, uint32_t sn, uint64_t sba, uint64_t dba, uint32_t length) const;
+    void FillDataHeader(DrpHeader& header,
+                        uint32_t sn,
+                        uint64_t sba,
+                        uint64_t dba,
+                        uint32_t length) const;
     /// Processes a received frame after the RNIC's receive processing.
     void Process(Ptr<Packet> packet, Mac48Address from);
     /**
@@ -341,12 +349,18 @@ class DrpTransport : public Object
     void SendRelease(Initiator& c);
     void OnReleaseTimeout(uint16_t tid);
     void Finish(uint16_t tid, DrpTransferRecord::Status status);
-    void ReceiveAtInitiator(const DrpHeader& header, Ptr<Packet> payload, Ptr<Packet> frame, Mac48Address from);
+    void ReceiveAtInitiator(const DrpHeader& header,
+                            Ptr<Packet> payload,
+                            Ptr<Packet> frame,
+                            Mac48Address from);
 
     // Responder.
     Responder* FindResponder(Mac48Address peer, uint16_t tid);
     Responder& CreateResponder(Mac48Address peer, uint16_t tid, bool read);
-    void ReceiveAtResponder(const DrpHeader& header, Ptr<Packet> payload, Ptr<Packet> frame, Mac48Address from);
+    void ReceiveAtResponder(const DrpHeader& header,
+                            Ptr<Packet> payload,
+                            Ptr<Packet> frame,
+                            Mac48Address from);
     void OnRequest(Responder& r, const DrpHeader& header);
     void SendReply(Responder& r, bool valid);
     void OnWriteData(Responder& r, Ptr<Packet> payload, const DrpHeader& header, Ptr<Packet> frame);
@@ -367,37 +381,37 @@ class DrpTransport : public Object
     Time GetIdleTime() const;
     DrpSender::Config SenderConfig() const;
 
-    Ptr<NetDevice> m_device;          //!< the port
-    Ptr<PcieLink> m_pcie;             //!< to the host
-    Ptr<ModePolicy> m_policy;         //!< traditional or dynamic
-    Ptr<IndirectBuffer> m_buffer;     //!< dynamic RNIC only
+    Ptr<NetDevice> m_device;      //!< the port
+    Ptr<PcieLink> m_pcie;         //!< to the host
+    Ptr<ModePolicy> m_policy;     //!< traditional or dynamic
+    Ptr<IndirectBuffer> m_buffer; //!< dynamic RNIC only
 
-    uint32_t m_window;                //!< data frames in flight
-    uint32_t m_payloadSize;           //!< payload bytes per data frame
-    Time m_handshakeTimeout;          //!< request / reply / confirmation timer
-    Time m_retransmissionTimeout;     //!< data and release timer
-    uint32_t m_maxRetries;            //!< expiries in a row before giving up
-    uint32_t m_dupAckThreshold;       //!< duplicate ACKs for a fast retransmit
-    uint64_t m_clockHz;               //!< RNIC clock
-    uint32_t m_txCycles;              //!< transmit processing per frame, cycles
-    uint32_t m_rxCycles;              //!< receive processing per frame, cycles
-    Time m_txFree;                    //!< when the transmit engine is free
-    Time m_rxFree;                    //!< when the receive engine is free
+    uint32_t m_window;            //!< data frames in flight
+    uint32_t m_payloadSize;       //!< payload bytes per data frame
+    Time m_handshakeTimeout;      //!< request / reply / confirmation timer
+    Time m_retransmissionTimeout; //!< data and release timer
+    uint32_t m_maxRetries;        //!< expiries in a row before giving up
+    uint32_t m_dupAckThreshold;   //!< duplicate ACKs for a fast retransmit
+    uint64_t m_clockHz;           //!< RNIC clock
+    uint32_t m_txCycles;          //!< transmit processing per frame, cycles
+    uint32_t m_rxCycles;          //!< receive processing per frame, cycles
+    Time m_txFree;                //!< when the transmit engine is free
+    Time m_rxFree;                //!< when the receive engine is free
 
-    uint16_t m_nextTid;               //!< next transfer id to try
+    uint16_t m_nextTid;                             //!< next transfer id to try
     std::map<uint16_t, Initiator> m_initiators;     //!< transfers initiated here
     std::map<ResponderKey, Responder> m_responders; //!< transfers responded to here
-    uint64_t m_drops[DROP_REASONS];   //!< drops per reason
+    uint64_t m_drops[DROP_REASONS];                 //!< drops per reason
 
     RegistrationRequestCallback m_registrationCallback; //!< host upcall
-    ReplyCallback m_replyCallback;                     //!< host upcall
-    CompletionCallback m_completionCallback;           //!< host upcall
-    ResponderDoneCallback m_responderDoneCallback;     //!< host upcall
+    ReplyCallback m_replyCallback;                      //!< host upcall
+    CompletionCallback m_completionCallback;            //!< host upcall
+    ResponderDoneCallback m_responderDoneCallback;      //!< host upcall
 
-    TracedCallback<Ptr<const Packet>, DropReason> m_dropTrace;      //!< dropped frames
-    TracedCallback<uint16_t, DrpTransferRecord::Mode> m_modeTrace;  //!< mode decisions
-    TracedCallback<Ptr<const Packet>> m_txTrace;                    //!< DRP frames sent
-    TracedCallback<Ptr<const Packet>> m_rxTrace;                    //!< DRP frames received
+    TracedCallback<Ptr<const Packet>, DropReason> m_dropTrace;     //!< dropped frames
+    TracedCallback<uint16_t, DrpTransferRecord::Mode> m_modeTrace; //!< mode decisions
+    TracedCallback<Ptr<const Packet>> m_txTrace;                   //!< DRP frames sent
+    TracedCallback<Ptr<const Packet>> m_rxTrace;                   //!< DRP frames received
 };
 
 } // namespace ns3

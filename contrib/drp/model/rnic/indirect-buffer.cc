@@ -23,13 +23,13 @@ IndirectBuffer::GetTypeId()
             .SetParent<Object>()
             .SetGroupName("Drp")
             .AddConstructor<IndirectBuffer>()
-            .AddAttribute("Capacity",
-                          "Payload bytes the buffer holds (1 to 64 MiB). Default 48 KiB: the "
-                          "block-memory difference of the published prototypes.",
-                          UintegerValue(49152),
-                          MakeUintegerAccessor(&IndirectBuffer::SetCapacity,
-                                               &IndirectBuffer::GetCapacity),
-                          MakeUintegerChecker<uint32_t>())
+            .AddAttribute(
+                "Capacity",
+                "Payload bytes the buffer holds (1 to 64 MiB). Default 48 KiB: the "
+                "block-memory difference of the published prototypes.",
+                UintegerValue(49152),
+                MakeUintegerAccessor(&IndirectBuffer::SetCapacity, &IndirectBuffer::GetCapacity),
+                MakeUintegerChecker<uint32_t>())
             .AddTraceSource("Occupancy",
                             "Payload bytes held.",
                             MakeTraceSourceAccessor(&IndirectBuffer::m_occupancy),

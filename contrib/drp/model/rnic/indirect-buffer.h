@@ -38,8 +38,8 @@ class IndirectBuffer : public Object
     /// One buffered payload.
     struct Entry
     {
-        uint32_t sequence;        //!< data frame SN
-        uint64_t address;         //!< host address named by the frame
+        uint32_t sequence;         //!< data frame SN
+        uint64_t address;          //!< host address named by the frame
         Ptr<const Packet> payload; //!< the bytes
     };
 
@@ -101,11 +101,11 @@ class IndirectBuffer : public Object
      */
     void SetCapacity(uint32_t bytes);
 
-    uint32_t m_capacity;                                    //!< capacity, bytes
-    TracedValue<uint32_t> m_occupancy;                      //!< bytes held
-    uint64_t m_overflows;                                   //!< refused payloads
-    std::map<Key, std::map<uint32_t, Entry>> m_transfers;   //!< payloads per transfer and SN
-    TracedCallback<Ptr<const Packet>> m_overflowTrace;      //!< a payload was refused
+    uint32_t m_capacity;                                           //!< capacity, bytes
+    TracedValue<uint32_t> m_occupancy;                             //!< bytes held
+    uint64_t m_overflows;                                          //!< refused payloads
+    std::map<Key, std::map<uint32_t, Entry>> m_transfers;          //!< payloads per transfer and SN
+    TracedCallback<Ptr<const Packet>> m_overflowTrace;             //!< a payload was refused
     TracedCallback<Mac48Address, uint16_t, uint32_t> m_flushTrace; //!< a transfer was taken out
 };
 

@@ -36,18 +36,18 @@ RnicNetDevice::GetTypeId()
                                           "traditional",
                                           ModePolicy::DYNAMIC,
                                           "dynamic"))
-            .AddAttribute("Transport",
-                          "The DRP transport-control block.",
-                          PointerValue(),
-                          MakePointerAccessor(&RnicNetDevice::SetTransport,
-                                              &RnicNetDevice::GetTransport),
-                          MakePointerChecker<DrpTransport>())
-            .AddAttribute("PcieLink",
-                          "The PCIe link to the host.",
-                          PointerValue(),
-                          MakePointerAccessor(&RnicNetDevice::SetPcieLink,
-                                              &RnicNetDevice::GetPcieLink),
-                          MakePointerChecker<PcieLink>());
+            .AddAttribute(
+                "Transport",
+                "The DRP transport-control block.",
+                PointerValue(),
+                MakePointerAccessor(&RnicNetDevice::SetTransport, &RnicNetDevice::GetTransport),
+                MakePointerChecker<DrpTransport>())
+            .AddAttribute(
+                "PcieLink",
+                "The PCIe link to the host.",
+                PointerValue(),
+                MakePointerAccessor(&RnicNetDevice::SetPcieLink, &RnicNetDevice::GetPcieLink),
+                MakePointerChecker<PcieLink>());
     return tid;
 }
 

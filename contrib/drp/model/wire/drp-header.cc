@@ -18,8 +18,8 @@ NS_OBJECT_ENSURE_REGISTERED(DrpHeader);
 namespace
 {
 /// Frame types: exactly one of these bits names what a frame is.
-constexpr uint8_t TYPE_MASK = DrpHeader::REQ | DrpHeader::REQ_ACK | DrpHeader::DATA |
-                              DrpHeader::REL | DrpHeader::REL_ACK;
+constexpr uint8_t TYPE_MASK =
+    DrpHeader::REQ | DrpHeader::REQ_ACK | DrpHeader::DATA | DrpHeader::REL | DrpHeader::REL_ACK;
 } // namespace
 
 DrpHeader::DrpHeader()
@@ -53,7 +53,8 @@ DrpHeader::GetInstanceTypeId() const
 void
 DrpHeader::Print(std::ostream& os) const
 {
-    static const char* names[] = {"REQ", "REQ_ACK", "DATA", "REL", "REL_ACK", "READ", "INDIRECT", "ACK"};
+    static const char* names[] =
+        {"REQ", "REQ_ACK", "DATA", "REL", "REL_ACK", "READ", "INDIRECT", "ACK"};
     os << "DRP [";
     bool first = true;
     for (int bit = 0; bit < 8; ++bit)

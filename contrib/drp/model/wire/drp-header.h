@@ -21,14 +21,14 @@ namespace ns3
  *
  * | bytes | field | meaning |
  * |-------|-------|---------|
- * | 0     | CTRL  | bit0 REQ, bit1 REQ_ACK, bit2 DATA, bit3 REL, bit4 REL_ACK, bit5 READ (0 = write), bit6 INDIRECT (0 = direct), bit7 ACK (ACKN is meaningful) |
- * | 1     | STATUS| in a REQ_ACK: 0 = valid, 1 = invalid (registration failed); 0 elsewhere |
- * | 2-3   | TID   | transfer id, chosen by the initiator |
- * | 4-11  | SBA   | initiator's address (region base; in DATA, this frame's payload address) |
- * | 12-19 | DBA   | responder's address (region base; in DATA, this frame's payload address) |
- * | 20-23 | LEN   | in REQ: transfer length; in DATA: this frame's payload length |
- * | 24-27 | SN    | data frame sequence number |
- * | 28-31 | ACKN  | cumulative acknowledgement: the next SN expected |
+ * | 0     | CTRL  | bit0 REQ, bit1 REQ_ACK, bit2 DATA, bit3 REL, bit4 REL_ACK, bit5 READ (0 =
+ * write), bit6 INDIRECT (0 = direct), bit7 ACK (ACKN is meaningful) | | 1     | STATUS| in a
+ * REQ_ACK: 0 = valid, 1 = invalid (registration failed); 0 elsewhere | | 2-3   | TID   | transfer
+ * id, chosen by the initiator | | 4-11  | SBA   | initiator's address (region base; in DATA, this
+ * frame's payload address) | | 12-19 | DBA   | responder's address (region base; in DATA, this
+ * frame's payload address) | | 20-23 | LEN   | in REQ: transfer length; in DATA: this frame's
+ * payload length | | 24-27 | SN    | data frame sequence number | | 28-31 | ACKN  | cumulative
+ * acknowledgement: the next SN expected |
  *
  * Which end sent a frame follows from its CTRL bits alone (see
  * IsFromInitiator()), so one RNIC can be initiator and responder of
