@@ -7,7 +7,10 @@ DRP_ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 DRP_BUILD="${DRP_BUILD:-$DRP_ROOT/build}"
 
 # ns3, libns3-dev and libgsl-dev are all needed for ns-3's CMake config to load.
-DRP_PACKAGES=(cmake make g++ ns3 libns3-dev libgsl-dev libboost-dev)
+# The rest serve the Python package drp (bindings, campaigns, their tests).
+DRP_PACKAGES=(cmake make g++ ns3 libns3-dev libgsl-dev libboost-dev
+  pybind11-dev python3-dev python3-numpy python3-pandas python3-tqdm python3-distributed
+  python3-pytest python3-scipy)
 
 missing=()
 for package in "${DRP_PACKAGES[@]}"; do

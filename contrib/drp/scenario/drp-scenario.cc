@@ -226,6 +226,20 @@ DrpScenario::Result
 DrpScenario::Run(const Config& config)
 {
     config.Validate();
+    try
+    {
+        return RunValidated(config);
+    }
+    catch (...)
+    {
+        Simulator::Destroy(); // leave the simulator clean for the next run
+        throw;
+    }
+}
+
+DrpScenario::Result
+DrpScenario::RunValidated(const Config& config)
+{
     auto wallStart = std::chrono::steady_clock::now();
     for (const auto& [name, value] : config.defaults)
     {
@@ -313,6 +327,7 @@ DrpScenario::Run(const Config& config)
     {
         InternetStackHelper internet;
         internet.Install(hosts);
+        stream += internet.AssignStreams(hosts, stream);
         Ipv4AddressHelper addresses("10.1.1.0", "255.255.255.0");
         Ipv4InterfaceContainer interfaces = addresses.Assign(rnics);
         for (uint32_t i = 0; i < 2; ++i)
@@ -370,8 +385,9 @@ DrpScenario::WriteCsvRows(std::ostream& os, const Result& result)
            << ',' << c.topology << ',' << c.size << ',' << c.payload << ',' << c.seed << ','
            << c.run << ',' << r.index << ',' << r.tid << ',' << r.GetModeName() << ','
            << r.GetStatusName() << ',' << r.requests << ',' << r.invalidReplies << ',' << r.timeouts
-           << ',' << r.retransmissions << ',' << r.start.GetMicroSeconds() << ','
-           << r.end.GetMicroSeconds() << ',' << r.GetDuration().GetNanoSeconds() / 1000.0 << '\n';
+           << ',' << r.retransmissions << ',' << r.start.GetNanoSeconds() / 1000.0 << ','
+           << r.end.GetNanoSeconds() / 1000.0 << ',' << r.GetDuration().GetNanoSeconds() / 1000.0
+           << '\n';
     }
 }
 

@@ -105,6 +105,15 @@ class DrpScenario
      */
     static Result Run(const Config& config);
 
+  private:
+    /**
+     * Runs a validated experiment.
+     * \param config the experiment
+     * \return what it produced
+     */
+    static Result RunValidated(const Config& config);
+
+  public:
     /**
      * Writes the CSV header matching WriteCsvRows().
      * \param os the stream

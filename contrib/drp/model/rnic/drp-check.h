@@ -16,6 +16,8 @@
  * binding catch the mistake; uncaught, it ends the program with the message.
  */
 
+#include "ns3/nstime.h"
+
 #include <sstream>
 #include <stdexcept>
 #include <string>
@@ -32,6 +34,27 @@ namespace drp
  * \param min smallest valid value
  * \param max largest valid value
  */
+/**
+ * \param value a value
+ * \return the value, as a message shows it
+ */
+template <typename T>
+const T&
+Show(const T& value)
+{
+    return value;
+}
+
+/**
+ * \param value a time
+ * \return the time in its natural unit (e.g. +1ms rather than +1e+06ns)
+ */
+inline TimeWithUnit
+Show(const Time& value)
+{
+    return value.As(Time::AUTO);
+}
+
 template <typename T>
 void
 RequireInRange(const std::string& name, T value, T min, T max)
@@ -39,7 +62,8 @@ RequireInRange(const std::string& name, T value, T min, T max)
     if (!(value >= min && value <= max))
     {
         std::ostringstream os;
-        os << name << " = " << value << " is out of range [" << min << ", " << max << "]";
+        os << name << " = " << Show(value) << " is out of range [" << Show(min) << ", " << Show(max)
+           << "]";
         throw std::invalid_argument(os.str());
     }
 }

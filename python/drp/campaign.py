@@ -1,0 +1,194 @@
+"""Campaigns: a parameter grid times repetitions, computed into a results store.
+
+On the pattern of ns-3's SEM, without an ns-3 source tree::
+
+    from drp import Campaign
+
+    with Campaign("results.db") as campaign:
+        grid = {"method": ["traditional", "dynamic"], "lfp": [0.01, 0.05], "transfers": 100}
+        campaign.run(grid, repetitions=5)          # computes only what the store lacks
+        transfers = campaign.to_dataframe(grid)    # one row per transfer
+        runs = campaign.runs_dataframe(grid)       # one row per run
+        settings = campaign.settings_dataframe(grid)  # repetitions pooled
+
+A run is identified by its parameters (every parameter, canonical, see
+:func:`drp.parameters`) and its run number (1..R); running a campaign again
+computes only the runs the store lacks, so an interrupted campaign resumes
+where it stopped. Each stored run records the module version and the git
+revision of the source tree the module was built from (at build time); a
+store that mixes builds is reported by a warning.
+"""
+
+import itertools
+import json
+import warnings
+
+from drp import _build, _drp
+from drp.executors import run_dask, run_local
+from drp.experiment import (
+    COUNTERS,
+    PARAMETERS,
+    SUMMARY,
+    parameter_columns,
+    parameters,
+    summarize,
+)
+from drp.store import Store, params_key
+
+
+def param_combinations(grid):
+    """Return every combination of a parameter grid, in canonical form.
+
+    ``grid`` maps parameter names to lists (or tuples) of values; any other
+    value, such as a dict for ``defaults``, is a single value. The result is
+    a list of complete parameter dicts without ``run`` (run numbers come from
+    the repetitions), each once. Raises ``TypeError``/``ValueError`` for an
+    invalid parameter or value before anything runs.
+    """
+    if "run" in grid:
+        raise ValueError("run is not a grid parameter: run numbers are 1..repetitions")
+    names = list(grid)
+    choices = [v if isinstance(v, (list, tuple)) else [v] for v in grid.values()]
+    combinations = {}
+    for values in itertools.product(*choices):
+        params = parameters(**dict(zip(names, values)))
+        del params["run"]
+        combinations.setdefault(params_key(params), params)
+    return list(combinations.values())
+
+
+class Campaign:
+    """A results store (an SQLite file, see :mod:`drp.store`) and the runs to fill it."""
+
+    def __init__(self, path):
+        """Open the store at ``path``, creating it if needed."""
+        self.store = Store(path)
+
+    def close(self):
+        """Close the store."""
+        self.store.close()
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc_info):
+        self.close()
+
+    def missing(self, grid, repetitions=1):
+        """Return the runs of ``grid`` x ``repetitions`` the store lacks.
+
+        A list of parameter dicts, ``run`` included, repetition by repetition
+        (every combination's run 1 first), so that an interrupted campaign
+        leaves whole repetitions behind.
+        """
+        if repetitions < 1:
+            raise ValueError(f"repetitions = {repetitions} is out of range [1, ...]")
+        done = self.store.done()
+        combinations = param_combinations(grid)
+        return [
+            dict(params, run=run)
+            for run in range(1, repetitions + 1)
+            for params in combinations
+            if (params_key(params), run) not in done
+        ]
+
+    def run(self, grid, repetitions=1, *, workers=None, scheduler=None, progress=True):
+        """Compute the runs of ``grid`` x ``repetitions`` the store lacks.
+
+        Runs execute in local worker processes (``workers`` at a time, default
+        one per core) or, given the address of a Dask scheduler
+        (``scheduler``), on that cluster. Each run is stored as it finishes.
+        ``progress`` shows a progress bar (runs done, left, ETA) on standard
+        error. Returns the number of runs executed. A failed run stops the
+        campaign: the runs not started are cancelled and its exception raised.
+        """
+        tasks = self.missing(grid, repetitions)
+        build = (_drp.__version__, _build.GIT_REVISION)
+        others = self.store.builds() - {build}
+        if tasks and others:
+            warnings.warn(
+                f"{self.store.path} holds runs of other builds {sorted(others)}; new runs "
+                f"come from {build} (runs_dataframe() tells them apart)",
+                stacklevel=2,
+            )
+        if not tasks:
+            return 0
+        from tqdm import tqdm
+
+        results = run_dask(tasks, scheduler) if scheduler else run_local(tasks, workers)
+        with tqdm(total=len(tasks), unit="run", desc="drp", disable=not progress) as bar:
+            bar.set_postfix_str(f"{len(tasks)} left", refresh=False)
+            try:
+                for params, result in results:
+                    self.store.add(params, result, _build.GIT_REVISION)
+                    bar.set_postfix_str(f"{bar.total - bar.n - 1} left", refresh=False)
+                    bar.update()
+            finally:
+                results.close()
+        return len(tasks)
+
+    def _runs(self, grid):
+        """Return the stored runs of ``grid`` (all with None), indexed by id."""
+        runs = self.store.runs_frame().set_index("id")
+        if grid is not None:
+            keys = {params_key(params) for params in param_combinations(grid)}
+            runs = runs[runs["params"].isin(keys)]
+        return runs
+
+    @staticmethod
+    def _parameter_frame(runs):
+        """Return the parameters of ``runs`` as columns, one row per run."""
+        import pandas as pd
+
+        rows = [
+            parameter_columns(dict(json.loads(params), run=run))
+            for params, run in zip(runs["params"], runs["run"])
+        ]
+        return pd.DataFrame(rows, columns=PARAMETERS, index=runs.index)
+
+    def to_dataframe(self, grid=None):
+        """Return the stored transfers of ``grid`` (of every run with None).
+
+        One row per transfer: the parameters, then the record columns, as
+        :attr:`drp.RunResult.records` has them.
+        """
+        runs = self._runs(grid)
+        transfers = self.store.transfers_frame(runs.index)
+        params = self._parameter_frame(runs).loc[transfers["run_id"]].reset_index(drop=True)
+        return params.join(transfers.drop(columns="run_id"))
+
+    def runs_dataframe(self, grid=None):
+        """Return one row per stored run of ``grid`` (of every run with None).
+
+        Columns: the parameters, ``version``, ``git_revision``, ``finished``
+        (UTC), then the run's summary (see :func:`drp.summarize`).
+        """
+        import pandas as pd
+
+        runs = self._runs(grid)
+        summaries = pd.DataFrame(
+            [json.loads(s) for s in runs["summary"]], columns=SUMMARY, index=runs.index
+        )
+        frame = self._parameter_frame(runs).join(runs[["version", "git_revision", "finished"]])
+        return frame.join(summaries).reset_index(drop=True)
+
+    def settings_dataframe(self, grid=None):
+        """Return one row per parameter combination, its repetitions pooled.
+
+        Columns: the parameters but ``run``, ``runs`` (repetitions stored),
+        then :func:`drp.summarize` of all their transfers, counters summed.
+        """
+        import pandas as pd
+
+        runs = self._runs(grid)
+        transfers = self.store.transfers_frame(runs.index)
+        rows = []
+        for params, group in runs.groupby("params", sort=False):
+            summaries = [json.loads(s) for s in group["summary"]]
+            counters = {name: sum(s[name] for s in summaries) for name in COUNTERS}
+            row = parameter_columns(json.loads(params))
+            row["runs"] = len(group)
+            row.update(summarize(transfers[transfers["run_id"].isin(group.index)], counters))
+            rows.append(row)
+        columns = [name for name in PARAMETERS if name != "run"] + ["runs", *SUMMARY]
+        return pd.DataFrame(rows, columns=columns)

@@ -1,0 +1,189 @@
+"""The command line of scripts/drp-campaign (see ``drp-campaign --help``)."""
+
+import argparse
+import itertools
+import sys
+import textwrap
+
+from drp import _drp
+from drp.campaign import Campaign
+from drp.experiment import PARAMETERS
+
+DESCRIPTION = """\
+Runs drp experiments: a grid of parameters times repetitions (run numbers
+1..R), each run in its own process, into an SQLite results store. Running the
+same command again computes only the runs the store lacks (an interrupted
+campaign resumes), then prints the mean transfer time of each parameter
+combination, repetitions pooled.
+"""
+
+EPILOG = """\
+parameters (-p NAME=V1,V2,...):
+{parameters}
+ping_interval takes seconds or a time such as 1ms; ns-3 attribute defaults
+go with -d ATTRIBUTE=V1,V2,...
+
+examples:
+  drp-campaign run results.db -p method=traditional,dynamic -p frp=0.01,0.05,0.1 \\
+      -p lfp=0.01,0.05,0.1 -p transfers=800 -r 5
+  drp-campaign run results.db -p lfp=0.05 -d ns3::DrpTransport::HandshakeTimeout=1ms,2ms
+  drp-campaign run results.db -p lfp=0.05 --scheduler tcp://127.0.0.1:8786
+  drp-campaign show results.db --csv transfers.csv --runs-csv runs.csv
+"""
+
+#: Parameters that -p sets (run numbers come from -r, attribute defaults from -d).
+GRID_PARAMETERS = [name for name in PARAMETERS if name not in ("run", "defaults")]
+
+#: Summary columns printed per parameter combination.
+SHOWN = ["runs", "n", "successes", "indirect", "mean_us", "ci95_us", "frames_lost"]
+
+_BOOLEANS = {"true": True, "1": True, "yes": True, "false": False, "0": False, "no": False}
+
+
+def _convert(name, text, default):
+    """Convert a command-line value to the type of the parameter's default."""
+    if isinstance(default, bool):
+        if text.lower() not in _BOOLEANS:
+            raise ValueError(f"{name} = {text!r} is not true or false")
+        return _BOOLEANS[text.lower()]
+    if isinstance(default, int):
+        try:
+            return int(text)
+        except ValueError:
+            raise ValueError(f"{name} = {text!r} is not an integer") from None
+    if isinstance(default, float):
+        try:
+            return float(text)
+        except ValueError:
+            return text  # a time such as "1ms"; the binding checks it
+    return text
+
+
+def _split(option, text):
+    """Split NAME=V1,V2,... into the name and its values."""
+    name, equals, values = text.partition("=")
+    if not equals or not name or not values:
+        raise ValueError(f"{option} {text!r} is not NAME=VALUE[,VALUE...]")
+    return name, values.split(",")
+
+
+def parse_grid(params, defaults):
+    """Build a parameter grid from ``-p`` and ``-d`` options.
+
+    ``params`` and ``defaults`` are lists of NAME=V1,V2,... strings; several
+    ``-d`` options sweep every combination of their attribute values.
+    """
+    config = _drp.Config().to_dict()
+    grid = {}
+    for text in params:
+        name, values = _split("-p", text)
+        if name not in GRID_PARAMETERS:
+            valid = ", ".join(GRID_PARAMETERS)
+            raise ValueError(f"-p {name}: unknown parameter; valid: {valid}")
+        grid[name] = [_convert(name, value, config[name]) for value in values]
+    attributes = dict(_split("-d", text) for text in defaults)
+    if attributes:
+        grid["defaults"] = [
+            dict(zip(attributes, values)) for values in itertools.product(*attributes.values())
+        ]
+    return grid
+
+
+def _print_settings(settings):
+    """Print the pooled summary of each parameter combination.
+
+    Shows the parameters that differ between combinations, and :data:`SHOWN`.
+    """
+    if settings.empty:
+        print("no runs stored")
+        return
+    varied = [n for n in PARAMETERS if n in settings and settings[n].nunique() > 1]
+    shown = settings[varied + SHOWN].round({"mean_us": 1, "ci95_us": 1})
+    print(shown.to_string(index=False))
+
+
+def _export(campaign, grid, args):
+    """Write the CSV files the options ask for."""
+    if args.csv:
+        campaign.to_dataframe(grid).to_csv(args.csv, index=False)
+    if args.runs_csv:
+        campaign.runs_dataframe(grid).to_csv(args.runs_csv, index=False)
+
+
+def _parser():
+    """Return the argument parser."""
+    parser = argparse.ArgumentParser(
+        prog="drp-campaign",
+        description=DESCRIPTION,
+        epilog=EPILOG.format(parameters=textwrap.fill(", ".join(GRID_PARAMETERS), 79)),
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    commands = parser.add_subparsers(dest="command", required=True)
+    output = argparse.ArgumentParser(add_help=False)
+    output.add_argument("store", help="SQLite results store (created if missing)")
+    output.add_argument("--csv", metavar="FILE", help="write one row per transfer")
+    output.add_argument("--runs-csv", metavar="FILE", help="write one row per run")
+
+    run = commands.add_parser(
+        "run",
+        parents=[output],
+        help="compute the missing runs of a grid and show it",
+        description=DESCRIPTION,
+        epilog=parser.epilog,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    run.add_argument(
+        "-p",
+        "--param",
+        action="append",
+        default=[],
+        metavar="NAME=V1,V2",
+        help="a parameter and its values (repeatable); unset ones keep their defaults",
+    )
+    run.add_argument(
+        "-d",
+        "--default",
+        action="append",
+        default=[],
+        metavar="ATTRIBUTE=V1,V2",
+        help="an ns-3 attribute default and its values, e.g. "
+        "ns3::DrpTransport::Window=4,8 (repeatable)",
+    )
+    run.add_argument(
+        "-r", "--repetitions", type=int, default=1, metavar="R", help="run numbers 1..R (1)"
+    )
+    run.add_argument(
+        "-j", "--workers", type=int, metavar="N", help="local worker processes (one per core)"
+    )
+    run.add_argument(
+        "--scheduler", metavar="ADDRESS", help="run on this Dask scheduler instead of locally"
+    )
+    run.add_argument("-q", "--quiet", action="store_true", help="no progress bar")
+
+    commands.add_parser("show", parents=[output], help="show (and export) every stored run")
+    return parser
+
+
+def main(argv=None):
+    """Run the command line; return the exit status."""
+    parser = _parser()
+    args = parser.parse_args(argv)
+    try:
+        grid = parse_grid(args.param, args.default) if args.command == "run" else None
+        with Campaign(args.store) as campaign:
+            if grid is not None:
+                campaign.run(
+                    grid,
+                    args.repetitions,
+                    workers=args.workers,
+                    scheduler=args.scheduler,
+                    progress=not args.quiet,
+                )
+            _print_settings(campaign.settings_dataframe(grid))
+            _export(campaign, grid, args)
+    except (TypeError, ValueError) as error:
+        parser.error("\n".join([str(error), *getattr(error, "__notes__", [])]))
+    except KeyboardInterrupt:
+        print("interrupted: the finished runs are stored; run again to resume", file=sys.stderr)
+        return 130
+    return 0

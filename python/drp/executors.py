@@ -1,0 +1,140 @@
+"""Where a campaign's runs execute: local worker processes or a Dask cluster.
+
+A process keeps ns-3 state from one run to the next (the simulator is a
+process-wide singleton, and counters such as the one that numbers random
+streams survive it), so every run executes in a fresh process:
+
+* locally, a worker process per run, forked from a server process that has
+  imported drp and run nothing (multiprocessing's "forkserver", which this
+  module sets to preload drp.executors). As with "spawn", the worker
+  processes import the main module: a script that runs a campaign needs an
+  ``if __name__ == "__main__":`` guard.
+* on Dask, a child interpreter of the Dask worker per task.
+
+Both executors yield ``(params, result)`` pairs as runs finish, where
+``result`` is the dict of :func:`execute`.
+
+Package path: the forkserver starts with the ``sys.path`` of the process
+that drives the campaign, and its worker processes inherit it; Dask workers
+get this package's directory added to their ``sys.path`` when the campaign
+connects (they must see the same file system, as on one machine or with a
+shared directory), and hand it on to their child interpreters in
+``PYTHONPATH``.
+"""
+
+import multiprocessing
+import os
+import pickle
+import subprocess
+import sys
+from concurrent.futures import ProcessPoolExecutor, as_completed
+
+from drp import _drp
+from drp.experiment import summarize
+
+#: The directory that holds the package drp.
+PACKAGE_PATH = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+
+def execute(params):
+    """Run one experiment in this process.
+
+    Returns the dict of ``_drp.run`` (params, columns, counters, version) with
+    its ``summary`` added.
+    """
+    result = _drp.run(**params)
+    result["summary"] = summarize(result["columns"], result["counters"])
+    return result
+
+
+def _result(future, params):
+    """Return a finished run's result, or raise its error noting the run."""
+    try:
+        return future.result()
+    except Exception as error:
+        error.add_note(f"in the drp run of {params}")
+        raise
+
+
+def run_local(tasks, workers=None):
+    """Execute ``tasks`` (parameter dicts) in local worker processes.
+
+    ``workers`` processes at a time (default: one per core), each forked
+    from the forkserver for one run. Yields ``(params, result)`` in the order
+    runs finish; a failed run raises its exception here. Closing the
+    generator early (an exception, an interrupt) cancels the runs that have
+    not started and waits for the others.
+    """
+    context = multiprocessing.get_context("forkserver")
+    context.set_forkserver_preload(["drp.executors"])
+    pool = ProcessPoolExecutor(max_workers=workers, mp_context=context, max_tasks_per_child=1)
+    try:
+        futures = {pool.submit(execute, params): params for params in tasks}
+        for future in as_completed(futures):
+            yield futures[future], _result(future, futures[future])
+    finally:
+        pool.shutdown(wait=True, cancel_futures=True)
+
+
+def run_dask(tasks, scheduler):
+    """Execute ``tasks`` (parameter dicts) on the Dask cluster at ``scheduler``.
+
+    ``scheduler`` is the address of its scheduler (e.g.
+    "tcp://127.0.0.1:8786"). Yields ``(params, result)`` in the order runs
+    finish; a failed run raises its exception here. Closing the generator
+    early releases the remaining tasks.
+    """
+    import distributed
+
+    client = distributed.Client(scheduler)
+    try:
+        # exec is pickled by reference, so the workers need not import drp to run it.
+        path = repr(PACKAGE_PATH)
+        client.run(exec, f"import sys\nif {path} not in sys.path: sys.path.insert(0, {path})", {})
+        futures = {client.submit(execute_isolated, params, pure=False): params for params in tasks}
+        for future in distributed.as_completed(futures):
+            yield futures[future], _result(future, futures[future])
+    finally:
+        client.close()
+
+
+def execute_isolated(params):
+    """Run :func:`execute` in a child interpreter and return its result.
+
+    For executors whose worker processes live on from run to run (Dask).
+    """
+    path = os.pathsep.join(filter(None, (PACKAGE_PATH, os.environ.get("PYTHONPATH"))))
+    child = subprocess.run(
+        [sys.executable, "-c", "import drp.executors; drp.executors.serve_child()"],
+        input=pickle.dumps(params),
+        capture_output=True,
+        env=dict(os.environ, PYTHONPATH=path),
+        check=False,
+    )
+    if child.returncode != 0:
+        raise RuntimeError(
+            f"drp run ended with exit status {child.returncode}: "
+            f"{child.stderr.decode(errors='replace')[-2000:]}"
+        )
+    succeeded, value = pickle.loads(child.stdout)
+    if not succeeded:
+        raise value
+    return value
+
+
+def serve_child():
+    """The child interpreter of :func:`execute_isolated`.
+
+    Reads the parameters (pickled) from standard input, and writes
+    ``(True, result)`` or ``(False, exception)`` (pickled) to standard output;
+    what the simulation itself prints goes to standard error.
+    """
+    output = os.fdopen(os.dup(sys.stdout.fileno()), "wb")
+    os.dup2(sys.stderr.fileno(), sys.stdout.fileno())
+    params = pickle.load(sys.stdin.buffer)
+    try:
+        reply = (True, execute(params))
+    except Exception as error:  # handed to the parent, which raises it
+        reply = (False, error)
+    with output:
+        pickle.dump(reply, output)

@@ -1,0 +1,156 @@
+"""One experiment: :func:`run` and its :class:`RunResult`.
+
+An experiment is ``DrpScenario::Run`` of the C++ module: the same parameters
+(snake_case names) and the same numbers as its programs.
+"""
+
+import json
+import math
+from functools import cached_property
+
+import numpy as np
+
+from drp import _drp
+
+#: Parameter names, in the order of ``DrpScenario::Config``.
+PARAMETERS = tuple(_drp.Config().to_dict())
+
+#: Per-transfer columns, as in the CSV of ``DrpScenario::WriteCsvRows``
+#: (times in microseconds).
+RECORD_COLUMNS = (
+    "index",
+    "tid",
+    "mode",
+    "status",
+    "requests",
+    "invalid_replies",
+    "timeouts",
+    "retransmissions",
+    "start_us",
+    "end_us",
+    "duration_us",
+)
+
+#: Counters of a run, summed when runs are pooled.
+COUNTERS = (
+    "corrupt_transfers",
+    "frames_lost",
+    "drp_drops",
+    "buffer_overflows",
+    "pcie_requests",
+    "ping_replies",
+    "simulated_seconds",
+    "wall_seconds",
+)
+
+#: Fields of :func:`summarize`, in order.
+SUMMARY = ("n", "successes", "indirect", "mean_us", "stddev_us", "ci95_us") + COUNTERS
+
+
+def parameters(**params):
+    """Return every parameter of an experiment in canonical form.
+
+    Unset parameters get their defaults, values their C++ types (``lfp=0``
+    becomes ``0.0``, ``ping_interval="1ms"`` becomes ``0.001`` seconds), so
+    that equal experiments have equal parameters. Raises ``TypeError`` for an
+    unknown parameter or a value of the wrong type, ``ValueError`` (naming the
+    parameter, its value and the valid range) for an invalid value.
+    """
+    config = _drp.Config(**params)
+    config.validate()
+    return config.to_dict()
+
+
+def parameter_columns(params):
+    """Return parameters as table columns: ``defaults`` as a JSON string."""
+    columns = dict(params)
+    columns["defaults"] = json.dumps(params["defaults"], sort_keys=True)
+    return columns
+
+
+def summarize(records, counters):
+    """Summarize transfer records and the counters of the runs they come from.
+
+    ``records`` maps column names to sequences (a dict of columns or a
+    DataFrame, of one run or of several pooled). Returns a dict: ``n``
+    (transfers), ``successes``, ``indirect``, ``mean_us``, ``stddev_us`` and
+    ``ci95_us`` (half width of the 95% Student-t interval) of the successful
+    transfers' durations (NaN where undefined), then the counters.
+    """
+    status = np.asarray(records["status"])
+    durations = np.asarray(records["duration_us"], dtype=float)[status == "success"]
+    interval = _drp.mean_interval(durations.tolist(), 0.95)
+    summary = {
+        "n": len(status),
+        "successes": interval.count,
+        "indirect": int(np.count_nonzero(np.asarray(records["mode"]) == "indirect")),
+        "mean_us": interval.mean if interval.count > 0 else math.nan,
+        "stddev_us": interval.stddev if interval.count > 1 else math.nan,
+        "ci95_us": interval.half_width if interval.count > 1 else math.nan,
+    }
+    summary.update((name, counters[name]) for name in COUNTERS)
+    return summary
+
+
+def records_frame(params, records):
+    """Return a DataFrame of transfer records with the parameters as columns.
+
+    ``params`` are the parameters of the run, ``records`` its columns.
+    """
+    import pandas as pd  # on first use: worker processes need no pandas
+
+    data = parameter_columns(params)
+    data.update((name, records[name]) for name in RECORD_COLUMNS)
+    return pd.DataFrame(data)
+
+
+class RunResult:
+    """What one experiment produced.
+
+    Attributes: ``params`` (every parameter, canonical), ``columns`` (the
+    transfer records, one array or list per column of :data:`RECORD_COLUMNS`),
+    ``counters`` (dict, see :data:`COUNTERS`), ``version`` (of the module
+    that ran it); ``records`` and ``summary`` are derived on first use.
+    """
+
+    def __init__(self, raw):
+        """Wrap the dict that ``_drp.run`` returns."""
+        self.params = raw["params"]
+        self.columns = raw["columns"]
+        self.counters = raw["counters"]
+        self.version = raw["version"]
+
+    @cached_property
+    def records(self):
+        """pandas DataFrame: one row per transfer, parameters then record columns."""
+        return records_frame(self.params, self.columns)
+
+    @cached_property
+    def summary(self):
+        """dict: :func:`summarize` of this run."""
+        return summarize(self.columns, self.counters)
+
+    def __repr__(self):
+        s = self.summary
+        return (
+            f"<RunResult {self.params['method']} frp={self.params['frp']} "
+            f"lfp={self.params['lfp']} run={self.params['run']}: "
+            f"{s['successes']}/{s['n']} ok, mean {s['mean_us']:.1f} us>"
+        )
+
+
+def run(**params):
+    """Run one experiment in this process and return its :class:`RunResult`.
+
+    Parameters (all optional; defaults are the paper's simulation):
+    method ("traditional" or "dynamic"), frp, lfp, loss_model ("rate" or
+    "burst"), mean_burst, transfers, size, payload, operation ("write" or
+    "read"), topology ("p2p" or "line"), switches, pings, ping_interval
+    (seconds, or a string such as "1ms"), seed, run, verify, defaults (dict of
+    ns-3 attribute defaults, e.g. {"ns3::DrpTransport::HandshakeTimeout":
+    "2ms"}). ns-3's attribute defaults are reset before each run.
+
+    Raises ``TypeError`` for an unknown parameter or a wrong type,
+    ``ValueError`` for an invalid value.
+    """
+    return RunResult(_drp.run(**params))

@@ -1,0 +1,161 @@
+"""The results store of a campaign: one SQLite file.
+
+Schema (``PRAGMA user_version`` = 1)::
+
+    runs                       one row per run
+      id           INTEGER     primary key
+      params       TEXT        JSON object of every parameter but run, keys
+                               sorted; with run, the identity of the run
+      run          INTEGER     ns-3 RNG run number (the repetition, 1..R)
+      version      TEXT        drp module version that computed the run
+      git_revision TEXT        git revision of the source tree that module was
+                               built from (full commit id, "-dirty" if the
+                               tree had changes, "unknown" outside git)
+      finished     TEXT        UTC time the run was stored, ISO 8601
+      wall_seconds REAL        wall-clock time of the simulation
+      summary      TEXT        JSON object: drp.summarize() of the run
+      UNIQUE (params, run)
+
+    transfers                  one row per transfer
+      run_id       INTEGER     runs.id
+      index, tid, requests, invalid_replies, timeouts, retransmissions
+                   INTEGER     as the record columns of drp.run()
+      mode, status TEXT
+      start_us, end_us, duration_us
+                   REAL
+      PRIMARY KEY (run_id, index)
+
+Only the process that drives a campaign writes; each run is committed on its
+own, so an interrupted campaign keeps every run that finished.
+"""
+
+import datetime
+import itertools
+import json
+import sqlite3
+
+from drp.experiment import RECORD_COLUMNS
+
+SCHEMA_VERSION = 1
+
+
+def _sql_type(column):
+    """Return the SQLite type of a record column."""
+    if column in ("mode", "status"):
+        return "TEXT"
+    return "REAL" if column.endswith("_us") else "INTEGER"
+
+
+_COLUMNS = ", ".join(f'"{c}"' for c in RECORD_COLUMNS)
+
+_SCHEMA = f"""
+CREATE TABLE IF NOT EXISTS runs (
+    id INTEGER PRIMARY KEY,
+    params TEXT NOT NULL,
+    run INTEGER NOT NULL,
+    version TEXT NOT NULL,
+    git_revision TEXT NOT NULL,
+    finished TEXT NOT NULL,
+    wall_seconds REAL NOT NULL,
+    summary TEXT NOT NULL,
+    UNIQUE (params, run)
+);
+CREATE TABLE IF NOT EXISTS transfers (
+    run_id INTEGER NOT NULL REFERENCES runs (id) ON DELETE CASCADE,
+    {", ".join(f'"{c}" {_sql_type(c)} NOT NULL' for c in RECORD_COLUMNS)},
+    PRIMARY KEY (run_id, "index")
+);
+PRAGMA user_version = {SCHEMA_VERSION};
+"""
+
+
+def params_key(params):
+    """Return the identity of a run's parameters (all but run) as stored."""
+    return json.dumps({k: v for k, v in params.items() if k != "run"}, sort_keys=True)
+
+
+class Store:
+    """A campaign's SQLite file, created on first use."""
+
+    def __init__(self, path):
+        """Open (or create) the store at ``path``."""
+        self.path = str(path)
+        self._db = sqlite3.connect(self.path)
+        self._db.execute("PRAGMA foreign_keys = ON")
+        version = self._db.execute("PRAGMA user_version").fetchone()[0]
+        if version not in (0, SCHEMA_VERSION):
+            self._db.close()
+            raise ValueError(
+                f"{self.path}: store schema {version}, this drp reads {SCHEMA_VERSION}"
+            )
+        self._db.executescript(_SCHEMA)
+
+    def close(self):
+        """Close the file."""
+        self._db.close()
+
+    def done(self):
+        """Return the set of (params key, run) of every stored run."""
+        return set(self._db.execute("SELECT params, run FROM runs"))
+
+    def builds(self):
+        """Return the set of (version, git revision) of the stored runs."""
+        return set(self._db.execute("SELECT DISTINCT version, git_revision FROM runs"))
+
+    def add(self, params, result, git_revision):
+        """Store one run in one transaction.
+
+        ``params`` are its parameters (run included), ``result`` the dict of
+        the worker (columns, counters, summary, version). A run already stored
+        (by another process) is left as it is.
+        """
+        with self._db:
+            cursor = self._db.execute(
+                "INSERT INTO runs (params, run, version, git_revision, finished, "
+                "wall_seconds, summary) VALUES (?, ?, ?, ?, ?, ?, ?) "
+                "ON CONFLICT (params, run) DO NOTHING",
+                (
+                    params_key(params),
+                    params["run"],
+                    result["version"],
+                    git_revision,
+                    datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
+                    result["counters"]["wall_seconds"],
+                    json.dumps(result["summary"]),
+                ),
+            )
+            if cursor.rowcount == 0:
+                return
+            columns = result["columns"]
+            rows = zip(
+                itertools.repeat(cursor.lastrowid), *(_as_sql(columns[c]) for c in RECORD_COLUMNS)
+            )
+            placeholders = ", ".join("?" * (len(RECORD_COLUMNS) + 1))
+            self._db.executemany(
+                f"INSERT INTO transfers (run_id, {_COLUMNS}) VALUES ({placeholders})", rows
+            )
+
+    def runs_frame(self):
+        """Return the runs table as a DataFrame (params and summary as JSON)."""
+        import pandas as pd
+
+        return pd.read_sql_query("SELECT * FROM runs ORDER BY id", self._db)
+
+    def transfers_frame(self, run_ids):
+        """Return the transfers of the given runs as a DataFrame, each run's in end order."""
+        import pandas as pd
+
+        self._db.execute("CREATE TEMP TABLE IF NOT EXISTS wanted (id INTEGER PRIMARY KEY)")
+        with self._db:
+            self._db.execute("DELETE FROM wanted")
+            self._db.executemany("INSERT INTO wanted VALUES (?)", ((int(i),) for i in run_ids))
+        return pd.read_sql_query(
+            f"SELECT run_id, {_COLUMNS} FROM transfers JOIN wanted ON run_id = wanted.id "
+            "ORDER BY run_id, transfers.rowid",
+            self._db,
+        )
+
+
+def _as_sql(column):
+    """Return a column's values as Python objects SQLite accepts (not numpy scalars)."""
+    return column.tolist() if hasattr(column, "tolist") else column

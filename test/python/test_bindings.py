@@ -1,0 +1,265 @@
+"""The Python bindings: drp.run() against DrpScenario, parameters and errors."""
+
+import math
+import pathlib
+import re
+import subprocess
+
+import numpy as np
+import pytest
+import scipy.stats
+
+import drp
+from drp.experiment import PARAMETERS, RECORD_COLUMNS
+
+#: A quick experiment: a few transfers of a few KiB.
+SMALL = {"transfers": 4, "size": 4096}
+
+ROOT = pathlib.Path(__file__).resolve().parents[2]
+
+
+def mean_us(**params):
+    """Mean transfer time of an experiment (SMALL unless overridden)."""
+    return drp.run(**{**SMALL, **params}).summary["mean_us"]
+
+
+def test_small_run_returns_sane_records():
+    result = drp.run(**SMALL)
+    assert list(result.columns) == list(RECORD_COLUMNS)
+    records = result.records
+    assert list(records.columns) == list(PARAMETERS) + list(RECORD_COLUMNS)
+    assert len(records) == 4
+    assert (records["status"] == "success").all()
+    assert (records["duration_us"] > 0).all()
+    assert np.allclose(records["end_us"] - records["start_us"], records["duration_us"])
+    assert sorted(records["index"]) == [0, 1, 2, 3]
+    assert (records["method"] == "dynamic").all() and (records["size"] == 4096).all()
+    summary = result.summary
+    assert summary["n"] == summary["successes"] == 4
+    assert summary["mean_us"] == pytest.approx(records["duration_us"].mean())
+    assert summary["frames_lost"] == 0 and summary["corrupt_transfers"] == 0
+    assert summary["pcie_requests"] > 0 and summary["simulated_seconds"] > 0
+
+
+def test_version_comes_from_the_version_file():
+    version = (ROOT / "VERSION").read_text().split()[0]
+    assert drp.__version__ == version
+    assert drp.run(**SMALL).version == version
+
+
+def test_every_parameter_reaches_cpp():
+    given = {
+        "method": "traditional",
+        "frp": 0.25,
+        "lfp": 0.02,
+        "loss_model": "burst",
+        "mean_burst": 4.0,
+        "transfers": 3,
+        "size": 2048,
+        "payload": 512,
+        "operation": "read",
+        "topology": "line",
+        "switches": 3,
+        "pings": True,
+        "ping_interval": 0.0005,
+        "seed": 7,
+        "run": 3,
+        "verify": False,
+        "defaults": {"ns3::PcieLink::Latency": "300ns"},
+    }
+    assert set(given) == set(PARAMETERS)
+    defaults = drp.Config().to_dict()
+    assert all(given[name] != defaults[name] for name in PARAMETERS)
+    # The parameters in the result are those of the C++ Config that ran.
+    assert drp.run(**given).params == given
+
+
+@pytest.mark.parametrize(
+    "name, value, effect",
+    [
+        ("size", 8192, "longer"),
+        ("payload", 256, "longer"),
+        ("operation", "read", "longer"),
+        ("topology", "line", "longer"),
+        ("defaults", {"ns3::PcieLink::Latency": "2us"}, "longer"),
+        ("defaults", {"ns3::RdmaHostApplication::RegistrationLatency": "200us"}, "longer"),
+    ],
+)
+def test_parameters_change_transfer_times(name, value, effect):
+    assert mean_us(**{name: value}) > mean_us()
+
+
+def test_switches_lengthen_the_line():
+    assert mean_us(topology="line", switches=4) > mean_us(topology="line", switches=2)
+
+
+def test_transfers_and_frp_and_method():
+    dynamic = drp.run(transfers=20, size=4096, frp=0.5)
+    traditional = drp.run(transfers=20, size=4096, frp=0.5, method="traditional")
+    assert len(dynamic.records) == 20
+    assert (dynamic.records["invalid_replies"] > 0).any()
+    assert dynamic.summary["indirect"] > 0
+    assert traditional.summary["indirect"] == 0
+    assert (drp.run(transfers=20, size=4096).records["invalid_replies"] == 0).all()
+
+
+def test_lfp_and_loss_models():
+    rate = drp.run(transfers=30, size=16384, lfp=0.05)
+    burst = drp.run(transfers=30, size=16384, lfp=0.05, loss_model="burst")
+    longer_bursts = drp.run(transfers=30, size=16384, lfp=0.05, loss_model="burst", mean_burst=10)
+    assert drp.run(transfers=30, size=16384).counters["frames_lost"] == 0
+    assert rate.counters["frames_lost"] > 0 and burst.counters["frames_lost"] > 0
+    assert (rate.records["retransmissions"] > 0).any()
+    assert burst.summary != rate.summary
+    assert longer_bursts.summary != burst.summary
+    assert (longer_bursts.records["status"] == "success").all()
+
+
+def test_read_and_write():
+    read = drp.run(**SMALL, operation="read", frp=0.3, lfp=0.05)
+    assert (read.records["status"] == "success").all()
+    assert read.counters["corrupt_transfers"] == 0
+    assert read.summary["mean_us"] != drp.run(**SMALL, frp=0.3, lfp=0.05).summary["mean_us"]
+
+
+def test_pings_and_their_interval():
+    params = {"transfers": 200, "size": 4096, "pings": True}
+    assert drp.run(transfers=200, size=4096).counters["ping_replies"] == 0
+    often = drp.run(**params, ping_interval="100us").counters["ping_replies"]
+    rarely = drp.run(**params, ping_interval="1ms").counters["ping_replies"]
+    assert often > rarely > 0
+
+
+def test_seed_and_run_select_random_streams():
+    def times(**params):
+        return drp.run(transfers=20, size=4096, frp=0.3, **params).records["duration_us"].tolist()
+
+    assert times(seed=1, run=1) == times(seed=1, run=1)
+    assert times(seed=1, run=2) != times(seed=1, run=1)
+    assert times(seed=2, run=1) != times(seed=1, run=1)
+
+
+def test_defaults_do_not_leak_into_later_runs():
+    before = mean_us()
+    assert mean_us(defaults={"ns3::PcieLink::Latency": "2us"}) > before
+    assert mean_us() == before
+
+
+def test_ping_interval_takes_seconds_or_a_time_string():
+    assert drp.Config(ping_interval="250us").ping_interval == pytest.approx(250e-6)
+    assert drp.Config(ping_interval=0.002).ping_interval == pytest.approx(0.002)
+    assert drp.parameters(ping_interval="1ms") == drp.parameters(ping_interval=0.001)
+
+
+def test_config_object():
+    config = drp.Config(frp=0.1, transfers=5)
+    config.lfp = 0.2
+    assert (config.frp, config.lfp, config.transfers) == (0.1, 0.2, 5)
+    assert drp.parameters(**config.to_dict()) == config.to_dict()
+    with pytest.raises(TypeError, match="transfers must be an integer"):
+        config.transfers = "many"
+    assert "frp=0.1" in repr(config)
+
+
+@pytest.mark.parametrize(
+    "params, message",
+    [
+        ({"method": "fast"}, r'method = "fast" is not valid; valid: traditional, dynamic'),
+        ({"frp": 1.5}, r"frp = 1.5 is out of range \[0, 1\]"),
+        ({"lfp": 1}, r"lfp = 1 is out of range \[0, 0.99\]"),
+        ({"loss_model": "gilbert"}, r'loss_model = "gilbert" is not valid; valid: rate, burst'),
+        ({"mean_burst": 0.5}, r"mean_burst = 0.5 is out of range \[1, 100\]"),
+        ({"transfers": 0}, r"transfers = 0 is out of range \[1, "),
+        ({"transfers": -1}, r"transfers = -1 is out of range \[0, "),
+        ({"size": 0}, r"size = 0 is out of range \[1, "),
+        ({"payload": 2000}, r"payload = 2000 is out of range \[1, 1468\]"),
+        ({"operation": "copy"}, r'operation = "copy" is not valid; valid: write, read'),
+        ({"topology": "ring"}, r'topology = "ring" is not valid; valid: p2p, line'),
+        ({"switches": 0}, r"switches = 0 is out of range \[1, 64\]"),
+        ({"ping_interval": 0}, r"ping_interval = .* is out of range"),
+        ({"ping_interval": "1xs"}, r'ping_interval = "1xs" is not a time'),
+        ({"ping_interval": math.inf}, r"ping_interval = inf is not a time"),
+        ({"seed": 0}, r"seed = 0 is out of range \[1, "),
+        ({"defaults": {"ns3::Nothing::Here": "1"}}, r'defaults: "ns3::Nothing::Here" is not an'),
+        ({"defaults": {"ns3::DrpTransport::Nothing": "1"}}, r'has no attribute "Nothing"'),
+        (
+            {"defaults": {"ns3::DrpTransport::HandshakeTimeout": "2xs"}},
+            r'HandshakeTimeout = "2xs" is not a time',
+        ),
+        ({"defaults": {"ns3::DrpTransport::Window": "x"}}, r'Window = "x" is not a number'),
+        (
+            {"defaults": {"ns3::RnicNetDevice::Mtu": "1400"}},
+            r"ns3::RnicNetDevice::Mtu is inherited; set ns3::EthernetNetDevice::Mtu",
+        ),
+        (
+            {"defaults": {"ns3::RnicNetDevice::Method": "fast"}},
+            r'Method = "fast" is not a valid ns3::EnumValue; valid: traditional\|dynamic',
+        ),
+        (
+            {"defaults": {"ns3::RdmaHostApplication::RegistrationRandomVariable": "ns3::No"}},
+            r'no type "ns3::No"',
+        ),
+        # Valid for ns-3's checker, refused by the model while the run builds it.
+        ({"defaults": {"ns3::DrpTransport::Window": "0"}}, r"Window = 0 is out of range \[1, "),
+    ],
+)
+def test_bad_values_raise_naming_parameter_and_range(params, message):
+    with pytest.raises(ValueError, match=message):
+        drp.run(**{**SMALL, **params})
+
+
+def test_a_failed_run_leaves_the_simulator_clean():
+    before = drp.run(transfers=10, size=4096, frp=0.3).records["duration_us"].tolist()
+    with pytest.raises(ValueError):
+        drp.run(**SMALL, topology="line", defaults={"ns3::DrpTransport::Window": "0"})
+    after = drp.run(transfers=10, size=4096, frp=0.3).records["duration_us"].tolist()
+    assert after == before
+
+
+@pytest.mark.parametrize(
+    "params, message",
+    [
+        ({"frp": "0.1"}, r"frp must be a number, not str"),
+        ({"transfers": 2.5}, r"transfers must be an integer, not float"),
+        ({"pings": 1}, r"pings must be True or False, not int"),
+        ({"method": 1}, r"method must be a string, not int"),
+        ({"defaults": ["x"]}, r"defaults must be a dict"),
+    ],
+)
+def test_wrong_types_raise_type_error_naming_parameter(params, message):
+    with pytest.raises(TypeError, match=message):
+        drp.run(**{**SMALL, **params})
+
+
+def test_unknown_parameter():
+    with pytest.raises(TypeError, match=r"unknown parameter 'repetitions'; valid: method, frp"):
+        drp.run(**SMALL, repetitions=3)
+
+
+def test_mean_interval_is_the_student_t_interval():
+    sample = [10.0, 12.5, 9.0, 11.0, 14.0]
+    interval = drp.mean_interval(sample)
+    expected = scipy.stats.t.interval(
+        0.95, len(sample) - 1, loc=np.mean(sample), scale=scipy.stats.sem(sample)
+    )
+    assert interval.count == 5
+    assert interval.mean == pytest.approx(np.mean(sample))
+    assert interval.half_width == pytest.approx((expected[1] - expected[0]) / 2)
+    with pytest.raises(ValueError, match=r"level = .* is out of range \(0, 1\)"):
+        drp.mean_interval(sample, 1.0)
+
+
+def test_every_command_line_option_is_a_parameter():
+    # drp-paper-p2p has an option for each field of DrpScenario::Config (but
+    # defaults) through Config::AddToCommandLine, and two of its own.
+    program = pathlib.Path(drp.__file__).resolve().parents[2] / "examples" / "drp-paper-p2p"
+    if not program.exists():
+        pytest.skip("examples not built")
+    help_text = subprocess.run(
+        [str(program), "--PrintHelp"], capture_output=True, text=True, check=True
+    ).stdout
+    program_options = help_text.split("Program Options:")[1].split("General Arguments:")[0]
+    options = set(re.findall(r"^\s+--(\w+):", program_options, re.MULTILINE))
+    options -= {"repetitions", "csv"}
+    snake_case = {re.sub(r"([A-Z])", r"_\1", option).lower() for option in options}
+    assert snake_case == set(PARAMETERS) - {"defaults"}

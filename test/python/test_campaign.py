@@ -1,0 +1,160 @@
+"""Campaigns: grid x repetitions, resuming, exports and the results store."""
+
+import os
+import pathlib
+import re
+import sqlite3
+import subprocess
+import sys
+
+import pandas as pd
+import pytest
+
+import drp
+from drp.experiment import PARAMETERS, RECORD_COLUMNS, SUMMARY
+from drp.store import Store
+
+ROOT = pathlib.Path(__file__).resolve().parents[2]
+
+#: Two methods x two loss probabilities of quick experiments.
+GRID = {"method": ["traditional", "dynamic"], "lfp": [0.0, 0.05], "transfers": 3, "size": 4096}
+
+
+@pytest.fixture
+def campaign(tmp_path):
+    with drp.Campaign(tmp_path / "results.db") as campaign:
+        yield campaign
+
+
+def test_grid_times_repetitions(campaign):
+    assert len(drp.param_combinations(GRID)) == 4
+    assert campaign.run(GRID, repetitions=2, workers=2) == 8
+    runs = campaign.runs_dataframe(GRID)
+    assert len(runs) == 8
+    assert sorted(runs.groupby(["method", "lfp"]).size()) == [2, 2, 2, 2]
+    assert sorted(runs["run"]) == [1, 1, 1, 1, 2, 2, 2, 2]
+    assert (runs["n"] == 3).all()
+    settings = campaign.settings_dataframe(GRID)
+    assert len(settings) == 4
+    assert (settings["runs"] == 2).all() and (settings["n"] == 6).all()
+
+
+def test_resume_computes_only_missing_runs(campaign):
+    subset = dict(GRID, method=["traditional"])
+    assert campaign.run(subset, repetitions=1, workers=2) == 2
+    assert len(campaign.missing(GRID, repetitions=2)) == 6
+    assert campaign.run(GRID, repetitions=2, workers=2) == 6
+    assert campaign.run(GRID, repetitions=2, workers=2) == 0
+    assert len(campaign.runs_dataframe()) == 8
+
+
+def test_an_interrupted_campaign_resumes(campaign, monkeypatch):
+    add = Store.add
+    stored = []
+
+    def add_then_interrupt(self, *args):
+        add(self, *args)
+        stored.append(args)
+        if len(stored) == 3:
+            raise KeyboardInterrupt
+
+    monkeypatch.setattr(Store, "add", add_then_interrupt)
+    with pytest.raises(KeyboardInterrupt):
+        campaign.run(GRID, repetitions=2, workers=2)
+    monkeypatch.setattr(Store, "add", add)
+    assert len(campaign.runs_dataframe()) == 3
+    assert campaign.run(GRID, repetitions=2, workers=2) == 5
+
+
+def test_dataframe_export_matches_a_run_in_process(campaign):
+    grid = dict(GRID, frp=0.3, transfers=5)
+    campaign.run(grid, repetitions=2, workers=2)
+    frame = campaign.to_dataframe(grid)
+    assert list(frame.columns) == list(PARAMETERS) + list(RECORD_COLUMNS)
+    assert len(frame) == 4 * 2 * 5
+    one = frame[(frame["method"] == "dynamic") & (frame["lfp"] == 0.05) & (frame["run"] == 2)]
+    expected = drp.run(method="dynamic", frp=0.3, lfp=0.05, transfers=5, size=4096, run=2)
+    pd.testing.assert_frame_equal(one.reset_index(drop=True), expected.records, check_dtype=False)
+    runs = campaign.runs_dataframe(grid)
+    assert list(runs.columns) == list(PARAMETERS) + [
+        "version",
+        "git_revision",
+        "finished",
+        *SUMMARY,
+    ]
+    assert campaign.to_dataframe(dict(grid, method="dynamic")).shape == (2 * 2 * 5, frame.shape[1])
+
+
+def test_store_keeps_version_and_git_revision(campaign):
+    campaign.run(dict(GRID, method="dynamic", lfp=0.0), workers=1, progress=False)
+    # The build's revision: a commit of this repository (HEAD when it was built).
+    assert re.fullmatch(r"[0-9a-f]{40}(-dirty)?|unknown", drp.GIT_REVISION)
+    if drp.GIT_REVISION != "unknown":
+        commit = drp.GIT_REVISION.removesuffix("-dirty")
+        git = ["git", "-C", str(ROOT), "cat-file", "-e", f"{commit}^{{commit}}"]
+        assert subprocess.run(git).returncode == 0
+    with sqlite3.connect(campaign.store.path) as db:
+        rows = db.execute("SELECT version, git_revision, wall_seconds, params FROM runs").fetchall()
+        assert db.execute("SELECT count(*) FROM transfers").fetchone() == (3,)
+    assert [row[:2] for row in rows] == [(drp.__version__, drp.GIT_REVISION)]
+    assert rows[0][2] > 0 and '"method": "dynamic"' in rows[0][3]
+
+
+def test_runs_of_another_build_are_reported(campaign):
+    params = dict(drp.parameters(transfers=3, size=4096))
+    result = {
+        "version": "0.0.1",
+        "counters": dict.fromkeys(SUMMARY, 0),
+        "summary": dict.fromkeys(SUMMARY, 0),
+        "columns": {name: [] for name in RECORD_COLUMNS},
+    }
+    campaign.store.add(params, result, "0123abc")
+    with pytest.warns(UserWarning, match="holds runs of other builds"):
+        campaign.run({"transfers": 3, "size": 4096}, repetitions=2, workers=1)
+    assert set(campaign.runs_dataframe()["version"]) == {"0.0.1", drp.__version__}
+
+
+def test_invalid_grids_raise_before_running(campaign):
+    with pytest.raises(ValueError, match=r"frp = 2 is out of range \[0, 1\]"):
+        campaign.run(dict(GRID, frp=[0.1, 2]))
+    with pytest.raises(TypeError, match="unknown parameter 'repetition'"):
+        campaign.run(dict(GRID, repetition=[1, 2]))
+    with pytest.raises(ValueError, match="run is not a grid parameter"):
+        campaign.run(dict(GRID, run=[1, 2]))
+    assert campaign.runs_dataframe().empty
+
+
+def test_a_failing_run_stops_the_campaign(campaign):
+    grid = dict(GRID, defaults=[{}, {"ns3::DrpTransport::Window": "0"}])
+    with pytest.raises(ValueError, match=r"DrpTransport::Window = 0 is out of range"):
+        campaign.run(grid, workers=1)
+    assert set(campaign.runs_dataframe()["defaults"]) <= {"{}"}
+
+
+def test_command_line(tmp_path):
+    # The script finds the package through DRP_BUILD, not PYTHONPATH, and its
+    # worker processes must find it too.
+    build = pathlib.Path(drp.__file__).resolve().parents[2]
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
+    env["DRP_BUILD"] = str(build)
+    command = [sys.executable, str(ROOT / "scripts" / "drp-campaign")]
+    store = str(tmp_path / "cli.db")
+    common = ["-p", "transfers=3", "-p", "size=4096", "-j", "2", "-q"]
+    run = subprocess.run(
+        command + ["run", store, "-p", "method=traditional,dynamic", *common, "-r", "2"],
+        capture_output=True,
+        text=True,
+        env=env,
+    )
+    assert run.returncode == 0, run.stderr
+    assert "traditional" in run.stdout and "dynamic" in run.stdout
+    csv = tmp_path / "transfers.csv"
+    show = subprocess.run(
+        command + ["show", store, "--csv", str(csv)], capture_output=True, text=True, env=env
+    )
+    assert show.returncode == 0, show.stderr
+    assert len(pd.read_csv(csv)) == 2 * 2 * 3
+    bad = subprocess.run(
+        command + ["run", store, "-p", "lfp=2", "-q"], capture_output=True, text=True, env=env
+    )
+    assert bad.returncode == 2 and "lfp = 2 is out of range" in bad.stderr
