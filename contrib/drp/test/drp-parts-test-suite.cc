@@ -397,10 +397,14 @@ class DrpSenderTestCase : public TestCase
         return sns;
     }
 
-    /// \return a sender of \p total frames, window 4, timeout R, 2 retries, 3 dup ACKs
-    DrpSender* MakeSender(uint32_t total)
+    /**
+     * \param total frames
+     * \param maxBackoff largest timer multiplier (1: fixed timer)
+     * \return a sender of \p total frames, window 4, timeout R, 2 retries, 3 dup ACKs
+     */
+    DrpSender* MakeSender(uint32_t total, uint32_t maxBackoff = 1)
     {
-        DrpSender::Config config{4, m_timeout, 2, 3};
+        DrpSender::Config config{4, m_timeout, 2, 3, maxBackoff};
         return new DrpSender(total,
                              config,
                              MakeCallback(&DrpSenderTestCase::Transmit, this),
@@ -510,12 +514,53 @@ class DrpSenderTestCase : public TestCase
         s->Stop();
     }
 
+    void Backoff()
+    {
+        m_sent.clear();
+        Time t0 = Simulator::Now();
+        std::unique_ptr<DrpSender> s(MakeSender(2, 4));
+        s->SetRetryLimitActive(false);
+        s->Start();
+        TakeSent();
+        // No progress: expiries after R, 2R, 4R, 4R (doubling, capped at 4R).
+        Simulator::Stop(11.5 * m_timeout);
+        Simulator::Run();
+        std::vector<Time> times;
+        for (const auto& [time, sn] : m_sent)
+        {
+            times.push_back(time - t0);
+        }
+        NS_TEST_ASSERT_MSG_EQ(times.size(), 4, "four expiries by 11.5 R");
+        if (times.size() != 4)
+        {
+            return;
+        }
+        NS_TEST_ASSERT_MSG_EQ(times[0], m_timeout, "first expiry after R");
+        NS_TEST_ASSERT_MSG_EQ(times[1], 3 * m_timeout, "then 2R later");
+        NS_TEST_ASSERT_MSG_EQ(times[2], 7 * m_timeout, "then 4R later");
+        NS_TEST_ASSERT_MSG_EQ(times[3], 11 * m_timeout, "capped at 4R");
+        // Progress returns the timer to R.
+        m_sent.clear();
+        Time progress = Simulator::Now();
+        s->OnAck(1);
+        m_sent.clear(); // the partial ACK retransmits SN 1 at once
+        Simulator::Stop(1.5 * m_timeout);
+        Simulator::Run();
+        NS_TEST_ASSERT_MSG_EQ(m_sent.size(), 1, "one expiry in 1.5 R after progress");
+        if (!m_sent.empty())
+        {
+            NS_TEST_ASSERT_MSG_EQ(m_sent[0].first - progress, m_timeout, "back to R");
+        }
+        s->Stop();
+    }
+
     void DoRun() override
     {
         WindowAndAcks();
         FastRetransmit();
         TimeoutAndRetryLimit();
         NoRetryLimit();
+        Backoff();
         Simulator::Destroy();
     }
 

@@ -84,10 +84,15 @@ DrpSender::ArmTimer()
 {
     // Restarted on every acknowledgement: move the deadline and let the one
     // pending event re-check it, rather than cancel and schedule each time.
-    m_deadline = Simulator::Now() + m_config.timeout;
+    Time timeout = m_config.timeout * m_backoff;
+    m_deadline = Simulator::Now() + timeout;
+    if (m_timer.IsRunning() && m_timer.GetTs() > uint64_t(m_deadline.GetTimeStep()))
+    {
+        m_timer.Cancel(); // the deadline moved earlier (the backoff ended)
+    }
     if (!m_timer.IsRunning())
     {
-        m_timer = Simulator::Schedule(m_config.timeout, &DrpSender::OnTimer, this);
+        m_timer = Simulator::Schedule(timeout, &DrpSender::OnTimer, this);
     }
 }
 
@@ -139,6 +144,7 @@ DrpSender::OnAck(uint32_t ackn)
         m_una = ackn;
         m_dupAcks = 0;
         m_expiriesInRow = 0;
+        m_backoff = 1;
         if (m_recovering && m_una < m_recover)
         {
             Retransmit(m_una); // partial acknowledgement: the next hole
@@ -182,6 +188,7 @@ DrpSender::OnTimeout()
     m_recovering = true;
     m_recover = m_next;
     m_dupAcks = 0;
+    m_backoff = std::min(2 * m_backoff, std::max<uint32_t>(1, m_config.maxBackoff));
     Retransmit(m_una);
     ArmTimer();
 }

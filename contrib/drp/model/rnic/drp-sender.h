@@ -28,7 +28,10 @@ namespace ns3
  * losses in one window cost one round trip each rather than one timeout
  * each). A timer expiry retransmits the first unacknowledged frame; more than
  * MaxRetries expiries in a row without progress end the data phase with a
- * failure. The timeout is fixed (no backoff), as in the published protocol.
+ * failure. The timer doubles with each expiry in a row, up to maxBackoff
+ * times the timeout, and returns to the timeout on progress: without it,
+ * transfers that share a congested switch port would retransmit faster than
+ * the port drains (maxBackoff 1: the fixed timer of the published protocol).
  *
  * No flow or congestion control: the published protocol has none.
  */
@@ -42,6 +45,7 @@ class DrpSender
         Time timeout;             //!< retransmission timeout
         uint32_t maxRetries;      //!< expiries in a row before failing
         uint32_t dupAckThreshold; //!< duplicate ACKs that trigger fast retransmit
+        uint32_t maxBackoff;      //!< the timer doubles per expiry in a row, up to this factor
     };
 
     /**
@@ -106,6 +110,7 @@ class DrpSender
     bool m_recovering{false};            //!< in fast recovery
     uint32_t m_recover{0};               //!< recovery ends when this SN is acknowledged
     uint32_t m_expiriesInRow{0};         //!< expiries without progress
+    uint32_t m_backoff{1};               //!< current timer multiplier
     bool m_limitActive{true};            //!< the retry limit applies
     uint32_t m_retransmissions{0};       //!< frames sent again
     uint32_t m_timeouts{0};              //!< all expiries

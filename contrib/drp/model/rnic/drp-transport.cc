@@ -43,13 +43,13 @@ DrpTransport::GetTypeId()
             .AddAttribute("HandshakeTimeout",
                           "Timer of the connection handshake: the initiator re-sends its "
                           "request, a read responder its reply, on each expiry.",
-                          TimeValue(MilliSeconds(2)),
+                          TimeValue(MilliSeconds(1)),
                           MakeTimeAccessor(&DrpTransport::SetHandshakeTimeout,
                                            &DrpTransport::GetHandshakeTimeout),
                           MakeTimeChecker())
             .AddAttribute("RetransmissionTimeout",
                           "Timer of the data phase and of the release.",
-                          TimeValue(MicroSeconds(200)),
+                          TimeValue(MicroSeconds(60)),
                           MakeTimeAccessor(&DrpTransport::SetRetransmissionTimeout,
                                            &DrpTransport::GetRetransmissionTimeout),
                           MakeTimeChecker())
@@ -59,6 +59,13 @@ DrpTransport::GetTypeId()
                 "with an error status (1 to 1000).",
                 UintegerValue(16),
                 MakeUintegerAccessor(&DrpTransport::SetMaxRetries, &DrpTransport::GetMaxRetries),
+                MakeUintegerChecker<uint32_t>())
+            .AddAttribute(
+                "MaxBackoff",
+                "The data timer doubles with each expiry in a row, up to this factor "
+                "(1 to 1024; 1: a fixed timer).",
+                UintegerValue(64),
+                MakeUintegerAccessor(&DrpTransport::SetMaxBackoff, &DrpTransport::GetMaxBackoff),
                 MakeUintegerChecker<uint32_t>())
             .AddAttribute("DupAckThreshold",
                           "Duplicate acknowledgements that trigger a fast retransmit (1 to 64).",
@@ -118,10 +125,11 @@ DrpTransport::GetTypeId()
 DrpTransport::DrpTransport()
     : m_window(8),
       m_payloadSize(1024),
-      m_handshakeTimeout(MilliSeconds(2)),
-      m_retransmissionTimeout(MicroSeconds(200)),
+      m_handshakeTimeout(MilliSeconds(1)),
+      m_retransmissionTimeout(MicroSeconds(60)),
       m_maxRetries(16),
       m_dupAckThreshold(3),
+      m_maxBackoff(64),
       m_clockHz(125000000),
       m_txCycles(16),
       m_rxCycles(16),
@@ -247,6 +255,19 @@ uint32_t
 DrpTransport::GetMaxRetries() const
 {
     return m_maxRetries;
+}
+
+void
+DrpTransport::SetMaxBackoff(uint32_t factor)
+{
+    drp::RequireInRange<uint32_t>("DrpTransport::MaxBackoff", factor, 1, 1024);
+    m_maxBackoff = factor;
+}
+
+uint32_t
+DrpTransport::GetMaxBackoff() const
+{
+    return m_maxBackoff;
 }
 
 void
@@ -409,10 +430,25 @@ DrpTransport::GetIdleTime() const
     return (m_maxRetries + 2) * std::max(m_handshakeTimeout, m_retransmissionTimeout);
 }
 
+Time
+DrpTransport::BackedOff(Time timeout, uint32_t expiries) const
+{
+    uint32_t factor = 1;
+    while (expiries-- > 0 && factor < m_maxBackoff)
+    {
+        factor *= 2;
+    }
+    return timeout * std::min(factor, m_maxBackoff);
+}
+
 DrpSender::Config
 DrpTransport::SenderConfig() const
 {
-    return DrpSender::Config{m_window, m_retransmissionTimeout, m_maxRetries, m_dupAckThreshold};
+    return DrpSender::Config{m_window,
+                             m_retransmissionTimeout,
+                             m_maxRetries,
+                             m_dupAckThreshold,
+                             m_maxBackoff};
 }
 
 // ---------------------------------------------------------------------------
@@ -820,7 +856,8 @@ DrpTransport::ArmReadTimer(Initiator& c)
     // as long as the handshake does; afterwards, as long as the data phase.
     // Restarted on every new data frame: move the deadline and let the one
     // pending event re-check it.
-    Time wait = c.receiver.GetBytesSeen() == 0 ? m_handshakeTimeout : m_retransmissionTimeout;
+    Time wait = c.receiver.GetBytesSeen() == 0 ? m_handshakeTimeout
+                                               : BackedOff(m_retransmissionTimeout, c.readExpiries);
     c.readDeadline = Simulator::Now() + wait;
     if (!c.readTimer.IsRunning())
     {
@@ -932,7 +969,7 @@ void
 DrpTransport::SendRelease(Initiator& c)
 {
     SendControl(MakeHeader(c.record.tid, c.record.read, DrpHeader::REL), c.record.peer);
-    c.releaseTimer = Simulator::Schedule(m_retransmissionTimeout,
+    c.releaseTimer = Simulator::Schedule(BackedOff(m_retransmissionTimeout, c.releaseExpiries),
                                          &DrpTransport::OnReleaseTimeout,
                                          this,
                                          c.record.tid);

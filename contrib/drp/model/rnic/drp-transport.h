@@ -51,6 +51,10 @@ namespace ns3
  * interrupts (it pays those) for registration requests, replies,
  * completions and the responder's end of a transfer.
  *
+ * The data-phase timers (data, release, read progress) double with each
+ * expiry in a row, up to MaxBackoff times, so that transfers sharing a
+ * congested switch port do not retransmit faster than it drains.
+ *
  * Transfers never hang: each phase has a retry limit (MaxRetries), after
  * which the initiator ends the transfer with an error status; a responder
  * that hears nothing of a transfer for the idle time (MaxRetries + 2 times
@@ -271,6 +275,8 @@ class DrpTransport : public Object
     Time GetHandshakeTimeout() const;            //!< \return handshake timer
     void SetRetransmissionTimeout(Time timeout); //!< \param timeout data and release timer
     Time GetRetransmissionTimeout() const;       //!< \return data and release timer
+    void SetMaxBackoff(uint32_t factor);         //!< \param factor largest timer multiplier
+    uint32_t GetMaxBackoff() const;              //!< \return largest timer multiplier
     void SetDupAckThreshold(uint32_t count);     //!< \param count duplicate ACKs
     uint32_t GetDupAckThreshold() const;         //!< \return duplicate ACKs
     void SetClockFrequency(uint64_t hz);         //!< \param hz clock
@@ -379,6 +385,12 @@ class DrpTransport : public Object
     void AbandonResponder(ResponderKey key);
     bool InRegion(const Responder& r, const DrpHeader& header) const;
     Time GetIdleTime() const;
+    /**
+     * \param timeout a data-phase timer
+     * \param expiries its expiries in a row so far
+     * \return the timer doubled per expiry, at most MaxBackoff times
+     */
+    Time BackedOff(Time timeout, uint32_t expiries) const;
     DrpSender::Config SenderConfig() const;
 
     Ptr<NetDevice> m_device;      //!< the port
@@ -392,6 +404,7 @@ class DrpTransport : public Object
     Time m_retransmissionTimeout; //!< data and release timer
     uint32_t m_maxRetries;        //!< expiries in a row before giving up
     uint32_t m_dupAckThreshold;   //!< duplicate ACKs for a fast retransmit
+    uint32_t m_maxBackoff;        //!< largest data timer multiplier
     uint64_t m_clockHz;           //!< RNIC clock
     uint32_t m_txCycles;          //!< transmit processing per frame, cycles
     uint32_t m_rxCycles;          //!< receive processing per frame, cycles
