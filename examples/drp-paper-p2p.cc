@@ -45,7 +45,8 @@ PrintSummary(const DrpScenario::Result& result)
               << result.records.size() << " ok, " << result.GetIndirect() << " indirect, "
               << result.corruptTransfers << " corrupt, " << result.framesLost << " frames lost, "
               << std::setprecision(2) << result.wallSeconds << " s wall (" << std::setprecision(0)
-              << 1e6 * result.wallSeconds / result.records.size() << " us per transfer)"
+              << 1e6 * result.wallSeconds / result.records.size() << " us per transfer, "
+              << result.events / result.records.size() << " events per transfer)"
               << std::endl;
 }
 

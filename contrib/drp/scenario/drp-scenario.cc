@@ -183,6 +183,7 @@ DrpScenario::Result::Merge(const Result& other)
     pcieRequests += other.pcieRequests;
     pingReplies += other.pingReplies;
     simulatedTime += other.simulatedTime;
+    events += other.events;
     wallSeconds += other.wallSeconds;
 }
 
@@ -362,6 +363,7 @@ DrpScenario::RunValidated(const Config& config)
                                pcie->GetTransactionCount(PcieLink::DMA_WRITE);
     }
     result.simulatedTime = Simulator::Now();
+    result.events = Simulator::GetEventCount();
     Simulator::Destroy();
     result.wallSeconds =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - wallStart).count();

@@ -82,6 +82,7 @@ class DrpScenario
         uint64_t pcieRequests{0};               //!< PCIe DMA requests of both hosts
         uint32_t pingReplies{0};                //!< ping replies received
         Time simulatedTime;                     //!< simulated time at the end
+        uint64_t events{0};                     //!< simulator events executed
         double wallSeconds{0};                  //!< wall-clock time of the run
 
         /**

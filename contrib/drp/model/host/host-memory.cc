@@ -42,12 +42,18 @@ SplitMix64(uint64_t& state)
  * \param state generator state
  */
 void
-FillRandom(uint8_t* data, uint32_t length, uint64_t state)
+FillRandom(uint8_t* data, uint32_t length, uint64_t& state)
 {
-    for (uint32_t i = 0; i < length; i += 8)
+    uint32_t i = 0;
+    for (; i + 8 <= length; i += 8)
     {
         uint64_t word = SplitMix64(state);
-        std::memcpy(data + i, &word, std::min<uint32_t>(8, length - i));
+        std::memcpy(data + i, &word, 8); // a fixed size: one store
+    }
+    if (i < length)
+    {
+        uint64_t word = SplitMix64(state);
+        std::memcpy(data + i, &word, length - i);
     }
 }
 
@@ -93,7 +99,8 @@ HostMemory::Touch(uint64_t number) const
     if (!slot)
     {
         slot = std::make_unique<Page>(PAGE_SIZE);
-        FillRandom(slot->data(), PAGE_SIZE, (uint64_t(m_seed) << 40) ^ number);
+        uint64_t state = (uint64_t(m_seed) << 40) ^ number;
+        FillRandom(slot->data(), PAGE_SIZE, state);
     }
     return *slot;
 }
@@ -132,9 +139,16 @@ void
 HostMemory::Fill(uint64_t address, uint32_t length, uint64_t seed)
 {
     NS_LOG_FUNCTION(this << address << length << seed);
-    std::vector<uint8_t> bytes(length);
-    FillRandom(bytes.data(), length, seed);
-    Write(address, bytes.data(), length);
+    // Straight into the pages: one stream of bytes across them.
+    uint64_t state = seed;
+    while (length > 0)
+    {
+        uint32_t offset = address % PAGE_SIZE;
+        uint32_t chunk = std::min(length, PAGE_SIZE - offset);
+        FillRandom(Touch(address / PAGE_SIZE).data() + offset, chunk, state);
+        address += chunk;
+        length -= chunk;
+    }
 }
 
 uint64_t

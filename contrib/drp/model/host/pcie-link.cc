@@ -242,9 +242,9 @@ void
 PcieLink::CompleteRead(uint64_t address, uint32_t length, ReadCallback done)
 {
     NS_ASSERT_MSG(m_memory, "PcieLink has no HostMemory");
-    std::vector<uint8_t> bytes(length);
-    m_memory->Read(address, bytes.data(), length);
-    done(Create<Packet>(bytes.data(), length));
+    m_scratch.resize(length);
+    m_memory->Read(address, m_scratch.data(), length);
+    done(Create<Packet>(m_scratch.data(), length));
 }
 
 void
@@ -272,12 +272,11 @@ void
 PcieLink::CompleteWrite(std::vector<WritePiece> pieces, Callback<void> done)
 {
     NS_ASSERT_MSG(m_memory, "PcieLink has no HostMemory");
-    std::vector<uint8_t> bytes;
     for (const auto& [address, data] : pieces)
     {
-        bytes.resize(data->GetSize());
-        data->CopyData(bytes.data(), bytes.size());
-        m_memory->Write(address, bytes.data(), bytes.size());
+        m_scratch.resize(data->GetSize());
+        data->CopyData(m_scratch.data(), m_scratch.size());
+        m_memory->Write(address, m_scratch.data(), m_scratch.size());
     }
     if (!done.IsNull())
     {

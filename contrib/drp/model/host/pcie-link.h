@@ -189,6 +189,7 @@ class PcieLink : public Object
     Time m_readEngineFree;         //!< when the read DMA engine can take a request
     Time m_writeEngineFree;        //!< when the write DMA engine can take a request
     uint64_t m_count[4];           //!< transactions per Kind
+    std::vector<uint8_t> m_scratch; //!< bytes between host memory and packets
     TracedCallback<Kind, uint32_t> m_transactionTrace; //!< every transaction
 };
 
