@@ -10,7 +10,7 @@ DRP_BUILD="${DRP_BUILD:-$DRP_ROOT/build}"
 # The rest serve the Python package drp (bindings, campaigns, their tests).
 DRP_PACKAGES=(cmake make g++ ns3 libns3-dev libgsl-dev libboost-dev
   pybind11-dev python3-dev python3-numpy python3-pandas python3-tqdm python3-distributed
-  python3-pytest python3-scipy)
+  python3-pytest python3-scipy python3-matplotlib)
 
 missing=()
 for package in "${DRP_PACKAGES[@]}"; do

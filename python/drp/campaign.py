@@ -44,7 +44,16 @@ def param_combinations(grid):
     a list of complete parameter dicts without ``run`` (run numbers come from
     the repetitions), each once. Raises ``TypeError``/``ValueError`` for an
     invalid parameter or value before anything runs.
+
+    ``grid`` may also be a list of grids: their combinations together (for
+    parameters that vary together, such as ``frp`` = ``lfp``).
     """
+    if isinstance(grid, list):
+        combinations = {}
+        for one in grid:
+            for params in param_combinations(one):
+                combinations.setdefault(params_key(params), params)
+        return list(combinations.values())
     if "run" in grid:
         raise ValueError("run is not a grid parameter: run numbers are 1..repetitions")
     names = list(grid)
