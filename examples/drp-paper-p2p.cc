@@ -46,8 +46,7 @@ PrintSummary(const DrpScenario::Result& result)
               << result.corruptTransfers << " corrupt, " << result.framesLost << " frames lost, "
               << std::setprecision(2) << result.wallSeconds << " s wall (" << std::setprecision(0)
               << 1e6 * result.wallSeconds / result.records.size() << " us per transfer, "
-              << result.events / result.records.size() << " events per transfer)"
-              << std::endl;
+              << result.events / result.records.size() << " events per transfer)" << std::endl;
 }
 
 } // namespace

@@ -179,16 +179,16 @@ class PcieLink : public Object
     void SetTlpOverhead(uint32_t bytes); //!< \param bytes per-TLP overhead
     uint32_t GetTlpOverhead() const;     //!< \return per-TLP overhead
 
-    Ptr<HostMemory> m_memory;      //!< host memory behind the root complex
-    DataRate m_bandwidth;          //!< TLP bandwidth per direction
-    mutable TxTimeCache m_txTimes; //!< serialisation times per size at m_bandwidth
-    Time m_latency;                //!< one-way latency of a TLP through link and root complex
-    Time m_dmaSetupTime;           //!< per-request time of a DMA engine
-    uint32_t m_maxPayload;         //!< maximum TLP payload, bytes
-    uint32_t m_tlpOverhead;        //!< framing, header and LCRC bytes per TLP
-    Time m_readEngineFree;         //!< when the read DMA engine can take a request
-    Time m_writeEngineFree;        //!< when the write DMA engine can take a request
-    uint64_t m_count[4];           //!< transactions per Kind
+    Ptr<HostMemory> m_memory;       //!< host memory behind the root complex
+    DataRate m_bandwidth;           //!< TLP bandwidth per direction
+    mutable TxTimeCache m_txTimes;  //!< serialisation times per size at m_bandwidth
+    Time m_latency;                 //!< one-way latency of a TLP through link and root complex
+    Time m_dmaSetupTime;            //!< per-request time of a DMA engine
+    uint32_t m_maxPayload;          //!< maximum TLP payload, bytes
+    uint32_t m_tlpOverhead;         //!< framing, header and LCRC bytes per TLP
+    Time m_readEngineFree;          //!< when the read DMA engine can take a request
+    Time m_writeEngineFree;         //!< when the write DMA engine can take a request
+    uint64_t m_count[4];            //!< transactions per Kind
     std::vector<uint8_t> m_scratch; //!< bytes between host memory and packets
     TracedCallback<Kind, uint32_t> m_transactionTrace; //!< every transaction
 };
