@@ -209,7 +209,7 @@ PcieLink::Interrupt(Callback<void> handler)
 }
 
 void
-PcieLink::DmaRead(uint64_t address, uint32_t length, ReadCallback done)
+PcieLink::DmaRead(uint64_t address, uint32_t length, ReadCallback done, Time then)
 {
     NS_LOG_FUNCTION(this << address << length);
     ++m_count[DMA_READ];
@@ -218,7 +218,7 @@ PcieLink::DmaRead(uint64_t address, uint32_t length, ReadCallback done)
     // completions come back (Latency) and take their serialisation time.
     Time crossed = BookEngine(m_readEngineFree, length);
     Time arrival = crossed + 2 * m_latency;
-    Simulator::Schedule(arrival - Simulator::Now(),
+    Simulator::Schedule(arrival + then - Simulator::Now(),
                         &PcieLink::CompleteRead,
                         this,
                         address,
@@ -248,9 +248,15 @@ PcieLink::CompleteRead(uint64_t address, uint32_t length, ReadCallback done)
 }
 
 void
-PcieLink::DmaWrite(uint64_t address, Ptr<const Packet> data, Callback<void> done)
+PcieLink::DmaWrite(uint64_t address, Ptr<const Packet> data, Callback<void> done, Time then)
 {
-    DmaWriteBatch({WritePiece(address, data)}, done);
+    NS_LOG_FUNCTION(this << address << data->GetSize());
+    ++m_count[DMA_WRITE];
+    m_transactionTrace(DMA_WRITE, data->GetSize());
+    Time landed = BookEngine(m_writeEngineFree, data->GetSize()) + m_latency;
+    Simulator::Schedule(landed + then - Simulator::Now(), [this, address, data, done]() {
+        CompleteWrite({WritePiece(address, data)}, done);
+    });
 }
 
 void

@@ -106,15 +106,21 @@ class PcieLink : public Object
      * \param address first byte
      * \param length bytes
      * \param done receives the bytes when the completions have arrived
+     * \param then extra time before \p done runs: the RNIC's own processing
+     *        of the result, in the same simulator event
      */
-    void DmaRead(uint64_t address, uint32_t length, ReadCallback done);
+    void DmaRead(uint64_t address, uint32_t length, ReadCallback done, Time then = Time(0));
     /**
      * The RNIC DMA-writes host memory (one request).
      * \param address first byte
      * \param data the bytes
      * \param done runs when the bytes are in host memory
+     * \param then extra time before \p done runs (as for DmaRead())
      */
-    void DmaWrite(uint64_t address, Ptr<const Packet> data, Callback<void> done);
+    void DmaWrite(uint64_t address,
+                  Ptr<const Packet> data,
+                  Callback<void> done,
+                  Time then = Time(0));
     /**
      * The RNIC DMA-writes several pieces in one request.
      * \param pieces address and bytes of each piece

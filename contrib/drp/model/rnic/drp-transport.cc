@@ -483,19 +483,26 @@ DrpTransport::FillDataHeader(DrpHeader& header,
     header.SetSequence(sn);
 }
 
+Time
+DrpTransport::GetTxDelay() const
+{
+    return NanoSeconds(m_txCycles * 1000000000ULL / m_clockHz);
+}
+
 void
 DrpTransport::Transmit(Ptr<Packet> packet, Mac48Address to)
 {
-    Time now = Simulator::Now();
-    Time ready = std::max(now, m_txFree) + NanoSeconds(m_txCycles * 1000000000ULL / m_clockHz);
-    m_txFree = ready;
-    Simulator::Schedule(ready - now, [this, packet, to]() {
-        if (m_device)
-        {
-            m_txTrace(packet);
-            m_device->Send(packet, to, DrpHeader::PROT_NUMBER);
-        }
-    });
+    Simulator::Schedule(GetTxDelay(), &DrpTransport::SendNow, this, packet, to);
+}
+
+void
+DrpTransport::SendNow(Ptr<Packet> packet, Mac48Address to)
+{
+    if (m_device)
+    {
+        m_txTrace(packet);
+        m_device->Send(packet, to, DrpHeader::PROT_NUMBER);
+    }
 }
 
 void
@@ -514,15 +521,23 @@ DrpTransport::SendData(Mac48Address peer, DrpHeader header, uint64_t localAddres
                     header.GetLength(),
                     Callback<void, Ptr<Packet>>([this, peer, header](Ptr<Packet> payload) {
                         payload->AddHeader(header);
-                        Transmit(payload, peer);
-                    }));
+                        SendNow(payload, peer);
+                    }),
+                    GetTxDelay()); // transmit processing, in the same event
 }
 
 void
-DrpTransport::SendAck(Mac48Address to, uint16_t tid, bool read, uint32_t ackn)
+DrpTransport::SendAck(Mac48Address to, uint16_t tid, bool read, uint32_t ackn, bool processed)
 {
     DrpHeader header = MakeHeader(tid, read, 0);
     header.SetAckNumber(ackn);
+    if (processed)
+    {
+        Ptr<Packet> packet = Create<Packet>();
+        packet->AddHeader(header);
+        SendNow(packet, to);
+        return;
+    }
     SendControl(header, to);
 }
 
@@ -931,7 +946,8 @@ DrpTransport::OnReadData(Initiator& c,
     uint16_t tid = c.record.tid;
     m_pcie->DmaWrite(header.GetSba(),
                      payload,
-                     MakeCallback(&DrpTransport::OnReadDataPlaced, this, tid, sn));
+                     MakeCallback(&DrpTransport::OnReadDataPlaced, this, tid, sn),
+                     GetTxDelay()); // the acknowledgement's processing, in the same event
 }
 
 void
@@ -943,7 +959,7 @@ DrpTransport::OnReadDataPlaced(uint16_t tid, uint32_t sn)
         return;
     }
     c->receiver.Commit(sn);
-    SendAck(c->record.peer, tid, true, c->receiver.GetAckNumber());
+    SendAck(c->record.peer, tid, true, c->receiver.GetAckNumber(), true);
     MaybeRelease(*c);
 }
 
@@ -1222,7 +1238,8 @@ DrpTransport::OnWriteData(Responder& r,
                              MakeCallback(&DrpTransport::OnWriteDataPlaced,
                                           this,
                                           ResponderKey(r.peer, r.tid),
-                                          sn));
+                                          sn),
+                             GetTxDelay()); // the acknowledgement's processing
         }
         return;
     }
@@ -1251,7 +1268,7 @@ DrpTransport::OnWriteDataPlaced(ResponderKey key, uint32_t sn)
     }
     --r->pendingWrites;
     r->receiver.Commit(sn);
-    SendAck(r->peer, r->tid, false, r->receiver.GetAckNumber());
+    SendAck(r->peer, r->tid, false, r->receiver.GetAckNumber(), true);
     if (r->releaseWaiting && r->pendingWrites == 0)
     {
         CompleteRelease(*r);

@@ -294,6 +294,14 @@ class DrpTransport : public Object
      */
     void Transmit(Ptr<Packet> packet, Mac48Address to);
     /**
+     * Hands a frame to the port now (its transmit processing is paid).
+     * \param packet DRP header and payload
+     * \param to destination
+     */
+    void SendNow(Ptr<Packet> packet, Mac48Address to);
+    /// \return the transmit processing of one frame: TxProcessingCycles at ClockFrequency
+    Time GetTxDelay() const;
+    /**
      * Sends a frame with no payload.
      * \param header the header
      * \param to destination
@@ -371,7 +379,15 @@ class DrpTransport : public Object
     void SendReply(Responder& r, bool valid);
     void OnWriteData(Responder& r, Ptr<Packet> payload, const DrpHeader& header, Ptr<Packet> frame);
     void OnWriteDataPlaced(ResponderKey key, uint32_t sn);
-    void SendAck(Mac48Address to, uint16_t tid, bool read, uint32_t ackn);
+    /**
+     * Sends an acknowledgement.
+     * \param to destination
+     * \param tid transfer
+     * \param read read transfer
+     * \param ackn the next SN expected
+     * \param processed true if the transmit processing was already paid
+     */
+    void SendAck(Mac48Address to, uint16_t tid, bool read, uint32_t ackn, bool processed = false);
     void Flush(Responder& r);
     void OnFlushed(ResponderKey key, std::vector<uint32_t> sequences);
     void OnRelease(Responder& r);
@@ -408,7 +424,6 @@ class DrpTransport : public Object
     uint64_t m_clockHz;           //!< RNIC clock
     uint32_t m_txCycles;          //!< transmit processing per frame, cycles
     uint32_t m_rxCycles;          //!< receive processing per frame, cycles
-    Time m_txFree;                //!< when the transmit engine is free
     Time m_rxFree;                //!< when the receive engine is free
 
     uint16_t m_nextTid;                             //!< next transfer id to try
