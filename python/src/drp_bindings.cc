@@ -11,11 +11,12 @@
  * loss_model). Every mistake raises a Python exception naming the parameter:
  * TypeError for an unknown parameter or a value of the wrong type,
  * ValueError for a value out of range (DrpScenario::Config::Validate()
- * throws std::invalid_argument, which pybind11 turns into ValueError). Time
- * and object-factory strings are checked here before ns-3 parses them, since
- * ns-3 ends the process on malformed ones.
+ * throws std::invalid_argument, which pybind11 turns into ValueError;
+ * it checks attribute-default strings before ns-3 parses them, since ns-3
+ * ends the process on malformed ones).
  */
 
+#include "ns3/attribute-defaults.h"
 #include "ns3/config.h"
 #include "ns3/drp-scenario.h"
 #include "ns3/simulator.h"
@@ -42,252 +43,6 @@ using ScenarioConfig = DrpScenario::Config;
 
 /// One simulation at a time per process: ns-3's simulator is a singleton.
 std::mutex g_simulatorMutex;
-
-/**
- * Parses a time as ns-3's Time(std::string) does ("1ms", "2.5us", "3" for
- * seconds), but returns nothing where ns-3 would end the process, and is
- * stricter: the whole number must parse, and no white space is allowed.
- * \param text the time
- * \return the time in seconds, or nothing if malformed or not representable
- */
-std::optional<double>
-ParseSeconds(const std::string& text)
-{
-    static const std::map<std::string, double> units{{"s", 1},
-                                                     {"ms", 1e-3},
-                                                     {"us", 1e-6},
-                                                     {"ns", 1e-9},
-                                                     {"ps", 1e-12},
-                                                     {"fs", 1e-15},
-                                                     {"min", 60},
-                                                     {"h", 3600},
-                                                     {"d", 86400},
-                                                     {"y", 365 * 86400.0}};
-    std::string::size_type split = text.find_first_not_of("+-0123456789.eE");
-    std::string number = text.substr(0, split);
-    auto unit = units.find(split == std::string::npos ? "s" : text.substr(split));
-    if (number.empty() || unit == units.end())
-    {
-        return std::nullopt;
-    }
-    double value;
-    std::size_t used = 0;
-    try
-    {
-        value = std::stod(number, &used);
-    }
-    catch (const std::exception&)
-    {
-        return std::nullopt;
-    }
-    double seconds = value * unit->second;
-    // ns-3 keeps a Time as 64-bit nanoseconds.
-    if (used != number.size() || !std::isfinite(seconds) || std::abs(seconds) > 9e9)
-    {
-        return std::nullopt;
-    }
-    return seconds;
-}
-
-std::string FindFatalValue(Ptr<const AttributeChecker> checker, const std::string& value);
-
-/**
- * Checks an object-factory string ("ns3::Type" or "ns3::Type[Name=value|...]",
- * as PointerValue attributes take) for what ns-3 would end the process on:
- * unknown types, unknown attributes, malformed nested values.
- * \param text the string
- * \return what is wrong, or "" if ns-3 can parse it without ending the process
- */
-std::string
-FindFatalFactory(const std::string& text)
-{
-    std::string::size_type open = text.find('[');
-    std::string::size_type close = text.find(']');
-    bool bare = open == std::string::npos && close == std::string::npos;
-    if (!bare && (open == std::string::npos || close != text.size() - 1 || close < open))
-    {
-        return "\"" + text + "\" is not ns3::Type or ns3::Type[Name=value|...]";
-    }
-    std::string type = text.substr(0, open);
-    TypeId tid;
-    if (!TypeId::LookupByNameFailSafe(type, &tid))
-    {
-        return "\"" + text + "\": no type \"" + type + "\"";
-    }
-    if (bare)
-    {
-        return "";
-    }
-    std::string parameters = text.substr(open + 1, close - open - 1);
-    std::string::size_type start = 0;
-    while (start < parameters.size())
-    {
-        std::string::size_type bar = parameters.find('|', start);
-        std::string parameter = parameters.substr(start, bar - start);
-        start = bar == std::string::npos ? parameters.size() : bar + 1;
-        std::string::size_type equal = parameter.find('=');
-        TypeId::AttributeInformation info;
-        if (equal == std::string::npos ||
-            !tid.LookupAttributeByName(parameter.substr(0, equal), &info))
-        {
-            return "\"" + text + "\": " + type + " has no attribute \"" +
-                   parameter.substr(0, equal) + "\"";
-        }
-        std::string problem = FindFatalValue(info.checker, parameter.substr(equal + 1));
-        if (!problem.empty())
-        {
-            return "\"" + text + "\": " + parameter.substr(0, equal) + " = " + problem;
-        }
-    }
-    return "";
-}
-
-/**
- * \param text a number
- * \return whether reading a T from it consumes it all, as the numeric attribute
- * values of ns-3 demand (they end the process otherwise)
- */
-template <typename T>
-bool
-ReadsWhole(const std::string& text)
-{
-    std::istringstream stream(text);
-    T value;
-    stream >> value;
-    return stream.eof();
-}
-
-/**
- * Checks an attribute value string for what would make ns-3 end the process
- * while parsing it (malformed numbers, times and object factories). Other
- * mistakes are left to the checker, which rejects them without ending anything.
- * \param checker the attribute's checker
- * \param value the string
- * \return what is wrong, or ""
- */
-std::string
-FindFatalValue(Ptr<const AttributeChecker> checker, const std::string& value)
-{
-    // The value types whose DeserializeFromString() aborts unless the stream is consumed.
-    static const std::map<std::string, bool (*)(const std::string&)> numbers{
-        {"ns3::UintegerValue", &ReadsWhole<uint64_t>},
-        {"ns3::IntegerValue", &ReadsWhole<int64_t>},
-        {"ns3::DoubleValue", &ReadsWhole<double>}};
-    if (value.find_first_of(" \t\n") != std::string::npos)
-    {
-        return "\"" + value + "\" contains white space";
-    }
-    std::string type = checker->GetValueTypeName();
-    auto number = numbers.find(type);
-    if (number != numbers.end() && !number->second(value))
-    {
-        return "\"" + value + "\" is not a number";
-    }
-    if (type == "ns3::TimeValue" && !ParseSeconds(value))
-    {
-        return "\"" + value +
-               "\" is not a time (a number with unit s, ms, us, ns, ps, fs, min, h, d or y)";
-    }
-    if (type == "ns3::PointerValue")
-    {
-        return FindFatalFactory(value);
-    }
-    return "";
-}
-
-/**
- * \param tid a type
- * \param name an attribute name
- * \return the attribute if the type itself (not a parent) declares it
- */
-std::optional<TypeId::AttributeInformation>
-FindOwnAttribute(TypeId tid, const std::string& name)
-{
-    for (std::size_t i = 0; i < tid.GetAttributeN(); ++i)
-    {
-        if (tid.GetAttribute(i).name == name)
-        {
-            return tid.GetAttribute(i);
-        }
-    }
-    return std::nullopt;
-}
-
-/**
- * Checks one attribute default without letting ns-3 end the process.
- * \param name the attribute, as ns3::Class::Attribute
- * \param info the attribute
- * \param value its value
- */
-void
-CheckValue(const std::string& name,
-           const TypeId::AttributeInformation& info,
-           const std::string& value)
-{
-    std::string problem = FindFatalValue(info.checker, value);
-    if (!problem.empty())
-    {
-        throw py::value_error("defaults: " + name + " = " + problem);
-    }
-    try
-    {
-        if (info.checker->CreateValidValue(StringValue(value)))
-        {
-            return;
-        }
-    }
-    catch (const std::exception& e) // some parsers throw (Mac48Address: std::stoul)
-    {
-        problem = std::string(" (") + e.what() + ")";
-    }
-    if (info.checker->HasUnderlyingTypeInformation())
-    {
-        problem += "; valid: " + info.checker->GetUnderlyingTypeInformation();
-    }
-    throw py::value_error("defaults: " + name + " = \"" + value + "\" is not a valid " +
-                          info.checker->GetValueTypeName() + problem);
-}
-
-/**
- * Checks the attribute defaults of a configuration where ns-3 would end the
- * process rather than throw: values it cannot parse, and attributes named
- * through a subclass (Config::SetDefault, unlike attribute lookup, only sees a
- * class's own attributes). Unknown names are left to
- * DrpScenario::Config::Validate().
- * \param defaults the defaults
- */
-void
-CheckDefaults(const std::map<std::string, std::string>& defaults)
-{
-    for (const auto& [name, value] : defaults)
-    {
-        std::string::size_type colons = name.rfind("::");
-        TypeId tid;
-        if (colons == std::string::npos ||
-            !TypeId::LookupByNameFailSafe(name.substr(0, colons), &tid))
-        {
-            continue;
-        }
-        std::string attribute = name.substr(colons + 2);
-        for (TypeId owner = tid;; owner = owner.GetParent())
-        {
-            auto info = FindOwnAttribute(owner, attribute);
-            if (info && owner != tid)
-            {
-                throw py::value_error("defaults: " + name + " is inherited; set " +
-                                      owner.GetName() + "::" + attribute + " instead");
-            }
-            if (info)
-            {
-                CheckValue(name, *info, value);
-            }
-            if (info || owner == owner.GetParent())
-            {
-                break; // found, or not there at all: Validate() says so
-            }
-        }
-    }
-}
 
 /**
  * \param value a Python object
@@ -382,7 +137,7 @@ FromPython<Time>(const std::string& name, py::handle value)
     if (py::isinstance<py::str>(value))
     {
         std::string text = value.cast<std::string>();
-        if (!ParseSeconds(text))
+        if (!drp::ParseSeconds(text))
         {
             throw py::value_error(name + " = \"" + text +
                                   "\" is not a time (seconds, or a number with unit s, ms, "
@@ -575,15 +330,15 @@ ToDict(const ScenarioConfig& config)
 }
 
 /**
- * Validates a configuration: CheckDefaults(), then
- * DrpScenario::Config::Validate() with its message in Python names. Call it
+ * Validates a configuration: DrpScenario::Config::Validate() (which also
+ * checks attribute defaults ns-3 would end the process on) with its message
+ * in Python names. Call it
  * with g_simulatorMutex held: checking object-factory values creates objects.
  * \param config the configuration
  */
 void
 Validate(const ScenarioConfig& config)
 {
-    CheckDefaults(config.defaults);
     try
     {
         config.Validate();

@@ -4,6 +4,7 @@
 
 #include "drp-scenario.h"
 
+#include "ns3/attribute-defaults.h"
 #include "ns3/command-line.h"
 #include "ns3/config.h"
 #include "ns3/double.h"
@@ -119,6 +120,7 @@ DrpScenario::Config::Validate() const
     drp::RequireInRange<uint32_t>("switches", switches, 1, 64);
     drp::RequireInRange<Time>("pingInterval", pingInterval, MicroSeconds(1), Seconds(10));
     drp::RequireInRange<uint32_t>("seed", seed, 1, UINT32_MAX);
+    drp::CheckAttributeDefaults(defaults); // what ns-3 would end the process on
     for (const auto& [name, value] : defaults)
     {
         std::string::size_type colons = name.rfind("::");

@@ -1,0 +1,41 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#ifndef DRP_ATTRIBUTE_DEFAULTS_H
+#define DRP_ATTRIBUTE_DEFAULTS_H
+
+#include <map>
+#include <optional>
+#include <string>
+
+namespace ns3
+{
+namespace drp
+{
+
+/**
+ * \ingroup drp
+ * Parses a time as ns-3's Time(std::string) does ("1ms", "2.5us", "3" for
+ * seconds), but returns nothing where ns-3 would end the process.
+ * \param text the time
+ * \return the time in seconds, or nothing if malformed or not representable
+ */
+std::optional<double> ParseSeconds(const std::string& text);
+
+/**
+ * \ingroup drp
+ * Checks ns-3 attribute defaults ("ns3::Class::Attribute" to value strings)
+ * for what would make ns-3 end the process rather than report: values it
+ * cannot parse (numbers, times, object factories) and attributes named
+ * through a subclass (Config::SetDefault only sees a class's own attributes).
+ * Throws std::invalid_argument naming the attribute and the value. Unknown
+ * names are left to the caller.
+ * \param defaults the defaults
+ */
+void CheckAttributeDefaults(const std::map<std::string, std::string>& defaults);
+
+} // namespace drp
+} // namespace ns3
+
+#endif /* DRP_ATTRIBUTE_DEFAULTS_H */
