@@ -228,11 +228,9 @@ CheckValue(const std::string& name,
 } // namespace
 
 /**
- * Checks the attribute defaults of a configuration where ns-3 would end the
- * process rather than throw: values it cannot parse, and attributes named
- * through a subclass (Config::SetDefault, unlike attribute lookup, only sees a
- * class's own attributes). Unknown names are left to
- * the caller (DrpScenario::Config::Validate() reports them).
+ * Checks the attribute defaults of a configuration before Config::SetDefault
+ * sees them (see the header): each name is looked up once, through the class
+ * and its parents.
  * \param defaults the defaults
  */
 void
@@ -245,7 +243,8 @@ CheckAttributeDefaults(const std::map<std::string, std::string>& defaults)
         if (colons == std::string::npos ||
             !TypeId::LookupByNameFailSafe(name.substr(0, colons), &tid))
         {
-            continue;
+            throw std::invalid_argument("defaults: \"" + name +
+                                        "\" is not an attribute (ns3::Class::Attribute)");
         }
         std::string attribute = name.substr(colons + 2);
         for (TypeId owner = tid;; owner = owner.GetParent())
@@ -260,9 +259,14 @@ CheckAttributeDefaults(const std::map<std::string, std::string>& defaults)
             {
                 CheckValue(name, *info, value);
             }
-            if (info || owner == owner.GetParent())
+            if (info)
             {
-                break; // found, or not there at all: Validate() says so
+                break;
+            }
+            if (owner == owner.GetParent())
+            {
+                throw std::invalid_argument("defaults: " + tid.GetName() + " has no attribute \"" +
+                                            attribute + "\"");
             }
         }
     }

@@ -26,11 +26,11 @@ std::optional<double> ParseSeconds(const std::string& text);
 /**
  * \ingroup drp
  * Checks ns-3 attribute defaults ("ns3::Class::Attribute" to value strings)
- * for what would make ns-3 end the process rather than report: values it
- * cannot parse (numbers, times, object factories) and attributes named
- * through a subclass (Config::SetDefault only sees a class's own attributes).
- * Throws std::invalid_argument naming the attribute and the value. Unknown
- * names are left to the caller.
+ * before Config::SetDefault sees them: unknown classes and attributes,
+ * attributes named through a subclass (Config::SetDefault only sees a class's
+ * own attributes), and values the attribute's checker refuses or ns-3 cannot
+ * even parse (it would end the process). Throws std::invalid_argument naming
+ * the attribute and the value.
  * \param defaults the defaults
  */
 void CheckAttributeDefaults(const std::map<std::string, std::string>& defaults);

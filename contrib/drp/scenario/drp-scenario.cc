@@ -120,30 +120,7 @@ DrpScenario::Config::Validate() const
     drp::RequireInRange<uint32_t>("switches", switches, 1, 64);
     drp::RequireInRange<Time>("pingInterval", pingInterval, MicroSeconds(1), Seconds(10));
     drp::RequireInRange<uint32_t>("seed", seed, 1, UINT32_MAX);
-    drp::CheckAttributeDefaults(defaults); // what ns-3 would end the process on
-    for (const auto& [name, value] : defaults)
-    {
-        std::string::size_type colons = name.rfind("::");
-        TypeId tid;
-        if (colons == std::string::npos ||
-            !TypeId::LookupByNameFailSafe(name.substr(0, colons), &tid))
-        {
-            throw std::invalid_argument("defaults: \"" + name +
-                                        "\" is not an attribute (ns3::Class::Attribute)");
-        }
-        TypeId::AttributeInformation info;
-        if (!tid.LookupAttributeByName(name.substr(colons + 2), &info))
-        {
-            throw std::invalid_argument("defaults: " + tid.GetName() + " has no attribute \"" +
-                                        name.substr(colons + 2) + "\"");
-        }
-        Ptr<AttributeValue> parsed = info.checker->CreateValidValue(StringValue(value));
-        if (!parsed)
-        {
-            throw std::invalid_argument("defaults: " + name + " = \"" + value +
-                                        "\" is not a valid value");
-        }
-    }
+    drp::CheckAttributeDefaults(defaults);
 }
 
 void
