@@ -1164,12 +1164,7 @@ DrpTransport::CompleteRegistration(Mac48Address peer, uint16_t tid, bool success
         if (success)
         {
             // The transfer was abandoned meanwhile: the host must release the region.
-            m_pcie->Interrupt(Callback<void>([this, peer, tid]() {
-                if (!m_responderDoneCallback.IsNull())
-                {
-                    m_responderDoneCallback(peer, tid, false);
-                }
-            }));
+            NotifyResponderDone(peer, tid, false);
         }
         return;
     }
@@ -1266,12 +1261,17 @@ DrpTransport::OnWriteDataPlaced(ResponderKey key, uint32_t sn)
     {
         return;
     }
-    --r->pendingWrites;
     r->receiver.Commit(sn);
     SendAck(r->peer, r->tid, false, r->receiver.GetAckNumber(), true);
-    if (r->releaseWaiting && r->pendingWrites == 0)
+    OnWriteLanded(*r);
+}
+
+void
+DrpTransport::OnWriteLanded(Responder& r)
+{
+    if (--r.pendingWrites == 0 && r.releaseWaiting)
     {
-        CompleteRelease(*r);
+        CompleteRelease(r); // the REL waited for this write
     }
 }
 
@@ -1299,10 +1299,9 @@ DrpTransport::Flush(Responder& r)
     ++r.pendingWrites;
     ResponderKey key(r.peer, r.tid);
     m_pcie->DmaWriteBatch(pieces, Callback<void>([this, key]() {
-                              Responder* r = FindResponder(key.first, key.second);
-                              if (r && --r->pendingWrites == 0 && r->releaseWaiting)
+                              if (Responder* r = FindResponder(key.first, key.second))
                               {
-                                  CompleteRelease(*r);
+                                  OnWriteLanded(*r);
                               }
                           }));
 }
@@ -1334,14 +1333,7 @@ DrpTransport::CompleteRelease(Responder& r)
         r.sender->Stop();
     }
     SendControl(MakeHeader(r.tid, r.read, DrpHeader::REL_ACK), r.peer);
-    Mac48Address peer = r.peer;
-    uint16_t tid = r.tid;
-    m_pcie->Interrupt(Callback<void>([this, peer, tid]() {
-        if (!m_responderDoneCallback.IsNull())
-        {
-            m_responderDoneCallback(peer, tid, true);
-        }
-    }));
+    NotifyResponderDone(r.peer, r.tid, true);
 }
 
 void
@@ -1409,6 +1401,17 @@ DrpTransport::SendReadData(ResponderKey key, uint32_t sn)
 }
 
 void
+DrpTransport::NotifyResponderDone(Mac48Address peer, uint16_t tid, bool released)
+{
+    m_pcie->Interrupt(Callback<void>([this, peer, tid, released]() {
+        if (!m_responderDoneCallback.IsNull())
+        {
+            m_responderDoneCallback(peer, tid, released);
+        }
+    }));
+}
+
+void
 DrpTransport::ArmIdleTimer(Responder& r)
 {
     r.idleTimer.Cancel();
@@ -1463,12 +1466,7 @@ DrpTransport::AbandonResponder(ResponderKey key)
     m_responders.erase(key);
     if (tellHost)
     {
-        m_pcie->Interrupt(Callback<void>([this, key]() {
-            if (!m_responderDoneCallback.IsNull())
-            {
-                m_responderDoneCallback(key.first, key.second, false);
-            }
-        }));
+        NotifyResponderDone(key.first, key.second, false);
     }
 }
 

@@ -388,6 +388,12 @@ class DrpTransport : public Object
      * \param processed true if the transmit processing was already paid
      */
     void SendAck(Mac48Address to, uint16_t tid, bool read, uint32_t ackn, bool processed = false);
+    /**
+     * A DMA write of the transfer's data reached host memory; a REL that
+     * waited for the last one is answered now.
+     * \param r the transfer
+     */
+    void OnWriteLanded(Responder& r);
     void Flush(Responder& r);
     void OnFlushed(ResponderKey key, std::vector<uint32_t> sequences);
     void OnRelease(Responder& r);
@@ -396,6 +402,13 @@ class DrpTransport : public Object
     void OnConfirmTimeout(ResponderKey key);
     void StartReadData(Responder& r, bool indirect);
     void SendReadData(ResponderKey key, uint32_t sn);
+    /**
+     * Tells the host, by interrupt, that a transfer it responded to ended.
+     * \param peer the initiator
+     * \param tid the transfer
+     * \param released true if released normally, false if abandoned
+     */
+    void NotifyResponderDone(Mac48Address peer, uint16_t tid, bool released);
     void ArmIdleTimer(Responder& r);
     void OnIdleTimeout(ResponderKey key);
     void AbandonResponder(ResponderKey key);
