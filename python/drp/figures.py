@@ -255,10 +255,12 @@ def validate(tables, out):
         points = table[table[x] > 0]
         faster = bool((points["reduction_pct"] > 0).all())
         slower = points[points["reduction_pct"] + points["reduction_ci95_pct"] < 0]
+        significant = points[points["reduction_pct"] - points["reduction_ci95_pct"] > 0]
         worst = points["reduction_pct"].min()
         ok &= _check(rows, f"{name}: dynamic faster at every point with p > 0", faster,
-                     f"smallest reduction {worst:.2f}%; significantly slower at "
-                     f"{len(slower)} of {len(points)} points")
+                     f"smallest reduction {worst:.2g}%; significantly faster at "
+                     f"{len(significant)}, significantly slower at {len(slower)} of "
+                     f"{len(points)} points")
     merged = fig4.merge(fig5, left_on="frp", right_on="lfp", suffixes=("_frp", "_lfp"))
     merged = merged[merged["frp_frp"] > 0]
     costlier = bool((merged["traditional_us_lfp"] > merged["traditional_us_frp"]).all()

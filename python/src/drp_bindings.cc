@@ -273,6 +273,11 @@ Fields()
                   &C::pingInterval),
         MakeField("seed", "seed", "ns-3 RNG seed", &C::seed),
         MakeField("run", "run", "ns-3 RNG run number", &C::run),
+        MakeField("paired_streams",
+                  "pairedStreams",
+                  "fresh loss and registration streams per transfer (common random numbers), "
+                  "so both methods of a run meet the same draws transfer by transfer",
+                  &C::pairedStreams),
         MakeField("verify",
                   "verify",
                   "compare memory byte for byte after each transfer",

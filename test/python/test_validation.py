@@ -27,13 +27,29 @@ def interval(sample):
     return mean, mean - half, mean + half
 
 
+GRIDS = [{**BASE, "method": list(METHODS), "frp": f, "lfp": l} for f, l in SETTINGS.values()]
+
+
 @pytest.fixture(scope="module")
-def means(tmp_path_factory):
-    """Mean transfer time (us) per setting, method and repetition."""
-    grids = [{**BASE, "method": list(METHODS), "frp": f, "lfp": l} for f, l in SETTINGS.values()]
+def campaign(tmp_path_factory):
+    """The reduced campaign, run once for the module."""
     with drp.Campaign(tmp_path_factory.mktemp("validation") / "runs.db") as campaign:
-        campaign.run(grids, REPETITIONS, progress=False)
-        runs = campaign.runs_dataframe(grids)
+        campaign.run(GRIDS, REPETITIONS, progress=False)
+        yield campaign
+
+
+@pytest.fixture(scope="module")
+def paired_records(campaign):
+    """Per-transfer records of repetition 1 under loss alone: (traditional, dynamic)."""
+    frame = campaign.to_dataframe(GRIDS)
+    part = frame[(frame["frp"] == 0) & (frame["lfp"] == 0.10) & (frame["run"] == 1)]
+    return tuple(part[part["method"] == m].sort_values("index") for m in METHODS)
+
+
+@pytest.fixture(scope="module")
+def means(campaign):
+    """Mean transfer time (us) per setting, method and repetition."""
+    runs = campaign.runs_dataframe(GRIDS)
     assert (runs["successes"] == BASE["transfers"]).all()
     result = {}
     for name, (f, l) in SETTINGS.items():
@@ -54,11 +70,25 @@ def test_dynamic_faster_under_registration_failure_and_under_both(means):
         assert low > 0, f"{name}: reduction {mean:.2f}% must be above 0 at 95% (low {low:.2f})"
 
 
-def test_dynamic_not_slower_under_loss_alone(means):
-    # Under loss alone the methods differ only after two handshake losses in a
-    # row; tolerance: the reduction's interval must reach above -2%.
-    mean, _, high = interval(reduction(means, "lfp"))
-    assert high > -2, f"lfp: reduction {mean:.2f}% (high {high:.2f}) must not be below -2%"
+def test_dynamic_faster_under_loss_alone(means):
+    # Under loss alone the methods differ only in the transfers whose handshake
+    # fails twice in a row (about 3.6% of them at 10%); paired streams make
+    # every other transfer take exactly the same time with both methods, so
+    # the gain is small but measured without the noise of the others.
+    # Tolerance: the mean reduction above 0, its 95% interval's low end above -1%.
+    mean, low, _ = interval(reduction(means, "lfp"))
+    assert mean > 0, f"lfp: mean reduction {mean:.3f}% must be above 0"
+    assert low > -1, f"lfp: reduction {mean:.2f}% (low {low:.2f}) must not reach below -1%"
+
+
+def test_paired_streams_make_the_methods_differ_only_in_rare_transfers(paired_records):
+    # With no registration failure and 10% loss, the methods part ways only
+    # where the handshake failed at least twice in a row; the other
+    # transfers take exactly the same time. Tolerance: at most 15% of the
+    # transfers differ (expected: about 3.6%).
+    t, d = paired_records
+    differ = (t["duration_us"].to_numpy() != d["duration_us"].to_numpy()).mean()
+    assert 0 < differ < 0.15, f"{100 * differ:.1f}% of the paired transfers differ"
 
 
 def test_loss_costs_more_than_registration_failure(means):

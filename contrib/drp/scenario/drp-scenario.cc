@@ -144,6 +144,9 @@ DrpScenario::Config::AddToCommandLine(CommandLine& cmd, bool withMethod)
     cmd.AddValue("pingInterval", "interval of each ping", pingInterval);
     cmd.AddValue("seed", "ns-3 RNG seed", seed);
     cmd.AddValue("run", "ns-3 RNG run number", run);
+    cmd.AddValue("pairedStreams",
+                 "fresh loss and registration streams per transfer (common random numbers)",
+                 pairedStreams);
     cmd.AddValue("verify", "compare memory byte for byte after each transfer", verify);
 }
 
@@ -287,6 +290,18 @@ DrpScenario::RunValidated(const Config& config)
     stream += RdmaHostHelper::AssignStreams(apps, stream);
 
     Ptr<RdmaHostApplication> initiator = DynamicCast<RdmaHostApplication>(apps.Get(0));
+    if (config.pairedStreams)
+    {
+        Ptr<RdmaHostApplication> responder = DynamicCast<RdmaHostApplication>(apps.Get(1));
+        initiator->TraceConnectWithoutContext(
+            "TransferStart",
+            Callback<void, uint32_t>([devices, responder](uint32_t index) {
+                int64_t first = PAIRED_STREAM_BASE + index * PAIRED_STREAMS_PER_TRANSFER;
+                devices[0]->AssignStreams(first);
+                devices[1]->AssignStreams(first + 2);
+                responder->AssignStreams(first + 4);
+            }));
+    }
     Ptr<HostMemory> source = devices[0]->GetHostMemory();
     Ptr<HostMemory> target = devices[1]->GetHostMemory();
     initiator->TraceConnectWithoutContext(

@@ -52,6 +52,9 @@ class DrpScenario
         Time pingInterval{MilliSeconds(1)}; //!< interval of each ping
         uint32_t seed{1};                   //!< ns-3 RNG seed
         uint32_t run{1};                    //!< ns-3 RNG run number
+        /// common random numbers: every transfer starts the loss and
+        /// registration draws afresh from streams of its own (see Run())
+        bool pairedStreams{true};
         bool verify{true};                  //!< compare memory byte for byte after each transfer
         /// ns-3 attribute defaults to set before the run, e.g.
         /// {"ns3::DrpTransport::HandshakeTimeout", "2ms"} (Config::SetDefault)
@@ -101,10 +104,27 @@ class DrpScenario
 
     /**
      * Runs an experiment (the simulator must be idle; it is destroyed after).
+     *
+     * With Config::pairedStreams (the default), the error models of both
+     * RNICs and the responder's registration draws are given fresh streams
+     * at the start of every transfer, numbered from PAIRED_STREAM_BASE by the
+     * transfer's index. Each transfer's draws are still independent uniforms,
+     * so either method's results are distributed as with one stream per run;
+     * but both methods of one run now meet the same losses and registration
+     * outcomes transfer by transfer (common random numbers), where one
+     * stream per run would let the two diverge for the rest of the run after
+     * the first transfer in which they behave differently. Their difference
+     * is then measured with far less noise.
+     *
      * \param config the experiment; validated first
      * \return what it produced
      */
     static Result Run(const Config& config);
+
+    /// First stream of the per-transfer streams (above the run's own).
+    static constexpr int64_t PAIRED_STREAM_BASE = 1000;
+    /// Streams reserved per transfer: 2 per RNIC's error model, 2 for the responder.
+    static constexpr int64_t PAIRED_STREAMS_PER_TRANSFER = 6;
 
   private:
     /**

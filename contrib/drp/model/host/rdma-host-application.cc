@@ -90,6 +90,11 @@ RdmaHostApplication::GetTypeId()
                           MakeTimeAccessor(&RdmaHostApplication::SetHandlerLatency,
                                            &RdmaHostApplication::GetHandlerLatency),
                           MakeTimeChecker())
+            .AddTraceSource("TransferStart",
+                            "A transfer of the workload starts (before its data is written "
+                            "and its doorbell rung).",
+                            MakeTraceSourceAccessor(&RdmaHostApplication::m_transferStartTrace),
+                            "ns3::RdmaHostApplication::TransferStartTracedCallback")
             .AddTraceSource("TransferComplete",
                             "A transfer this host initiated ended (successfully or not).",
                             MakeTraceSourceAccessor(&RdmaHostApplication::m_transferTrace),
@@ -290,6 +295,7 @@ RdmaHostApplication::StartTransfer(uint32_t slot)
     {
         return;
     }
+    m_transferStartTrace(m_started);
     Pending pending{m_started++, slot, Simulator::Now()};
     uint64_t sba = slot * GetSlotStride();
     uint64_t dba = (uint64_t(GetNode()->GetId() + 1) << 32) + slot * GetSlotStride();

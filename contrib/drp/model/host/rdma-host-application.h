@@ -55,6 +55,11 @@ class RdmaHostApplication : public Application
     };
 
     /**
+     * TracedCallback signature for transfer starts.
+     * \param index workload sequence number of the transfer (0, 1, ...)
+     */
+    typedef void (*TransferStartTracedCallback)(uint32_t index);
+    /**
      * TracedCallback signature for transfer ends.
      * \param record what the transfer did
      */
@@ -185,6 +190,7 @@ class RdmaHostApplication : public Application
     std::map<std::pair<Mac48Address, uint16_t>, std::pair<uint64_t, uint32_t>>
         m_registrations;                      //!< regions registered for peers' transfers
     std::vector<DrpTransferRecord> m_records; //!< ended transfers
+    TracedCallback<uint32_t> m_transferStartTrace;                    //!< transfer starts
     TracedCallback<const DrpTransferRecord&> m_transferTrace;         //!< transfer ends
     TracedCallback<Mac48Address, uint16_t, bool> m_registrationTrace; //!< registration attempts
 };
