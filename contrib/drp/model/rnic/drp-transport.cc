@@ -43,13 +43,13 @@ DrpTransport::GetTypeId()
             .AddAttribute("HandshakeTimeout",
                           "Timer of the connection handshake: the initiator re-sends its "
                           "request, a read responder its reply, on each expiry.",
-                          TimeValue(MilliSeconds(1)),
+                          TimeValue(MicroSeconds(1500)),
                           MakeTimeAccessor(&DrpTransport::SetHandshakeTimeout,
                                            &DrpTransport::GetHandshakeTimeout),
                           MakeTimeChecker())
             .AddAttribute("RetransmissionTimeout",
                           "Timer of the data phase and of the release.",
-                          TimeValue(MicroSeconds(60)),
+                          TimeValue(MicroSeconds(120)),
                           MakeTimeAccessor(&DrpTransport::SetRetransmissionTimeout,
                                            &DrpTransport::GetRetransmissionTimeout),
                           MakeTimeChecker())
