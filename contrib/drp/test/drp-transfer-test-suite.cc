@@ -453,7 +453,9 @@ class DrpNeverHangsTestCase : public TestCase
         ReadAttribute(responder, "HandshakeTimeout", value);
         Time h = value.Get();
         ReadAttribute(responder, "RetransmissionTimeout", value);
-        Time idle = (maxRetries + 2) * std::max(h, value.Get());
+        UintegerValue maxBackoff;
+        ReadAttribute(responder, "MaxBackoff", maxBackoff);
+        Time idle = (maxRetries + 2) * std::max(h, value.Get() * int64_t(maxBackoff.Get()));
         size_t respondedMax = 0;
         responder->TraceConnectWithoutContext(
             "Rx",

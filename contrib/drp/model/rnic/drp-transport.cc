@@ -427,7 +427,9 @@ DrpTransport::GetDropReasonName(DropReason reason)
 Time
 DrpTransport::GetIdleTime() const
 {
-    return (m_maxRetries + 2) * std::max(m_handshakeTimeout, m_retransmissionTimeout);
+    // Longer than any retry sequence of the initiator, backed-off periods
+    // included, so that a live initiator is never forgotten.
+    return (m_maxRetries + 2) * std::max(m_handshakeTimeout, m_retransmissionTimeout * m_maxBackoff);
 }
 
 Time

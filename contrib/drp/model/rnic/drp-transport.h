@@ -58,7 +58,8 @@ namespace ns3
  * Transfers never hang: each phase has a retry limit (MaxRetries), after
  * which the initiator ends the transfer with an error status; a responder
  * that hears nothing of a transfer for the idle time (MaxRetries + 2 times
- * the longer timeout) drops it and tells its host.
+ * the longer of HandshakeTimeout and MaxBackoff x RetransmissionTimeout)
+ * drops it and tells its host.
  *
  * Frames that fail a check (truncated, malformed CTRL, unknown or foreign
  * TID, address outside the registered region, LEN that disagrees with the
