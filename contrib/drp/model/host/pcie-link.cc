@@ -191,72 +191,68 @@ PcieLink::BookEngine(Time& engineFree, uint32_t bytes)
 }
 
 void
-PcieLink::Doorbell(Callback<void> handler)
+PcieLink::Count(Kind kind, uint32_t bytes)
 {
-    NS_LOG_FUNCTION(this);
-    ++m_count[DOORBELL];
-    m_transactionTrace(DOORBELL, 0);
-    Simulator::Schedule(m_latency, handler);
+    ++m_count[kind];
+    m_transactionTrace(kind, bytes);
 }
 
-void
-PcieLink::Interrupt(Callback<void> handler)
+Time
+PcieLink::StartSignal(Kind kind)
 {
-    NS_LOG_FUNCTION(this);
-    ++m_count[INTERRUPT];
-    m_transactionTrace(INTERRUPT, 0);
-    Simulator::Schedule(m_latency, handler);
+    NS_LOG_FUNCTION(this << kind);
+    Count(kind, 0);
+    return m_latency;
 }
 
-void
-PcieLink::DmaRead(uint64_t address, uint32_t length, ReadCallback done, Time then)
+Time
+PcieLink::StartRead(uint64_t address, uint32_t length)
 {
     NS_LOG_FUNCTION(this << address << length);
-    ++m_count[DMA_READ];
-    m_transactionTrace(DMA_READ, length);
+    Count(DMA_READ, length);
     // The request goes up (Latency) once the engine has set it up; the
     // completions come back (Latency) and take their serialisation time.
     Time crossed = BookEngine(m_readEngineFree, length);
-    Time arrival = crossed + 2 * m_latency;
-    Simulator::Schedule(arrival + then - Simulator::Now(),
-                        &PcieLink::CompleteRead,
-                        this,
-                        address,
-                        length,
-                        done);
+    return crossed + 2 * m_latency - Simulator::Now();
 }
 
-void
-PcieLink::DmaMove(bool toHost, uint32_t bytes, Callback<void> done)
+Time
+PcieLink::StartWrite(uint64_t address, uint32_t bytes)
+{
+    NS_LOG_FUNCTION(this << address << bytes);
+    Count(DMA_WRITE, bytes);
+    return BookEngine(m_writeEngineFree, bytes) + m_latency - Simulator::Now();
+}
+
+Time
+PcieLink::StartMove(bool toHost, uint32_t bytes)
 {
     NS_LOG_FUNCTION(this << toHost << bytes);
-    Kind kind = toHost ? DMA_WRITE : DMA_READ;
-    ++m_count[kind];
-    m_transactionTrace(kind, bytes);
-    Time arrival = toHost ? BookEngine(m_writeEngineFree, bytes) + m_latency
-                          : BookEngine(m_readEngineFree, bytes) + 2 * m_latency;
-    Simulator::Schedule(arrival - Simulator::Now(), done);
+    if (toHost)
+    {
+        Count(DMA_WRITE, bytes);
+        return BookEngine(m_writeEngineFree, bytes) + m_latency - Simulator::Now();
+    }
+    Count(DMA_READ, bytes);
+    return BookEngine(m_readEngineFree, bytes) + 2 * m_latency - Simulator::Now();
 }
 
-void
-PcieLink::CompleteRead(uint64_t address, uint32_t length, ReadCallback done)
+Ptr<Packet>
+PcieLink::ReadMemory(uint64_t address, uint32_t length)
 {
     NS_ASSERT_MSG(m_memory, "PcieLink has no HostMemory");
     m_scratch.resize(length);
     m_memory->Read(address, m_scratch.data(), length);
-    done(Create<Packet>(m_scratch.data(), length));
+    return Create<Packet>(m_scratch.data(), length);
 }
 
 void
-PcieLink::DmaWrite(uint64_t address, Ptr<const Packet> data, Callback<void> done, Time then)
+PcieLink::WriteMemory(uint64_t address, Ptr<const Packet> data)
 {
-    NS_LOG_FUNCTION(this << address << data->GetSize());
-    ++m_count[DMA_WRITE];
-    m_transactionTrace(DMA_WRITE, data->GetSize());
-    Time landed = BookEngine(m_writeEngineFree, data->GetSize()) + m_latency;
-    Simulator::Schedule(landed + then - Simulator::Now(), [this, address, data, done]() {
-        CompleteWrite({WritePiece(address, data)}, done);
-    });
+    NS_ASSERT_MSG(m_memory, "PcieLink has no HostMemory");
+    m_scratch.resize(data->GetSize());
+    data->CopyData(m_scratch.data(), m_scratch.size());
+    m_memory->Write(address, m_scratch.data(), m_scratch.size());
 }
 
 void
@@ -268,8 +264,7 @@ PcieLink::DmaWriteBatch(const std::vector<WritePiece>& pieces, Callback<void> do
         bytes += piece.second->GetSize();
     }
     NS_LOG_FUNCTION(this << pieces.size() << bytes);
-    ++m_count[DMA_WRITE];
-    m_transactionTrace(DMA_WRITE, bytes);
+    Count(DMA_WRITE, bytes);
     Time landed = BookEngine(m_writeEngineFree, bytes) + m_latency;
     Simulator::Schedule(landed - Simulator::Now(), &PcieLink::CompleteWrite, this, pieces, done);
 }
@@ -277,12 +272,9 @@ PcieLink::DmaWriteBatch(const std::vector<WritePiece>& pieces, Callback<void> do
 void
 PcieLink::CompleteWrite(std::vector<WritePiece> pieces, Callback<void> done)
 {
-    NS_ASSERT_MSG(m_memory, "PcieLink has no HostMemory");
     for (const auto& [address, data] : pieces)
     {
-        m_scratch.resize(data->GetSize());
-        data->CopyData(m_scratch.data(), m_scratch.size());
-        m_memory->Write(address, m_scratch.data(), m_scratch.size());
+        WriteMemory(address, data);
     }
     if (!done.IsNull())
     {

@@ -12,6 +12,7 @@
 #include "ns3/nstime.h"
 #include "ns3/object.h"
 #include "ns3/packet.h"
+#include "ns3/simulator.h"
 #include "ns3/traced-callback.h"
 #include "ns3/tx-time-cache.h"
 
@@ -91,36 +92,45 @@ class PcieLink : public Object
     /// \return the host memory DMA requests reach
     Ptr<HostMemory> GetHostMemory() const;
 
+    // The handlers below may be anything callable: an ns-3 Callback, or a
+    // lambda. A lambda travels inside the one simulator event that carries
+    // it, with no Callback to build, which matters on the per-frame paths.
+
     /**
      * The host rings an RNIC doorbell; \p handler runs on the RNIC side.
+     * \tparam F callable with no arguments
      * \param handler what the RNIC does on the doorbell
      */
-    void Doorbell(Callback<void> handler);
+    template <typename F>
+    void Doorbell(F handler);
     /**
      * The RNIC raises an interrupt; \p handler runs on the host side.
+     * \tparam F callable with no arguments
      * \param handler what the host does on the interrupt
      */
-    void Interrupt(Callback<void> handler);
+    template <typename F>
+    void Interrupt(F handler);
     /**
      * The RNIC DMA-reads host memory.
+     * \tparam F callable with a Ptr<Packet>, e.g. a ReadCallback
      * \param address first byte
      * \param length bytes
      * \param done receives the bytes when the completions have arrived
      * \param then extra time before \p done runs: the RNIC's own processing
      *        of the result, in the same simulator event
      */
-    void DmaRead(uint64_t address, uint32_t length, ReadCallback done, Time then = Time(0));
+    template <typename F>
+    void DmaRead(uint64_t address, uint32_t length, F done, Time then = Time(0));
     /**
      * The RNIC DMA-writes host memory (one request).
+     * \tparam F callable with no arguments
      * \param address first byte
      * \param data the bytes
      * \param done runs when the bytes are in host memory
      * \param then extra time before \p done runs (as for DmaRead())
      */
-    void DmaWrite(uint64_t address,
-                  Ptr<const Packet> data,
-                  Callback<void> done,
-                  Time then = Time(0));
+    template <typename F>
+    void DmaWrite(uint64_t address, Ptr<const Packet> data, F done, Time then = Time(0));
     /**
      * The RNIC DMA-writes several pieces in one request.
      * \param pieces address and bytes of each piece
@@ -132,11 +142,13 @@ class PcieLink : public Object
      * A DMA request whose bytes the model does not keep: a frame of other
      * traffic (IP, ARP) that the RNIC moves between the wire and the host's
      * network stack. It costs what any DMA request costs.
+     * \tparam F callable with no arguments
      * \param toHost true: a write to host memory (receive); false: a read (transmit)
      * \param bytes bytes moved
      * \param done runs when the bytes have arrived
      */
-    void DmaMove(bool toHost, uint32_t bytes, Callback<void> done);
+    template <typename F>
+    void DmaMove(bool toHost, uint32_t bytes, F done);
 
     /**
      * \param bytes payload bytes
@@ -158,16 +170,58 @@ class PcieLink : public Object
 
   private:
     /**
+     * Counts and traces a transaction.
+     * \param kind its kind
+     * \param bytes the payload bytes it moves
+     */
+    void Count(Kind kind, uint32_t bytes);
+    /**
      * Books a DMA engine for one request.
      * \param engineFree when the engine is free; advanced past this request
      * \param bytes payload bytes of the request
      * \return when the request's data has crossed the link
      */
     Time BookEngine(Time& engineFree, uint32_t bytes);
+    /**
+     * Counts a doorbell or an interrupt.
+     * \param kind DOORBELL or INTERRUPT
+     * \return the delay until it arrives
+     */
+    Time StartSignal(Kind kind);
+    /**
+     * Counts a DMA read and books the read engine.
+     * \param address first byte
+     * \param length bytes
+     * \return the delay until the completions have arrived
+     */
+    Time StartRead(uint64_t address, uint32_t length);
+    /**
+     * Counts a DMA write and books the write engine.
+     * \param address first byte
+     * \param bytes bytes
+     * \return the delay until the bytes are in host memory
+     */
+    Time StartWrite(uint64_t address, uint32_t bytes);
+    /**
+     * Counts a DMA request of other traffic and books its engine.
+     * \param toHost true: a write; false: a read
+     * \param bytes bytes
+     * \return the delay until the bytes have arrived
+     */
+    Time StartMove(bool toHost, uint32_t bytes);
+    /**
+     * \param address first byte
+     * \param length bytes
+     * \return the bytes of host memory
+     */
+    Ptr<Packet> ReadMemory(uint64_t address, uint32_t length);
+    /**
+     * \param address first byte
+     * \param data bytes to store in host memory
+     */
+    void WriteMemory(uint64_t address, Ptr<const Packet> data);
     /// Writes each piece to host memory, then runs \p done.
     void CompleteWrite(std::vector<WritePiece> pieces, Callback<void> done);
-    /// Reads host memory and hands the bytes to \p done.
-    void CompleteRead(uint64_t address, uint32_t length, ReadCallback done);
     /**
      * Sets the bandwidth, checking it.
      * \param rate TLP bandwidth per direction
@@ -198,6 +252,46 @@ class PcieLink : public Object
     std::vector<uint8_t> m_scratch; //!< bytes between host memory and packets
     TracedCallback<Kind, uint32_t> m_transactionTrace; //!< every transaction
 };
+
+template <typename F>
+void
+PcieLink::Doorbell(F handler)
+{
+    Simulator::Schedule(StartSignal(DOORBELL), [handler]() { handler(); });
+}
+
+template <typename F>
+void
+PcieLink::Interrupt(F handler)
+{
+    Simulator::Schedule(StartSignal(INTERRUPT), [handler]() { handler(); });
+}
+
+template <typename F>
+void
+PcieLink::DmaRead(uint64_t address, uint32_t length, F done, Time then)
+{
+    Simulator::Schedule(StartRead(address, length) + then, [this, address, length, done]() {
+        done(ReadMemory(address, length));
+    });
+}
+
+template <typename F>
+void
+PcieLink::DmaWrite(uint64_t address, Ptr<const Packet> data, F done, Time then)
+{
+    Simulator::Schedule(StartWrite(address, data->GetSize()) + then, [this, address, data, done]() {
+        WriteMemory(address, data);
+        done();
+    });
+}
+
+template <typename F>
+void
+PcieLink::DmaMove(bool toHost, uint32_t bytes, F done)
+{
+    Simulator::Schedule(StartMove(toHost, bytes), [done]() { done(); });
+}
 
 } // namespace ns3
 

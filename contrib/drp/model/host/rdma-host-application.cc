@@ -308,10 +308,10 @@ RdmaHostApplication::StartTransfer(uint32_t slot)
     }
     Mac48Address peer = Mac48Address::ConvertFrom(m_peer);
     uint32_t length = m_transferSize;
-    m_rnic->GetPcieLink()->Doorbell(Callback<void>([this, pending, peer, read, sba, dba, length]() {
+    m_rnic->GetPcieLink()->Doorbell([this, pending, peer, read, sba, dba, length]() {
         uint16_t tid = m_rnic->GetTransport()->PostTransfer(peer, read, sba, dba, length);
         m_pending[tid] = pending;
-    }));
+    });
 }
 
 void
@@ -321,7 +321,7 @@ RdmaHostApplication::OnReply(uint16_t tid)
     Ptr<RnicNetDevice> rnic = m_rnic;
     Simulator::Schedule(m_handlerLatency, [rnic, tid]() {
         rnic->GetPcieLink()->Doorbell(
-            Callback<void>([rnic, tid]() { rnic->GetTransport()->StartData(tid); }));
+            [rnic, tid]() { rnic->GetTransport()->StartData(tid); });
     });
 }
 
@@ -362,9 +362,9 @@ RdmaHostApplication::FinishRegistration(Mac48Address peer,
     }
     m_registrationTrace(peer, tid, success);
     Ptr<RnicNetDevice> rnic = m_rnic;
-    rnic->GetPcieLink()->Doorbell(Callback<void>([rnic, peer, tid, success]() {
+    rnic->GetPcieLink()->Doorbell([rnic, peer, tid, success]() {
         rnic->GetTransport()->CompleteRegistration(peer, tid, success);
-    }));
+    });
 }
 
 void

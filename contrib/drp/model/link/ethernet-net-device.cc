@@ -362,7 +362,7 @@ EthernetNetDevice::AddFraming(Ptr<Packet> packet,
 void
 EthernetNetDevice::StartNextFrame()
 {
-    if (m_txState != READY)
+    if (m_txState != READY || m_queue->IsEmpty())
     {
         return;
     }

@@ -521,10 +521,10 @@ DrpTransport::SendData(Mac48Address peer, DrpHeader header, uint64_t localAddres
 {
     m_pcie->DmaRead(localAddress,
                     header.GetLength(),
-                    Callback<void, Ptr<Packet>>([this, peer, header](Ptr<Packet> payload) {
+                    [this, peer, header](Ptr<Packet> payload) {
                         payload->AddHeader(header);
                         SendNow(payload, peer);
-                    }),
+                    },
                     GetTxDelay()); // transmit processing, in the same event
 }
 
@@ -810,12 +810,12 @@ DrpTransport::ReplyToHost(Initiator& c)
 {
     c.replied = true;
     uint16_t tid = c.record.tid;
-    m_pcie->Interrupt(Callback<void>([this, tid]() {
+    m_pcie->Interrupt([this, tid]() {
         if (!m_replyCallback.IsNull())
         {
             m_replyCallback(tid);
         }
-    }));
+    });
 }
 
 void
@@ -948,7 +948,7 @@ DrpTransport::OnReadData(Initiator& c,
     uint16_t tid = c.record.tid;
     m_pcie->DmaWrite(header.GetSba(),
                      payload,
-                     MakeCallback(&DrpTransport::OnReadDataPlaced, this, tid, sn),
+                     [this, tid, sn]() { OnReadDataPlaced(tid, sn); },
                      GetTxDelay()); // the acknowledgement's processing, in the same event
 }
 
@@ -1034,12 +1034,12 @@ DrpTransport::Finish(uint16_t tid, DrpTransferRecord::Status status)
     std::shared_ptr<DrpSender> sender(std::move(c->sender));
     Simulator::ScheduleNow([sender]() {});
     m_initiators.erase(tid);
-    m_pcie->Interrupt(Callback<void>([this, record]() {
+    m_pcie->Interrupt([this, record]() {
         if (!m_completionCallback.IsNull())
         {
             m_completionCallback(record);
         }
-    }));
+    });
 }
 
 // ---------------------------------------------------------------------------
@@ -1148,12 +1148,12 @@ DrpTransport::OnRequest(Responder& r, const DrpHeader& header)
     bool read = r.read;
     uint64_t dba = r.dba;
     uint32_t length = r.length;
-    m_pcie->Interrupt(Callback<void>([this, peer, tid, read, dba, length]() {
+    m_pcie->Interrupt([this, peer, tid, read, dba, length]() {
         if (!m_registrationCallback.IsNull())
         {
             m_registrationCallback(peer, tid, read, dba, length);
         }
-    }));
+    });
 }
 
 void
@@ -1230,13 +1230,12 @@ DrpTransport::OnWriteData(Responder& r,
         if (r.receiver.See(sn, header.GetLength()))
         {
             ++r.pendingWrites;
-            m_pcie->DmaWrite(header.GetDba(),
-                             payload,
-                             MakeCallback(&DrpTransport::OnWriteDataPlaced,
-                                          this,
-                                          ResponderKey(r.peer, r.tid),
-                                          sn),
-                             GetTxDelay()); // the acknowledgement's processing
+            ResponderKey key(r.peer, r.tid);
+            m_pcie->DmaWrite(
+                header.GetDba(),
+                payload,
+                [this, key, sn]() { OnWriteDataPlaced(key, sn); },
+                GetTxDelay()); // the acknowledgement's processing
         }
         return;
     }
@@ -1405,12 +1404,12 @@ DrpTransport::SendReadData(ResponderKey key, uint32_t sn)
 void
 DrpTransport::NotifyResponderDone(Mac48Address peer, uint16_t tid, bool released)
 {
-    m_pcie->Interrupt(Callback<void>([this, peer, tid, released]() {
+    m_pcie->Interrupt([this, peer, tid, released]() {
         if (!m_responderDoneCallback.IsNull())
         {
             m_responderDoneCallback(peer, tid, released);
         }
-    }));
+    });
 }
 
 void

@@ -195,9 +195,9 @@ RnicNetDevice::SendFrom(Ptr<Packet> packet,
     Ptr<RnicNetDevice> self = this;
     m_pcie->DmaMove(false,
                     packet->GetSize(),
-                    Callback<void>([self, packet, source, dest, protocolNumber]() {
+                    [self, packet, source, dest, protocolNumber]() {
                         self->EthernetNetDevice::SendFrom(packet, source, dest, protocolNumber);
-                    }));
+                    });
     return true;
 }
 
@@ -221,9 +221,9 @@ RnicNetDevice::DeliverUp(Ptr<Packet> packet,
     Ptr<RnicNetDevice> self = this;
     m_pcie->DmaMove(true,
                     packet->GetSize(),
-                    Callback<void>([self, packet, protocol, from, to, type]() {
+                    [self, packet, protocol, from, to, type]() {
                         self->EthernetNetDevice::DeliverUp(packet, protocol, from, to, type);
-                    }));
+                    });
 }
 
 } // namespace ns3
