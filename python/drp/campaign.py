@@ -66,6 +66,17 @@ def param_combinations(grid):
     return list(combinations.values())
 
 
+def estimated_cost(params):
+    """Return a rough relative cost of a run: data frames, weighted for load.
+
+    Only the order of a campaign's runs depends on it (longest first);
+    results do not.
+    """
+    frames = params["transfers"] * -(-params["size"] // params["payload"])
+    background = 1.6 if params["pings"] else 1.0  # the pings' own frames and IP stack
+    return frames * background * (1 + 2 * params["lfp"] + params["frp"])
+
+
 class Campaign:
     """A results store (an SQLite file, see :mod:`drp.store`) and the runs to fill it."""
 
@@ -88,12 +99,14 @@ class Campaign:
 
         A list of parameter dicts, ``run`` included, repetition by repetition
         (every combination's run 1 first), so that an interrupted campaign
-        leaves whole repetitions behind.
+        leaves whole repetitions behind; within a repetition the longest runs
+        come first (:func:`estimated_cost`), so that the workers run out of
+        work together rather than one waiting for a long run at the end.
         """
         if repetitions < 1:
             raise ValueError(f"repetitions = {repetitions} is out of range [1, ...]")
         done = self.store.done()
-        combinations = param_combinations(grid)
+        combinations = sorted(param_combinations(grid), key=estimated_cost, reverse=True)
         return [
             dict(params, run=run)
             for run in range(1, repetitions + 1)

@@ -190,8 +190,9 @@ def plot(table, name, out):
     ax.grid(True, alpha=0.3)
     ax.legend()
     fig.tight_layout()
-    for extension in ("png", "pdf"):
-        fig.savefig(out / f"{name}.{extension}", dpi=150)
+    fig.savefig(out / f"{name}.png", dpi=150)
+    # No creation date: the same results give the same file.
+    fig.savefig(out / f"{name}.pdf", metadata={"CreationDate": None})
     plt.close(fig)
 
 

@@ -15,7 +15,7 @@ import sys
 import time
 
 from drp.campaign import Campaign
-from drp.figures import FIGURES, PAPER, make_figure, validate, validation_fig6
+from drp.figures import FIGURES, PAPER, grids, make_figure, validate, validation_fig6
 
 
 def _parser():
@@ -64,6 +64,13 @@ def main(argv=None):
     start = time.monotonic()
     tables = {}
     with Campaign(args.store) as campaign:
+        # Every figure's runs in one batch, longest first, so that the workers
+        # stay busy across figures; each figure then finds its runs stored.
+        campaign.run(
+            [grid for name in names for grid in grids(name, args.transfers)],
+            args.repetitions,
+            **options,
+        )
         for name in names:
             tables[name] = make_figure(
                 campaign, name, out, args.repetitions, args.transfers, **options

@@ -48,6 +48,12 @@ def test_resume_computes_only_missing_runs(campaign):
     assert len(campaign.runs_dataframe()) == 8
 
 
+def test_missing_runs_go_repetition_by_repetition_longest_first(campaign):
+    grid = {"payload": [1024, 256, 512], "transfers": 2, "size": 8192}
+    order = [(p["run"], p["payload"]) for p in campaign.missing(grid, repetitions=2)]
+    assert order == [(1, 256), (1, 512), (1, 1024), (2, 256), (2, 512), (2, 1024)]
+
+
 def test_an_interrupted_campaign_resumes(campaign, monkeypatch):
     add = Store.add
     stored = []

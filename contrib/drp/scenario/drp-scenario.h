@@ -55,7 +55,7 @@ class DrpScenario
         /// common random numbers: every transfer starts the loss and
         /// registration draws afresh from streams of its own (see Run())
         bool pairedStreams{true};
-        bool verify{true};                  //!< compare memory byte for byte after each transfer
+        bool verify{true}; //!< compare memory byte for byte after each transfer
         /// ns-3 attribute defaults to set before the run, e.g.
         /// {"ns3::DrpTransport::HandshakeTimeout", "2ms"} (Config::SetDefault)
         std::map<std::string, std::string> defaults;

@@ -271,9 +271,8 @@ template <typename F>
 void
 PcieLink::DmaRead(uint64_t address, uint32_t length, F done, Time then)
 {
-    Simulator::Schedule(StartRead(address, length) + then, [this, address, length, done]() {
-        done(ReadMemory(address, length));
-    });
+    Simulator::Schedule(StartRead(address, length) + then,
+                        [this, address, length, done]() { done(ReadMemory(address, length)); });
 }
 
 template <typename F>

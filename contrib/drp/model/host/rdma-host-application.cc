@@ -320,8 +320,7 @@ RdmaHostApplication::OnReply(uint16_t tid)
     NS_LOG_FUNCTION(this << tid);
     Ptr<RnicNetDevice> rnic = m_rnic;
     Simulator::Schedule(m_handlerLatency, [rnic, tid]() {
-        rnic->GetPcieLink()->Doorbell(
-            [rnic, tid]() { rnic->GetTransport()->StartData(tid); });
+        rnic->GetPcieLink()->Doorbell([rnic, tid]() { rnic->GetTransport()->StartData(tid); });
     });
 }
 

@@ -188,9 +188,9 @@ class RdmaHostApplication : public Application
     uint32_t m_failedRegistrations;        //!< registration attempts that failed
     std::map<uint16_t, Pending> m_pending; //!< our transfers in flight, by TID
     std::map<std::pair<Mac48Address, uint16_t>, std::pair<uint64_t, uint32_t>>
-        m_registrations;                      //!< regions registered for peers' transfers
-    std::vector<DrpTransferRecord> m_records; //!< ended transfers
-    TracedCallback<uint32_t> m_transferStartTrace;                    //!< transfer starts
+        m_registrations;                           //!< regions registered for peers' transfers
+    std::vector<DrpTransferRecord> m_records;      //!< ended transfers
+    TracedCallback<uint32_t> m_transferStartTrace; //!< transfer starts
     TracedCallback<const DrpTransferRecord&> m_transferTrace;         //!< transfer ends
     TracedCallback<Mac48Address, uint16_t, bool> m_registrationTrace; //!< registration attempts
 };

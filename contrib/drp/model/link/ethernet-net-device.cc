@@ -133,7 +133,8 @@ EthernetNetDevice::EthernetNetDevice()
       m_ifgBytes(12),
       m_linkUp(false),
       m_txState(READY),
-      m_receiveErrorDrops(0)
+      m_receiveErrorDrops(0),
+      m_checksumEnabled(-1)
 {
     NS_LOG_FUNCTION(this);
 }
@@ -354,9 +355,19 @@ EthernetNetDevice::AddFraming(Ptr<Packet> packet,
     packet->AddHeader(header);
 
     EthernetTrailer trailer;
-    trailer.EnableFcs(Node::ChecksumEnabled());
+    trailer.EnableFcs(IsChecksumEnabled());
     trailer.CalcFcs(packet);
     packet->AddTrailer(trailer);
+}
+
+bool
+EthernetNetDevice::IsChecksumEnabled() const
+{
+    if (m_checksumEnabled < 0)
+    {
+        m_checksumEnabled = Node::ChecksumEnabled() ? 1 : 0;
+    }
+    return m_checksumEnabled == 1;
 }
 
 void
@@ -432,7 +443,7 @@ EthernetNetDevice::Receive(Ptr<Packet> frame)
     Ptr<Packet> packet = frame->Copy();
     EthernetTrailer trailer;
     packet->RemoveTrailer(trailer);
-    if (Node::ChecksumEnabled())
+    if (IsChecksumEnabled())
     {
         trailer.EnableFcs(true);
     }

@@ -39,7 +39,9 @@ class Node;
  * \par Framing
  * Send() and SendFrom() prepend an EthernetHeader (destination, source,
  * length/type) and append an EthernetTrailer (FCS, really computed only when
- * Node::ChecksumEnabled()), so a frame in the queue, on the channel and in a
+ * Node::ChecksumEnabled(); the device reads that global value once, at its
+ * first frame, so set it before the simulation runs), so a frame in the queue, on the channel and
+ in a
  * pcap file is 14 + payload + 4 bytes. The length/type field always carries
  * the EtherType given to Send() (Ethernet II / DIX framing), also for values
  * of 1500 and below such as DRP's 0x01FF: the device never interprets the
@@ -302,6 +304,8 @@ class EthernetNetDevice : public NetDevice
         BUSY,  //!< sending a frame or its inter-frame gap
     };
 
+    /// \return Node::ChecksumEnabled(), read once
+    bool IsChecksumEnabled() const;
     /**
      * \brief Add the Ethernet header and trailer.
      * \param packet the payload, becomes the frame
@@ -347,6 +351,9 @@ class EthernetNetDevice : public NetDevice
     EventId m_txCompleteEvent;           //!< end of the current slot
     Ptr<Queue<Packet>> m_connectedQueue; //!< the queue whose traces feed the queue interface
     uint64_t m_receiveErrorDrops;        //!< frames dropped by the error model
+    /// Node::ChecksumEnabled() as read at the first frame (-1: not yet read;
+    /// reading the global value costs more than the rest of the framing)
+    mutable int8_t m_checksumEnabled;
 
     NetDevice::ReceiveCallback m_rxCallback;               //!< normal receive callback
     NetDevice::PromiscReceiveCallback m_promiscRxCallback; //!< promiscuous receive callback

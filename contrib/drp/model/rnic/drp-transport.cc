@@ -429,7 +429,8 @@ DrpTransport::GetIdleTime() const
 {
     // Longer than any retry sequence of the initiator, backed-off periods
     // included, so that a live initiator is never forgotten.
-    return (m_maxRetries + 2) * std::max(m_handshakeTimeout, m_retransmissionTimeout * m_maxBackoff);
+    return (m_maxRetries + 2) *
+           std::max(m_handshakeTimeout, m_retransmissionTimeout * m_maxBackoff);
 }
 
 Time
@@ -519,13 +520,14 @@ DrpTransport::SendControl(const DrpHeader& header, Mac48Address to)
 void
 DrpTransport::SendData(Mac48Address peer, DrpHeader header, uint64_t localAddress)
 {
-    m_pcie->DmaRead(localAddress,
-                    header.GetLength(),
-                    [this, peer, header](Ptr<Packet> payload) {
-                        payload->AddHeader(header);
-                        SendNow(payload, peer);
-                    },
-                    GetTxDelay()); // transmit processing, in the same event
+    m_pcie->DmaRead(
+        localAddress,
+        header.GetLength(),
+        [this, peer, header](Ptr<Packet> payload) {
+            payload->AddHeader(header);
+            SendNow(payload, peer);
+        },
+        GetTxDelay()); // transmit processing, in the same event
 }
 
 void
@@ -946,10 +948,11 @@ DrpTransport::OnReadData(Initiator& c,
         ArmReadTimer(c); // progress: the watchdog starts over
     }
     uint16_t tid = c.record.tid;
-    m_pcie->DmaWrite(header.GetSba(),
-                     payload,
-                     [this, tid, sn]() { OnReadDataPlaced(tid, sn); },
-                     GetTxDelay()); // the acknowledgement's processing, in the same event
+    m_pcie->DmaWrite(
+        header.GetSba(),
+        payload,
+        [this, tid, sn]() { OnReadDataPlaced(tid, sn); },
+        GetTxDelay()); // the acknowledgement's processing, in the same event
 }
 
 void

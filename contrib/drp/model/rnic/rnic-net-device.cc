@@ -193,11 +193,9 @@ RnicNetDevice::SendFrom(Ptr<Packet> packet,
         return EthernetNetDevice::SendFrom(packet, source, dest, protocolNumber);
     }
     Ptr<RnicNetDevice> self = this;
-    m_pcie->DmaMove(false,
-                    packet->GetSize(),
-                    [self, packet, source, dest, protocolNumber]() {
-                        self->EthernetNetDevice::SendFrom(packet, source, dest, protocolNumber);
-                    });
+    m_pcie->DmaMove(false, packet->GetSize(), [self, packet, source, dest, protocolNumber]() {
+        self->EthernetNetDevice::SendFrom(packet, source, dest, protocolNumber);
+    });
     return true;
 }
 
@@ -219,11 +217,9 @@ RnicNetDevice::DeliverUp(Ptr<Packet> packet,
         return;
     }
     Ptr<RnicNetDevice> self = this;
-    m_pcie->DmaMove(true,
-                    packet->GetSize(),
-                    [self, packet, protocol, from, to, type]() {
-                        self->EthernetNetDevice::DeliverUp(packet, protocol, from, to, type);
-                    });
+    m_pcie->DmaMove(true, packet->GetSize(), [self, packet, protocol, from, to, type]() {
+        self->EthernetNetDevice::DeliverUp(packet, protocol, from, to, type);
+    });
 }
 
 } // namespace ns3
