@@ -257,14 +257,14 @@ template <typename F>
 void
 PcieLink::Doorbell(F handler)
 {
-    Simulator::Schedule(StartSignal(DOORBELL), [handler]() { handler(); });
+    Simulator::Schedule(StartSignal(DOORBELL), handler);
 }
 
 template <typename F>
 void
 PcieLink::Interrupt(F handler)
 {
-    Simulator::Schedule(StartSignal(INTERRUPT), [handler]() { handler(); });
+    Simulator::Schedule(StartSignal(INTERRUPT), handler);
 }
 
 template <typename F>
@@ -289,7 +289,7 @@ template <typename F>
 void
 PcieLink::DmaMove(bool toHost, uint32_t bytes, F done)
 {
-    Simulator::Schedule(StartMove(toHost, bytes), [done]() { done(); });
+    Simulator::Schedule(StartMove(toHost, bytes), done);
 }
 
 } // namespace ns3
