@@ -146,9 +146,11 @@ def run(**params):
     method ("traditional" or "dynamic"), frp, lfp, loss_model ("rate" or
     "burst"), mean_burst, transfers, size, payload, operation ("write" or
     "read"), topology ("p2p" or "line"), switches, pings, ping_interval
-    (seconds, or a string such as "1ms"), seed, run, verify, defaults (dict of
-    ns-3 attribute defaults, e.g. {"ns3::DrpTransport::HandshakeTimeout":
-    "2ms"}). ns-3's attribute defaults are reset before each run.
+    (seconds, or a string such as "1ms"), seed, run, paired_streams (fresh
+    loss and registration streams per transfer, default True), verify,
+    defaults (dict of ns-3 attribute defaults, e.g.
+    {"ns3::DrpTransport::HandshakeTimeout": "2ms"}). ns-3's attribute
+    defaults are reset before each run.
 
     Raises ``TypeError`` for an unknown parameter or a wrong type,
     ``ValueError`` for an invalid value.
