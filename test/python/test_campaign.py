@@ -137,6 +137,21 @@ def test_a_failing_run_stops_the_campaign(campaign):
     assert set(campaign.runs_dataframe()["defaults"]) <= {"{}"}
 
 
+def test_a_worker_that_dies_without_an_answer_raises():
+    from multiprocessing import get_context
+
+    from drp import executors
+
+    context = get_context("forkserver")
+    receiver, sender = context.Pipe(duplex=False)
+    process = context.Process(target=os._exit, args=(3,))
+    process.start()
+    sender.close()
+    with pytest.raises(RuntimeError, match="exit code 3 without a result") as raised:
+        executors._answer(receiver, process, {"run": 7})
+    assert "in the drp run of {'run': 7}" in raised.value.__notes__
+
+
 def test_command_line(tmp_path):
     # The script finds the package through DRP_BUILD, not PYTHONPATH, and its
     # worker processes must find it too.
