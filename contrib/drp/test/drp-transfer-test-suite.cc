@@ -402,7 +402,8 @@ class DrpBufferOverflowTestCase : public TestCase
  * Transfers that cannot succeed still end, with HANDSHAKE_FAILED, and the
  * simulation stops by itself: the initiator gives up after MaxRetries
  * handshake expiries, the responder forgets the transfer after its idle
- * time ((MaxRetries + 2) x max(H, R) without hearing from the initiator).
+ * time ((MaxRetries + 2) x max(H, MaxBackoff x R) without hearing from the
+ * initiator).
  */
 class DrpNeverHangsTestCase : public TestCase
 {
@@ -860,6 +861,56 @@ class DrpLongTransferTestCase : public TestCase
 
 /**
  * \ingroup drp-tests
+ * A responder does not forget a live initiator whose retransmissions back
+ * off. A one-frame write loses its data frame six times in a row (the
+ * responder's ReceiveListErrorModel drops received frames 1 to 6; frame 0 is
+ * the request), so the initiator retransmits after R, 2R, 4R, 8R, 16R and
+ * 32R: 7.56 ms of silence at the responder, far longer than (MaxRetries + 2)
+ * x max(H, R) with H = 100 us (2.16 ms). The transfer must still succeed,
+ * with nothing dropped as a frame of an unknown transfer.
+ */
+class DrpBackedOffInitiatorTestCase : public TestCase
+{
+  public:
+    /// \param method traditional or dynamic
+    explicit DrpBackedOffInitiatorTestCase(const std::string& method)
+        : TestCase("a responder waits for an initiator that backs off (" + method + ")"),
+          m_method(method)
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        RnicHelper rnic;
+        rnic.SetMethod(m_method);
+        rnic.SetTransportAttribute("HandshakeTimeout", TimeValue(MicroSeconds(100)));
+        PointToPointBed bed(rnic, MakeWorkload(1, 1024));
+        Ptr<ReceiveListErrorModel> losses = CreateObject<ReceiveListErrorModel>();
+        losses->SetList({1, 2, 3, 4, 5, 6});
+        bed.Rnic(1)->SetReceiveErrorModel(losses);
+        TimeValue r;
+        bed.Rnic(0)->GetTransport()->GetAttribute("RetransmissionTimeout", r);
+        bed.Run();
+
+        NS_TEST_ASSERT_MSG_EQ(bed.Records().size(), 1, "the transfer ended");
+        const DrpTransferRecord& record = bed.Records()[0];
+        NS_TEST_EXPECT_MSG_EQ(record.GetStatusName(), "success", "status");
+        NS_TEST_EXPECT_MSG_EQ(record.retransmissions, 6, "six retransmissions");
+        NS_TEST_EXPECT_MSG_GT(record.GetDuration(), 63 * r.Get(), "the timer backed off");
+        NS_TEST_EXPECT_MSG_EQ(bed.m_corrupt, 0, "identical bytes");
+        NS_TEST_EXPECT_MSG_EQ(
+            bed.Rnic(1)->GetTransport()->GetDropCount(DrpTransport::UNKNOWN_TID),
+            0,
+            "no frame of the transfer was taken for one of a forgotten transfer");
+        Simulator::Destroy();
+    }
+
+    std::string m_method; //!< traditional or dynamic
+};
+
+/**
+ * \ingroup drp-tests
  * Whole transfers.
  */
 class DrpTransferTestSuite : public TestSuite
@@ -885,6 +936,7 @@ class DrpTransferTestSuite : public TestSuite
                         DRP_TEST_QUICK);
             AddTestCase(new DrpNeverHangsTestCase(method, DrpNeverHangsTestCase::NO_HOST),
                         DRP_TEST_QUICK);
+            AddTestCase(new DrpBackedOffInitiatorTestCase(method), DRP_TEST_QUICK);
             AddTestCase(new DrpConcurrentTestCase(method), DRP_TEST_QUICK);
             AddTestCase(new DrpBadFramesTestCase(method), DRP_TEST_QUICK);
         }
