@@ -899,10 +899,9 @@ class DrpBackedOffInitiatorTestCase : public TestCase
         NS_TEST_EXPECT_MSG_EQ(record.retransmissions, 6, "six retransmissions");
         NS_TEST_EXPECT_MSG_GT(record.GetDuration(), 63 * r.Get(), "the timer backed off");
         NS_TEST_EXPECT_MSG_EQ(bed.m_corrupt, 0, "identical bytes");
-        NS_TEST_EXPECT_MSG_EQ(
-            bed.Rnic(1)->GetTransport()->GetDropCount(DrpTransport::UNKNOWN_TID),
-            0,
-            "no frame of the transfer was taken for one of a forgotten transfer");
+        NS_TEST_EXPECT_MSG_EQ(bed.Rnic(1)->GetTransport()->GetDropCount(DrpTransport::UNKNOWN_TID),
+                              0,
+                              "no frame of the transfer was taken for one of a forgotten transfer");
         Simulator::Destroy();
     }
 
