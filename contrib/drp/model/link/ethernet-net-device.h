@@ -39,9 +39,8 @@ class Node;
  * \par Framing
  * Send() and SendFrom() prepend an EthernetHeader (destination, source,
  * length/type) and append an EthernetTrailer (FCS, really computed only when
- * Node::ChecksumEnabled(); the device reads that global value once, at its
- * first frame, so set it before the simulation runs), so a frame in the queue, on the channel and
- in a
+ * Node::ChecksumEnabled(), read once at the device's first frame: set it
+ * before the simulation runs), so a frame in the queue, on the channel and in a
  * pcap file is 14 + payload + 4 bytes. The length/type field always carries
  * the EtherType given to Send() (Ethernet II / DIX framing), also for values
  * of 1500 and below such as DRP's 0x01FF: the device never interprets the
