@@ -6,6 +6,8 @@
 // indirect buffer overflow, transfers that cannot succeed, many concurrent
 // transfers between several hosts, and frames that must never be placed.
 
+#include "drp-test-bed.h"
+
 #include "ns3/double.h"
 #include "ns3/drp-compat.h"
 #include "ns3/drp-header.h"
@@ -28,169 +30,7 @@
 #include <vector>
 
 using namespace ns3;
-
-namespace
-{
-
-/**
- * Reads an attribute back from the object itself.
- * \param object an object
- * \param name one of its attributes
- * \param value receives the value
- */
-void
-ReadAttribute(Ptr<Object> object, const std::string& name, AttributeValue& value)
-{
-    object->GetAttribute(name, value);
-}
-
-/**
- * \param draws the draws, cycled
- * \return a registration random variable that yields them (a draw below FRP fails)
- */
-Ptr<RandomVariableStream>
-MakeDraws(std::vector<double> draws)
-{
-    Ptr<DeterministicRandomVariable> rv = CreateObject<DeterministicRandomVariable>();
-    rv->SetValueArray(draws.data(), draws.size());
-    return rv;
-}
-
-/**
- * \ingroup drp-tests
- * Two hosts with RNICs on one 1 Gbps link; host 0 runs a workload to host 1.
- * Every ended transfer's regions are compared byte for byte.
- */
-class PointToPointBed
-{
-  public:
-    /**
-     * Builds the link and the hosts.
-     * \param rnic the RNIC helper (method and parts already chosen)
-     * \param host the host helper (workload already chosen; it applies to host 0)
-     * \param responderHost false: host 1 has no host application (nobody
-     *        answers its RNIC's registration requests)
-     */
-    PointToPointBed(RnicHelper& rnic, RdmaHostHelper host, bool responderHost = true)
-    {
-        m_nodes.Create(2);
-        rnic.SetDeviceAttribute("DataRate", StringValue("1Gbps"));
-        NetDeviceContainer devices = rnic.Install(m_nodes.Get(0), m_nodes.Get(1));
-        for (uint32_t i = 0; i < 2; ++i)
-        {
-            m_rnics.push_back(DynamicCast<RnicNetDevice>(devices.Get(i)));
-        }
-        m_apps.push_back(DynamicCast<RdmaHostApplication>(host.Install(m_nodes.Get(0)).Get(0)));
-        RdmaHostHelper::SetWorkload(m_apps[0], m_rnics[1]);
-        m_apps[0]->TraceConnectWithoutContext(
-            "TransferComplete",
-            MakeCallback(&PointToPointBed::OnTransferComplete, this));
-        if (responderHost)
-        {
-            host.SetAttribute("Transfers", UintegerValue(0));
-            m_apps.push_back(DynamicCast<RdmaHostApplication>(host.Install(m_nodes.Get(1)).Get(0)));
-            m_apps[1]->TraceConnectWithoutContext(
-                "Registration",
-                MakeCallback(&PointToPointBed::OnRegistration, this));
-        }
-    }
-
-    /**
-     * Puts an independent packet loss on both RNICs' receive side.
-     * \param rate the probability that a frame is lost
-     * \param stream first random stream
-     */
-    void SetLoss(double rate, int64_t stream)
-    {
-        for (const auto& rnic : m_rnics)
-        {
-            Ptr<RateErrorModel> loss = CreateObject<RateErrorModel>();
-            loss->SetUnit(RateErrorModel::ERROR_UNIT_PACKET);
-            loss->SetRate(rate);
-            rnic->SetReceiveErrorModel(loss);
-            stream += rnic->AssignStreams(stream);
-        }
-        for (const auto& app : m_apps)
-        {
-            stream += app->AssignStreams(stream);
-        }
-    }
-
-    /// Runs until nothing is left to do.
-    void Run()
-    {
-        for (const auto& app : m_apps)
-        {
-            app->SetStartTime(Seconds(0));
-        }
-        Simulator::Run();
-    }
-
-    /// \return the initiator's ended transfers
-    const std::vector<DrpTransferRecord>& Records() const
-    {
-        return m_apps[0]->GetRecords();
-    }
-
-    /// \param i 0 (initiator) or 1 (responder) \return that host's RNIC
-    Ptr<RnicNetDevice> Rnic(uint32_t i) const
-    {
-        return m_rnics[i];
-    }
-
-    /// \param i 0 (initiator) or 1 (responder) \return that host (null: none)
-    Ptr<RdmaHostApplication> App(uint32_t i) const
-    {
-        return i < m_apps.size() ? m_apps[i] : nullptr;
-    }
-
-    uint32_t m_compared{0};         //!< transfers whose regions were compared
-    uint32_t m_corrupt{0};          //!< successful transfers whose regions differ
-    uint32_t m_registrationsOk{0};  //!< responder host: successful registrations
-    uint32_t m_registrationsBad{0}; //!< responder host: failed registrations
-
-  private:
-    /// \param r an ended transfer: compares its two regions if it succeeded
-    void OnTransferComplete(const DrpTransferRecord& r)
-    {
-        if (r.status != DrpTransferRecord::SUCCESS)
-        {
-            return;
-        }
-        ++m_compared;
-        Ptr<HostMemory> mine = m_rnics[0]->GetHostMemory();
-        m_corrupt +=
-            mine->CountDifferences(r.sba, m_rnics[1]->GetHostMemory(), r.dba, r.length) != 0;
-    }
-
-    /// \param success whether a registration attempt succeeded
-    void OnRegistration(Mac48Address, uint16_t, bool success)
-    {
-        ++(success ? m_registrationsOk : m_registrationsBad);
-    }
-
-    NodeContainer m_nodes;                        //!< the two hosts
-    std::vector<Ptr<RnicNetDevice>> m_rnics;      //!< their RNICs
-    std::vector<Ptr<RdmaHostApplication>> m_apps; //!< their host applications
-};
-
-/**
- * \param transfers transfers to run
- * \param size bytes each
- * \param operation write or read
- * \return a host helper with that workload
- */
-RdmaHostHelper
-MakeWorkload(uint32_t transfers, uint32_t size, const std::string& operation = "write")
-{
-    RdmaHostHelper host;
-    host.SetAttribute("Transfers", UintegerValue(transfers));
-    host.SetAttribute("TransferSize", UintegerValue(size));
-    host.SetAttribute("Operation", StringValue(operation));
-    return host;
-}
-
-} // namespace
+using namespace ns3::drptest;
 
 /**
  * \ingroup drp-tests
@@ -656,34 +496,6 @@ class DrpBadFramesTestCase : public TestCase
     /// A base address far from every region of the workload.
     static const uint64_t FAR_AWAY = 0x900000000ULL;
 
-    /**
-     * \param ctrl CTRL byte
-     * \param tid transfer id
-     * \param dba payload address
-     * \param len LEN
-     * \param payloadBytes payload actually attached
-     * \param sn sequence number
-     * \return the frame
-     */
-    static Ptr<Packet> MakeFrame(uint8_t ctrl,
-                                 uint16_t tid,
-                                 uint64_t dba,
-                                 uint32_t len,
-                                 uint32_t payloadBytes,
-                                 uint32_t sn = 0)
-    {
-        std::vector<uint8_t> bytes(payloadBytes, 0xA5);
-        Ptr<Packet> p = Create<Packet>(bytes.data(), bytes.size());
-        DrpHeader h;
-        h.SetControl(ctrl);
-        h.SetTid(tid);
-        h.SetDba(dba);
-        h.SetLength(len);
-        h.SetSequence(sn);
-        p->AddHeader(h);
-        return p;
-    }
-
     void DoRun() override
     {
         const uint32_t size = 65536;
@@ -706,30 +518,35 @@ class DrpBadFramesTestCase : public TestCase
         injections.push_back(
             {MicroSeconds(60),
              true,
-             MakeFrame(DrpHeader::REQ | DrpHeader::DATA, unknownTid, FAR_AWAY, payload, payload),
+             MakeDrpFrame(DrpHeader::REQ | DrpHeader::DATA, unknownTid, FAR_AWAY, payload, payload),
              FAR_AWAY,
              payload});
         // LEN says 1024, the payload has 512 bytes.
         injections.push_back(
             {MicroSeconds(70),
              true,
-             MakeFrame(DrpHeader::DATA, unknownTid, FAR_AWAY + 4096, payload, payload / 2),
+             MakeDrpFrame(DrpHeader::DATA, unknownTid, FAR_AWAY + 4096, payload, payload / 2),
              FAR_AWAY + 4096,
              payload});
         // Write data of the live transfer, but past the end of its region.
-        injections.push_back(
-            {MicroSeconds(200),
-             true,
-             MakeFrame(DrpHeader::DATA, liveTid, liveDba + size, payload, payload, size / payload),
-             liveDba + size,
-             payload});
+        injections.push_back({MicroSeconds(200),
+                              true,
+                              MakeDrpFrame(DrpHeader::DATA,
+                                           liveTid,
+                                           liveDba + size,
+                                           payload,
+                                           payload,
+                                           size / payload),
+                              liveDba + size,
+                              payload});
         // A reply for the live TID that claims to be a read: foreign to the initiator.
-        injections.push_back({MicroSeconds(210),
-                              false,
-                              MakeFrame(DrpHeader::REQ_ACK | DrpHeader::READ, liveTid, 0, 0, 0)});
+        injections.push_back(
+            {MicroSeconds(210),
+             false,
+             MakeDrpFrame(DrpHeader::REQ_ACK | DrpHeader::READ, liveTid, 0, 0, 0)});
         // A release reply for a transfer the initiator never had.
         injections.push_back(
-            {MicroSeconds(220), false, MakeFrame(DrpHeader::REL_ACK, unknownTid, 0, 0, 0)});
+            {MicroSeconds(220), false, MakeDrpFrame(DrpHeader::REL_ACK, unknownTid, 0, 0, 0)});
         // Write data for a TID nobody requested. The traditional RNIC has
         // nowhere to keep it; the dynamic one keeps (and acknowledges) it in
         // its indirect buffer, where it stays until the responder forgets
@@ -737,7 +554,7 @@ class DrpBadFramesTestCase : public TestCase
         injections.push_back(
             {MicroSeconds(230),
              true,
-             MakeFrame(DrpHeader::DATA, unknownTid, FAR_AWAY + 8192, payload, payload),
+             MakeDrpFrame(DrpHeader::DATA, unknownTid, FAR_AWAY + 8192, payload, payload),
              FAR_AWAY + 8192,
              payload});
 

@@ -10,6 +10,8 @@
 
 #include <algorithm>
 #include <cstring>
+#include <sstream>
+#include <stdexcept>
 
 namespace ns3
 {
@@ -74,7 +76,12 @@ HostMemory::GetTypeId()
                           "Seed of the pseudo-random content that never-written bytes read as.",
                           UintegerValue(1),
                           MakeUintegerAccessor(&HostMemory::m_seed),
-                          MakeUintegerChecker<uint32_t>());
+                          MakeUintegerChecker<uint32_t>())
+            .AddTraceSource("Registration",
+                            "A region was registered (true) or one registration of it released "
+                            "(false).",
+                            MakeTraceSourceAccessor(&HostMemory::m_registrationTrace),
+                            "ns3::HostMemory::RegistrationTracedCallback");
     return tid;
 }
 
@@ -157,44 +164,87 @@ HostMemory::CountDifferences(uint64_t address,
                              uint64_t otherAddress,
                              uint32_t length) const
 {
-    std::vector<uint8_t> mine(length);
-    std::vector<uint8_t> theirs(length);
-    Read(address, mine.data(), length);
-    other->Read(otherAddress, theirs.data(), length);
+    // A page at a time: comparing a transfer of any size costs two pages of
+    // scratch space, not two copies of the transfer.
+    std::vector<uint8_t> mine(std::min(length, PAGE_SIZE));
+    std::vector<uint8_t> theirs(mine.size());
     uint64_t differences = 0;
-    for (uint32_t i = 0; i < length; ++i)
+    while (length > 0)
     {
-        differences += (mine[i] != theirs[i]);
+        uint32_t chunk = std::min(length, PAGE_SIZE);
+        Read(address, mine.data(), chunk);
+        other->Read(otherAddress, theirs.data(), chunk);
+        for (uint32_t i = 0; i < chunk; ++i)
+        {
+            differences += (mine[i] != theirs[i]);
+        }
+        address += chunk;
+        otherAddress += chunk;
+        length -= chunk;
     }
     return differences;
+}
+
+bool
+HostMemory::IsValidRegion(uint64_t address, uint64_t length)
+{
+    // [address, address + length) must be representable: the end may not
+    // pass (or reach) 2^64, where 64-bit arithmetic would wrap to low addresses.
+    return length > 0 && length <= UINT64_MAX - address;
+}
+
+bool
+HostMemory::IsWithin(uint64_t address, uint64_t length, uint64_t base, uint64_t baseLength)
+{
+    // No sum that could wrap: each difference below is known to be >= 0.
+    return length > 0 && address >= base && length <= baseLength &&
+           address - base <= baseLength - length;
+}
+
+void
+HostMemory::RequireValidRegion(const std::string& what, uint64_t address, uint64_t length)
+{
+    if (!IsValidRegion(address, length))
+    {
+        std::ostringstream os;
+        os << what << ": region of " << length << " bytes at 0x" << std::hex << address
+           << " is empty or passes the end of the 64-bit address space (valid: 1 to 2^64 - 1 - "
+              "address bytes)";
+        throw std::invalid_argument(os.str());
+    }
 }
 
 void
 HostMemory::Register(uint64_t address, uint32_t length)
 {
     NS_LOG_FUNCTION(this << address << length);
-    drp::RequireInRange<uint32_t>("HostMemory::Register length", length, 1, UINT32_MAX);
+    RequireValidRegion("HostMemory::Register", address, length);
     m_registered += std::make_pair(Range::right_open(address, address + length), 1u);
+    m_registrationTrace(address, length, true);
 }
 
 void
 HostMemory::Deregister(uint64_t address, uint32_t length)
 {
     NS_LOG_FUNCTION(this << address << length);
-    if (length > 0)
+    if (IsValidRegion(address, length))
     {
         m_registered -= std::make_pair(Range::right_open(address, address + length), 1u);
+        m_registrationTrace(address, length, false);
     }
 }
 
 bool
 HostMemory::IsRegistered(uint64_t address, uint32_t length) const
 {
-    if (length == 0)
-    {
-        return false;
-    }
-    return boost::icl::contains(m_registered, Range::right_open(address, address + length));
+    return IsValidRegion(address, length) &&
+           boost::icl::contains(m_registered, Range::right_open(address, address + length));
+}
+
+const HostMemory::Registrations&
+HostMemory::GetRegistrations() const
+{
+    return m_registered;
 }
 
 uint64_t

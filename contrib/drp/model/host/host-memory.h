@@ -6,10 +6,12 @@
 #define HOST_MEMORY_H
 
 #include "ns3/object.h"
+#include "ns3/traced-callback.h"
 
 #include <boost/icl/interval_map.hpp>
 #include <cstdint>
 #include <memory>
+#include <string>
 #include <unordered_map>
 #include <vector>
 
@@ -30,6 +32,10 @@ namespace ns3
  * region (two transfers into one buffer) nest: a byte stays registered until
  * every registration covering it is released.
  *
+ * Regions are right-open ranges [address, address + length) that must not
+ * pass the end of the 64-bit address space (IsValidRegion): every range test
+ * here is written so that no sum can wrap around to low addresses.
+ *
  * Aggregate one HostMemory to each host Node; the RNIC reaches it through its
  * PcieLink (DMA), the host application directly.
  */
@@ -38,6 +44,39 @@ class HostMemory : public Object
   public:
     /// Page size of the store, in bytes.
     static constexpr uint32_t PAGE_SIZE = 4096;
+
+    /**
+     * TracedCallback signature for registrations.
+     * \param address first byte
+     * \param length bytes
+     * \param registered true: registered; false: one registration released
+     */
+    typedef void (*RegistrationTracedCallback)(uint64_t address, uint32_t length, bool registered);
+
+    /**
+     * \param address first byte
+     * \param length bytes
+     * \return true if [address, address + length) is not empty and ends at
+     *         or before the last byte of the 64-bit address space
+     */
+    static bool IsValidRegion(uint64_t address, uint64_t length);
+    /**
+     * Overflow-safe containment of one range in another.
+     * \param address first byte of the inner range
+     * \param length its bytes
+     * \param base first byte of the outer range
+     * \param baseLength its bytes
+     * \return true if [address, address + length) is not empty and lies in
+     *         [base, base + baseLength), computed without any sum that could wrap
+     */
+    static bool IsWithin(uint64_t address, uint64_t length, uint64_t base, uint64_t baseLength);
+    /**
+     * Throws std::invalid_argument unless IsValidRegion(address, length).
+     * \param what the operation, for the message
+     * \param address first byte
+     * \param length bytes
+     */
+    static void RequireValidRegion(const std::string& what, uint64_t address, uint64_t length);
 
     /**
      * \brief Get the type ID.
@@ -81,13 +120,15 @@ class HostMemory : public Object
                               uint32_t length) const;
 
     /**
-     * Registers (pins) [address, address + length).
+     * Registers (pins) [address, address + length). Throws
+     * std::invalid_argument unless IsValidRegion(address, length).
      * \param address first byte
      * \param length bytes, at least 1
      */
     void Register(uint64_t address, uint32_t length);
     /**
-     * Releases one registration of [address, address + length).
+     * Releases one registration of [address, address + length) (nothing
+     * for a range that is not a valid region).
      * \param address first byte
      * \param length bytes
      */
@@ -98,6 +139,10 @@ class HostMemory : public Object
      * \return true if every byte of [address, address + length) is registered
      */
     bool IsRegistered(uint64_t address, uint32_t length) const;
+    /// Registration count per byte: the registered regions, as ranges.
+    typedef boost::icl::interval_map<uint64_t, uint32_t> Registrations;
+    /// \return the registered regions now
+    const Registrations& GetRegistrations() const;
     /// \return the number of bytes registered now
     uint64_t GetRegisteredBytes() const;
     /// \return the number of pages allocated so far
@@ -117,7 +162,8 @@ class HostMemory : public Object
 
     uint32_t m_seed; //!< seed of the background pattern of untouched memory
     mutable std::unordered_map<uint64_t, std::unique_ptr<Page>> m_pages; //!< allocated pages
-    boost::icl::interval_map<uint64_t, uint32_t> m_registered; //!< registration count per byte
+    Registrations m_registered;                                   //!< registration count per byte
+    TracedCallback<uint64_t, uint32_t, bool> m_registrationTrace; //!< registrations
 };
 
 } // namespace ns3

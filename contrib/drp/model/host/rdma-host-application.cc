@@ -306,6 +306,10 @@ RdmaHostApplication::StartTransfer(uint32_t slot)
                         m_contentRv->GetInteger(0, UINT32_MAX);
         m_rnic->GetHostMemory()->Fill(sba, m_transferSize, seed);
     }
+    // The transfer's own buffer is registered before it is posted, as an
+    // RDMA application registers its buffers (instantly here: the model's
+    // registration cost is the responder's).
+    m_rnic->GetHostMemory()->Register(sba, m_transferSize);
     Mac48Address peer = Mac48Address::ConvertFrom(m_peer);
     uint32_t length = m_transferSize;
     m_rnic->GetPcieLink()->Doorbell([this, pending, peer, read, sba, dba, length]() {
@@ -389,6 +393,7 @@ RdmaHostApplication::OnCompletion(const DrpTransferRecord& completed)
     record.end = Simulator::Now();
     uint32_t slot = it->second.slot;
     m_pending.erase(it);
+    m_rnic->GetHostMemory()->Deregister(record.sba, record.length);
     NS_LOG_INFO("transfer " << record.index << " (tid " << record.tid << ") "
                             << record.GetStatusName() << " in " << record.GetDuration().As(Time::US)
                             << ", " << record.GetModeName());

@@ -26,7 +26,9 @@ namespace ns3
  * bytes, Operation write or read, to the RNIC at Peer, Concurrency of them
  * at a time, each started Gap after the previous one in its slot ended.
  * Before a write it fills the source region with fresh random bytes. It
- * records every transfer (DrpTransferRecord: start when posted, end when the
+ * registers the transfer's own buffer when it posts the transfer and releases
+ * that registration when the transfer ends (a read's data may only land in
+ * registered memory). It records every transfer (DrpTransferRecord: start when posted, end when the
  * completion interrupt arrives, mode, retries, status).
  *
  * As a responder it answers its RNIC's registration requests: after

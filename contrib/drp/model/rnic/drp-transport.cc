@@ -104,7 +104,8 @@ DrpTransport::GetTypeId()
                                               &DrpTransport::GetIndirectBuffer),
                           MakePointerChecker<IndirectBuffer>())
             .AddTraceSource("Drop",
-                            "A received DRP frame failed a check and was dropped.",
+                            "A received DRP frame failed a check and was dropped (or a read "
+                            "data frame was not sent: its memory is not registered).",
                             MakeTraceSourceAccessor(&DrpTransport::m_dropTrace),
                             "ns3::DrpTransport::DropTracedCallback")
             .AddTraceSource("ModeDecision",
@@ -123,7 +124,8 @@ DrpTransport::GetTypeId()
 }
 
 DrpTransport::DrpTransport()
-    : m_window(8),
+    : m_regions(CreateObject<RegionTable>()),
+      m_window(8),
       m_payloadSize(1024),
       m_handshakeTimeout(MilliSeconds(1)),
       m_retransmissionTimeout(MicroSeconds(60)),
@@ -153,6 +155,7 @@ DrpTransport::DoDispose()
     m_pcie = nullptr;
     m_policy = nullptr;
     m_buffer = nullptr;
+    m_regions->Dispose();
     m_registrationCallback = RegistrationRequestCallback();
     m_replyCallback = ReplyCallback();
     m_completionCallback = CompletionCallback();
@@ -364,6 +367,12 @@ DrpTransport::GetIndirectBuffer() const
     return m_buffer;
 }
 
+Ptr<RegionTable>
+DrpTransport::GetRegionTable() const
+{
+    return m_regions;
+}
+
 void
 DrpTransport::SetHostCallbacks(RegistrationRequestCallback registration,
                                ReplyCallback reply,
@@ -420,7 +429,9 @@ DrpTransport::GetDropReasonName(DropReason reason)
                                   "foreign",
                                   "out-of-region",
                                   "not-registered",
-                                  "buffer-full"};
+                                  "buffer-full",
+                                  "bad-region",
+                                  "unregistered"};
     return reason < DROP_REASONS ? names[reason] : "unknown";
 }
 
@@ -609,6 +620,8 @@ DrpTransport::PostTransfer(Mac48Address peer,
 {
     NS_LOG_FUNCTION(this << peer << read << sba << dba << length);
     drp::RequireInRange<uint32_t>("transfer length", length, 1, UINT32_MAX);
+    HostMemory::RequireValidRegion("transfer's initiator region (SBA)", sba, length);
+    HostMemory::RequireValidRegion("transfer's responder region (DBA)", dba, length);
     if (m_device && peer == Mac48Address::ConvertFrom(m_device->GetAddress()))
     {
         std::ostringstream os;
@@ -923,10 +936,11 @@ DrpTransport::OnReadData(Initiator& c,
                          const DrpHeader& header,
                          Ptr<Packet> frame)
 {
-    if (header.GetSba() < c.record.sba ||
-        header.GetSba() + header.GetLength() > c.record.sba + c.record.length)
+    DropReason refused =
+        CheckAccess(header.GetSba(), header.GetLength(), c.record.sba, c.record.length);
+    if (refused != DROP_REASONS)
     {
-        Drop(frame, OUT_OF_REGION);
+        Drop(frame, refused);
         return;
     }
     if (header.HasFlag(DrpHeader::INDIRECT) && c.record.mode != DrpTransferRecord::INDIRECT)
@@ -1079,6 +1093,11 @@ DrpTransport::ReceiveAtResponder(const DrpHeader& header,
     Responder* r = FindResponder(from, tid);
     if (header.HasFlag(DrpHeader::REQ))
     {
+        if (!HostMemory::IsValidRegion(header.GetDba(), header.GetLength()))
+        {
+            RefuseRequest(header, frame, from);
+            return;
+        }
         if (!r || r->released)
         {
             // A new transfer (a TID is reused only after its release).
@@ -1199,11 +1218,40 @@ DrpTransport::SendReply(Responder& r, bool valid)
     }
 }
 
+void
+DrpTransport::RefuseRequest(const DrpHeader& header, Ptr<Packet> frame, Mac48Address from)
+{
+    Drop(frame, BAD_REGION);
+    DrpHeader reply = MakeHeader(header.GetTid(), header.IsRead(), DrpHeader::REQ_ACK);
+    reply.SetStatus(DrpHeader::INVALID);
+    reply.SetSba(header.GetSba());
+    reply.SetDba(header.GetDba());
+    reply.SetLength(header.GetLength());
+    SendControl(reply, from);
+}
+
+DrpTransport::DropReason
+DrpTransport::CheckAccess(uint64_t address,
+                          uint64_t length,
+                          uint64_t base,
+                          uint64_t baseLength) const
+{
+    if (!HostMemory::IsWithin(address, length, base, baseLength))
+    {
+        return OUT_OF_REGION;
+    }
+    if (!m_regions->Contains(address, length))
+    {
+        return UNREGISTERED;
+    }
+    return DROP_REASONS;
+}
+
 bool
 DrpTransport::InRegion(const Responder& r, const DrpHeader& header) const
 {
-    return r.haveRequest && header.GetDba() >= r.dba &&
-           header.GetDba() + header.GetLength() <= r.dba + r.length;
+    return r.haveRequest &&
+           HostMemory::IsWithin(header.GetDba(), header.GetLength(), r.dba, r.length);
 }
 
 void
@@ -1230,6 +1278,11 @@ DrpTransport::OnWriteData(Responder& r,
     }
     if (r.registration == Responder::VALID)
     {
+        if (!m_regions->Contains(header.GetDba(), header.GetLength()))
+        {
+            Drop(frame, UNREGISTERED);
+            return;
+        }
         if (r.receiver.See(sn, header.GetLength()))
         {
             ++r.pendingWrites;
@@ -1289,9 +1342,10 @@ DrpTransport::Flush(Responder& r)
     std::vector<PcieLink::WritePiece> pieces;
     for (const auto& entry : m_buffer->Take(r.peer, r.tid))
     {
-        if (entry.address < r.dba || entry.address + entry.payload->GetSize() > r.dba + r.length)
+        DropReason refused = CheckAccess(entry.address, entry.payload->GetSize(), r.dba, r.length);
+        if (refused != DROP_REASONS)
         {
-            Drop(entry.payload, OUT_OF_REGION);
+            Drop(entry.payload, refused);
             continue;
         }
         pieces.emplace_back(entry.address, entry.payload);
@@ -1401,6 +1455,15 @@ DrpTransport::SendReadData(ResponderKey key, uint32_t sn)
     DrpHeader header =
         MakeHeader(r->tid, true, DrpHeader::DATA | (indirect ? DrpHeader::INDIRECT : 0));
     FillDataHeader(header, sn, r->sba, r->dba, r->length);
+    if (!m_regions->Contains(header.GetDba(), header.GetLength()))
+    {
+        // The host released the region: nothing of it may leave. Unsent, the
+        // frame is never acknowledged, and the retry limit ends the transfer.
+        Ptr<Packet> unsent = Create<Packet>();
+        unsent->AddHeader(header);
+        Drop(unsent, UNREGISTERED);
+        return;
+    }
     SendData(r->peer, header, header.GetDba());
 }
 

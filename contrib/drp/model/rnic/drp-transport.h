@@ -10,6 +10,7 @@
 #include "drp-transfer-record.h"
 #include "indirect-buffer.h"
 #include "mode-policy.h"
+#include "region-table.h"
 
 #include "ns3/drp-header.h"
 #include "ns3/event-id.h"
@@ -62,8 +63,17 @@ namespace ns3
  * drops it and tells its host.
  *
  * Frames that fail a check (truncated, malformed CTRL, unknown or foreign
- * TID, address outside the registered region, LEN that disagrees with the
+ * TID, address outside the transfer's region, LEN that disagrees with the
  * payload) are dropped, counted per reason, and reported by the Drop trace.
+ *
+ * Memory safety, as an RNIC enforces it: every byte this RNIC places in host
+ * memory, or reads from it, on a peer's behalf (a direct write, each piece of
+ * an indirect flush, a read initiator's placement of read data, a read
+ * responder's data) must lie both in the transfer's own region and in the
+ * RegionTable, the RNIC's view of the host's registered memory; every range
+ * test is overflow-safe. A request that names an empty region, or one that
+ * passes the end of the 64-bit address space, is answered invalid without
+ * troubling the host.
  */
 class DrpTransport : public Object
 {
@@ -78,6 +88,8 @@ class DrpTransport : public Object
         OUT_OF_REGION,  //!< the frame's address range is outside the registered region
         NOT_REGISTERED, //!< data before registration, and no indirect buffer (traditional)
         BUFFER_FULL,    //!< the indirect buffer had no room
+        BAD_REGION,     //!< a request names an empty region or one past 2^64 - 1 (answered invalid)
+        UNREGISTERED,   //!< the range is not in the RNIC's region table (not registered now)
         DROP_REASONS,   //!< number of reasons
     };
 
@@ -126,6 +138,8 @@ class DrpTransport : public Object
     void SetIndirectBuffer(Ptr<IndirectBuffer> buffer);
     /// \return the indirect buffer, or null
     Ptr<IndirectBuffer> GetIndirectBuffer() const;
+    /// \return the RNIC's view of the host's registered memory
+    Ptr<RegionTable> GetRegionTable() const;
 
     /**
      * Connects the host.
@@ -148,7 +162,8 @@ class DrpTransport : public Object
      * \param read true for a read, false for a write
      * \param sba the initiator's region
      * \param dba the responder's region
-     * \param length bytes, at least 1
+     * \param length bytes, at least 1; neither region may pass the end of
+     *        the 64-bit address space (std::invalid_argument otherwise)
      * \return the transfer id
      */
     uint16_t PostTransfer(Mac48Address peer,
@@ -378,6 +393,26 @@ class DrpTransport : public Object
                             Mac48Address from);
     void OnRequest(Responder& r, const DrpHeader& header);
     void SendReply(Responder& r, bool valid);
+    /**
+     * Refuses a request that names no valid region: an invalid reply, and no
+     * state kept.
+     * \param header the request
+     * \param frame the request frame (for the Drop trace)
+     * \param from its sender
+     */
+    void RefuseRequest(const DrpHeader& header, Ptr<Packet> frame, Mac48Address from);
+    /**
+     * \param address first byte
+     * \param length bytes
+     * \param base the transfer's region
+     * \param baseLength its length
+     * \return OUT_OF_REGION or UNREGISTERED if this RNIC may not touch
+     *         [address, address + length) for the transfer, DROP_REASONS if it may
+     */
+    DropReason CheckAccess(uint64_t address,
+                           uint64_t length,
+                           uint64_t base,
+                           uint64_t baseLength) const;
     void OnWriteData(Responder& r, Ptr<Packet> payload, const DrpHeader& header, Ptr<Packet> frame);
     void OnWriteDataPlaced(ResponderKey key, uint32_t sn);
     /**
@@ -427,6 +462,7 @@ class DrpTransport : public Object
     Ptr<PcieLink> m_pcie;         //!< to the host
     Ptr<ModePolicy> m_policy;     //!< traditional or dynamic
     Ptr<IndirectBuffer> m_buffer; //!< dynamic RNIC only
+    Ptr<RegionTable> m_regions;   //!< the host's registered memory, as this RNIC sees it
 
     uint32_t m_window;            //!< data frames in flight
     uint32_t m_payloadSize;       //!< payload bytes per data frame

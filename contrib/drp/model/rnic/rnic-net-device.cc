@@ -71,6 +71,7 @@ RnicNetDevice::SetTransport(Ptr<DrpTransport> transport)
     m_transport = transport;
     m_transport->SetDevice(this);
     m_transport->SetPcieLink(m_pcie);
+    m_transport->GetRegionTable()->Attach(m_pcie->GetHostMemory());
     if (!m_transport->GetModePolicy())
     {
         m_transport->SetModePolicy(CreateObject<ModePolicy>());
@@ -148,6 +149,7 @@ RnicNetDevice::SetNode(Ptr<Node> node)
         node->AggregateObject(memory);
     }
     m_pcie->SetHostMemory(memory);
+    m_transport->GetRegionTable()->Attach(memory);
 }
 
 bool
