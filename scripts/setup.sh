@@ -28,5 +28,10 @@ if [ ${#missing[@]} -gt 0 ]; then
   apt-get install -y -q --no-install-recommends "${missing[@]}"
 fi
 
+# A caller that builds its own tree (scripts/test-sanitizers.sh) needs only the packages.
+if [ -n "${DRP_SETUP_PACKAGES_ONLY:-}" ]; then
+  return 0
+fi
+
 cmake -S "$DRP_ROOT" -B "$DRP_BUILD" -DCMAKE_BUILD_TYPE="${DRP_BUILD_TYPE:-RelWithDebInfo}" >/dev/null
 cmake --build "$DRP_BUILD" -j"$(nproc)"

@@ -112,6 +112,11 @@ DrpTransport::GetTypeId()
                             "An initiated transfer's mode was decided.",
                             MakeTraceSourceAccessor(&DrpTransport::m_modeTrace),
                             "ns3::DrpTransport::ModeTracedCallback")
+            .AddTraceSource("ResponderEnd",
+                            "A transfer this RNIC responded to ended: released (true) or "
+                            "abandoned (false).",
+                            MakeTraceSourceAccessor(&DrpTransport::m_responderEndTrace),
+                            "ns3::DrpTransport::ResponderEndTracedCallback")
             .AddTraceSource("Tx",
                             "A DRP frame was handed to the port.",
                             MakeTraceSourceAccessor(&DrpTransport::m_txTrace),
@@ -136,7 +141,8 @@ DrpTransport::DrpTransport()
       m_txCycles(16),
       m_rxCycles(16),
       m_nextTid(1),
-      m_drops{}
+      m_drops{},
+      m_abandoned(0)
 {
     NS_LOG_FUNCTION(this);
 }
@@ -418,6 +424,12 @@ size_t
 DrpTransport::GetActiveResponded() const
 {
     return m_responders.size();
+}
+
+uint64_t
+DrpTransport::GetAbandonedResponses() const
+{
+    return m_abandoned;
 }
 
 std::string
@@ -1391,6 +1403,7 @@ DrpTransport::CompleteRelease(Responder& r)
         r.sender->Stop();
     }
     SendControl(MakeHeader(r.tid, r.read, DrpHeader::REL_ACK), r.peer);
+    m_responderEndTrace(r.peer, r.tid, true);
     NotifyResponderDone(r.peer, r.tid, true);
 }
 
@@ -1527,6 +1540,11 @@ DrpTransport::AbandonResponder(ResponderKey key)
         m_buffer->Discard(key.first, key.second);
     }
     bool tellHost = !r->released && r->registration == Responder::VALID;
+    if (!r->released)
+    {
+        ++m_abandoned;
+        m_responderEndTrace(key.first, key.second, false);
+    }
     // The sender may be on the call stack (its retry limit): let it go afterwards.
     std::shared_ptr<DrpSender> sender(std::move(r->sender));
     Simulator::ScheduleNow([sender]() {});

@@ -115,6 +115,15 @@ class DrpTransport : public Object
      * \param mode the mode chosen
      */
     typedef void (*ModeTracedCallback)(uint16_t tid, DrpTransferRecord::Mode mode);
+    /**
+     * TracedCallback signature for the end of a transfer this RNIC responded to.
+     * \param peer the initiator
+     * \param tid its transfer
+     * \param released true: released by the initiator; false: abandoned (the
+     *        initiator fell silent for the idle time, or the read data's retry
+     *        limit was reached)
+     */
+    typedef void (*ResponderEndTracedCallback)(Mac48Address peer, uint16_t tid, bool released);
 
     /**
      * \brief Get the type ID.
@@ -213,6 +222,8 @@ class DrpTransport : public Object
     size_t GetActiveInitiated() const;
     /// \return transfers this RNIC responds to now (including released ones it still remembers)
     size_t GetActiveResponded() const;
+    /// \return transfers this RNIC responded to that ended without a release (abandoned)
+    uint64_t GetAbandonedResponses() const;
     /**
      * \param reason a drop reason
      * \return its name
@@ -480,16 +491,18 @@ class DrpTransport : public Object
     std::map<uint16_t, Initiator> m_initiators;     //!< transfers initiated here
     std::map<ResponderKey, Responder> m_responders; //!< transfers responded to here
     uint64_t m_drops[DROP_REASONS];                 //!< drops per reason
+    uint64_t m_abandoned;                           //!< responded transfers abandoned
 
     RegistrationRequestCallback m_registrationCallback; //!< host upcall
     ReplyCallback m_replyCallback;                      //!< host upcall
     CompletionCallback m_completionCallback;            //!< host upcall
     ResponderDoneCallback m_responderDoneCallback;      //!< host upcall
 
-    TracedCallback<Ptr<const Packet>, DropReason> m_dropTrace;     //!< dropped frames
-    TracedCallback<uint16_t, DrpTransferRecord::Mode> m_modeTrace; //!< mode decisions
-    TracedCallback<Ptr<const Packet>> m_txTrace;                   //!< DRP frames sent
-    TracedCallback<Ptr<const Packet>> m_rxTrace;                   //!< DRP frames received
+    TracedCallback<Ptr<const Packet>, DropReason> m_dropTrace;        //!< dropped frames
+    TracedCallback<uint16_t, DrpTransferRecord::Mode> m_modeTrace;    //!< mode decisions
+    TracedCallback<Mac48Address, uint16_t, bool> m_responderEndTrace; //!< responded transfers' ends
+    TracedCallback<Ptr<const Packet>> m_txTrace;                      //!< DRP frames sent
+    TracedCallback<Ptr<const Packet>> m_rxTrace;                      //!< DRP frames received
 };
 
 } // namespace ns3
