@@ -300,12 +300,12 @@ RdmaHostApplication::StartTransfer(uint32_t slot)
     uint64_t sba = slot * GetSlotStride();
     uint64_t dba = (uint64_t(GetNode()->GetId() + 1) << 32) + slot * GetSlotStride();
     bool read = m_operation == READ;
-    if (!read)
-    {
-        uint64_t seed = (uint64_t(m_contentRv->GetInteger(0, UINT32_MAX)) << 32) |
-                        m_contentRv->GetInteger(0, UINT32_MAX);
-        m_rnic->GetHostMemory()->Fill(sba, m_transferSize, seed);
-    }
+    // Fresh bytes in this host's buffer: a write's source, or a read's
+    // destination, so that a read that moved nothing fails the comparison of
+    // the two regions (the slot still held the previous read's data).
+    uint64_t seed = (uint64_t(m_contentRv->GetInteger(0, UINT32_MAX)) << 32) |
+                    m_contentRv->GetInteger(0, UINT32_MAX);
+    m_rnic->GetHostMemory()->Fill(sba, m_transferSize, seed);
     // The transfer's own buffer is registered before it is posted, as an
     // RDMA application registers its buffers (instantly here: the model's
     // registration cost is the responder's).

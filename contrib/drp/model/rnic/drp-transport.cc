@@ -443,7 +443,8 @@ DrpTransport::GetDropReasonName(DropReason reason)
                                   "not-registered",
                                   "buffer-full",
                                   "bad-region",
-                                  "unregistered"};
+                                  "unregistered",
+                                  "bad-sequence"};
     return reason < DROP_REASONS ? names[reason] : "unknown";
 }
 
@@ -955,6 +956,15 @@ DrpTransport::OnReadData(Initiator& c,
         Drop(frame, refused);
         return;
     }
+    if (!IsFrameOf(header.GetSba(),
+                   header.GetLength(),
+                   header.GetSequence(),
+                   c.record.sba,
+                   c.record.length))
+    {
+        Drop(frame, BAD_SEQUENCE);
+        return;
+    }
     if (header.HasFlag(DrpHeader::INDIRECT) && c.record.mode != DrpTransferRecord::INDIRECT)
     {
         DecideMode(c, DrpTransferRecord::INDIRECT);
@@ -1001,8 +1011,7 @@ DrpTransport::MaybeRelease(Initiator& c)
     {
         return;
     }
-    bool complete = c.record.read ? (c.receiver.GetBytesSeen() == c.record.length &&
-                                     c.receiver.GetPending() == 0)
+    bool complete = c.record.read ? c.receiver.GetAckNumber() >= FrameCount(c.record.length)
                                   : c.sender->IsComplete();
     if (complete)
     {
@@ -1147,6 +1156,11 @@ DrpTransport::ReceiveAtResponder(const DrpHeader& header,
     }
     else if (header.HasFlag(DrpHeader::REQ_ACK))
     {
+        if (!r->read)
+        {
+            Drop(frame, FOREIGN); // a confirmation belongs to a read only
+            return;
+        }
         OnConfirmation(*r);
     }
     else if (r->sender)
@@ -1260,6 +1274,22 @@ DrpTransport::CheckAccess(uint64_t address,
 }
 
 bool
+DrpTransport::IsFrameOf(uint64_t address,
+                        uint32_t length,
+                        uint32_t sn,
+                        uint64_t base,
+                        uint32_t transferLength) const
+{
+    if (sn >= FrameCount(transferLength))
+    {
+        return false;
+    }
+    uint64_t offset = uint64_t(sn) * m_payloadSize; // < transferLength: no sum below wraps
+    return address - base == offset &&
+           length == std::min<uint64_t>(m_payloadSize, transferLength - offset);
+}
+
+bool
 DrpTransport::InRegion(const Responder& r, const DrpHeader& header) const
 {
     return r.haveRequest &&
@@ -1278,14 +1308,19 @@ DrpTransport::OnWriteData(Responder& r,
         return;
     }
     uint32_t sn = header.GetSequence();
-    if (r.receiver.IsCommitted(sn))
-    {
-        SendAck(r.peer, r.tid, false, r.receiver.GetAckNumber()); // duplicate
-        return;
-    }
     if (r.haveRequest && !InRegion(r, header))
     {
         Drop(frame, OUT_OF_REGION);
+        return;
+    }
+    if (r.haveRequest && !IsFrameOf(header.GetDba(), header.GetLength(), sn, r.dba, r.length))
+    {
+        Drop(frame, BAD_SEQUENCE);
+        return;
+    }
+    if (r.receiver.IsCommitted(sn))
+    {
+        SendAck(r.peer, r.tid, false, r.receiver.GetAckNumber()); // duplicate
         return;
     }
     if (r.registration == Responder::VALID)
@@ -1355,6 +1390,11 @@ DrpTransport::Flush(Responder& r)
     for (const auto& entry : m_buffer->Take(r.peer, r.tid))
     {
         DropReason refused = CheckAccess(entry.address, entry.payload->GetSize(), r.dba, r.length);
+        if (refused == DROP_REASONS &&
+            !IsFrameOf(entry.address, entry.payload->GetSize(), entry.sequence, r.dba, r.length))
+        {
+            refused = BAD_SEQUENCE;
+        }
         if (refused != DROP_REASONS)
         {
             Drop(entry.payload, refused);

@@ -90,6 +90,7 @@ class DrpTransport : public Object
         BUFFER_FULL,    //!< the indirect buffer had no room
         BAD_REGION,     //!< a request names an empty region or one past 2^64 - 1 (answered invalid)
         UNREGISTERED,   //!< the range is not in the RNIC's region table (not registered now)
+        BAD_SEQUENCE,   //!< SN past the frame count, or address/LEN not those of that SN
         DROP_REASONS,   //!< number of reasons
     };
 
@@ -460,6 +461,20 @@ class DrpTransport : public Object
     void OnIdleTimeout(ResponderKey key);
     void AbandonResponder(ResponderKey key);
     bool InRegion(const Responder& r, const DrpHeader& header) const;
+    /**
+     * \param address the address a data frame names (in the region whose base is \p base)
+     * \param length the frame's LEN
+     * \param sn the frame's SN
+     * \param base the transfer's region
+     * \param transferLength the transfer's length
+     * \return true if \p sn is one of the transfer's frames and \p address
+     *         and \p length are exactly that frame's (base + sn x PayloadSize)
+     */
+    bool IsFrameOf(uint64_t address,
+                   uint32_t length,
+                   uint32_t sn,
+                   uint64_t base,
+                   uint32_t transferLength) const;
     Time GetIdleTime() const;
     /**
      * \param timeout a data-phase timer
