@@ -644,15 +644,7 @@ DrpTransport::PostTransfer(Mac48Address peer,
     CheckPayloadFitsMtu();
     NS_ABORT_MSG_IF(!m_pcie || !m_policy || !m_device,
                     "DrpTransport used before RnicNetDevice connected it");
-    for (uint32_t tries = 0; m_initiators.count(m_nextTid) || m_nextTid == 0; ++tries)
-    {
-        if (tries > 65536)
-        {
-            throw std::runtime_error("DrpTransport: all 65535 transfer ids are in use");
-        }
-        ++m_nextTid;
-    }
-    uint16_t tid = m_nextTid++;
+    uint16_t tid = AllocateTid();
     Initiator& c = m_initiators[tid];
     c.record.tid = tid;
     c.record.peer = peer;
@@ -670,6 +662,38 @@ DrpTransport::PostTransfer(Mac48Address peer,
     }
     SendRequest(c, true);
     return tid;
+}
+
+uint16_t
+DrpTransport::AllocateTid()
+{
+    for (uint32_t tries = 0; m_nextTid == 0 || m_initiators.count(m_nextTid) || IsHeld(m_nextTid);
+         ++tries)
+    {
+        if (tries > 65536)
+        {
+            throw std::runtime_error("DrpTransport: all 65535 transfer ids are in use or held "
+                                     "back after failed transfers");
+        }
+        ++m_nextTid;
+    }
+    return m_nextTid++;
+}
+
+bool
+DrpTransport::IsHeld(uint16_t tid)
+{
+    auto it = m_heldTids.find(tid);
+    if (it == m_heldTids.end())
+    {
+        return false;
+    }
+    if (it->second <= Simulator::Now())
+    {
+        m_heldTids.erase(it);
+        return false;
+    }
+    return true;
 }
 
 DrpTransport::Initiator*
@@ -1072,6 +1096,13 @@ DrpTransport::Finish(uint16_t tid, DrpTransferRecord::Status status)
     std::shared_ptr<DrpSender> sender(std::move(c->sender));
     Simulator::ScheduleNow([sender]() {});
     m_initiators.erase(tid);
+    if (status != DrpTransferRecord::SUCCESS)
+    {
+        // The responder may still hold this transfer's record, with frames it
+        // committed, until it has heard nothing for its idle time: a new
+        // transfer under this TID must not meet it.
+        m_heldTids[tid] = Simulator::Now() + GetIdleTime();
+    }
     m_pcie->Interrupt([this, record]() {
         if (!m_completionCallback.IsNull())
         {
@@ -1119,9 +1150,19 @@ DrpTransport::ReceiveAtResponder(const DrpHeader& header,
             RefuseRequest(header, frame, from);
             return;
         }
+        if (r && !r->released && r->haveRequest &&
+            (r->read != header.IsRead() || r->sba != header.GetSba() || r->dba != header.GetDba() ||
+             r->length != header.GetLength()))
+        {
+            // Not a repeat of the live request: a new transfer under the same
+            // TID. The old one, which its initiator has given up, ends here.
+            AbandonResponder(ResponderKey(from, tid));
+            r = nullptr;
+        }
         if (!r || r->released)
         {
-            // A new transfer (a TID is reused only after its release).
+            // A new transfer (an initiator reuses a TID only after its release
+            // or, after a failure, the responder's idle time).
             r = &CreateResponder(from, tid, header.IsRead());
         }
     }

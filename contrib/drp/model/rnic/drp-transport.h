@@ -374,6 +374,13 @@ class DrpTransport : public Object
     void Drop(Ptr<const Packet> packet, DropReason reason);
 
     // Initiator.
+    /// \return a TID neither in use nor held back (std::runtime_error if none is free)
+    uint16_t AllocateTid();
+    /**
+     * \param tid a transfer id
+     * \return true if it is held back after a failed transfer
+     */
+    bool IsHeld(uint16_t tid);
     Initiator* FindInitiator(uint16_t tid);
     void SendRequest(Initiator& c, bool armTimer);
     void OnHandshakeTimeout(uint16_t tid);
@@ -503,6 +510,7 @@ class DrpTransport : public Object
     Time m_rxFree;                //!< when the receive engine is free
 
     uint16_t m_nextTid;                             //!< next transfer id to try
+    std::map<uint16_t, Time> m_heldTids;            //!< failed transfers' TIDs, held until then
     std::map<uint16_t, Initiator> m_initiators;     //!< transfers initiated here
     std::map<ResponderKey, Responder> m_responders; //!< transfers responded to here
     uint64_t m_drops[DROP_REASONS];                 //!< drops per reason
