@@ -8,7 +8,9 @@
 #include "ns3/drp-check.h"
 #include "ns3/drp-compat.h"
 #include "ns3/enum.h"
+#include "ns3/host-memory.h"
 #include "ns3/log.h"
+#include "ns3/node-list.h"
 #include "ns3/node.h"
 #include "ns3/pointer.h"
 #include "ns3/simulator.h"
@@ -90,6 +92,31 @@ RdmaHostApplication::GetTypeId()
                           MakeTimeAccessor(&RdmaHostApplication::SetHandlerLatency,
                                            &RdmaHostApplication::GetHandlerLatency),
                           MakeTimeChecker())
+            .AddAttribute("Grants",
+                          "Which regions of this host a peer's request may name: workload (the "
+                          "region the peer's own workload targets here, and Grant()'s), explicit "
+                          "(only Grant()'s) or any (every valid region).",
+                          EnumValue(WORKLOAD),
+                          DRP_ENUM_ACCESSOR(RdmaHostApplication::GrantPolicy,
+                                            &RdmaHostApplication::m_grantPolicy),
+                          MakeEnumChecker(WORKLOAD, "workload", EXPLICIT, "explicit", ANY, "any"))
+            .AddAttribute("MaxRegisteredBytesPerPeer",
+                          "Memory this host registers for one peer's transfers at once, at most "
+                          "(1 to 2^63; 4 GiB: one workload window).",
+                          UintegerValue(uint64_t(1) << 32),
+                          MakeUintegerAccessor(&RdmaHostApplication::m_maxBytesPerPeer),
+                          MakeUintegerChecker<uint64_t>(1, uint64_t(1) << 63))
+            .AddAttribute("MaxRegisteredBytes",
+                          "Memory this host registers for all peers' transfers at once, at most "
+                          "(1 to 2^63; 64 GiB).",
+                          UintegerValue(uint64_t(1) << 36),
+                          MakeUintegerAccessor(&RdmaHostApplication::m_maxBytes),
+                          MakeUintegerChecker<uint64_t>(1, uint64_t(1) << 63))
+            .AddTraceSource("RequestRefused",
+                            "A registration request was refused (answered invalid without "
+                            "registering): not granted, or over a limit.",
+                            MakeTraceSourceAccessor(&RdmaHostApplication::m_refusalTrace),
+                            "ns3::RdmaHostApplication::RefusalTracedCallback")
             .AddTraceSource("TransferStart",
                             "A transfer of the workload starts (before its data is written "
                             "and its doorbell rung).",
@@ -113,6 +140,11 @@ RdmaHostApplication::RdmaHostApplication()
       m_concurrency(1),
       m_failureProbability(0),
       m_contentRv(CreateObject<UniformRandomVariable>()),
+      m_grantPolicy(WORKLOAD),
+      m_maxBytesPerPeer(uint64_t(1) << 32),
+      m_maxBytes(uint64_t(1) << 36),
+      m_registeredTotal(0),
+      m_refused{},
       m_started(0),
       m_failedRegistrations(0)
 {
@@ -123,6 +155,7 @@ void
 RdmaHostApplication::DoDispose()
 {
     m_rnic = nullptr;
+    m_peerHosts.clear();
     m_registrationRv = nullptr;
     m_contentRv = nullptr;
     Application::DoDispose();
@@ -336,6 +369,19 @@ RdmaHostApplication::OnRegistrationRequest(Mac48Address peer,
                                            uint32_t length)
 {
     NS_LOG_FUNCTION(this << peer << tid << read << address << length);
+    Refusal refusal = Admit(peer, address, length);
+    if (refusal != REFUSALS)
+    {
+        Simulator::Schedule(m_handlerLatency,
+                            &RdmaHostApplication::Refuse,
+                            this,
+                            peer,
+                            tid,
+                            address,
+                            length,
+                            refusal);
+        return;
+    }
     Simulator::Schedule(m_registrationLatency,
                         &RdmaHostApplication::FinishRegistration,
                         this,
@@ -351,6 +397,13 @@ RdmaHostApplication::FinishRegistration(Mac48Address peer,
                                         uint64_t address,
                                         uint32_t length)
 {
+    // The limits are checked again: other registrations may have finished meanwhile.
+    Refusal refusal = Admit(peer, address, length);
+    if (refusal != REFUSALS)
+    {
+        Refuse(peer, tid, address, length, refusal);
+        return;
+    }
     bool success = m_registrationRv->GetValue() >= m_failureProbability;
     NS_LOG_INFO("registration of " << length << " bytes for transfer " << tid << " of " << peer
                                    << (success ? " succeeded" : " failed"));
@@ -358,6 +411,8 @@ RdmaHostApplication::FinishRegistration(Mac48Address peer,
     {
         m_rnic->GetHostMemory()->Register(address, length);
         m_registrations[{peer, tid}] = {address, length};
+        m_registeredPerPeer[peer] += length;
+        m_registeredTotal += length;
     }
     else
     {
@@ -371,6 +426,148 @@ RdmaHostApplication::FinishRegistration(Mac48Address peer,
 }
 
 void
+RdmaHostApplication::Grant(Mac48Address peer, uint64_t address, uint64_t length)
+{
+    NS_LOG_FUNCTION(this << peer << address << length);
+    HostMemory::RequireValidRegion("RdmaHostApplication::Grant", address, length);
+    m_grants[peer].insert(
+        boost::icl::discrete_interval<uint64_t>::right_open(address, address + length));
+}
+
+bool
+RdmaHostApplication::IsGranted(Mac48Address peer, uint64_t address, uint64_t length) const
+{
+    if (!HostMemory::IsValidRegion(address, length))
+    {
+        return false;
+    }
+    if (m_grantPolicy == ANY)
+    {
+        return true;
+    }
+    auto grants = m_grants.find(peer);
+    if (grants != m_grants.end() &&
+        boost::icl::contains(
+            grants->second,
+            boost::icl::discrete_interval<uint64_t>::right_open(address, address + length)))
+    {
+        return true;
+    }
+    if (m_grantPolicy == WORKLOAD && m_rnic)
+    {
+        Ptr<RdmaHostApplication> initiator = FindHostOf(peer);
+        if (initiator)
+        {
+            auto region =
+                initiator->GetWorkloadRegion(Mac48Address::ConvertFrom(m_rnic->GetAddress()));
+            return HostMemory::IsWithin(address, length, region.first, region.second);
+        }
+    }
+    return false;
+}
+
+std::pair<uint64_t, uint64_t>
+RdmaHostApplication::GetWorkloadRegion(Mac48Address peer) const
+{
+    if (m_transfers == 0 || !Mac48Address::IsMatchingType(m_peer) ||
+        Mac48Address::ConvertFrom(m_peer) != peer)
+    {
+        return {0, 0};
+    }
+    uint64_t base = uint64_t(GetNode()->GetId() + 1) << 32;
+    return {base, uint64_t(std::min(m_concurrency, m_transfers)) * GetSlotStride()};
+}
+
+Ptr<RdmaHostApplication>
+RdmaHostApplication::FindHostOf(Mac48Address peer) const
+{
+    auto known = m_peerHosts.find(peer);
+    if (known != m_peerHosts.end())
+    {
+        return known->second;
+    }
+    Ptr<RdmaHostApplication> host = LookUpHostOf(peer);
+    m_peerHosts[peer] = host;
+    return host;
+}
+
+Ptr<RdmaHostApplication>
+RdmaHostApplication::LookUpHostOf(Mac48Address peer)
+{
+    for (auto node = NodeList::Begin(); node != NodeList::End(); ++node)
+    {
+        for (uint32_t i = 0; i < (*node)->GetNDevices(); ++i)
+        {
+            Ptr<RnicNetDevice> rnic = DynamicCast<RnicNetDevice>((*node)->GetDevice(i));
+            if (!rnic || Mac48Address::ConvertFrom(rnic->GetAddress()) != peer)
+            {
+                continue;
+            }
+            for (uint32_t j = 0; j < (*node)->GetNApplications(); ++j)
+            {
+                auto host = DynamicCast<RdmaHostApplication>((*node)->GetApplication(j));
+                if (host)
+                {
+                    return host;
+                }
+            }
+            return nullptr;
+        }
+    }
+    return nullptr;
+}
+
+RdmaHostApplication::Refusal
+RdmaHostApplication::Admit(Mac48Address peer, uint64_t address, uint32_t length) const
+{
+    if (!IsGranted(peer, address, length))
+    {
+        return NOT_GRANTED;
+    }
+    auto mine = m_registeredPerPeer.find(peer);
+    uint64_t peerBytes = mine == m_registeredPerPeer.end() ? 0 : mine->second;
+    if (length > m_maxBytesPerPeer || peerBytes > m_maxBytesPerPeer - length)
+    {
+        return PEER_LIMIT;
+    }
+    if (length > m_maxBytes || m_registeredTotal > m_maxBytes - length)
+    {
+        return HOST_LIMIT;
+    }
+    return REFUSALS;
+}
+
+void
+RdmaHostApplication::Refuse(Mac48Address peer,
+                            uint16_t tid,
+                            uint64_t address,
+                            uint32_t length,
+                            Refusal reason)
+{
+    NS_LOG_INFO("refused registration of " << length << " bytes at " << address << " for transfer "
+                                           << tid << " of " << peer << ": "
+                                           << GetRefusalName(reason));
+    ++m_refused[reason];
+    m_refusalTrace(peer, tid, address, length, reason);
+    Ptr<RnicNetDevice> rnic = m_rnic;
+    rnic->GetPcieLink()->Doorbell(
+        [rnic, peer, tid]() { rnic->GetTransport()->CompleteRegistration(peer, tid, false); });
+}
+
+uint64_t
+RdmaHostApplication::GetRefusedRequests(Refusal reason) const
+{
+    return reason < REFUSALS ? m_refused[reason] : 0;
+}
+
+std::string
+RdmaHostApplication::GetRefusalName(Refusal reason)
+{
+    static const char* names[] = {"not-granted", "peer-limit", "host-limit"};
+    return reason < REFUSALS ? names[reason] : "unknown";
+}
+
+void
 RdmaHostApplication::OnResponderDone(Mac48Address peer, uint16_t tid, bool released)
 {
     NS_LOG_FUNCTION(this << peer << tid << released);
@@ -378,6 +575,8 @@ RdmaHostApplication::OnResponderDone(Mac48Address peer, uint16_t tid, bool relea
     if (it != m_registrations.end())
     {
         m_rnic->GetHostMemory()->Deregister(it->second.first, it->second.second);
+        m_registeredPerPeer[peer] -= it->second.second;
+        m_registeredTotal -= it->second.second;
         m_registrations.erase(it);
     }
 }

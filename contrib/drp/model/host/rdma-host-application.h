@@ -12,6 +12,7 @@
 #include "ns3/rnic-net-device.h"
 #include "ns3/traced-callback.h"
 
+#include <boost/icl/interval_set.hpp>
 #include <map>
 #include <vector>
 
@@ -39,6 +40,15 @@ namespace ns3
  * it fails), and rings the RNIC's doorbell with the answer. It releases the
  * registration when the RNIC reports the transfer's end.
  *
+ * It registers only what a peer may target (Grants): by default the region
+ * the peer's own workload targets at this host, found from the peer's
+ * RdmaHostApplication (the simulation's stand-in for the exchange of buffer
+ * descriptors that RDMA applications do before their first request), plus
+ * any region given to Grant(). It also limits the memory it pins for one peer
+ * and in all (MaxRegisteredBytesPerPeer, MaxRegisteredBytes). A request it
+ * refuses is answered invalid after HandlerLatency, counted per reason and
+ * reported by the RequestRefused trace.
+ *
  * Every interaction with the RNIC crosses the RNIC's PcieLink; the host
  * takes HandlerLatency to act on an interrupt that needs an answer (a
  * connection reply: hand the data).
@@ -57,6 +67,37 @@ class RdmaHostApplication : public Application
         WRITE, //!< RDMA write: the data goes to the peer
         READ,  //!< RDMA read: the data comes from the peer
     };
+
+    /// Which regions a peer's request may name.
+    enum GrantPolicy
+    {
+        WORKLOAD, //!< the region the peer's workload targets here, and Grant()'s
+        EXPLICIT, //!< only Grant()'s
+        ANY,      //!< every valid region
+    };
+
+    /// Why a registration request was refused.
+    enum Refusal
+    {
+        NOT_GRANTED, //!< the region is not granted to the peer
+        PEER_LIMIT,  //!< the peer's registered bytes would exceed MaxRegisteredBytesPerPeer
+        HOST_LIMIT,  //!< all registered bytes would exceed MaxRegisteredBytes
+        REFUSALS,    //!< number of reasons
+    };
+
+    /**
+     * TracedCallback signature for refused requests.
+     * \param peer the initiator
+     * \param tid its transfer
+     * \param address the region named
+     * \param length its bytes
+     * \param reason why it was refused
+     */
+    typedef void (*RefusalTracedCallback)(Mac48Address peer,
+                                          uint16_t tid,
+                                          uint64_t address,
+                                          uint32_t length,
+                                          Refusal reason);
 
     /**
      * TracedCallback signature for transfer starts.
@@ -89,6 +130,36 @@ class RdmaHostApplication : public Application
     uint32_t GetStarted() const;
     /// \return registration attempts that failed
     uint32_t GetFailedRegistrations() const;
+    /**
+     * Lets a peer's requests name [address, address + length) of this host's memory.
+     * \param peer the peer RNIC's address
+     * \param address first byte
+     * \param length bytes (a valid region: std::invalid_argument otherwise)
+     */
+    void Grant(Mac48Address peer, uint64_t address, uint64_t length);
+    /**
+     * \param peer a peer RNIC's address
+     * \param address first byte
+     * \param length bytes
+     * \return true if the peer may name [address, address + length) under the GrantPolicy
+     */
+    bool IsGranted(Mac48Address peer, uint64_t address, uint64_t length) const;
+    /**
+     * \param reason a refusal reason
+     * \return requests refused for it
+     */
+    uint64_t GetRefusedRequests(Refusal reason) const;
+    /**
+     * \param reason a refusal reason
+     * \return its name
+     */
+    static std::string GetRefusalName(Refusal reason);
+    /**
+     * The region of a peer's memory this host's workload targets.
+     * \param peer the peer RNIC's address
+     * \return first byte and bytes; (0, 0) if the workload does not target \p peer
+     */
+    std::pair<uint64_t, uint64_t> GetWorkloadRegion(Mac48Address peer) const;
     /// \return the RNIC this host uses
     Ptr<RnicNetDevice> GetRnic() const;
     /**
@@ -129,6 +200,32 @@ class RdmaHostApplication : public Application
 
     /// \return the distance between workload slots in memory
     uint64_t GetSlotStride() const;
+    /**
+     * \param peer a peer RNIC's address
+     * \return the host application behind it, or null (looked up once per peer)
+     */
+    Ptr<RdmaHostApplication> FindHostOf(Mac48Address peer) const;
+    /**
+     * \param peer a peer RNIC's address
+     * \return the host application behind it, or null: a search of every node
+     */
+    static Ptr<RdmaHostApplication> LookUpHostOf(Mac48Address peer);
+    /**
+     * \param peer the initiator
+     * \param address the region named
+     * \param length its bytes
+     * \return REFUSALS if this host registers the region for the peer, else why not
+     */
+    Refusal Admit(Mac48Address peer, uint64_t address, uint32_t length) const;
+    /**
+     * Answers a registration request invalid, without registering.
+     * \param peer the initiator
+     * \param tid its transfer
+     * \param address the region named
+     * \param length its bytes
+     * \param reason why
+     */
+    void Refuse(Mac48Address peer, uint16_t tid, uint64_t address, uint32_t length, Refusal reason);
     /**
      * Starts the next transfer of the workload in a slot.
      * \param slot memory slot
@@ -186,6 +283,14 @@ class RdmaHostApplication : public Application
     Ptr<RandomVariableStream> m_registrationRv; //!< registration outcomes
     Ptr<UniformRandomVariable> m_contentRv;     //!< seeds of written data
     Time m_handlerLatency;                      //!< host time to act on an interrupt
+    GrantPolicy m_grantPolicy;                  //!< which regions peers may name
+    uint64_t m_maxBytesPerPeer;                 //!< registered bytes per peer, at most
+    uint64_t m_maxBytes;                        //!< registered bytes in all, at most
+    std::map<Mac48Address, boost::icl::interval_set<uint64_t>> m_grants; //!< Grant()'s
+    std::map<Mac48Address, uint64_t> m_registeredPerPeer; //!< registered bytes per peer
+    uint64_t m_registeredTotal;                           //!< registered bytes for peers
+    uint64_t m_refused[REFUSALS];                         //!< refused requests per reason
+    mutable std::map<Mac48Address, Ptr<RdmaHostApplication>> m_peerHosts; //!< FindHostOf's
 
     Ptr<RnicNetDevice> m_rnic;             //!< our RNIC
     uint32_t m_started;                    //!< transfers started
@@ -197,6 +302,8 @@ class RdmaHostApplication : public Application
     TracedCallback<uint32_t> m_transferStartTrace; //!< transfer starts
     TracedCallback<const DrpTransferRecord&> m_transferTrace;         //!< transfer ends
     TracedCallback<Mac48Address, uint16_t, bool> m_registrationTrace; //!< registration attempts
+    TracedCallback<Mac48Address, uint16_t, uint64_t, uint32_t, Refusal>
+        m_refusalTrace; //!< refused requests
 };
 
 } // namespace ns3

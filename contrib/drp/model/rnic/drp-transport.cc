@@ -91,6 +91,18 @@ DrpTransport::GetTypeId()
                           MakeUintegerAccessor(&DrpTransport::SetRxProcessingCycles,
                                                &DrpTransport::GetRxProcessingCycles),
                           MakeUintegerChecker<uint32_t>())
+            .AddAttribute("MaxTransfersPerPeer",
+                          "Transfers one initiator may have this RNIC respond to at once "
+                          "(records kept, released ones included; 1 to 65535).",
+                          UintegerValue(1024),
+                          MakeUintegerAccessor(&DrpTransport::m_maxTransfersPerPeer),
+                          MakeUintegerChecker<uint32_t>(1, 65535))
+            .AddAttribute("MaxTransfers",
+                          "Transfers this RNIC responds to at once, all initiators together "
+                          "(1 to 2^20).",
+                          UintegerValue(16384),
+                          MakeUintegerAccessor(&DrpTransport::m_maxTransfers),
+                          MakeUintegerChecker<uint32_t>(1, 1u << 20))
             .AddAttribute(
                 "ModePolicy",
                 "When transfers go indirect (traditional or dynamic method).",
@@ -141,6 +153,8 @@ DrpTransport::DrpTransport()
       m_txCycles(16),
       m_rxCycles(16),
       m_nextTid(1),
+      m_maxTransfersPerPeer(1024),
+      m_maxTransfers(16384),
       m_drops{},
       m_abandoned(0)
 {
@@ -157,6 +171,8 @@ DrpTransport::DoDispose()
 {
     m_initiators.clear();
     m_responders.clear();
+    m_respondersPerPeer.clear();
+    m_releasedOrder.clear();
     m_device = nullptr;
     m_pcie = nullptr;
     m_policy = nullptr;
@@ -444,7 +460,8 @@ DrpTransport::GetDropReasonName(DropReason reason)
                                   "buffer-full",
                                   "bad-region",
                                   "unregistered",
-                                  "bad-sequence"};
+                                  "bad-sequence",
+                                  "no-resources"};
     return reason < DROP_REASONS ? names[reason] : "unknown";
 }
 
@@ -1125,7 +1142,7 @@ DrpTransport::Responder&
 DrpTransport::CreateResponder(Mac48Address peer, uint16_t tid, bool read)
 {
     ResponderKey key(peer, tid);
-    m_responders.erase(key);
+    ++m_respondersPerPeer[peer];
     Responder& r = m_responders[key];
     r.peer = peer;
     r.tid = tid;
@@ -1133,6 +1150,72 @@ DrpTransport::CreateResponder(Mac48Address peer, uint16_t tid, bool read)
     r.lastHeard = Simulator::Now();
     ArmIdleTimer(r);
     return r;
+}
+
+bool
+DrpTransport::AdmitResponder(Mac48Address peer)
+{
+    bool peerFull = m_respondersPerPeer[peer] >= m_maxTransfersPerPeer;
+    bool full = m_responders.size() >= m_maxTransfers;
+    if (!peerFull && !full)
+    {
+        return true;
+    }
+    for (auto it = m_releasedOrder.begin(); it != m_releasedOrder.end();)
+    {
+        Responder* r = FindResponder(it->first, it->second);
+        if (!r || !r->released)
+        {
+            it = m_releasedOrder.erase(it); // forgotten, or the key's record is a new one
+            continue;
+        }
+        if (peerFull && it->first != peer)
+        {
+            ++it;
+            continue;
+        }
+        ResponderKey key = *it;
+        m_releasedOrder.erase(it);
+        AbandonResponder(key); // a released record: only a repeated REL still needed it
+        return true;
+    }
+    return false;
+}
+
+void
+DrpTransport::EraseResponder(ResponderKey key)
+{
+    if (m_responders.erase(key) && --m_respondersPerPeer[key.first] == 0)
+    {
+        m_respondersPerPeer.erase(key.first);
+    }
+}
+
+void
+DrpTransport::OnEarlyData(const DrpHeader& header,
+                          Ptr<Packet> payload,
+                          Ptr<Packet> frame,
+                          Mac48Address from)
+{
+    if (!AdmitResponder(from))
+    {
+        Drop(frame, NO_RESOURCES);
+        return;
+    }
+    if (!m_buffer->Store(from, header.GetTid(), header.GetSequence(), header.GetDba(), payload))
+    {
+        Drop(frame, BUFFER_FULL); // no record: nothing was kept
+        return;
+    }
+    CommitBuffered(CreateResponder(from, header.GetTid(), false), header);
+}
+
+void
+DrpTransport::CommitBuffered(Responder& r, const DrpHeader& header)
+{
+    r.receiver.See(header.GetSequence(), header.GetLength());
+    r.receiver.Commit(header.GetSequence());
+    SendAck(r.peer, r.tid, false, r.receiver.GetAckNumber());
 }
 
 void
@@ -1147,7 +1230,7 @@ DrpTransport::ReceiveAtResponder(const DrpHeader& header,
     {
         if (!HostMemory::IsValidRegion(header.GetDba(), header.GetLength()))
         {
-            RefuseRequest(header, frame, from);
+            RefuseRequest(header, frame, from, BAD_REGION);
             return;
         }
         if (r && !r->released && r->haveRequest &&
@@ -1163,13 +1246,22 @@ DrpTransport::ReceiveAtResponder(const DrpHeader& header,
         {
             // A new transfer (an initiator reuses a TID only after its release
             // or, after a failure, the responder's idle time).
+            if (r)
+            {
+                EraseResponder(ResponderKey(from, tid));
+            }
+            if (!AdmitResponder(from))
+            {
+                RefuseRequest(header, frame, from, NO_RESOURCES);
+                return;
+            }
             r = &CreateResponder(from, tid, header.IsRead());
         }
     }
     else if (!r && header.HasFlag(DrpHeader::DATA) && !header.IsRead() && m_buffer)
     {
-        // Data before any request: the dynamic RNIC keeps it (section 4).
-        r = &CreateResponder(from, tid, false);
+        OnEarlyData(header, payload, frame, from); // data before any request (section 4)
+        return;
     }
     if (!r)
     {
@@ -1286,9 +1378,12 @@ DrpTransport::SendReply(Responder& r, bool valid)
 }
 
 void
-DrpTransport::RefuseRequest(const DrpHeader& header, Ptr<Packet> frame, Mac48Address from)
+DrpTransport::RefuseRequest(const DrpHeader& header,
+                            Ptr<Packet> frame,
+                            Mac48Address from,
+                            DropReason reason)
 {
-    Drop(frame, BAD_REGION);
+    Drop(frame, reason);
     DrpHeader reply = MakeHeader(header.GetTid(), header.IsRead(), DrpHeader::REQ_ACK);
     reply.SetStatus(DrpHeader::INVALID);
     reply.SetSba(header.GetSba());
@@ -1393,9 +1488,7 @@ DrpTransport::OnWriteData(Responder& r,
         Drop(frame, BUFFER_FULL); // unacknowledged: the sender retransmits it
         return;
     }
-    r.receiver.See(sn, header.GetLength());
-    r.receiver.Commit(sn);
-    SendAck(r.peer, r.tid, false, r.receiver.GetAckNumber());
+    CommitBuffered(r, header);
 }
 
 void
@@ -1484,6 +1577,7 @@ DrpTransport::CompleteRelease(Responder& r)
         r.sender->Stop();
     }
     SendControl(MakeHeader(r.tid, r.read, DrpHeader::REL_ACK), r.peer);
+    m_releasedOrder.emplace_back(r.peer, r.tid);
     m_responderEndTrace(r.peer, r.tid, true);
     NotifyResponderDone(r.peer, r.tid, true);
 }
@@ -1629,7 +1723,12 @@ DrpTransport::AbandonResponder(ResponderKey key)
     // The sender may be on the call stack (its retry limit): let it go afterwards.
     std::shared_ptr<DrpSender> sender(std::move(r->sender));
     Simulator::ScheduleNow([sender]() {});
-    m_responders.erase(key);
+    EraseResponder(key);
+    while (!m_releasedOrder.empty() &&
+           !FindResponder(m_releasedOrder.front().first, m_releasedOrder.front().second))
+    {
+        m_releasedOrder.pop_front(); // forgotten meanwhile
+    }
     if (tellHost)
     {
         NotifyResponderDone(key.first, key.second, false);

@@ -19,6 +19,7 @@
 #include "ns3/pcie-link.h"
 #include "ns3/traced-callback.h"
 
+#include <deque>
 #include <map>
 #include <memory>
 
@@ -62,6 +63,12 @@ namespace ns3
  * the longer of HandshakeTimeout and MaxBackoff x RetransmissionTimeout)
  * drops it and tells its host.
  *
+ * A responder keeps a record per transfer only once it admits the transfer:
+ * at most MaxTransfersPerPeer records per initiator and MaxTransfers in
+ * all, released records (kept to answer a repeated REL) giving way first.
+ * A request beyond that is answered invalid and counted (NO_RESOURCES);
+ * early write data makes a record only once the indirect buffer took it.
+ *
  * Frames that fail a check (truncated, malformed CTRL, unknown or foreign
  * TID, address outside the transfer's region, LEN that disagrees with the
  * payload) are dropped, counted per reason, and reported by the Drop trace.
@@ -91,6 +98,7 @@ class DrpTransport : public Object
         BAD_REGION,     //!< a request names an empty region or one past 2^64 - 1 (answered invalid)
         UNREGISTERED,   //!< the range is not in the RNIC's region table (not registered now)
         BAD_SEQUENCE,   //!< SN past the frame count, or address/LEN not those of that SN
+        NO_RESOURCES,   //!< no room for another transfer record (a request: answered invalid)
         DROP_REASONS,   //!< number of reasons
     };
 
@@ -406,6 +414,33 @@ class DrpTransport : public Object
     // Responder.
     Responder* FindResponder(Mac48Address peer, uint16_t tid);
     Responder& CreateResponder(Mac48Address peer, uint16_t tid, bool read);
+    /**
+     * Makes room for one more responder record of \p peer, if the limits
+     * allow, by forgetting the oldest released record where needed.
+     * \param peer the initiator
+     * \return false if there is no room
+     */
+    bool AdmitResponder(Mac48Address peer);
+    /// \param key a responder record to erase (and uncount)
+    void EraseResponder(ResponderKey key);
+    /**
+     * Write data for a transfer with no record (its request was lost): the
+     * dynamic RNIC keeps it in the indirect buffer, and only then makes a record.
+     * \param header the data frame's header
+     * \param payload its payload
+     * \param frame the frame
+     * \param from the initiator
+     */
+    void OnEarlyData(const DrpHeader& header,
+                     Ptr<Packet> payload,
+                     Ptr<Packet> frame,
+                     Mac48Address from);
+    /**
+     * A data frame is in the indirect buffer: it counts as committed.
+     * \param r the transfer
+     * \param header the frame's header
+     */
+    void CommitBuffered(Responder& r, const DrpHeader& header);
     void ReceiveAtResponder(const DrpHeader& header,
                             Ptr<Packet> payload,
                             Ptr<Packet> frame,
@@ -413,13 +448,17 @@ class DrpTransport : public Object
     void OnRequest(Responder& r, const DrpHeader& header);
     void SendReply(Responder& r, bool valid);
     /**
-     * Refuses a request that names no valid region: an invalid reply, and no
-     * state kept.
+     * Refuses a request (no valid region, or no room for its record): an
+     * invalid reply, and no state kept.
      * \param header the request
      * \param frame the request frame (for the Drop trace)
      * \param from its sender
+     * \param reason BAD_REGION or NO_RESOURCES
      */
-    void RefuseRequest(const DrpHeader& header, Ptr<Packet> frame, Mac48Address from);
+    void RefuseRequest(const DrpHeader& header,
+                       Ptr<Packet> frame,
+                       Mac48Address from,
+                       DropReason reason);
     /**
      * \param address first byte
      * \param length bytes
@@ -513,8 +552,12 @@ class DrpTransport : public Object
     std::map<uint16_t, Time> m_heldTids;            //!< failed transfers' TIDs, held until then
     std::map<uint16_t, Initiator> m_initiators;     //!< transfers initiated here
     std::map<ResponderKey, Responder> m_responders; //!< transfers responded to here
-    uint64_t m_drops[DROP_REASONS];                 //!< drops per reason
-    uint64_t m_abandoned;                           //!< responded transfers abandoned
+    std::map<Mac48Address, uint32_t> m_respondersPerPeer; //!< records per initiator
+    std::deque<ResponderKey> m_releasedOrder; //!< released records, oldest first (some stale)
+    uint32_t m_maxTransfersPerPeer;           //!< records per initiator, at most
+    uint32_t m_maxTransfers;                  //!< records in all, at most
+    uint64_t m_drops[DROP_REASONS];           //!< drops per reason
+    uint64_t m_abandoned;                     //!< responded transfers abandoned
 
     RegistrationRequestCallback m_registrationCallback; //!< host upcall
     ReplyCallback m_replyCallback;                      //!< host upcall
