@@ -77,6 +77,12 @@ def estimated_cost(params):
     return frames * background * (1 + 2 * params["lfp"] + params["frp"])
 
 
+def check_workers(workers):
+    """Raise ``ValueError`` unless ``workers`` is None (one per core) or at least 1."""
+    if workers is not None and not workers >= 1:
+        raise ValueError(f"workers = {workers} is out of range [1, ...]")
+
+
 class Campaign:
     """A results store (an SQLite file, see :mod:`drp.store`) and the runs to fill it."""
 
@@ -123,7 +129,9 @@ class Campaign:
         ``progress`` shows a progress bar (runs done, left, ETA) on standard
         error. Returns the number of runs executed. A failed run stops the
         campaign: the runs not started are cancelled and its exception raised.
+        Raises ``ValueError`` for ``workers`` below 1.
         """
+        check_workers(workers)
         tasks = self.missing(grid, repetitions)
         build = (_drp.__version__, _build.GIT_REVISION)
         others = self.store.builds() - {build}

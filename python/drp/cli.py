@@ -59,6 +59,17 @@ def _convert(name, text, default):
     return text
 
 
+def _workers(text):
+    """Convert the value of -j: an integer, at least 1."""
+    try:
+        workers = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"workers = {text!r} is not an integer") from None
+    if workers < 1:
+        raise argparse.ArgumentTypeError(f"workers = {workers} is out of range [1, ...]")
+    return workers
+
+
 def _split(option, text):
     """Split NAME=V1,V2,... into the name and its values."""
     name, equals, values = text.partition("=")
@@ -153,7 +164,11 @@ def _parser():
         "-r", "--repetitions", type=int, default=1, metavar="R", help="run numbers 1..R (1)"
     )
     run.add_argument(
-        "-j", "--workers", type=int, metavar="N", help="local worker processes (one per core)"
+        "-j",
+        "--workers",
+        type=_workers,
+        metavar="N",
+        help="local worker processes, at least 1 (default: one per core)",
     )
     run.add_argument(
         "--scheduler", metavar="ADDRESS", help="run on this Dask scheduler instead of locally"

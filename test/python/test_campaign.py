@@ -179,3 +179,20 @@ def test_command_line(tmp_path):
         command + ["run", store, "-p", "lfp=2", "-q"], capture_output=True, text=True, env=env
     )
     assert bad.returncode == 2 and "lfp = 2 is out of range" in bad.stderr
+
+
+@pytest.mark.parametrize("workers", [0, -1])
+def test_workers_must_be_at_least_one(campaign, workers):
+    with pytest.raises(ValueError, match=rf"workers = {workers} is out of range \[1, "):
+        campaign.run(GRID, workers=workers, progress=False)
+    assert campaign.runs_dataframe().empty
+
+
+def test_command_line_refuses_workers_below_one(tmp_path, capsys):
+    from drp import cli
+
+    with pytest.raises(SystemExit) as exit_:
+        cli.main(["run", str(tmp_path / "cli.db"), "-p", "transfers=3", "-j", "-1", "-q"])
+    assert exit_.value.code == 2
+    assert "workers = -1 is out of range [1, " in capsys.readouterr().err
+    assert not (tmp_path / "cli.db").exists()
