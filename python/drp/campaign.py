@@ -86,9 +86,15 @@ def check_workers(workers):
 class Campaign:
     """A results store (an SQLite file, see :mod:`drp.store`) and the runs to fill it."""
 
-    def __init__(self, path):
-        """Open the store at ``path``, creating it if needed."""
-        self.store = Store(path)
+    def __init__(self, path, *, read_only=False):
+        """Open the store at ``path``, creating it if needed.
+
+        A file with tables that is not a store raises ``ValueError``
+        (:class:`drp.store.NotAStoreError`) and is left alone. ``read_only``:
+        open an existing store for reading only (``FileNotFoundError`` if
+        there is none).
+        """
+        self.store = Store(path, read_only=read_only)
 
     def close(self):
         """Close the store."""

@@ -2,12 +2,14 @@
 
 import argparse
 import itertools
+import sqlite3
 import sys
 import textwrap
 
 from drp import _drp
 from drp.campaign import Campaign
 from drp.experiment import PARAMETERS
+from drp.store import NotAStoreError
 
 DESCRIPTION = """\
 Runs drp experiments: a grid of parameters times repetitions (run numbers
@@ -131,7 +133,9 @@ def _parser():
     )
     commands = parser.add_subparsers(dest="command", required=True)
     output = argparse.ArgumentParser(add_help=False)
-    output.add_argument("store", help="SQLite results store (created if missing)")
+    output.add_argument(
+        "store", help="SQLite results store (run: created if missing; show: must exist)"
+    )
     output.add_argument("--csv", metavar="FILE", help="write one row per transfer")
     output.add_argument("--runs-csv", metavar="FILE", help="write one row per run")
 
@@ -185,7 +189,7 @@ def main(argv=None):
     args = parser.parse_args(argv)
     try:
         grid = parse_grid(args.param, args.default) if args.command == "run" else None
-        with Campaign(args.store) as campaign:
+        with Campaign(args.store, read_only=args.command == "show") as campaign:
             if grid is not None:
                 campaign.run(
                     grid,
@@ -196,6 +200,11 @@ def main(argv=None):
                 )
             _print_settings(campaign.settings_dataframe(grid))
             _export(campaign, grid, args)
+    except (sqlite3.Error, OSError, NotAStoreError) as error:
+        # A store or an output file that cannot be used: one line, as argparse's errors.
+        message = " ".join(str(error).split())
+        print(f"{parser.prog}: error: {message}", file=sys.stderr)
+        return 2
     except (TypeError, ValueError) as error:
         parser.error("\n".join([str(error), *getattr(error, "__notes__", [])]))
     except KeyboardInterrupt:

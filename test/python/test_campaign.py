@@ -196,3 +196,55 @@ def test_command_line_refuses_workers_below_one(tmp_path, capsys):
     assert exit_.value.code == 2
     assert "workers = -1 is out of range [1, " in capsys.readouterr().err
     assert not (tmp_path / "cli.db").exists()
+
+
+def test_a_database_of_something_else_is_not_taken_over(tmp_path):
+    path = tmp_path / "other.db"
+    with sqlite3.connect(path) as db:
+        db.execute("CREATE TABLE samples (x REAL)")
+    with pytest.raises(ValueError, match=r"other.db: not a drp results store \(it has tables samples\)"):
+        drp.Campaign(path)
+    with sqlite3.connect(path) as db:
+        tables = db.execute("SELECT name FROM sqlite_master WHERE type = 'table'").fetchall()
+        assert tables == [("samples",)]
+        assert db.execute("PRAGMA user_version").fetchone() == (0,)
+
+
+def test_a_database_without_tables_becomes_a_store(tmp_path):
+    path = tmp_path / "empty.db"
+    path.touch()
+    with drp.Campaign(path) as campaign:
+        assert campaign.runs_dataframe().empty
+
+
+def test_show_reads_and_never_creates_a_store(tmp_path, capsys):
+    from drp import cli
+
+    missing = tmp_path / "missing.db"
+    assert cli.main(["show", str(missing)]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "drp-campaign: error:" in err and "missing.db" in err
+    assert not missing.exists()
+    store = tmp_path / "store.db"
+    drp.Campaign(store).close()
+    before = store.read_bytes()
+    assert cli.main(["show", str(store)]) == 0
+    assert "no runs stored" in capsys.readouterr().out
+    assert store.read_bytes() == before
+
+
+@pytest.mark.parametrize("command", ["show", "run"])
+def test_a_corrupt_store_gives_a_one_line_error(tmp_path, capsys, command):
+    from drp import cli
+
+    path = tmp_path / "corrupt.db"
+    path.write_bytes(b"this is not an SQLite file\n" * 100)
+    assert cli.main([command, str(path), *(["-q"] if command == "run" else [])]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1, err
+    assert err.startswith("drp-campaign: error: ") and "corrupt.db" in err
+    other = tmp_path / "other.db"
+    with sqlite3.connect(other) as db:
+        db.execute("CREATE TABLE samples (x REAL)")
+    assert cli.main([command, str(other), *(["-q"] if command == "run" else [])]) == 2
+    assert "not a drp results store" in capsys.readouterr().err
