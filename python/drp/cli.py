@@ -5,9 +5,10 @@ import itertools
 import sqlite3
 import sys
 import textwrap
+import warnings
 
 from drp import _drp
-from drp.campaign import Campaign
+from drp.campaign import BuildWarning, Campaign
 from drp.experiment import PARAMETERS
 from drp.store import NotAStoreError
 
@@ -177,16 +178,43 @@ def _parser():
     run.add_argument(
         "--scheduler", metavar="ADDRESS", help="run on this Dask scheduler instead of locally"
     )
+    run.add_argument(
+        "--recompute-other-builds",
+        action="store_true",
+        help="delete the grid's stored runs (1..R) of other builds of drp and compute them "
+        "again with this one",
+    )
     run.add_argument("-q", "--quiet", action="store_true", help="no progress bar")
 
     commands.add_parser("show", parents=[output], help="show (and export) every stored run")
     return parser
 
 
+def _warn_once(prog):
+    """Return a warnings.showwarning that prints each message once, as one line."""
+    shown = set()
+
+    def show(message, category, filename, lineno, file=None, line=None):
+        text = str(message)
+        if text not in shown:
+            shown.add(text)
+            print(f"{prog}: warning: {text}", file=sys.stderr)
+
+    return show
+
+
 def main(argv=None):
     """Run the command line; return the exit status."""
     parser = _parser()
     args = parser.parse_args(argv)
+    with warnings.catch_warnings():
+        warnings.simplefilter("always", BuildWarning)
+        warnings.showwarning = _warn_once(parser.prog)
+        return _main(parser, args)
+
+
+def _main(parser, args):
+    """Run the parsed command; return the exit status."""
     try:
         grid = parse_grid(args.param, args.default) if args.command == "run" else None
         with Campaign(args.store, read_only=args.command == "show") as campaign:
@@ -197,6 +225,7 @@ def main(argv=None):
                     workers=args.workers,
                     scheduler=args.scheduler,
                     progress=not args.quiet,
+                    recompute_other_builds=args.recompute_other_builds,
                 )
             _print_settings(campaign.settings_dataframe(grid))
             _export(campaign, grid, args)

@@ -181,6 +181,11 @@ class Store:
                 f"INSERT INTO transfers (run_id, {_COLUMNS}) VALUES ({placeholders})", rows
             )
 
+    def delete(self, run_ids):
+        """Delete the given runs and their transfers, in one transaction."""
+        with self._db:
+            self._db.executemany("DELETE FROM runs WHERE id = ?", ((int(i),) for i in run_ids))
+
     def runs_frame(self):
         """Return the runs table as a DataFrame (params and summary as JSON)."""
         import pandas as pd

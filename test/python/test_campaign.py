@@ -106,18 +106,64 @@ def test_store_keeps_version_and_git_revision(campaign):
     assert rows[0][2] > 0 and '"method": "dynamic"' in rows[0][3]
 
 
-def test_runs_of_another_build_are_reported(campaign):
-    params = dict(drp.parameters(transfers=3, size=4096))
+def _add_run_of_another_build(campaign, **params):
+    """Store a run of ``params`` as if another build had computed it."""
     result = {
         "version": "0.0.1",
         "counters": dict.fromkeys(SUMMARY, 0),
         "summary": dict.fromkeys(SUMMARY, 0),
         "columns": {name: [] for name in RECORD_COLUMNS},
     }
-    campaign.store.add(params, result, "0123abc")
-    with pytest.warns(UserWarning, match="holds runs of other builds"):
+    campaign.store.add(drp.parameters(**params), result, "0123abc")
+
+
+def test_runs_of_another_build_are_reported(campaign):
+    _add_run_of_another_build(campaign, transfers=3, size=4096)
+    with pytest.warns(drp.BuildWarning, match="1 of the 1 selected runs come from other builds"):
         campaign.run({"transfers": 3, "size": 4096}, repetitions=2, workers=1)
-    assert set(campaign.runs_dataframe()["version"]) == {"0.0.1", drp.__version__}
+    with pytest.warns(drp.BuildWarning, match="1 of the 2 selected runs"):
+        assert set(campaign.runs_dataframe()["version"]) == {"0.0.1", drp.__version__}
+
+
+def test_a_complete_grid_of_another_build_is_reported(campaign, recwarn):
+    grid = {"transfers": 3, "size": 4096}
+    _add_run_of_another_build(campaign, **grid)
+    _add_run_of_another_build(campaign, transfers=4, size=4096)  # not selected
+    with pytest.warns(drp.BuildWarning) as warned:
+        assert campaign.run(grid, workers=1) == 0
+    message = str(warned[0].message)
+    assert "1 of the 1 selected runs come from other builds than this one" in message
+    assert "0.0.1 0123abc" in message and "recompute_other_builds=True" in message
+    for frame in ("to_dataframe", "runs_dataframe", "settings_dataframe"):
+        with pytest.warns(drp.BuildWarning, match="selected runs come from other builds"):
+            getattr(campaign, frame)(grid)
+    with pytest.warns(drp.BuildWarning, match="2 of the 2 selected runs"):
+        campaign.settings_dataframe()
+    recwarn.clear()
+    assert campaign.run(grid, workers=1, progress=False, recompute_other_builds=True) == 1
+    assert set(campaign.runs_dataframe(grid)["version"]) == {drp.__version__}
+    assert campaign.runs_dataframe(grid)["n"].tolist() == [3]
+    assert not [w for w in recwarn if issubclass(w.category, drp.BuildWarning)]
+
+
+def test_command_line_reports_runs_of_another_build(tmp_path, capsys):
+    from drp import cli
+
+    path = tmp_path / "cli.db"
+    with drp.Campaign(path) as campaign:
+        _add_run_of_another_build(campaign, transfers=3, size=4096)
+    grid = ["-p", "transfers=3", "-p", "size=4096"]
+    for argv in (["run", str(path), *grid, "-q"], ["show", str(path)]):
+        assert cli.main(argv) == 0
+        err = capsys.readouterr().err
+        assert err.count("drp-campaign: warning: ") == 1, err
+        assert "1 of the 1 selected runs come from other builds" in err
+        assert "--recompute-other-builds" in err
+    argv = ["run", str(path), *grid, "-q", "-j", "1", "--recompute-other-builds"]
+    assert cli.main(argv) == 0
+    assert "warning" not in capsys.readouterr().err
+    assert cli.main(["show", str(path)]) == 0
+    assert "warning" not in capsys.readouterr().err
 
 
 def test_invalid_grids_raise_before_running(campaign):
