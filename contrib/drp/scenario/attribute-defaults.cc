@@ -227,6 +227,29 @@ CheckValue(const std::string& name,
 
 } // namespace
 
+std::optional<std::string>
+FindDeclaredAttribute(const std::string& name)
+{
+    std::string::size_type colons = name.rfind("::");
+    TypeId tid;
+    if (colons == std::string::npos || !TypeId::LookupByNameFailSafe(name.substr(0, colons), &tid))
+    {
+        return std::nullopt;
+    }
+    std::string attribute = name.substr(colons + 2);
+    for (TypeId owner = tid;; owner = owner.GetParent())
+    {
+        if (FindOwnAttribute(owner, attribute))
+        {
+            return owner.GetName() + "::" + attribute;
+        }
+        if (owner == owner.GetParent())
+        {
+            return std::nullopt;
+        }
+    }
+}
+
 /**
  * Checks the attribute defaults of a configuration before Config::SetDefault
  * sees them (see the header): each name is looked up once, through the class

@@ -96,6 +96,54 @@ MakeLossModel(const DrpScenario::Config& config)
     return model;
 }
 
+/**
+ * Throws if an attribute default names an attribute that the scenario sets
+ * itself on the objects it builds, so that the default would be ignored.
+ * \param defaults the attribute defaults
+ */
+void
+RefuseScenarioAttributes(const std::map<std::string, std::string>& defaults)
+{
+    // The attribute (as its declaring class names it) and the scenario
+    // parameters that set it, or, after '!', why no parameter does.
+    static const std::map<std::string, std::string> set{
+        {"ns3::EthernetNetDevice::DataRate", "!every link of the scenario runs at 1 Gb/s"},
+        {"ns3::EthernetNetDevice::ReceiveErrorModel", "lfp, lossModel, meanBurst"},
+        {"ns3::RateErrorModel::ErrorRate", "lfp"},
+        {"ns3::RateErrorModel::ErrorUnit", "!the scenario loses whole frames (lfp)"},
+        {"ns3::BurstErrorModel::ErrorRate", "lfp, meanBurst"},
+        {"ns3::BurstErrorModel::BurstSize", "meanBurst"},
+        {"ns3::DrpTransport::PayloadSize", "payload"},
+        {"ns3::RnicNetDevice::Method", "method"},
+        {"ns3::ModePolicy::Method", "method"},
+        {"ns3::RdmaHostApplication::RegistrationFailureProbability", "frp"},
+        {"ns3::RdmaHostApplication::Transfers", "transfers"},
+        {"ns3::RdmaHostApplication::TransferSize", "size"},
+        {"ns3::RdmaHostApplication::Operation", "operation"},
+        {"ns3::RdmaHostApplication::Peer", "!the first host works with the second"},
+        {"ns3::V4Ping::Interval", "pingInterval"},
+        {"ns3::V4Ping::Size", "!the pings are 256, 512 and 1024 bytes"},
+        {"ns3::V4Ping::Remote", "!each host pings the other"},
+    };
+    for (const auto& entry : defaults)
+    {
+        std::optional<std::string> declared = drp::FindDeclaredAttribute(entry.first);
+        auto found = declared ? set.find(*declared) : set.end();
+        if (found == set.end())
+        {
+            continue;
+        }
+        std::string message =
+            "defaults: " + entry.first + " is set by the scenario (it would ignore this default); ";
+        if (found->second[0] == '!')
+        {
+            throw std::invalid_argument(message + found->second.substr(1));
+        }
+        throw std::invalid_argument(message + "use the scenario parameter " + found->second +
+                                    " instead");
+    }
+}
+
 } // namespace
 
 void
@@ -120,6 +168,7 @@ DrpScenario::Config::Validate() const
     drp::RequireInRange<uint32_t>("switches", switches, 1, 64);
     drp::RequireInRange<Time>("pingInterval", pingInterval, MicroSeconds(1), Seconds(10));
     drp::RequireInRange<uint32_t>("seed", seed, 1, UINT32_MAX);
+    RefuseScenarioAttributes(defaults);
     drp::CheckAttributeDefaults(defaults);
 }
 

@@ -356,6 +356,33 @@ class DrpConfigScenarioTestCase : public DrpConfigTestCase
             {"defaults: unknown attribute",
              Bad([](auto& c) { c.defaults["ns3::Nope::X"] = "1"; }),
              {"ns3::Nope::X", "not an attribute"}},
+            // Attribute defaults that the scenario sets itself (and would ignore).
+            {"defaults: DataRate",
+             Bad([](auto& c) { c.defaults["ns3::EthernetNetDevice::DataRate"] = "10Mbps"; }),
+             {"ns3::EthernetNetDevice::DataRate", "set by the scenario", "1 Gb/s"}},
+            {"defaults: DataRate through a subclass",
+             Bad([](auto& c) { c.defaults["ns3::RnicNetDevice::DataRate"] = "10Mbps"; }),
+             {"ns3::RnicNetDevice::DataRate", "set by the scenario"}},
+            {"defaults: PayloadSize",
+             Bad([](auto& c) { c.defaults["ns3::DrpTransport::PayloadSize"] = "512"; }),
+             {"ns3::DrpTransport::PayloadSize", "set by the scenario", "parameter payload"}},
+            {"defaults: TransferSize",
+             Bad([](auto& c) { c.defaults["ns3::RdmaHostApplication::TransferSize"] = "4096"; }),
+             {"TransferSize", "set by the scenario", "parameter size"}},
+            {"defaults: RegistrationFailureProbability",
+             Bad([](auto& c) {
+                 c.defaults["ns3::RdmaHostApplication::RegistrationFailureProbability"] = "0.5";
+             }),
+             {"RegistrationFailureProbability", "set by the scenario", "parameter frp"}},
+            {"defaults: Transfers",
+             Bad([](auto& c) { c.defaults["ns3::RdmaHostApplication::Transfers"] = "5"; }),
+             {"Transfers", "set by the scenario", "parameter transfers"}},
+            {"defaults: BurstSize",
+             Bad([](auto& c) {
+                 c.defaults["ns3::BurstErrorModel::BurstSize"] =
+                     "ns3::ConstantRandomVariable[Constant=3]";
+             }),
+             {"BurstSize", "set by the scenario", "parameter meanBurst"}},
             {"payload 0", Bad([](auto& c) { c.payload = 0; }), {"payload", "= 0", "[1, 1468]"}},
             {"payload 1469",
              Bad([](auto& c) { c.payload = 1469; }),
