@@ -23,33 +23,9 @@
 #include "ns3/drp-scenario.h"
 
 #include <fstream>
-#include <iomanip>
 #include <iostream>
 
 using namespace ns3;
-
-namespace
-{
-
-/**
- * Prints one method's summary line.
- * \param result the method's run
- */
-void
-PrintSummary(const DrpScenario::Result& result)
-{
-    DrpMeanInterval t = result.GetTransferTime();
-    std::cout << std::left << std::setw(12) << result.config.method << std::right << std::fixed
-              << std::setprecision(1) << std::setw(10) << t.mean << " us  +/- " << std::setw(7)
-              << t.halfWidth << " us (95% CI)   " << result.GetSuccesses() << "/"
-              << result.records.size() << " ok, " << result.GetIndirect() << " indirect, "
-              << result.corruptTransfers << " corrupt, " << result.framesLost << " frames lost, "
-              << std::setprecision(2) << result.wallSeconds << " s wall (" << std::setprecision(0)
-              << 1e6 * result.wallSeconds / result.records.size() << " us per transfer, "
-              << result.events / result.records.size() << " events per transfer)" << std::endl;
-}
-
-} // namespace
 
 int
 main(int argc, char* argv[])
@@ -107,14 +83,11 @@ main(int argc, char* argv[])
                 pooled.Merge(result);
             }
             results.push_back(pooled);
-            PrintSummary(results.back());
+            DrpScenario::PrintSummary(std::cout, results.back());
         }
         if (results.size() == 2)
         {
-            double traditional = results[0].GetTransferTime().mean;
-            double dynamic = results[1].GetTransferTime().mean;
-            std::cout << "dynamic reduction of the mean transfer time: " << std::setprecision(2)
-                      << 100 * (traditional - dynamic) / traditional << " %" << std::endl;
+            DrpScenario::PrintReduction(std::cout, results[0], results[1]);
         }
         for (const auto& result : results)
         {

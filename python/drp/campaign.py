@@ -33,6 +33,7 @@ from drp.experiment import (
     SUMMARY,
     parameter_columns,
     parameters,
+    success_note,
     summarize,
 )
 from drp.store import Store, params_key
@@ -258,6 +259,8 @@ class Campaign:
         summaries = pd.DataFrame(
             [json.loads(s) for s in runs["summary"]], columns=SUMMARY, index=runs.index
         )
+        # Runs stored before summaries had a note get theirs from the count.
+        summaries["note"] = [success_note(n) for n in summaries["successes"]]
         frame = self._parameter_frame(runs).join(runs[["version", "git_revision", "finished"]])
         return frame.join(summaries).reset_index(drop=True)
 

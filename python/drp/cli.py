@@ -106,13 +106,19 @@ def parse_grid(params, defaults):
 def _print_settings(settings):
     """Print the pooled summary of each parameter combination.
 
-    Shows the parameters that differ between combinations, and :data:`SHOWN`.
+    Shows the parameters that differ between combinations, and :data:`SHOWN`;
+    a mean or interval that is undefined shows as "-", with a column ``note``
+    that says why (e.g. "no successful transfers").
     """
     if settings.empty:
         print("no runs stored")
         return
     varied = [n for n in PARAMETERS if n in settings and settings[n].nunique() > 1]
     shown = settings[varied + SHOWN].round({"mean_us": 1, "ci95_us": 1})
+    if (settings["note"] != "").any():
+        for column in ("mean_us", "ci95_us"):
+            shown[column] = [f"{x:.1f}" if x == x else "-" for x in shown[column]]
+        shown["note"] = settings["note"]
     print(shown.to_string(index=False))
 
 

@@ -299,3 +299,18 @@ def test_every_command_line_option_is_a_parameter():
     options -= {"repetitions", "csv"}
     snake_case = {re.sub(r"([A-Z])", r"_\1", option).lower() for option in options}
     assert snake_case == set(PARAMETERS) - {"defaults"}
+
+
+def test_a_run_without_successes_says_so():
+    # Every registration fails: no transfer succeeds, and there is no mean.
+    result = drp.run(transfers=3, size=4096, frp=1.0)
+    summary = result.summary
+    assert summary["successes"] == 0
+    assert summary["note"] == "no successful transfers"
+    assert "no successful transfers" in repr(result)
+    assert "nan" not in repr(result).lower()
+    assert drp.run(transfers=3, size=4096).summary["note"] == ""
+    one = drp.summarize({"status": ["success"], "mode": ["direct"], "duration_us": [5.0]},
+                        dict.fromkeys(drp.experiment.COUNTERS, 0))
+    assert one["mean_us"] == 5.0 and math.isnan(one["ci95_us"])
+    assert one["note"] == "one successful transfer: no interval"

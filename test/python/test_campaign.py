@@ -294,3 +294,19 @@ def test_a_corrupt_store_gives_a_one_line_error(tmp_path, capsys, command):
         db.execute("CREATE TABLE samples (x REAL)")
     assert cli.main([command, str(other), *(["-q"] if command == "run" else [])]) == 2
     assert "not a drp results store" in capsys.readouterr().err
+
+
+def test_show_says_when_no_transfer_succeeded(tmp_path, capsys):
+    from drp import cli
+
+    path = tmp_path / "cli.db"
+    runs_csv = tmp_path / "runs.csv"
+    argv = ["run", str(path), "-p", "transfers=3", "-p", "size=4096", "-p", "frp=0,1", "-q"]
+    assert cli.main(argv + ["--runs-csv", str(runs_csv)]) == 0
+    out = capsys.readouterr().out
+    assert "no successful transfers" in out and "nan" not in out.lower(), out
+    assert cli.main(["show", str(path)]) == 0
+    out = capsys.readouterr().out
+    assert "no successful transfers" in out and "nan" not in out.lower(), out
+    runs = pd.read_csv(runs_csv, keep_default_na=False)
+    assert sorted(runs["note"]) == ["", "no successful transfers"]

@@ -27,6 +27,8 @@
 
 #include <chrono>
 #include <cmath>
+#include <iomanip>
+#include <sstream>
 
 namespace ns3
 {
@@ -434,6 +436,58 @@ DrpScenario::WriteCsvRows(std::ostream& os, const Result& result)
            << r.end.GetNanoSeconds() / 1000.0 << ',' << r.GetDuration().GetNanoSeconds() / 1000.0
            << '\n';
     }
+}
+
+void
+DrpScenario::PrintSummary(std::ostream& os, const Result& result)
+{
+    std::ostringstream line; // leaves the format of os alone
+    DrpMeanInterval t = result.GetTransferTime();
+    line << std::left << std::setw(12) << result.config.method << std::right << std::fixed
+         << std::setprecision(1);
+    if (t.count > 0)
+    {
+        line << std::setw(10) << t.mean << " us  +/- " << std::setw(7) << t.halfWidth
+             << " us (95% CI)   ";
+    }
+    else
+    {
+        line << std::left << std::setw(41) << NO_SUCCESSES << std::right;
+    }
+    line << result.GetSuccesses() << "/" << result.records.size() << " ok, " << result.GetIndirect()
+         << " indirect, " << result.corruptTransfers << " corrupt, " << result.framesLost
+         << " frames lost, " << std::setprecision(2) << result.wallSeconds << " s wall";
+    if (!result.records.empty())
+    {
+        line << " (" << std::setprecision(0) << 1e6 * result.wallSeconds / result.records.size()
+             << " us per transfer, " << result.events / result.records.size()
+             << " events per transfer)";
+    }
+    os << line.str() << std::endl;
+}
+
+void
+DrpScenario::PrintReduction(std::ostream& os, const Result& traditional, const Result& dynamic)
+{
+    std::ostringstream line;
+    line << "dynamic reduction of the mean transfer time: ";
+    DrpMeanInterval t = traditional.GetTransferTime();
+    DrpMeanInterval d = dynamic.GetTransferTime();
+    std::optional<double> reduction = DrpMeanInterval::GetReduction(t, d);
+    if (reduction)
+    {
+        line << std::fixed << std::setprecision(2) << 100 * *reduction << " %";
+    }
+    else if (t.count == 0 && d.count == 0)
+    {
+        line << "none (" << NO_SUCCESSES << " with either method)";
+    }
+    else
+    {
+        line << "none (" << NO_SUCCESSES << " with the "
+             << (t.count == 0 ? traditional : dynamic).config.method << " method)";
+    }
+    os << line.str() << std::endl;
 }
 
 } // namespace ns3

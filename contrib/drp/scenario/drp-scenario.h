@@ -146,6 +146,29 @@ class DrpScenario
      * \param result an experiment's result
      */
     static void WriteCsvRows(std::ostream& os, const Result& result);
+
+    /**
+     * Writes one line that summarises a run (or pooled runs): the method, the
+     * mean transfer time of the successful transfers with its 95 % interval
+     * ("no successful transfers" instead if there are none), the counts of
+     * successful, indirect and corrupt transfers and of lost frames, and the
+     * wall-clock time.
+     * \param os the stream
+     * \param result the run
+     */
+    static void PrintSummary(std::ostream& os, const Result& result);
+    /**
+     * Writes one line with the dynamic method's reduction of the mean
+     * transfer time in percent, or, if either method had no successful
+     * transfer, a line that says so.
+     * \param os the stream
+     * \param traditional the traditional method's run
+     * \param dynamic the dynamic method's run
+     */
+    static void PrintReduction(std::ostream& os, const Result& traditional, const Result& dynamic);
+
+    /// What the summaries say instead of a mean when no transfer succeeded.
+    static constexpr const char* NO_SUCCESSES = "no successful transfers";
 };
 
 } // namespace ns3
