@@ -21,7 +21,9 @@
 #include "ns3/command-line.h"
 #include "ns3/drp-check.h"
 #include "ns3/drp-scenario.h"
+#include "ns3/strict-options.h"
 
+#include <cstdint>
 #include <fstream>
 #include <iostream>
 
@@ -35,13 +37,50 @@ main(int argc, char* argv[])
     std::string csv;
     uint32_t repetitions = 1;
     CommandLine cmd(__FILE__);
-    config.AddToCommandLine(cmd, false);
+    drp::StrictOptions strict; // numbers in full: --transfers=5x is an error, not 5
+    config.AddToCommandLine(cmd, strict, false);
     cmd.AddValue("method", "RNIC method: traditional, dynamic or both", config.method);
-    cmd.AddValue("repetitions",
-                 "independent runs per method (run numbers run, run+1, ...), pooled",
-                 repetitions);
-    cmd.AddValue("csv", "write one CSV row per transfer to this file", csv);
-    cmd.Parse(argc, argv);
+    strict.AddValue(cmd,
+                    "repetitions",
+                    "independent runs per method (run numbers run, run+1, ...), pooled",
+                    repetitions);
+    strict.AddValue(cmd, "csv", "write one CSV row per transfer to this file", csv);
+
+    try
+    {
+        // Before Parse(): ns-3 ends the process on a malformed attribute value.
+        config.defaults = drp::StrictOptions::CheckArguments(argc, argv);
+        for (int i = 1; i < argc; ++i)
+        {
+            std::string argument = argv[i];
+            for (std::string global : {"RngRun", "RngSeed"})
+            {
+                if (argument.compare(0, global.size() + 3, "--" + global + "=") == 0)
+                {
+                    throw std::invalid_argument(global +
+                                                " is set by the scenario (it would ignore this "
+                                                "value); use the option " +
+                                                (global == "RngRun" ? "run" : "seed") + " instead");
+                }
+            }
+        }
+        cmd.Parse(argc, argv);
+        strict.Apply();
+        drp::RequireInRange<uint32_t>("repetitions", repetitions, 1, 1000);
+        if (repetitions - 1 > UINT32_MAX - config.run)
+        {
+            throw std::invalid_argument("repetitions = " + std::to_string(repetitions) +
+                                        " with run = " + std::to_string(config.run) +
+                                        " would use run number " +
+                                        std::to_string(uint64_t(config.run) + repetitions - 1) +
+                                        ", out of range [0, " + std::to_string(UINT32_MAX) + "]");
+        }
+    }
+    catch (const std::invalid_argument& e)
+    {
+        std::cerr << "error: " << e.what() << std::endl;
+        return 1;
+    }
 
     std::vector<std::string> methods{config.method};
     if (config.method == "both")
@@ -50,6 +89,12 @@ main(int argc, char* argv[])
     }
     try
     {
+        for (const auto& method : methods)
+        {
+            DrpScenario::Config one = config;
+            one.method = method;
+            one.Validate(); // every option, before anything is printed or written
+        }
         std::ofstream out;
         if (!csv.empty())
         {
@@ -60,7 +105,6 @@ main(int argc, char* argv[])
             }
             DrpScenario::WriteCsvHeader(out);
         }
-        drp::RequireInRange<uint32_t>("repetitions", repetitions, 1, 1000);
         std::cout << "drp " << config.topology << ": " << repetitions << " x " << config.transfers
                   << " transfers of " << config.size << " B (" << config.operation << "), payload "
                   << config.payload << " B, FRP " << config.frp << ", LFP " << config.lfp << " ("

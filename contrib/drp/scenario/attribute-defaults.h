@@ -45,6 +45,18 @@ std::optional<std::string> FindDeclaredAttribute(const std::string& name);
  */
 void CheckAttributeDefaults(const std::map<std::string, std::string>& defaults);
 
+/**
+ * \ingroup drp
+ * Checks a value for an ns-3 global value (RngRun, SchedulerType, ...) as
+ * CheckAttributeDefaults() checks attribute defaults, before
+ * Config::SetGlobal or a command line sees it. Does nothing if there is no
+ * global value of that name. Throws std::invalid_argument naming the global
+ * value and the value.
+ * \param name the global value
+ * \param value its value
+ */
+void CheckGlobalValue(const std::string& name, const std::string& value);
+
 } // namespace drp
 } // namespace ns3
 

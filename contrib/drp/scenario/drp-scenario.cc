@@ -19,6 +19,7 @@
 #include "ns3/rng-seed-manager.h"
 #include "ns3/rnic-helper.h"
 #include "ns3/simulator.h"
+#include "ns3/strict-options.h"
 #include "ns3/string.h"
 #include "ns3/switch-line-helper.h"
 #include "ns3/uinteger.h"
@@ -175,26 +176,26 @@ DrpScenario::Config::Validate() const
 }
 
 void
-DrpScenario::Config::AddToCommandLine(CommandLine& cmd, bool withMethod)
+DrpScenario::Config::AddToCommandLine(CommandLine& cmd, drp::StrictOptions& strict, bool withMethod)
 {
     if (withMethod)
     {
         cmd.AddValue("method", "RNIC method: traditional or dynamic", method);
     }
-    cmd.AddValue("frp", "failed-registration probability, 0 to 1", frp);
-    cmd.AddValue("lfp", "lost-frame probability, 0 to 0.99", lfp);
+    strict.AddValue(cmd, "frp", "failed-registration probability, 0 to 1", frp);
+    strict.AddValue(cmd, "lfp", "lost-frame probability, 0 to 0.99", lfp);
     cmd.AddValue("lossModel", "ns-3 error model for LFP: rate (independent) or burst", lossModel);
-    cmd.AddValue("meanBurst", "burst loss model: mean burst length in frames", meanBurst);
-    cmd.AddValue("transfers", "number of transfers", transfers);
-    cmd.AddValue("size", "bytes per transfer", size);
-    cmd.AddValue("payload", "payload bytes per data frame (1 to 1468)", payload);
+    strict.AddValue(cmd, "meanBurst", "burst loss model: mean burst length in frames", meanBurst);
+    strict.AddValue(cmd, "transfers", "number of transfers", transfers);
+    strict.AddValue(cmd, "size", "bytes per transfer", size);
+    strict.AddValue(cmd, "payload", "payload bytes per data frame (1 to 1468)", payload);
     cmd.AddValue("operation", "write or read", operation);
     cmd.AddValue("topology", "p2p (one link) or line (of switches)", topology);
-    cmd.AddValue("switches", "line topology: number of switches", switches);
+    strict.AddValue(cmd, "switches", "line topology: number of switches", switches);
     cmd.AddValue("pings", "three pings (256, 512, 1024 bytes) each way during the run", pings);
-    cmd.AddValue("pingInterval", "interval of each ping", pingInterval);
-    cmd.AddValue("seed", "ns-3 RNG seed", seed);
-    cmd.AddValue("run", "ns-3 RNG run number", run);
+    strict.AddValue(cmd, "pingInterval", "interval of each ping", pingInterval);
+    strict.AddValue(cmd, "seed", "ns-3 RNG seed", seed);
+    strict.AddValue(cmd, "run", "ns-3 RNG run number", run);
     cmd.AddValue("pairedStreams",
                  "fresh loss and registration streams per transfer (common random numbers)",
                  pairedStreams);

@@ -21,6 +21,11 @@ namespace ns3
 
 class CommandLine;
 
+namespace drp
+{
+class StrictOptions;
+} // namespace drp
+
 /**
  * \ingroup drp
  * \brief One experiment of the paper's kind, ready to run: two hosts with
@@ -66,11 +71,14 @@ class DrpScenario
          */
         void Validate() const;
         /**
-         * Binds every field to a command-line option of the same name.
+         * Binds every field but defaults to a command-line option of the same
+         * name. The numbers and the time are parsed strictly (see
+         * drp::StrictOptions): call strict.Apply() after cmd.Parse().
          * \param cmd the command line
+         * \param strict where the numeric options go
          * \param withMethod false: leave out "method" (a program that defines its own)
          */
-        void AddToCommandLine(CommandLine& cmd, bool withMethod = true);
+        void AddToCommandLine(CommandLine& cmd, drp::StrictOptions& strict, bool withMethod = true);
     };
 
     /// What an experiment produced.
