@@ -23,9 +23,13 @@
 #include "ns3/drp-scenario.h"
 #include "ns3/strict-options.h"
 
+#include <cerrno>
 #include <cstdint>
+#include <cstdio>
+#include <cstring>
 #include <fstream>
 #include <iostream>
+#include <stdexcept>
 
 using namespace ns3;
 
@@ -95,16 +99,36 @@ main(int argc, char* argv[])
             one.method = method;
             one.Validate(); // every option, before anything is printed or written
         }
-        std::ofstream out;
         if (!csv.empty())
         {
-            out.open(csv);
-            if (!out)
+            // Can it be written? Without truncating it, nor leaving a new one behind.
+            bool existed = std::ifstream(csv).good();
+            if (!std::ofstream(csv, std::ios::app))
             {
                 throw std::invalid_argument("csv = \"" + csv + "\" cannot be written");
             }
-            DrpScenario::WriteCsvHeader(out);
+            if (!existed)
+            {
+                std::remove(csv.c_str());
+            }
         }
+        // The CSV file is truncated only once the first run has its rows, so
+        // that a command that fails leaves an existing file alone.
+        std::ofstream out;
+        auto write = [&out, &csv](const DrpScenario::Result& result) {
+            if (!out.is_open())
+            {
+                out.open(csv);
+                DrpScenario::WriteCsvHeader(out);
+            }
+            DrpScenario::WriteCsvRows(out, result);
+            out.flush();
+            if (!out)
+            {
+                throw std::runtime_error("csv = \"" + csv + "\": writing failed (" +
+                                         std::strerror(errno) + ")");
+            }
+        };
         std::cout << "drp " << config.topology << ": " << repetitions << " x " << config.transfers
                   << " transfers of " << config.size << " B (" << config.operation << "), payload "
                   << config.payload << " B, FRP " << config.frp << ", LFP " << config.lfp << " ("
@@ -120,9 +144,9 @@ main(int argc, char* argv[])
                 one.method = method;
                 one.run = config.run + r;
                 DrpScenario::Result result = DrpScenario::Run(one);
-                if (out.is_open())
+                if (!csv.empty())
                 {
-                    DrpScenario::WriteCsvRows(out, result);
+                    write(result);
                 }
                 pooled.Merge(result);
             }
@@ -132,6 +156,15 @@ main(int argc, char* argv[])
         if (results.size() == 2)
         {
             DrpScenario::PrintReduction(std::cout, results[0], results[1]);
+        }
+        if (out.is_open())
+        {
+            out.close();
+            if (!out)
+            {
+                throw std::runtime_error("csv = \"" + csv + "\": writing failed (" +
+                                         std::strerror(errno) + ")");
+            }
         }
         for (const auto& result : results)
         {
@@ -143,7 +176,7 @@ main(int argc, char* argv[])
             }
         }
     }
-    catch (const std::invalid_argument& e)
+    catch (const std::exception& e) // invalid options, the CSV file
     {
         std::cerr << "error: " << e.what() << std::endl;
         return 1;

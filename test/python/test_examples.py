@@ -112,3 +112,42 @@ def test_paper_p2p_says_when_no_transfer_succeeded():
     assert result.stdout.count("no successful transfers") == 3
     assert "none (no successful transfers with either method)" in result.stdout
     assert "nan" not in result.stdout.lower() and "inf" not in result.stdout.lower()
+
+
+def test_paper_p2p_detects_csv_write_errors():
+    result = run("drp-paper-p2p", *QUICK, "--csv=/dev/full")
+    assert result.returncode == 1, (result.stdout, result.stderr)
+    assert 'error: csv = "/dev/full": writing failed' in result.stderr
+
+
+@pytest.mark.parametrize(
+    "option",
+    [
+        "--frp=2",  # refused by validation
+        "--transfers=5x",  # malformed
+        "--ns3::DrpTransport::Window=0",  # refused by the model while the run builds it
+    ],
+)
+def test_a_failing_command_leaves_an_existing_csv_alone(tmp_path, option):
+    csv = tmp_path / "yesterday.csv"
+    csv.write_text("yesterday's rows\n")
+    result = run("drp-paper-p2p", *QUICK, f"--csv={csv}", option)
+    assert result.returncode == 1, (result.stdout, result.stderr)
+    assert csv.read_text() == "yesterday's rows\n"
+    missing = tmp_path / "new.csv"
+    result = run("drp-paper-p2p", *QUICK, f"--csv={missing}", option)
+    assert result.returncode == 1
+    assert not missing.exists()
+
+
+def test_paper_p2p_writes_csv(tmp_path):
+    csv = tmp_path / "transfers.csv"
+    csv.write_text("yesterday's rows\n")
+    result = run("drp-paper-p2p", *QUICK, "--repetitions=2", f"--csv={csv}")
+    assert result.returncode == 0, result.stderr
+    lines = csv.read_text().splitlines()
+    assert lines[0].startswith("method,frp,lfp,")
+    assert len(lines) == 1 + 2 * 2 * 3
+    result = run("drp-paper-p2p", *QUICK, f"--csv={tmp_path / 'no' / 'such.csv'}")
+    assert result.returncode == 1 and "cannot be written" in result.stderr
+    assert result.stdout == ""
