@@ -248,7 +248,8 @@ def test_a_database_of_something_else_is_not_taken_over(tmp_path):
     path = tmp_path / "other.db"
     with sqlite3.connect(path) as db:
         db.execute("CREATE TABLE samples (x REAL)")
-    with pytest.raises(ValueError, match=r"other.db: not a drp results store \(it has tables samples\)"):
+    message = r"other.db: not a drp results store \(it has tables samples\)"
+    with pytest.raises(ValueError, match=message):
         drp.Campaign(path)
     with sqlite3.connect(path) as db:
         tables = db.execute("SELECT name FROM sqlite_master WHERE type = 'table'").fetchall()

@@ -44,7 +44,7 @@ def run(name, *args, cwd=None):
             'ns3::DrpTransport::HandshakeTimeout = "2xs" is not a time',
         ),
         ("--RngRun=abc", 'RngRun = "abc" is not a number'),
-        ("--RngRun=3", "RngRun is set by the scenario (it would ignore this value); use the option run"),
+        ("--RngRun=3", "RngRun is set by the scenario (it would ignore this value); use"),
         ("--run=4294967296", 'run = "4294967296" is not an integer in [0, 4294967295]'),
         ("--repetitions=2x", 'repetitions = "2x" is not an integer'),
         ("--ns3::EthernetNetDevice::DataRate=10Mbps", "DataRate is set by the scenario"),
