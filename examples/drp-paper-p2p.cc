@@ -21,35 +21,17 @@
 #include "ns3/command-line.h"
 #include "ns3/drp-check.h"
 #include "ns3/drp-scenario.h"
+#include "ns3/strict-options.h"
 
+#include <cerrno>
+#include <cstdint>
+#include <cstdio>
+#include <cstring>
 #include <fstream>
-#include <iomanip>
 #include <iostream>
+#include <stdexcept>
 
 using namespace ns3;
-
-namespace
-{
-
-/**
- * Prints one method's summary line.
- * \param result the method's run
- */
-void
-PrintSummary(const DrpScenario::Result& result)
-{
-    DrpMeanInterval t = result.GetTransferTime();
-    std::cout << std::left << std::setw(12) << result.config.method << std::right << std::fixed
-              << std::setprecision(1) << std::setw(10) << t.mean << " us  +/- " << std::setw(7)
-              << t.halfWidth << " us (95% CI)   " << result.GetSuccesses() << "/"
-              << result.records.size() << " ok, " << result.GetIndirect() << " indirect, "
-              << result.corruptTransfers << " corrupt, " << result.framesLost << " frames lost, "
-              << std::setprecision(2) << result.wallSeconds << " s wall (" << std::setprecision(0)
-              << 1e6 * result.wallSeconds / result.records.size() << " us per transfer, "
-              << result.events / result.records.size() << " events per transfer)" << std::endl;
-}
-
-} // namespace
 
 int
 main(int argc, char* argv[])
@@ -59,13 +41,50 @@ main(int argc, char* argv[])
     std::string csv;
     uint32_t repetitions = 1;
     CommandLine cmd(__FILE__);
-    config.AddToCommandLine(cmd, false);
+    drp::StrictOptions strict; // numbers in full: --transfers=5x is an error, not 5
+    config.AddToCommandLine(cmd, strict, false);
     cmd.AddValue("method", "RNIC method: traditional, dynamic or both", config.method);
-    cmd.AddValue("repetitions",
-                 "independent runs per method (run numbers run, run+1, ...), pooled",
-                 repetitions);
-    cmd.AddValue("csv", "write one CSV row per transfer to this file", csv);
-    cmd.Parse(argc, argv);
+    strict.AddValue(cmd,
+                    "repetitions",
+                    "independent runs per method (run numbers run, run+1, ...), pooled",
+                    repetitions);
+    strict.AddValue(cmd, "csv", "write one CSV row per transfer to this file", csv);
+
+    try
+    {
+        // Before Parse(): ns-3 ends the process on a malformed attribute value.
+        config.defaults = drp::StrictOptions::CheckArguments(argc, argv);
+        for (int i = 1; i < argc; ++i)
+        {
+            std::string argument = argv[i];
+            for (std::string global : {"RngRun", "RngSeed"})
+            {
+                if (argument.compare(0, global.size() + 3, "--" + global + "=") == 0)
+                {
+                    throw std::invalid_argument(global +
+                                                " is set by the scenario (it would ignore this "
+                                                "value); use the option " +
+                                                (global == "RngRun" ? "run" : "seed") + " instead");
+                }
+            }
+        }
+        cmd.Parse(argc, argv);
+        strict.Apply();
+        drp::RequireInRange<uint32_t>("repetitions", repetitions, 1, 1000);
+        if (repetitions - 1 > UINT32_MAX - config.run)
+        {
+            throw std::invalid_argument("repetitions = " + std::to_string(repetitions) +
+                                        " with run = " + std::to_string(config.run) +
+                                        " would use run number " +
+                                        std::to_string(uint64_t(config.run) + repetitions - 1) +
+                                        ", out of range [0, " + std::to_string(UINT32_MAX) + "]");
+        }
+    }
+    catch (const std::invalid_argument& e)
+    {
+        std::cerr << "error: " << e.what() << std::endl;
+        return 1;
+    }
 
     std::vector<std::string> methods{config.method};
     if (config.method == "both")
@@ -74,17 +93,42 @@ main(int argc, char* argv[])
     }
     try
     {
-        std::ofstream out;
+        for (const auto& method : methods)
+        {
+            DrpScenario::Config one = config;
+            one.method = method;
+            one.Validate(); // every option, before anything is printed or written
+        }
         if (!csv.empty())
         {
-            out.open(csv);
-            if (!out)
+            // Can it be written? Without truncating it, nor leaving a new one behind.
+            bool existed = std::ifstream(csv).good();
+            if (!std::ofstream(csv, std::ios::app))
             {
                 throw std::invalid_argument("csv = \"" + csv + "\" cannot be written");
             }
-            DrpScenario::WriteCsvHeader(out);
+            if (!existed)
+            {
+                std::remove(csv.c_str());
+            }
         }
-        drp::RequireInRange<uint32_t>("repetitions", repetitions, 1, 1000);
+        // The CSV file is truncated only once the first run has its rows, so
+        // that a command that fails leaves an existing file alone.
+        std::ofstream out;
+        auto write = [&out, &csv](const DrpScenario::Result& result) {
+            if (!out.is_open())
+            {
+                out.open(csv);
+                DrpScenario::WriteCsvHeader(out);
+            }
+            DrpScenario::WriteCsvRows(out, result);
+            out.flush();
+            if (!out)
+            {
+                throw std::runtime_error("csv = \"" + csv + "\": writing failed (" +
+                                         std::strerror(errno) + ")");
+            }
+        };
         std::cout << "drp " << config.topology << ": " << repetitions << " x " << config.transfers
                   << " transfers of " << config.size << " B (" << config.operation << "), payload "
                   << config.payload << " B, FRP " << config.frp << ", LFP " << config.lfp << " ("
@@ -100,21 +144,27 @@ main(int argc, char* argv[])
                 one.method = method;
                 one.run = config.run + r;
                 DrpScenario::Result result = DrpScenario::Run(one);
-                if (out.is_open())
+                if (!csv.empty())
                 {
-                    DrpScenario::WriteCsvRows(out, result);
+                    write(result);
                 }
                 pooled.Merge(result);
             }
             results.push_back(pooled);
-            PrintSummary(results.back());
+            DrpScenario::PrintSummary(std::cout, results.back());
         }
         if (results.size() == 2)
         {
-            double traditional = results[0].GetTransferTime().mean;
-            double dynamic = results[1].GetTransferTime().mean;
-            std::cout << "dynamic reduction of the mean transfer time: " << std::setprecision(2)
-                      << 100 * (traditional - dynamic) / traditional << " %" << std::endl;
+            DrpScenario::PrintReduction(std::cout, results[0], results[1]);
+        }
+        if (out.is_open())
+        {
+            out.close();
+            if (!out)
+            {
+                throw std::runtime_error("csv = \"" + csv + "\": writing failed (" +
+                                         std::strerror(errno) + ")");
+            }
         }
         for (const auto& result : results)
         {
@@ -126,7 +176,7 @@ main(int argc, char* argv[])
             }
         }
     }
-    catch (const std::invalid_argument& e)
+    catch (const std::exception& e) // invalid options, the CSV file
     {
         std::cerr << "error: " << e.what() << std::endl;
         return 1;

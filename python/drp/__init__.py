@@ -21,11 +21,12 @@ under snake_case names; ``help(drp.Config)`` lists them.
 
 from drp._build import GIT_REVISION
 from drp._drp import Config, MeanInterval, __version__, mean_interval
-from drp.campaign import Campaign, param_combinations
+from drp.campaign import BuildWarning, Campaign, param_combinations
 from drp.experiment import RunResult, parameters, run, summarize
 
 __all__ = [
     "GIT_REVISION",
+    "BuildWarning",
     "Campaign",
     "Config",
     "MeanInterval",

@@ -15,8 +15,10 @@ A run is identified by its parameters (every parameter, canonical, see
 :func:`drp.parameters`) and its run number (1..R); running a campaign again
 computes only the runs the store lacks, so an interrupted campaign resumes
 where it stopped. Each stored run records the module version and the git
-revision of the source tree the module was built from (at build time); a
-store that mixes builds is reported by a warning.
+revision of the source tree the module was built from (at build time).
+Whenever the runs a call selects (those of its grid, or the whole store)
+include runs of other builds, it warns (:class:`BuildWarning`), saying how
+to recompute them: ``run(..., recompute_other_builds=True)``.
 """
 
 import itertools
@@ -31,6 +33,7 @@ from drp.experiment import (
     SUMMARY,
     parameter_columns,
     parameters,
+    success_note,
     summarize,
 )
 from drp.store import Store, params_key
@@ -77,12 +80,39 @@ def estimated_cost(params):
     return frames * background * (1 + 2 * params["lfp"] + params["frp"])
 
 
+class BuildWarning(UserWarning):
+    """Selected runs come from other builds of drp than this one."""
+
+
+def _describe_build(version, git_revision):
+    """Return a build as "version revision" (the revision shortened)."""
+    dirty = "-dirty" if git_revision.endswith("-dirty") else ""
+    return f"{version} {git_revision.removesuffix('-dirty')[:12]}{dirty}"
+
+
+def check_workers(workers):
+    """Raise ``ValueError`` unless ``workers`` is None (one per core) or at least 1."""
+    if workers is not None and not workers >= 1:
+        raise ValueError(f"workers = {workers} is out of range [1, ...]")
+
+
+def _other_builds(runs):
+    """Return a mask of the stored ``runs`` that other builds computed."""
+    return (runs["version"] != _drp.__version__) | (runs["git_revision"] != _build.GIT_REVISION)
+
+
 class Campaign:
     """A results store (an SQLite file, see :mod:`drp.store`) and the runs to fill it."""
 
-    def __init__(self, path):
-        """Open the store at ``path``, creating it if needed."""
-        self.store = Store(path)
+    def __init__(self, path, *, read_only=False):
+        """Open the store at ``path``, creating it if needed.
+
+        A file with tables that is not a store raises ``ValueError``
+        (:class:`drp.store.NotAStoreError`) and is left alone. ``read_only``:
+        open an existing store for reading only (``FileNotFoundError`` if
+        there is none).
+        """
+        self.store = Store(path, read_only=read_only)
 
     def close(self):
         """Close the store."""
@@ -114,7 +144,16 @@ class Campaign:
             if (params_key(params), run) not in done
         ]
 
-    def run(self, grid, repetitions=1, *, workers=None, scheduler=None, progress=True):
+    def run(
+        self,
+        grid,
+        repetitions=1,
+        *,
+        workers=None,
+        scheduler=None,
+        progress=True,
+        recompute_other_builds=False,
+    ):
         """Compute the runs of ``grid`` x ``repetitions`` the store lacks.
 
         Runs execute in local worker processes (``workers`` at a time, default
@@ -123,16 +162,21 @@ class Campaign:
         ``progress`` shows a progress bar (runs done, left, ETA) on standard
         error. Returns the number of runs executed. A failed run stops the
         campaign: the runs not started are cancelled and its exception raised.
+        Raises ``ValueError`` for ``workers`` below 1.
+
+        Stored runs of the grid that other builds computed are kept and
+        reported by a :class:`BuildWarning`; ``recompute_other_builds``
+        deletes those of run numbers 1..``repetitions`` first, so that this
+        build computes them again.
         """
+        check_workers(workers)
+        param_combinations(grid)  # validate before anything changes
+        if recompute_other_builds:
+            runs = self._runs(grid)
+            others = runs[_other_builds(runs) & (runs["run"] <= repetitions)]
+            self.store.delete(others.index)
         tasks = self.missing(grid, repetitions)
-        build = (_drp.__version__, _build.GIT_REVISION)
-        others = self.store.builds() - {build}
-        if tasks and others:
-            warnings.warn(
-                f"{self.store.path} holds runs of other builds {sorted(others)}; new runs "
-                f"come from {build} (runs_dataframe() tells them apart)",
-                stacklevel=2,
-            )
+        self._warn_other_builds(self._runs(grid), stacklevel=3)
         if not tasks:
             return 0
         from tqdm import tqdm
@@ -148,6 +192,26 @@ class Campaign:
             finally:
                 results.close()
         return len(tasks)
+
+    def _warn_other_builds(self, runs, stacklevel):
+        """Warn if ``runs`` (stored runs, as :meth:`_runs` returns) include other builds."""
+        others = runs[_other_builds(runs)]
+        if others.empty:
+            return
+        counts = others.groupby(["version", "git_revision"]).size()
+        builds = ", ".join(
+            f"{_describe_build(*build)} ({n} run{'s' if n > 1 else ''})"
+            for build, n in counts.items()
+        )
+        this = _describe_build(_drp.__version__, _build.GIT_REVISION)
+        warnings.warn(
+            f"{self.store.path}: {len(others)} of the {len(runs)} selected runs come from "
+            f"other builds than this one ({this}): {builds}; to recompute them with this "
+            "build, run the grid again with recompute_other_builds=True (drp-campaign run "
+            "--recompute-other-builds)",
+            BuildWarning,
+            stacklevel=stacklevel,
+        )
 
     def _runs(self, grid):
         """Return the stored runs of ``grid`` (all with None), indexed by id."""
@@ -172,9 +236,11 @@ class Campaign:
         """Return the stored transfers of ``grid`` (of every run with None).
 
         One row per transfer: the parameters, then the record columns, as
-        :attr:`drp.RunResult.records` has them.
+        :attr:`drp.RunResult.records` has them. Warns if the runs include
+        other builds (:class:`BuildWarning`).
         """
         runs = self._runs(grid)
+        self._warn_other_builds(runs, stacklevel=3)
         transfers = self.store.transfers_frame(runs.index)
         params = self._parameter_frame(runs).loc[transfers["run_id"]].reset_index(drop=True)
         return params.join(transfers.drop(columns="run_id"))
@@ -183,14 +249,18 @@ class Campaign:
         """Return one row per stored run of ``grid`` (of every run with None).
 
         Columns: the parameters, ``version``, ``git_revision``, ``finished``
-        (UTC), then the run's summary (see :func:`drp.summarize`).
+        (UTC), then the run's summary (see :func:`drp.summarize`). Warns if
+        the runs include other builds (:class:`BuildWarning`).
         """
         import pandas as pd
 
         runs = self._runs(grid)
+        self._warn_other_builds(runs, stacklevel=3)
         summaries = pd.DataFrame(
             [json.loads(s) for s in runs["summary"]], columns=SUMMARY, index=runs.index
         )
+        # Runs stored before summaries had a note get theirs from the count.
+        summaries["note"] = [success_note(n) for n in summaries["successes"]]
         frame = self._parameter_frame(runs).join(runs[["version", "git_revision", "finished"]])
         return frame.join(summaries).reset_index(drop=True)
 
@@ -199,10 +269,12 @@ class Campaign:
 
         Columns: the parameters but ``run``, ``runs`` (repetitions stored),
         then :func:`drp.summarize` of all their transfers, counters summed.
+        Warns if the runs include other builds (:class:`BuildWarning`).
         """
         import pandas as pd
 
         runs = self._runs(grid)
+        self._warn_other_builds(runs, stacklevel=3)
         transfers = self.store.transfers_frame(runs.index)
         rows = []
         for params, group in runs.groupby("params", sort=False):

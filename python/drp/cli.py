@@ -2,12 +2,15 @@
 
 import argparse
 import itertools
+import sqlite3
 import sys
 import textwrap
+import warnings
 
 from drp import _drp
-from drp.campaign import Campaign
+from drp.campaign import BuildWarning, Campaign
 from drp.experiment import PARAMETERS
+from drp.store import NotAStoreError
 
 DESCRIPTION = """\
 Runs drp experiments: a grid of parameters times repetitions (run numbers
@@ -59,6 +62,17 @@ def _convert(name, text, default):
     return text
 
 
+def _workers(text):
+    """Convert the value of -j: an integer, at least 1."""
+    try:
+        workers = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"workers = {text!r} is not an integer") from None
+    if workers < 1:
+        raise argparse.ArgumentTypeError(f"workers = {workers} is out of range [1, ...]")
+    return workers
+
+
 def _split(option, text):
     """Split NAME=V1,V2,... into the name and its values."""
     name, equals, values = text.partition("=")
@@ -92,13 +106,19 @@ def parse_grid(params, defaults):
 def _print_settings(settings):
     """Print the pooled summary of each parameter combination.
 
-    Shows the parameters that differ between combinations, and :data:`SHOWN`.
+    Shows the parameters that differ between combinations, and :data:`SHOWN`;
+    a mean or interval that is undefined shows as "-", with a column ``note``
+    that says why (e.g. "no successful transfers").
     """
     if settings.empty:
         print("no runs stored")
         return
     varied = [n for n in PARAMETERS if n in settings and settings[n].nunique() > 1]
     shown = settings[varied + SHOWN].round({"mean_us": 1, "ci95_us": 1})
+    if (settings["note"] != "").any():
+        for column in ("mean_us", "ci95_us"):
+            shown[column] = [f"{x:.1f}" if x == x else "-" for x in shown[column]]
+        shown["note"] = settings["note"]
     print(shown.to_string(index=False))
 
 
@@ -120,7 +140,9 @@ def _parser():
     )
     commands = parser.add_subparsers(dest="command", required=True)
     output = argparse.ArgumentParser(add_help=False)
-    output.add_argument("store", help="SQLite results store (created if missing)")
+    output.add_argument(
+        "store", help="SQLite results store (run: created if missing; show: must exist)"
+    )
     output.add_argument("--csv", metavar="FILE", help="write one row per transfer")
     output.add_argument("--runs-csv", metavar="FILE", help="write one row per run")
 
@@ -153,10 +175,20 @@ def _parser():
         "-r", "--repetitions", type=int, default=1, metavar="R", help="run numbers 1..R (1)"
     )
     run.add_argument(
-        "-j", "--workers", type=int, metavar="N", help="local worker processes (one per core)"
+        "-j",
+        "--workers",
+        type=_workers,
+        metavar="N",
+        help="local worker processes, at least 1 (default: one per core)",
     )
     run.add_argument(
         "--scheduler", metavar="ADDRESS", help="run on this Dask scheduler instead of locally"
+    )
+    run.add_argument(
+        "--recompute-other-builds",
+        action="store_true",
+        help="delete the grid's stored runs (1..R) of other builds of drp and compute them "
+        "again with this one",
     )
     run.add_argument("-q", "--quiet", action="store_true", help="no progress bar")
 
@@ -164,13 +196,34 @@ def _parser():
     return parser
 
 
+def _warn_once(prog):
+    """Return a warnings.showwarning that prints each message once, as one line."""
+    shown = set()
+
+    def show(message, category, filename, lineno, file=None, line=None):
+        text = str(message)
+        if text not in shown:
+            shown.add(text)
+            print(f"{prog}: warning: {text}", file=sys.stderr)
+
+    return show
+
+
 def main(argv=None):
     """Run the command line; return the exit status."""
     parser = _parser()
     args = parser.parse_args(argv)
+    with warnings.catch_warnings():
+        warnings.simplefilter("always", BuildWarning)
+        warnings.showwarning = _warn_once(parser.prog)
+        return _main(parser, args)
+
+
+def _main(parser, args):
+    """Run the parsed command; return the exit status."""
     try:
         grid = parse_grid(args.param, args.default) if args.command == "run" else None
-        with Campaign(args.store) as campaign:
+        with Campaign(args.store, read_only=args.command == "show") as campaign:
             if grid is not None:
                 campaign.run(
                     grid,
@@ -178,9 +231,15 @@ def main(argv=None):
                     workers=args.workers,
                     scheduler=args.scheduler,
                     progress=not args.quiet,
+                    recompute_other_builds=args.recompute_other_builds,
                 )
             _print_settings(campaign.settings_dataframe(grid))
             _export(campaign, grid, args)
+    except (sqlite3.Error, OSError, NotAStoreError) as error:
+        # A store or an output file that cannot be used: one line, as argparse's errors.
+        message = " ".join(str(error).split())
+        print(f"{parser.prog}: error: {message}", file=sys.stderr)
+        return 2
     except (TypeError, ValueError) as error:
         parser.error("\n".join([str(error), *getattr(error, "__notes__", [])]))
     except KeyboardInterrupt:

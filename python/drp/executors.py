@@ -77,6 +77,8 @@ def run_local(tasks, workers=None):
     with one task per child, whose replacement of each finished worker costs
     about ten times as long as the fork itself.)
     """
+    if workers is not None and not workers >= 1:
+        raise ValueError(f"workers = {workers} is out of range [1, ...]")
     _let_forkserver_import_drp()
     context = multiprocessing.get_context("forkserver")
     context.set_forkserver_preload(["drp.executors"])

@@ -44,7 +44,23 @@ COUNTERS = (
 )
 
 #: Fields of :func:`summarize`, in order.
-SUMMARY = ("n", "successes", "indirect", "mean_us", "stddev_us", "ci95_us") + COUNTERS
+SUMMARY = ("n", "successes", "indirect", "mean_us", "stddev_us", "ci95_us", "note") + COUNTERS
+
+#: What a summary says instead of a mean when no transfer succeeded.
+NO_SUCCESSES = "no successful transfers"
+
+
+def success_note(successes):
+    """Return the ``note`` of a summary of ``successes`` successful transfers.
+
+    Says in words why the mean or its interval is missing (NaN): "no
+    successful transfers", "one successful transfer: no interval"; else "".
+    """
+    if successes == 0:
+        return NO_SUCCESSES
+    if successes == 1:
+        return "one successful transfer: no interval"
+    return ""
 
 
 def parameters(**params):
@@ -75,7 +91,9 @@ def summarize(records, counters):
     DataFrame, of one run or of several pooled). Returns a dict: ``n``
     (transfers), ``successes``, ``indirect``, ``mean_us``, ``stddev_us`` and
     ``ci95_us`` (half width of the 95% Student-t interval) of the successful
-    transfers' durations (NaN where undefined), then the counters.
+    transfers' durations (NaN where undefined), ``note`` (why they are
+    undefined, in words: "no successful transfers", see :func:`success_note`;
+    "" when they are defined), then the counters.
     """
     status = np.asarray(records["status"])
     durations = np.asarray(records["duration_us"], dtype=float)[status == "success"]
@@ -87,6 +105,7 @@ def summarize(records, counters):
         "mean_us": interval.mean if interval.count > 0 else math.nan,
         "stddev_us": interval.stddev if interval.count > 1 else math.nan,
         "ci95_us": interval.half_width if interval.count > 1 else math.nan,
+        "note": success_note(interval.count),
     }
     summary.update((name, counters[name]) for name in COUNTERS)
     return summary
@@ -132,10 +151,11 @@ class RunResult:
 
     def __repr__(self):
         s = self.summary
+        mean = f"mean {s['mean_us']:.1f} us" if s["successes"] > 0 else NO_SUCCESSES
         return (
             f"<RunResult {self.params['method']} frp={self.params['frp']} "
             f"lfp={self.params['lfp']} run={self.params['run']}: "
-            f"{s['successes']}/{s['n']} ok, mean {s['mean_us']:.1f} us>"
+            f"{s['successes']}/{s['n']} ok, {mean}>"
         )
 
 

@@ -32,6 +32,8 @@ own, so an interrupted campaign keeps every run that finished.
 import datetime
 import itertools
 import json
+import os
+import pathlib
 import sqlite3
 
 from drp.experiment import RECORD_COLUMNS
@@ -74,21 +76,65 @@ def params_key(params):
     return json.dumps({k: v for k, v in params.items() if k != "run"}, sort_keys=True)
 
 
-class Store:
-    """A campaign's SQLite file, created on first use."""
+class NotAStoreError(ValueError):
+    """A file that is not a drp results store (nor an empty one)."""
 
-    def __init__(self, path):
-        """Open (or create) the store at ``path``."""
+
+class Store:
+    """A campaign's SQLite file, created on first use.
+
+    A file becomes a new store only if it holds no tables (a new or empty
+    file); a database with other tables, or of another schema version, is
+    refused (:class:`NotAStoreError`) and left as it is.
+    """
+
+    def __init__(self, path, read_only=False):
+        """Open (or create) the store at ``path``.
+
+        ``read_only``: open an existing store for reading only; a missing
+        file raises ``FileNotFoundError``, a file without tables
+        :class:`NotAStoreError`. Errors of SQLite (``sqlite3.Error``, such as
+        a file that is not a database) name the path.
+        """
         self.path = str(path)
-        self._db = sqlite3.connect(self.path)
-        self._db.execute("PRAGMA foreign_keys = ON")
-        version = self._db.execute("PRAGMA user_version").fetchone()[0]
-        if version not in (0, SCHEMA_VERSION):
+        if read_only and not os.path.exists(self.path):
+            raise FileNotFoundError(f"{self.path}: no such results store")
+        try:
+            if read_only:
+                uri = pathlib.Path(self.path).resolve().as_uri() + "?mode=ro"
+                self._db = sqlite3.connect(uri, uri=True)
+            else:
+                self._db = sqlite3.connect(self.path)
+        except sqlite3.Error as error:
+            raise type(error)(f"{self.path}: {error}") from None
+        try:
+            self._open(read_only)
+        except BaseException as error:
             self._db.close()
-            raise ValueError(
+            if isinstance(error, sqlite3.Error):
+                raise type(error)(f"{self.path}: {error}") from None
+            raise
+
+    def _open(self, read_only):
+        """Check that the file is a store (or has no tables: make it one)."""
+        self._db.execute("PRAGMA foreign_keys = ON")
+        tables = sorted(
+            name
+            for (name,) in self._db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")
+            if not name.startswith("sqlite_")
+        )
+        version = self._db.execute("PRAGMA user_version").fetchone()[0]
+        if not tables and version == 0:
+            if read_only:
+                raise NotAStoreError(f"{self.path}: not a drp results store (it has no tables)")
+            self._db.executescript(_SCHEMA)
+        elif version not in (0, SCHEMA_VERSION):
+            raise NotAStoreError(
                 f"{self.path}: store schema {version}, this drp reads {SCHEMA_VERSION}"
             )
-        self._db.executescript(_SCHEMA)
+        elif version != SCHEMA_VERSION or not {"runs", "transfers"} <= set(tables):
+            has = f"tables {', '.join(tables)}" if tables else "no tables"
+            raise NotAStoreError(f"{self.path}: not a drp results store (it has {has})")
 
     def close(self):
         """Close the file."""
@@ -134,6 +180,11 @@ class Store:
             self._db.executemany(
                 f"INSERT INTO transfers (run_id, {_COLUMNS}) VALUES ({placeholders})", rows
             )
+
+    def delete(self, run_ids):
+        """Delete the given runs and their transfers, in one transaction."""
+        with self._db:
+            self._db.executemany("DELETE FROM runs WHERE id = ?", ((int(i),) for i in run_ids))
 
     def runs_frame(self):
         """Return the runs table as a DataFrame (params and summary as JSON)."""

@@ -23,6 +23,7 @@
 #include "ns3/string.h"
 
 #include <algorithm>
+#include <cctype>
 #include <cmath>
 #include <functional>
 #include <mutex>
@@ -335,6 +336,40 @@ ToDict(const ScenarioConfig& config)
 }
 
 /**
+ * \param message a message of DrpScenario::Config::Validate()
+ * \return the message with every parameter in its Python name (lossModel is
+ * loss_model), wherever it names one as a whole word
+ */
+std::string
+PythonNames(std::string message)
+{
+    auto isWord = [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; };
+    for (const auto& field : Fields())
+    {
+        std::string cxx = field.cxxName;
+        if (cxx == field.name)
+        {
+            continue;
+        }
+        for (auto at = message.find(cxx); at != std::string::npos; at = message.find(cxx, at))
+        {
+            bool whole = (at == 0 || !isWord(message[at - 1])) &&
+                         (at + cxx.size() == message.size() || !isWord(message[at + cxx.size()]));
+            if (whole)
+            {
+                message.replace(at, cxx.size(), field.name);
+                at += std::string(field.name).size();
+            }
+            else
+            {
+                at += cxx.size();
+            }
+        }
+    }
+    return message;
+}
+
+/**
  * Validates a configuration: DrpScenario::Config::Validate() (which also
  * checks attribute defaults ns-3 would end the process on) with its message
  * in Python names. Call it
@@ -350,17 +385,7 @@ Validate(const ScenarioConfig& config)
     }
     catch (const std::invalid_argument& e)
     {
-        std::string message = e.what();
-        for (const auto& field : Fields())
-        {
-            std::string prefix = std::string(field.cxxName) + " ";
-            if (message.compare(0, prefix.size(), prefix) == 0)
-            {
-                message = field.name + message.substr(prefix.size() - 1);
-                break;
-            }
-        }
-        throw py::value_error(message);
+        throw py::value_error(PythonNames(e.what()));
     }
 }
 

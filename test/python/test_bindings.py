@@ -195,8 +195,41 @@ def test_config_object():
             r"ns3::RnicNetDevice::Mtu is inherited; set ns3::EthernetNetDevice::Mtu",
         ),
         (
-            {"defaults": {"ns3::RnicNetDevice::Method": "fast"}},
-            r'Method = "fast" is not a valid ns3::EnumValue; valid: traditional\|dynamic',
+            {"defaults": {"ns3::TcpSocketBase::UseEcn": "fast"}},
+            r'UseEcn = "fast" is not a valid ns3::EnumValue; valid: Off\|On\|AcceptOnly',
+        ),
+        # Attributes that the scenario sets itself, ignoring their defaults.
+        (
+            {"defaults": {"ns3::EthernetNetDevice::DataRate": "10Mbps"}},
+            r"ns3::EthernetNetDevice::DataRate is set by the scenario .*1 Gb/s",
+        ),
+        (
+            {"defaults": {"ns3::RnicNetDevice::DataRate": "10Mbps"}},
+            r"ns3::RnicNetDevice::DataRate is set by the scenario",
+        ),
+        (
+            {"defaults": {"ns3::DrpTransport::PayloadSize": "512"}},
+            r"PayloadSize is set by the scenario .*use the scenario parameter payload instead",
+        ),
+        (
+            {"defaults": {"ns3::RdmaHostApplication::TransferSize": "4096"}},
+            r"TransferSize is set by the scenario .*parameter size instead",
+        ),
+        (
+            {"defaults": {"ns3::RdmaHostApplication::RegistrationFailureProbability": "0.5"}},
+            r"RegistrationFailureProbability is set by the scenario .*parameter frp instead",
+        ),
+        (
+            {"defaults": {"ns3::RdmaHostApplication::Transfers": "5"}},
+            r"Transfers is set by the scenario .*parameter transfers instead",
+        ),
+        (
+            {"defaults": {"ns3::BurstErrorModel::BurstSize": "ns3::ConstantRandomVariable"}},
+            r"BurstSize is set by the scenario .*parameter mean_burst instead",
+        ),
+        (
+            {"defaults": {"ns3::V4Ping::Interval": "1ms"}},
+            r"Interval is set by the scenario .*parameter ping_interval instead",
         ),
         (
             {"defaults": {"ns3::RdmaHostApplication::RegistrationRandomVariable": "ns3::No"}},
@@ -266,3 +299,18 @@ def test_every_command_line_option_is_a_parameter():
     options -= {"repetitions", "csv"}
     snake_case = {re.sub(r"([A-Z])", r"_\1", option).lower() for option in options}
     assert snake_case == set(PARAMETERS) - {"defaults"}
+
+
+def test_a_run_without_successes_says_so():
+    # Every registration fails: no transfer succeeds, and there is no mean.
+    result = drp.run(transfers=3, size=4096, frp=1.0)
+    summary = result.summary
+    assert summary["successes"] == 0
+    assert summary["note"] == "no successful transfers"
+    assert "no successful transfers" in repr(result)
+    assert "nan" not in repr(result).lower()
+    assert drp.run(transfers=3, size=4096).summary["note"] == ""
+    one = drp.summarize({"status": ["success"], "mode": ["direct"], "duration_us": [5.0]},
+                        dict.fromkeys(drp.experiment.COUNTERS, 0))
+    assert one["mean_us"] == 5.0 and math.isnan(one["ci95_us"])
+    assert one["note"] == "one successful transfer: no interval"

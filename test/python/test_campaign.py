@@ -106,18 +106,64 @@ def test_store_keeps_version_and_git_revision(campaign):
     assert rows[0][2] > 0 and '"method": "dynamic"' in rows[0][3]
 
 
-def test_runs_of_another_build_are_reported(campaign):
-    params = dict(drp.parameters(transfers=3, size=4096))
+def _add_run_of_another_build(campaign, **params):
+    """Store a run of ``params`` as if another build had computed it."""
     result = {
         "version": "0.0.1",
         "counters": dict.fromkeys(SUMMARY, 0),
         "summary": dict.fromkeys(SUMMARY, 0),
         "columns": {name: [] for name in RECORD_COLUMNS},
     }
-    campaign.store.add(params, result, "0123abc")
-    with pytest.warns(UserWarning, match="holds runs of other builds"):
+    campaign.store.add(drp.parameters(**params), result, "0123abc")
+
+
+def test_runs_of_another_build_are_reported(campaign):
+    _add_run_of_another_build(campaign, transfers=3, size=4096)
+    with pytest.warns(drp.BuildWarning, match="1 of the 1 selected runs come from other builds"):
         campaign.run({"transfers": 3, "size": 4096}, repetitions=2, workers=1)
-    assert set(campaign.runs_dataframe()["version"]) == {"0.0.1", drp.__version__}
+    with pytest.warns(drp.BuildWarning, match="1 of the 2 selected runs"):
+        assert set(campaign.runs_dataframe()["version"]) == {"0.0.1", drp.__version__}
+
+
+def test_a_complete_grid_of_another_build_is_reported(campaign, recwarn):
+    grid = {"transfers": 3, "size": 4096}
+    _add_run_of_another_build(campaign, **grid)
+    _add_run_of_another_build(campaign, transfers=4, size=4096)  # not selected
+    with pytest.warns(drp.BuildWarning) as warned:
+        assert campaign.run(grid, workers=1) == 0
+    message = str(warned[0].message)
+    assert "1 of the 1 selected runs come from other builds than this one" in message
+    assert "0.0.1 0123abc" in message and "recompute_other_builds=True" in message
+    for frame in ("to_dataframe", "runs_dataframe", "settings_dataframe"):
+        with pytest.warns(drp.BuildWarning, match="selected runs come from other builds"):
+            getattr(campaign, frame)(grid)
+    with pytest.warns(drp.BuildWarning, match="2 of the 2 selected runs"):
+        campaign.settings_dataframe()
+    recwarn.clear()
+    assert campaign.run(grid, workers=1, progress=False, recompute_other_builds=True) == 1
+    assert set(campaign.runs_dataframe(grid)["version"]) == {drp.__version__}
+    assert campaign.runs_dataframe(grid)["n"].tolist() == [3]
+    assert not [w for w in recwarn if issubclass(w.category, drp.BuildWarning)]
+
+
+def test_command_line_reports_runs_of_another_build(tmp_path, capsys):
+    from drp import cli
+
+    path = tmp_path / "cli.db"
+    with drp.Campaign(path) as campaign:
+        _add_run_of_another_build(campaign, transfers=3, size=4096)
+    grid = ["-p", "transfers=3", "-p", "size=4096"]
+    for argv in (["run", str(path), *grid, "-q"], ["show", str(path)]):
+        assert cli.main(argv) == 0
+        err = capsys.readouterr().err
+        assert err.count("drp-campaign: warning: ") == 1, err
+        assert "1 of the 1 selected runs come from other builds" in err
+        assert "--recompute-other-builds" in err
+    argv = ["run", str(path), *grid, "-q", "-j", "1", "--recompute-other-builds"]
+    assert cli.main(argv) == 0
+    assert "warning" not in capsys.readouterr().err
+    assert cli.main(["show", str(path)]) == 0
+    assert "warning" not in capsys.readouterr().err
 
 
 def test_invalid_grids_raise_before_running(campaign):
@@ -179,3 +225,89 @@ def test_command_line(tmp_path):
         command + ["run", store, "-p", "lfp=2", "-q"], capture_output=True, text=True, env=env
     )
     assert bad.returncode == 2 and "lfp = 2 is out of range" in bad.stderr
+
+
+@pytest.mark.parametrize("workers", [0, -1])
+def test_workers_must_be_at_least_one(campaign, workers):
+    with pytest.raises(ValueError, match=rf"workers = {workers} is out of range \[1, "):
+        campaign.run(GRID, workers=workers, progress=False)
+    assert campaign.runs_dataframe().empty
+
+
+def test_command_line_refuses_workers_below_one(tmp_path, capsys):
+    from drp import cli
+
+    with pytest.raises(SystemExit) as exit_:
+        cli.main(["run", str(tmp_path / "cli.db"), "-p", "transfers=3", "-j", "-1", "-q"])
+    assert exit_.value.code == 2
+    assert "workers = -1 is out of range [1, " in capsys.readouterr().err
+    assert not (tmp_path / "cli.db").exists()
+
+
+def test_a_database_of_something_else_is_not_taken_over(tmp_path):
+    path = tmp_path / "other.db"
+    with sqlite3.connect(path) as db:
+        db.execute("CREATE TABLE samples (x REAL)")
+    message = r"other.db: not a drp results store \(it has tables samples\)"
+    with pytest.raises(ValueError, match=message):
+        drp.Campaign(path)
+    with sqlite3.connect(path) as db:
+        tables = db.execute("SELECT name FROM sqlite_master WHERE type = 'table'").fetchall()
+        assert tables == [("samples",)]
+        assert db.execute("PRAGMA user_version").fetchone() == (0,)
+
+
+def test_a_database_without_tables_becomes_a_store(tmp_path):
+    path = tmp_path / "empty.db"
+    path.touch()
+    with drp.Campaign(path) as campaign:
+        assert campaign.runs_dataframe().empty
+
+
+def test_show_reads_and_never_creates_a_store(tmp_path, capsys):
+    from drp import cli
+
+    missing = tmp_path / "missing.db"
+    assert cli.main(["show", str(missing)]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "drp-campaign: error:" in err and "missing.db" in err
+    assert not missing.exists()
+    store = tmp_path / "store.db"
+    drp.Campaign(store).close()
+    before = store.read_bytes()
+    assert cli.main(["show", str(store)]) == 0
+    assert "no runs stored" in capsys.readouterr().out
+    assert store.read_bytes() == before
+
+
+@pytest.mark.parametrize("command", ["show", "run"])
+def test_a_corrupt_store_gives_a_one_line_error(tmp_path, capsys, command):
+    from drp import cli
+
+    path = tmp_path / "corrupt.db"
+    path.write_bytes(b"this is not an SQLite file\n" * 100)
+    assert cli.main([command, str(path), *(["-q"] if command == "run" else [])]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1, err
+    assert err.startswith("drp-campaign: error: ") and "corrupt.db" in err
+    other = tmp_path / "other.db"
+    with sqlite3.connect(other) as db:
+        db.execute("CREATE TABLE samples (x REAL)")
+    assert cli.main([command, str(other), *(["-q"] if command == "run" else [])]) == 2
+    assert "not a drp results store" in capsys.readouterr().err
+
+
+def test_show_says_when_no_transfer_succeeded(tmp_path, capsys):
+    from drp import cli
+
+    path = tmp_path / "cli.db"
+    runs_csv = tmp_path / "runs.csv"
+    argv = ["run", str(path), "-p", "transfers=3", "-p", "size=4096", "-p", "frp=0,1", "-q"]
+    assert cli.main(argv + ["--runs-csv", str(runs_csv)]) == 0
+    out = capsys.readouterr().out
+    assert "no successful transfers" in out and "nan" not in out.lower(), out
+    assert cli.main(["show", str(path)]) == 0
+    out = capsys.readouterr().out
+    assert "no successful transfers" in out and "nan" not in out.lower(), out
+    runs = pd.read_csv(runs_csv, keep_default_na=False)
+    assert sorted(runs["note"]) == ["", "no successful transfers"]

@@ -49,11 +49,31 @@ main(int argc, char* argv[])
 
     CommandLine cmd(__FILE__);
     cmd.AddValue("method", "traditional or dynamic", method);
-    cmd.AddValue("frp", "probability that a memory registration fails", frp);
-    cmd.AddValue("lfp", "probability that a frame is lost (ns-3 RateErrorModel)", lfp);
-    cmd.AddValue("transfers", "number of 64 KiB writes", transfers);
+    // Numbers are read in full (--transfers=5x is an error, not 5 transfers).
+    drp::StrictOptions strict;
+    strict.AddValue(cmd, "frp", "probability that a memory registration fails (0 to 1)", frp);
+    strict.AddValue(cmd,
+                    "lfp",
+                    "probability that a frame is lost (ns-3 RateErrorModel, 0 to 0.99)",
+                    lfp);
+    strict.AddValue(cmd, "transfers", "number of 64 KiB writes (1 to 10000)", transfers);
     cmd.AddValue("pcap", "write rnic-first-<node>-<device>.pcap", pcap);
-    cmd.Parse(argc, argv);
+    try
+    {
+        // ns-3 would end the process on a malformed --ns3::Class::Attribute=value.
+        drp::StrictOptions::CheckArguments(argc, argv);
+        cmd.Parse(argc, argv);
+        strict.Apply();
+        drp::RequireInRange("frp", frp, 0.0, 1.0);
+        drp::RequireInRange("lfp", lfp, 0.0, 0.99);
+        drp::RequireInRange<uint32_t>("transfers", transfers, 1, 10000);
+        ModePolicy::ParseMethod(method);
+    }
+    catch (const std::invalid_argument& e)
+    {
+        std::cerr << "error: " << e.what() << std::endl;
+        return 1;
+    }
 
     NodeContainer hosts;
     hosts.Create(2);

@@ -4,6 +4,7 @@
 
 #include "attribute-defaults.h"
 
+#include "ns3/global-value.h"
 #include "ns3/string.h"
 #include "ns3/type-id.h"
 
@@ -197,18 +198,16 @@ FindOwnAttribute(TypeId tid, const std::string& name)
  * \param value its value
  */
 void
-CheckValue(const std::string& name,
-           const TypeId::AttributeInformation& info,
-           const std::string& value)
+CheckValue(const std::string& name, Ptr<const AttributeChecker> checker, const std::string& value)
 {
-    std::string problem = FindFatalValue(info.checker, value);
+    std::string problem = FindFatalValue(checker, value);
     if (!problem.empty())
     {
-        throw std::invalid_argument("defaults: " + name + " = " + problem);
+        throw std::invalid_argument(name + " = " + problem);
     }
     try
     {
-        if (info.checker->CreateValidValue(StringValue(value)))
+        if (checker->CreateValidValue(StringValue(value)))
         {
             return;
         }
@@ -217,15 +216,38 @@ CheckValue(const std::string& name,
     {
         problem = std::string(" (") + e.what() + ")";
     }
-    if (info.checker->HasUnderlyingTypeInformation())
+    if (checker->HasUnderlyingTypeInformation())
     {
-        problem += "; valid: " + info.checker->GetUnderlyingTypeInformation();
+        problem += "; valid: " + checker->GetUnderlyingTypeInformation();
     }
-    throw std::invalid_argument("defaults: " + name + " = \"" + value + "\" is not a valid " +
-                                info.checker->GetValueTypeName() + problem);
+    throw std::invalid_argument(name + " = \"" + value + "\" is not a valid " +
+                                checker->GetValueTypeName() + problem);
 }
 
 } // namespace
+
+std::optional<std::string>
+FindDeclaredAttribute(const std::string& name)
+{
+    std::string::size_type colons = name.rfind("::");
+    TypeId tid;
+    if (colons == std::string::npos || !TypeId::LookupByNameFailSafe(name.substr(0, colons), &tid))
+    {
+        return std::nullopt;
+    }
+    std::string attribute = name.substr(colons + 2);
+    for (TypeId owner = tid;; owner = owner.GetParent())
+    {
+        if (FindOwnAttribute(owner, attribute))
+        {
+            return owner.GetName() + "::" + attribute;
+        }
+        if (owner == owner.GetParent())
+        {
+            return std::nullopt;
+        }
+    }
+}
 
 /**
  * Checks the attribute defaults of a configuration before Config::SetDefault
@@ -257,7 +279,14 @@ CheckAttributeDefaults(const std::map<std::string, std::string>& defaults)
             }
             if (info)
             {
-                CheckValue(name, *info, value);
+                try
+                {
+                    CheckValue(name, info->checker, value);
+                }
+                catch (const std::invalid_argument& e)
+                {
+                    throw std::invalid_argument(std::string("defaults: ") + e.what());
+                }
             }
             if (info)
             {
@@ -268,6 +297,19 @@ CheckAttributeDefaults(const std::map<std::string, std::string>& defaults)
                 throw std::invalid_argument("defaults: " + tid.GetName() + " has no attribute \"" +
                                             attribute + "\"");
             }
+        }
+    }
+}
+
+void
+CheckGlobalValue(const std::string& name, const std::string& value)
+{
+    for (auto global = GlobalValue::Begin(); global != GlobalValue::End(); ++global)
+    {
+        if ((*global)->GetName() == name)
+        {
+            CheckValue(name, (*global)->GetChecker(), value);
+            return;
         }
     }
 }

@@ -25,6 +25,16 @@ std::optional<double> ParseSeconds(const std::string& text);
 
 /**
  * \ingroup drp
+ * Finds the class that declares an attribute named as "ns3::Class::Attribute"
+ * (the class itself or one of its parents).
+ * \param name the attribute
+ * \return the attribute as "ns3::Declaring::Attribute", or nothing if there
+ * is no such class or attribute
+ */
+std::optional<std::string> FindDeclaredAttribute(const std::string& name);
+
+/**
+ * \ingroup drp
  * Checks ns-3 attribute defaults ("ns3::Class::Attribute" to value strings)
  * before Config::SetDefault sees them: unknown classes and attributes,
  * attributes named through a subclass (Config::SetDefault only sees a class's
@@ -34,6 +44,18 @@ std::optional<double> ParseSeconds(const std::string& text);
  * \param defaults the defaults
  */
 void CheckAttributeDefaults(const std::map<std::string, std::string>& defaults);
+
+/**
+ * \ingroup drp
+ * Checks a value for an ns-3 global value (RngRun, SchedulerType, ...) as
+ * CheckAttributeDefaults() checks attribute defaults, before
+ * Config::SetGlobal or a command line sees it. Does nothing if there is no
+ * global value of that name. Throws std::invalid_argument naming the global
+ * value and the value.
+ * \param name the global value
+ * \param value its value
+ */
+void CheckGlobalValue(const std::string& name, const std::string& value);
 
 } // namespace drp
 } // namespace ns3

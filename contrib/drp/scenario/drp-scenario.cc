@@ -19,6 +19,7 @@
 #include "ns3/rng-seed-manager.h"
 #include "ns3/rnic-helper.h"
 #include "ns3/simulator.h"
+#include "ns3/strict-options.h"
 #include "ns3/string.h"
 #include "ns3/switch-line-helper.h"
 #include "ns3/uinteger.h"
@@ -27,6 +28,8 @@
 
 #include <chrono>
 #include <cmath>
+#include <iomanip>
+#include <sstream>
 
 namespace ns3
 {
@@ -96,6 +99,54 @@ MakeLossModel(const DrpScenario::Config& config)
     return model;
 }
 
+/**
+ * Throws if an attribute default names an attribute that the scenario sets
+ * itself on the objects it builds, so that the default would be ignored.
+ * \param defaults the attribute defaults
+ */
+void
+RefuseScenarioAttributes(const std::map<std::string, std::string>& defaults)
+{
+    // The attribute (as its declaring class names it) and the scenario
+    // parameters that set it, or, after '!', why no parameter does.
+    static const std::map<std::string, std::string> set{
+        {"ns3::EthernetNetDevice::DataRate", "!every link of the scenario runs at 1 Gb/s"},
+        {"ns3::EthernetNetDevice::ReceiveErrorModel", "lfp, lossModel, meanBurst"},
+        {"ns3::RateErrorModel::ErrorRate", "lfp"},
+        {"ns3::RateErrorModel::ErrorUnit", "!the scenario loses whole frames (lfp)"},
+        {"ns3::BurstErrorModel::ErrorRate", "lfp, meanBurst"},
+        {"ns3::BurstErrorModel::BurstSize", "meanBurst"},
+        {"ns3::DrpTransport::PayloadSize", "payload"},
+        {"ns3::RnicNetDevice::Method", "method"},
+        {"ns3::ModePolicy::Method", "method"},
+        {"ns3::RdmaHostApplication::RegistrationFailureProbability", "frp"},
+        {"ns3::RdmaHostApplication::Transfers", "transfers"},
+        {"ns3::RdmaHostApplication::TransferSize", "size"},
+        {"ns3::RdmaHostApplication::Operation", "operation"},
+        {"ns3::RdmaHostApplication::Peer", "!the first host works with the second"},
+        {"ns3::V4Ping::Interval", "pingInterval"},
+        {"ns3::V4Ping::Size", "!the pings are 256, 512 and 1024 bytes"},
+        {"ns3::V4Ping::Remote", "!each host pings the other"},
+    };
+    for (const auto& entry : defaults)
+    {
+        std::optional<std::string> declared = drp::FindDeclaredAttribute(entry.first);
+        auto found = declared ? set.find(*declared) : set.end();
+        if (found == set.end())
+        {
+            continue;
+        }
+        std::string message =
+            "defaults: " + entry.first + " is set by the scenario (it would ignore this default); ";
+        if (found->second[0] == '!')
+        {
+            throw std::invalid_argument(message + found->second.substr(1));
+        }
+        throw std::invalid_argument(message + "use the scenario parameter " + found->second +
+                                    " instead");
+    }
+}
+
 } // namespace
 
 void
@@ -120,30 +171,31 @@ DrpScenario::Config::Validate() const
     drp::RequireInRange<uint32_t>("switches", switches, 1, 64);
     drp::RequireInRange<Time>("pingInterval", pingInterval, MicroSeconds(1), Seconds(10));
     drp::RequireInRange<uint32_t>("seed", seed, 1, UINT32_MAX);
+    RefuseScenarioAttributes(defaults);
     drp::CheckAttributeDefaults(defaults);
 }
 
 void
-DrpScenario::Config::AddToCommandLine(CommandLine& cmd, bool withMethod)
+DrpScenario::Config::AddToCommandLine(CommandLine& cmd, drp::StrictOptions& strict, bool withMethod)
 {
     if (withMethod)
     {
         cmd.AddValue("method", "RNIC method: traditional or dynamic", method);
     }
-    cmd.AddValue("frp", "failed-registration probability, 0 to 1", frp);
-    cmd.AddValue("lfp", "lost-frame probability, 0 to 0.99", lfp);
+    strict.AddValue(cmd, "frp", "failed-registration probability, 0 to 1", frp);
+    strict.AddValue(cmd, "lfp", "lost-frame probability, 0 to 0.99", lfp);
     cmd.AddValue("lossModel", "ns-3 error model for LFP: rate (independent) or burst", lossModel);
-    cmd.AddValue("meanBurst", "burst loss model: mean burst length in frames", meanBurst);
-    cmd.AddValue("transfers", "number of transfers", transfers);
-    cmd.AddValue("size", "bytes per transfer", size);
-    cmd.AddValue("payload", "payload bytes per data frame (1 to 1468)", payload);
+    strict.AddValue(cmd, "meanBurst", "burst loss model: mean burst length in frames", meanBurst);
+    strict.AddValue(cmd, "transfers", "number of transfers", transfers);
+    strict.AddValue(cmd, "size", "bytes per transfer", size);
+    strict.AddValue(cmd, "payload", "payload bytes per data frame (1 to 1468)", payload);
     cmd.AddValue("operation", "write or read", operation);
     cmd.AddValue("topology", "p2p (one link) or line (of switches)", topology);
-    cmd.AddValue("switches", "line topology: number of switches", switches);
+    strict.AddValue(cmd, "switches", "line topology: number of switches", switches);
     cmd.AddValue("pings", "three pings (256, 512, 1024 bytes) each way during the run", pings);
-    cmd.AddValue("pingInterval", "interval of each ping", pingInterval);
-    cmd.AddValue("seed", "ns-3 RNG seed", seed);
-    cmd.AddValue("run", "ns-3 RNG run number", run);
+    strict.AddValue(cmd, "pingInterval", "interval of each ping", pingInterval);
+    strict.AddValue(cmd, "seed", "ns-3 RNG seed", seed);
+    strict.AddValue(cmd, "run", "ns-3 RNG run number", run);
     cmd.AddValue("pairedStreams",
                  "fresh loss and registration streams per transfer (common random numbers)",
                  pairedStreams);
@@ -385,6 +437,58 @@ DrpScenario::WriteCsvRows(std::ostream& os, const Result& result)
            << r.end.GetNanoSeconds() / 1000.0 << ',' << r.GetDuration().GetNanoSeconds() / 1000.0
            << '\n';
     }
+}
+
+void
+DrpScenario::PrintSummary(std::ostream& os, const Result& result)
+{
+    std::ostringstream line; // leaves the format of os alone
+    DrpMeanInterval t = result.GetTransferTime();
+    line << std::left << std::setw(12) << result.config.method << std::right << std::fixed
+         << std::setprecision(1);
+    if (t.count > 0)
+    {
+        line << std::setw(10) << t.mean << " us  +/- " << std::setw(7) << t.halfWidth
+             << " us (95% CI)   ";
+    }
+    else
+    {
+        line << std::left << std::setw(41) << NO_SUCCESSES << std::right;
+    }
+    line << result.GetSuccesses() << "/" << result.records.size() << " ok, " << result.GetIndirect()
+         << " indirect, " << result.corruptTransfers << " corrupt, " << result.framesLost
+         << " frames lost, " << std::setprecision(2) << result.wallSeconds << " s wall";
+    if (!result.records.empty())
+    {
+        line << " (" << std::setprecision(0) << 1e6 * result.wallSeconds / result.records.size()
+             << " us per transfer, " << result.events / result.records.size()
+             << " events per transfer)";
+    }
+    os << line.str() << std::endl;
+}
+
+void
+DrpScenario::PrintReduction(std::ostream& os, const Result& traditional, const Result& dynamic)
+{
+    std::ostringstream line;
+    line << "dynamic reduction of the mean transfer time: ";
+    DrpMeanInterval t = traditional.GetTransferTime();
+    DrpMeanInterval d = dynamic.GetTransferTime();
+    std::optional<double> reduction = DrpMeanInterval::GetReduction(t, d);
+    if (reduction)
+    {
+        line << std::fixed << std::setprecision(2) << 100 * *reduction << " %";
+    }
+    else if (t.count == 0 && d.count == 0)
+    {
+        line << "none (" << NO_SUCCESSES << " with either method)";
+    }
+    else
+    {
+        line << "none (" << NO_SUCCESSES << " with the "
+             << (t.count == 0 ? traditional : dynamic).config.method << " method)";
+    }
+    os << line.str() << std::endl;
 }
 
 } // namespace ns3

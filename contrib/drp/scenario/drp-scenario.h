@@ -21,6 +21,11 @@ namespace ns3
 
 class CommandLine;
 
+namespace drp
+{
+class StrictOptions;
+} // namespace drp
+
 /**
  * \ingroup drp
  * \brief One experiment of the paper's kind, ready to run: two hosts with
@@ -66,11 +71,14 @@ class DrpScenario
          */
         void Validate() const;
         /**
-         * Binds every field to a command-line option of the same name.
+         * Binds every field but defaults to a command-line option of the same
+         * name. The numbers and the time are parsed strictly (see
+         * drp::StrictOptions): call strict.Apply() after cmd.Parse().
          * \param cmd the command line
+         * \param strict where the numeric options go
          * \param withMethod false: leave out "method" (a program that defines its own)
          */
-        void AddToCommandLine(CommandLine& cmd, bool withMethod = true);
+        void AddToCommandLine(CommandLine& cmd, drp::StrictOptions& strict, bool withMethod = true);
     };
 
     /// What an experiment produced.
@@ -146,6 +154,29 @@ class DrpScenario
      * \param result an experiment's result
      */
     static void WriteCsvRows(std::ostream& os, const Result& result);
+
+    /**
+     * Writes one line that summarises a run (or pooled runs): the method, the
+     * mean transfer time of the successful transfers with its 95 % interval
+     * ("no successful transfers" instead if there are none), the counts of
+     * successful, indirect and corrupt transfers and of lost frames, and the
+     * wall-clock time.
+     * \param os the stream
+     * \param result the run
+     */
+    static void PrintSummary(std::ostream& os, const Result& result);
+    /**
+     * Writes one line with the dynamic method's reduction of the mean
+     * transfer time in percent, or, if either method had no successful
+     * transfer, a line that says so.
+     * \param os the stream
+     * \param traditional the traditional method's run
+     * \param dynamic the dynamic method's run
+     */
+    static void PrintReduction(std::ostream& os, const Result& traditional, const Result& dynamic);
+
+    /// What the summaries say instead of a mean when no transfer succeeded.
+    static constexpr const char* NO_SUCCESSES = "no successful transfers";
 };
 
 } // namespace ns3

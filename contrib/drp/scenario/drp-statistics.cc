@@ -37,4 +37,14 @@ DrpMeanInterval::Compute(const std::vector<double>& sample, double level)
     return result;
 }
 
+std::optional<double>
+DrpMeanInterval::GetReduction(const DrpMeanInterval& base, const DrpMeanInterval& other)
+{
+    if (base.count == 0 || other.count == 0 || base.mean == 0)
+    {
+        return std::nullopt;
+    }
+    return (base.mean - other.mean) / base.mean;
+}
+
 } // namespace ns3

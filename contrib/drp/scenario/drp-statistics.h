@@ -6,6 +6,7 @@
 #define DRP_STATISTICS_H
 
 #include <cstddef>
+#include <optional>
 #include <vector>
 
 namespace ns3
@@ -29,6 +30,17 @@ struct DrpMeanInterval
      * \return mean and interval
      */
     static DrpMeanInterval Compute(const std::vector<double>& sample, double level = 0.95);
+
+    /**
+     * The relative reduction of a mean, (base - other) / base: 0.1 when
+     * \p other is 10 % below \p base.
+     * \param base the mean compared with
+     * \param other the mean compared
+     * \return the reduction, or nothing if either sample is empty (it has no
+     * mean) or the base mean is 0, where it is undefined
+     */
+    static std::optional<double> GetReduction(const DrpMeanInterval& base,
+                                              const DrpMeanInterval& other);
 };
 
 } // namespace ns3

@@ -5,6 +5,7 @@
 // Invalid configuration fails early with std::invalid_argument, and the
 // message names the parameter, the value given and the valid range.
 
+#include "ns3/command-line.h"
 #include "ns3/double.h"
 #include "ns3/drp-compat.h"
 #include "ns3/drp-scenario.h"
@@ -16,10 +17,12 @@
 #include "ns3/rnic-helper.h"
 #include "ns3/rnic-net-device.h"
 #include "ns3/simulator.h"
+#include "ns3/strict-options.h"
 #include "ns3/test.h"
 #include "ns3/uinteger.h"
 
 #include <functional>
+#include <map>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -356,6 +359,33 @@ class DrpConfigScenarioTestCase : public DrpConfigTestCase
             {"defaults: unknown attribute",
              Bad([](auto& c) { c.defaults["ns3::Nope::X"] = "1"; }),
              {"ns3::Nope::X", "not an attribute"}},
+            // Attribute defaults that the scenario sets itself (and would ignore).
+            {"defaults: DataRate",
+             Bad([](auto& c) { c.defaults["ns3::EthernetNetDevice::DataRate"] = "10Mbps"; }),
+             {"ns3::EthernetNetDevice::DataRate", "set by the scenario", "1 Gb/s"}},
+            {"defaults: DataRate through a subclass",
+             Bad([](auto& c) { c.defaults["ns3::RnicNetDevice::DataRate"] = "10Mbps"; }),
+             {"ns3::RnicNetDevice::DataRate", "set by the scenario"}},
+            {"defaults: PayloadSize",
+             Bad([](auto& c) { c.defaults["ns3::DrpTransport::PayloadSize"] = "512"; }),
+             {"ns3::DrpTransport::PayloadSize", "set by the scenario", "parameter payload"}},
+            {"defaults: TransferSize",
+             Bad([](auto& c) { c.defaults["ns3::RdmaHostApplication::TransferSize"] = "4096"; }),
+             {"TransferSize", "set by the scenario", "parameter size"}},
+            {"defaults: RegistrationFailureProbability",
+             Bad([](auto& c) {
+                 c.defaults["ns3::RdmaHostApplication::RegistrationFailureProbability"] = "0.5";
+             }),
+             {"RegistrationFailureProbability", "set by the scenario", "parameter frp"}},
+            {"defaults: Transfers",
+             Bad([](auto& c) { c.defaults["ns3::RdmaHostApplication::Transfers"] = "5"; }),
+             {"Transfers", "set by the scenario", "parameter transfers"}},
+            {"defaults: BurstSize",
+             Bad([](auto& c) {
+                 c.defaults["ns3::BurstErrorModel::BurstSize"] =
+                     "ns3::ConstantRandomVariable[Constant=3]";
+             }),
+             {"BurstSize", "set by the scenario", "parameter meanBurst"}},
             {"payload 0", Bad([](auto& c) { c.payload = 0; }), {"payload", "= 0", "[1, 1468]"}},
             {"payload 1469",
              Bad([](auto& c) { c.payload = 1469; }),
@@ -379,6 +409,141 @@ class DrpConfigScenarioTestCase : public DrpConfigTestCase
 
 /**
  * \ingroup drp-tests
+ * drp::StrictOptions and drp::ParseStrict(): command-line numbers are read in
+ * full, and attribute values are checked before ns-3 could end the process.
+ */
+class DrpConfigStrictOptionsTestCase : public DrpConfigTestCase
+{
+  public:
+    DrpConfigStrictOptionsTestCase()
+        : DrpConfigTestCase("strict command-line options")
+    {
+    }
+
+  private:
+    /**
+     * Parses a command line.
+     * \param cmd the command line
+     * \param arguments its arguments, program name first
+     */
+    static void Parse(CommandLine& cmd, std::vector<std::string> arguments)
+    {
+        std::vector<char*> argv;
+        for (auto& argument : arguments)
+        {
+            argv.push_back(argument.data());
+        }
+        cmd.Parse(static_cast<int>(argv.size()), argv.data());
+    }
+
+    /**
+     * \param arguments a command line, program name first
+     * \return drp::StrictOptions::CheckArguments() of it
+     */
+    static std::map<std::string, std::string> Check(std::vector<std::string> arguments)
+    {
+        std::vector<char*> argv;
+        for (auto& argument : arguments)
+        {
+            argv.push_back(argument.data());
+        }
+        return drp::StrictOptions::CheckArguments(static_cast<int>(argv.size()), argv.data());
+    }
+
+    void DoRun() override
+    {
+        using drp::ParseStrict;
+        NS_TEST_EXPECT_MSG_EQ(ParseStrict<uint32_t>("n", "5"), 5, "an integer");
+        NS_TEST_EXPECT_MSG_EQ(ParseStrict<uint32_t>("n", "4294967295"), 4294967295u, "the largest");
+        for (std::string bad : {"5x", "1e3", "-1", "+5", " 5", "5 ", "", "4294967296", "0x10"})
+        {
+            ExpectInvalid("integer \"" + bad + "\"",
+                          [bad]() { ParseStrict<uint32_t>("transfers", bad); },
+                          {"transfers = \"" + bad + "\"", "not an integer", "[0, 4294967295]"});
+        }
+        NS_TEST_EXPECT_MSG_EQ(ParseStrict<double>("x", "0.1"), 0.1, "a number");
+        NS_TEST_EXPECT_MSG_EQ(ParseStrict<double>("x", "1e-3"), 1e-3, "an exponent");
+        NS_TEST_EXPECT_MSG_EQ(ParseStrict<double>("x", "-2"), -2, "a sign");
+        for (std::string bad : {"0.1abc", "abc", "", " 0.1", "0.1 ", "nan", "inf", "1e999", "1e"})
+        {
+            ExpectInvalid("number \"" + bad + "\"",
+                          [bad]() { ParseStrict<double>("frp", bad); },
+                          {"frp = \"" + bad + "\"", "not a number"});
+        }
+        NS_TEST_EXPECT_MSG_EQ(ParseStrict<Time>("t", "250us"), MicroSeconds(250), "a time");
+        NS_TEST_EXPECT_MSG_EQ(ParseStrict<Time>("t", "2"), Seconds(2), "seconds");
+        for (std::string bad : {"abc", "1xs", "", "1 ms"})
+        {
+            ExpectInvalid("time \"" + bad + "\"",
+                          [bad]() { ParseStrict<Time>("pingInterval", bad); },
+                          {"pingInterval = \"" + bad + "\"", "not a time"});
+        }
+
+        // Bound to a command line: what is given is parsed in full, the rest
+        // keeps its value exactly.
+        uint32_t transfers = 7;
+        double frp = 0.123456789;
+        double lfp = 0;
+        Time interval = MilliSeconds(1);
+        {
+            CommandLine cmd;
+            drp::StrictOptions strict;
+            strict.AddValue(cmd, "transfers", "", transfers);
+            strict.AddValue(cmd, "frp", "", frp);
+            strict.AddValue(cmd, "lfp", "", lfp);
+            strict.AddValue(cmd, "pingInterval", "", interval);
+            Parse(cmd, {"program", "--lfp=0.25", "--pingInterval=3ms"});
+            strict.Apply();
+        }
+        NS_TEST_EXPECT_MSG_EQ(transfers, 7, "not given: unchanged");
+        NS_TEST_EXPECT_MSG_EQ(frp, 0.123456789, "not given: unchanged to the last digit");
+        NS_TEST_EXPECT_MSG_EQ(lfp, 0.25, "given");
+        NS_TEST_EXPECT_MSG_EQ(interval, MilliSeconds(3), "given");
+        for (std::string bad : {"--transfers=5x", "--transfers=1e3", "--frp=0.1abc"})
+        {
+            CommandLine cmd;
+            drp::StrictOptions strict;
+            strict.AddValue(cmd, "transfers", "", transfers);
+            strict.AddValue(cmd, "frp", "", frp);
+            Parse(cmd, {"program", bad});
+            std::string value = bad.substr(bad.find('=') + 1);
+            ExpectInvalid(bad,
+                          [&strict]() { strict.Apply(); },
+                          {bad.substr(2, bad.find('=') - 2) + " = \"" + value + "\""});
+        }
+        NS_TEST_EXPECT_MSG_EQ(transfers, 7, "a refused value changes nothing");
+
+        // Attribute defaults and global values, before CommandLine::Parse()
+        // could end the process on them.
+        auto given = Check({"program", "--transfers=3", "--ns3::DrpTransport::Window=4"});
+        NS_TEST_EXPECT_MSG_EQ(given.size(), 1, "one attribute default");
+        NS_TEST_EXPECT_MSG_EQ(given["ns3::DrpTransport::Window"], "4", "its value");
+        ExpectInvalid("malformed attribute value",
+                      []() {
+                          Check({"program", "--ns3::DrpTransport::Window=abc"});
+                      },
+                      {"ns3::DrpTransport::Window = \"abc\" is not a number"});
+        ExpectInvalid("malformed time attribute",
+                      []() {
+                          Check({"program", "--ns3::DrpTransport::HandshakeTimeout=2xs"});
+                      },
+                      {"ns3::DrpTransport::HandshakeTimeout = \"2xs\" is not a time"});
+        ExpectInvalid("attribute through a subclass",
+                      []() {
+                          Check({"program", "--ns3::RnicNetDevice::Mtu=1400"});
+                      },
+                      {"ns3::RnicNetDevice::Mtu is inherited"});
+        ExpectInvalid("malformed global value",
+                      []() {
+                          Check({"program", "--RngRun=abc"});
+                      },
+                      {"RngRun = \"abc\" is not a number"});
+        Check({"program", "--RngRun=3", "--PrintHelp=no"}); // valid, or not a global: no throw
+    }
+};
+
+/**
+ * \ingroup drp-tests
  * Invalid configuration.
  */
 class DrpConfigTestSuite : public TestSuite
@@ -392,6 +557,7 @@ class DrpConfigTestSuite : public TestSuite
         AddTestCase(new DrpConfigPayloadTestCase, DRP_TEST_QUICK);
         AddTestCase(new DrpConfigZeroTestCase, DRP_TEST_QUICK);
         AddTestCase(new DrpConfigScenarioTestCase, DRP_TEST_QUICK);
+        AddTestCase(new DrpConfigStrictOptionsTestCase, DRP_TEST_QUICK);
         // Last: the runner stops a suite at its first failing case.
         AddTestCase(new DrpConfigRefusedChangeTestCase, DRP_TEST_QUICK);
     }

@@ -9,6 +9,7 @@
 #include "ns3/drp-scenario.h"
 #include "ns3/test.h"
 
+#include <cctype>
 #include <sstream>
 #include <string>
 
@@ -114,6 +115,149 @@ class DrpScenarioPairedStreamsTestCase : public TestCase
 
 /**
  * \ingroup drp-tests
+ * Runs in which no transfer succeeds have no mean transfer time: the
+ * summaries say so in words, never as NaN or infinity.
+ */
+class DrpScenarioNoSuccessTestCase : public TestCase
+{
+  public:
+    DrpScenarioNoSuccessTestCase()
+        : TestCase("summaries of runs without successful transfers")
+    {
+    }
+
+  private:
+    /**
+     * \param text printed output
+     * \return whether it holds a NaN or an infinity as iostreams print them
+     */
+    static bool HasNanOrInf(std::string text)
+    {
+        for (auto& c : text)
+        {
+            c = std::tolower(static_cast<unsigned char>(c));
+        }
+        return text.find("nan") != std::string::npos || text.find("inf") != std::string::npos;
+    }
+
+    void DoRun() override
+    {
+        // The reduction of a mean is defined only if both samples have one.
+        DrpMeanInterval none = DrpMeanInterval::Compute({});
+        DrpMeanInterval two = DrpMeanInterval::Compute({2.0});
+        DrpMeanInterval one = DrpMeanInterval::Compute({1.0});
+        NS_TEST_EXPECT_MSG_EQ(DrpMeanInterval::GetReduction(two, one).value_or(-1),
+                              0.5,
+                              "2 to 1 is a reduction by half");
+        NS_TEST_EXPECT_MSG_EQ(DrpMeanInterval::GetReduction(none, one).has_value(),
+                              false,
+                              "no base mean");
+        NS_TEST_EXPECT_MSG_EQ(DrpMeanInterval::GetReduction(two, none).has_value(),
+                              false,
+                              "no other mean");
+
+        // Every registration fails: no transfer succeeds, under either method.
+        DrpScenario::Config config;
+        config.frp = 1;
+        config.transfers = 3;
+        config.size = 4096;
+        config.method = "traditional";
+        DrpScenario::Result traditional = DrpScenario::Run(config);
+        config.method = "dynamic";
+        DrpScenario::Result dynamic = DrpScenario::Run(config);
+        NS_TEST_ASSERT_MSG_EQ(traditional.GetSuccesses() + dynamic.GetSuccesses(),
+                              0,
+                              "no transfer succeeds (else nothing is tested)");
+        for (const auto& result : {traditional, dynamic})
+        {
+            std::ostringstream line;
+            DrpScenario::PrintSummary(line, result);
+            NS_TEST_EXPECT_MSG_NE(line.str().find("no successful transfers"),
+                                  std::string::npos,
+                                  "summary \"" << line.str() << "\" says so");
+            NS_TEST_EXPECT_MSG_NE(line.str().find("0/3 ok"),
+                                  std::string::npos,
+                                  "summary \"" << line.str() << "\" counts them");
+            NS_TEST_EXPECT_MSG_EQ(HasNanOrInf(line.str()),
+                                  false,
+                                  "summary \"" << line.str() << "\" has no NaN");
+        }
+        std::ostringstream reduction;
+        DrpScenario::PrintReduction(reduction, traditional, dynamic);
+        NS_TEST_EXPECT_MSG_NE(reduction.str().find("no successful transfers"),
+                              std::string::npos,
+                              "reduction \"" << reduction.str() << "\" says why it is missing");
+        NS_TEST_EXPECT_MSG_EQ(HasNanOrInf(reduction.str()),
+                              false,
+                              "reduction \"" << reduction.str() << "\" has no NaN");
+
+        // One method without successes: the reduction names it.
+        DrpScenario::Result succeeding;
+        succeeding.config.method = "traditional";
+        succeeding.records.resize(1);
+        succeeding.records[0].status = DrpTransferRecord::SUCCESS;
+        succeeding.records[0].end = MicroSeconds(100);
+        std::ostringstream half;
+        DrpScenario::PrintReduction(half, succeeding, dynamic);
+        NS_TEST_EXPECT_MSG_NE(half.str().find("no successful transfers with the dynamic method"),
+                              std::string::npos,
+                              "reduction \"" << half.str() << "\" names the method");
+        NS_TEST_EXPECT_MSG_EQ(HasNanOrInf(half.str()),
+                              false,
+                              "reduction \"" << half.str() << "\" has no infinity");
+    }
+};
+
+/**
+ * \ingroup drp-tests
+ * The summary line of a run, as drp-paper-p2p prints it.
+ */
+class DrpScenarioSummaryTestCase : public TestCase
+{
+  public:
+    DrpScenarioSummaryTestCase()
+        : TestCase("summary and reduction lines")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        DrpScenario::Result result;
+        result.config.method = "traditional";
+        result.records.resize(4);
+        for (uint32_t i = 0; i < 4; ++i)
+        {
+            result.records[i].status =
+                i < 3 ? DrpTransferRecord::SUCCESS : DrpTransferRecord::DATA_FAILED;
+            result.records[i].mode =
+                i == 1 ? DrpTransferRecord::INDIRECT : DrpTransferRecord::DIRECT;
+            result.records[i].end = MicroSeconds(1000 + 100 * i);
+        }
+        result.framesLost = 7;
+        result.wallSeconds = 0.5;
+        result.events = 4000;
+        std::ostringstream line;
+        DrpScenario::PrintSummary(line, result);
+        NS_TEST_EXPECT_MSG_EQ(line.str(),
+                              "traditional     1100.0 us  +/-   248.4 us (95% CI)   3/4 ok, 1 "
+                              "indirect, 0 corrupt, 7 frames lost, 0.50 s wall (125000 us per "
+                              "transfer, 1000 events per transfer)\n",
+                              "summary line");
+
+        DrpScenario::Result dynamic = result;
+        dynamic.config.method = "dynamic";
+        dynamic.records[0].end = MicroSeconds(670);
+        std::ostringstream reduction;
+        DrpScenario::PrintReduction(reduction, result, dynamic);
+        NS_TEST_EXPECT_MSG_EQ(reduction.str(),
+                              "dynamic reduction of the mean transfer time: 10.00 %\n",
+                              "reduction line");
+    }
+};
+
+/**
+ * \ingroup drp-tests
  * DrpScenario as a measuring instrument.
  */
 class DrpScenarioTestSuite : public TestSuite
@@ -124,6 +268,8 @@ class DrpScenarioTestSuite : public TestSuite
     {
         AddTestCase(new DrpScenarioPairedStreamsTestCase(0.2, 0), DRP_TEST_QUICK);
         AddTestCase(new DrpScenarioPairedStreamsTestCase(0, 0.1), DRP_TEST_QUICK);
+        AddTestCase(new DrpScenarioSummaryTestCase, DRP_TEST_QUICK);
+        AddTestCase(new DrpScenarioNoSuccessTestCase, DRP_TEST_QUICK);
     }
 };
 

@@ -1,0 +1,177 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#ifndef DRP_STRICT_OPTIONS_H
+#define DRP_STRICT_OPTIONS_H
+
+#include "ns3/command-line.h"
+#include "ns3/nstime.h"
+
+#include <cstdint>
+#include <functional>
+#include <list>
+#include <map>
+#include <sstream>
+#include <string>
+
+namespace ns3
+{
+namespace drp
+{
+
+/**
+ * \ingroup drp
+ * Parses a command-line value as a whole. Throws std::invalid_argument
+ * naming the option, the value and what it must be, where ns-3's
+ * CommandLine would read a prefix ("5x" as 5, "1e3" as 1, "0.1abc" as 0.1),
+ * wrap ("-1" as 4294967295) or end the process (a malformed time).
+ *
+ * Defined for uint32_t (decimal digits only, 0 to 4294967295), double (a
+ * finite number, as strtod reads it, no white space), Time (a number with
+ * unit s, ms, us, ns, ps, fs, min, h, d or y; seconds without one) and
+ * std::string (the text as given, spaces included, where CommandLine would
+ * keep only its first word).
+ *
+ * \param name the option, as the user spells it
+ * \param text its value
+ * \return the value
+ */
+template <typename T>
+T ParseStrict(const std::string& name, const std::string& text);
+
+/**
+ * \ingroup drp
+ * \brief Strict numeric options for ns-3's CommandLine.
+ *
+ * CommandLine reads a number with operator>>, which stops at the first
+ * character that does not fit and lets the rest go: --transfers=5x runs 5
+ * transfers, --transfers=1e3 one, --frp=0.1abc uses 0.1. StrictOptions binds
+ * each of its options to the whole text given instead, and Apply() parses the
+ * options that were given with ParseStrict() once CommandLine::Parse() is
+ * done; options not given keep their values exactly.
+ *
+ * \code
+ *   uint32_t transfers = 5;
+ *   CommandLine cmd(__FILE__);
+ *   drp::StrictOptions strict;
+ *   strict.AddValue(cmd, "transfers", "number of transfers", transfers);
+ *   drp::StrictOptions::CheckArguments(argc, argv); // before Parse(): see there
+ *   cmd.Parse(argc, argv);
+ *   strict.Apply(); // throws std::invalid_argument for --transfers=5x
+ * \endcode
+ *
+ * The object must outlive cmd.Parse() and Apply().
+ */
+class StrictOptions
+{
+  public:
+    /**
+     * Adds an option (as CommandLine::AddValue does) that Apply() parses strictly.
+     * \param cmd the command line
+     * \param name the option
+     * \param help its help text
+     * \param value where the value goes (uint32_t, double, Time or
+     * std::string); its current value is the default shown by --PrintHelp
+     */
+    template <typename T>
+    void AddValue(CommandLine& cmd, const std::string& name, const std::string& help, T& value);
+
+    /**
+     * Parses every option that the command line gave (after
+     * CommandLine::Parse()) into its variable. Throws std::invalid_argument
+     * for the first malformed one (see ParseStrict()).
+     */
+    void Apply() const;
+
+    /**
+     * Checks the ns-3 attribute defaults (--ns3::Class::Attribute=value) and
+     * global values (--RngRun=value) that a command line gives, before
+     * CommandLine::Parse() sets them: ns-3 would end the process (status
+     * 134) on a malformed number or time, and print its help for an
+     * attribute named through a subclass. Throws std::invalid_argument
+     * naming the option and the value (see CheckAttributeDefaults()).
+     * \param argc the argument count, as main() got it
+     * \param argv the arguments
+     * \return the attribute defaults given, name (without "--") to value
+     */
+    static std::map<std::string, std::string> CheckArguments(int argc, char* argv[]);
+
+  private:
+    /// An option bound to its text.
+    struct Option
+    {
+        std::string name;                               //!< the option
+        std::string text;                               //!< what the command line gave
+        bool given;                                     //!< whether it gave one
+        std::function<void(const std::string&)> assign; //!< parse text into the variable
+    };
+
+    std::list<Option> m_options; //!< stable addresses for the command line's callbacks
+};
+
+/**
+ * \param value a default
+ * \return it as --PrintHelp shows it
+ */
+template <typename T>
+std::string
+ShowDefault(const T& value)
+{
+    std::ostringstream os;
+    os << value;
+    return os.str();
+}
+
+/**
+ * \param value a default string
+ * \return it, as --PrintHelp shows it
+ */
+template <>
+inline std::string
+ShowDefault<std::string>(const std::string& value)
+{
+    return value;
+}
+
+/**
+ * \param value a time
+ * \return it in its natural unit (+1ms)
+ */
+template <>
+inline std::string
+ShowDefault<Time>(const Time& value)
+{
+    std::ostringstream os;
+    os << value.As(Time::AUTO);
+    return os.str();
+}
+
+template <typename T>
+void
+StrictOptions::AddValue(CommandLine& cmd,
+                        const std::string& name,
+                        const std::string& help,
+                        T& value)
+{
+    T* target = &value;
+    m_options.push_back(Option{name, "", false, [target, name](const std::string& text) {
+                                   *target = ParseStrict<T>(name, text);
+                               }});
+    Option* option = &m_options.back();
+    // A callback gets the whole text: a bound variable would get what
+    // operator>> reads of it (up to the first space, even for a string).
+    cmd.AddValue(name,
+                 help,
+                 Callback<bool, std::string>([option](std::string text) {
+                     option->text = text;
+                     option->given = true;
+                     return true;
+                 }),
+                 ShowDefault(value));
+}
+
+} // namespace drp
+} // namespace ns3
+
+#endif /* DRP_STRICT_OPTIONS_H */

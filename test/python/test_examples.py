@@ -1,0 +1,153 @@
+"""The C++ programs: bad options fail with a message, output and CSV files."""
+
+import pathlib
+import subprocess
+
+import pytest
+
+import drp
+
+EXAMPLES = pathlib.Path(drp.__file__).resolve().parents[2] / "examples"
+
+#: A quick experiment.
+QUICK = ["--transfers=3", "--size=4096"]
+
+
+def program(name):
+    path = EXAMPLES / name
+    if not path.exists():
+        pytest.skip("examples not built")
+    return str(path)
+
+
+def run(name, *args, cwd=None):
+    return subprocess.run(
+        [program(name), *args], capture_output=True, text=True, cwd=cwd, timeout=60
+    )
+
+
+@pytest.mark.parametrize(
+    "option, message",
+    [
+        ("--transfers=5x", 'transfers = "5x" is not an integer in [0, 4294967295]'),
+        ("--transfers=1e3", 'transfers = "1e3" is not an integer'),
+        ("--transfers=-1", 'transfers = "-1" is not an integer'),
+        ("--size=4096.5", 'size = "4096.5" is not an integer'),
+        ("--frp=0.1abc", 'frp = "0.1abc" is not a number'),
+        ("--lfp=nan", 'lfp = "nan" is not a number'),
+        ("--meanBurst=2.5.", 'meanBurst = "2.5." is not a number'),
+        ("--seed=1 2", 'seed = "1 2" is not an integer'),
+        ("--pingInterval=abc", 'pingInterval = "abc" is not a time'),
+        ("--ns3::DrpTransport::Window=abc", 'ns3::DrpTransport::Window = "abc" is not a number'),
+        (
+            "--ns3::DrpTransport::HandshakeTimeout=2xs",
+            'ns3::DrpTransport::HandshakeTimeout = "2xs" is not a time',
+        ),
+        ("--RngRun=abc", 'RngRun = "abc" is not a number'),
+        ("--RngRun=3", "RngRun is set by the scenario (it would ignore this value); use"),
+        ("--run=4294967296", 'run = "4294967296" is not an integer in [0, 4294967295]'),
+        ("--repetitions=2x", 'repetitions = "2x" is not an integer'),
+        ("--ns3::EthernetNetDevice::DataRate=10Mbps", "DataRate is set by the scenario"),
+        ("--ns3::DrpTransport::PayloadSize=512", "use the scenario parameter payload instead"),
+    ],
+)
+def test_paper_p2p_refuses_malformed_options(option, message):
+    result = run("drp-paper-p2p", *QUICK, option)
+    assert result.returncode == 1, (result.returncode, result.stdout, result.stderr)
+    assert result.stderr.startswith("error: ") and message in result.stderr
+    assert result.stdout == ""
+
+
+def test_paper_p2p_range_checks_run_numbers():
+    result = run("drp-paper-p2p", *QUICK, "--run=4294967295", "--repetitions=2")
+    assert result.returncode == 1
+    assert "repetitions = 2 with run = 4294967295" in result.stderr
+    assert "4294967296" in result.stderr and "[0, 4294967295]" in result.stderr
+    result = run("drp-paper-p2p", *QUICK, "--run=4294967294", "--repetitions=2")
+    assert result.returncode == 0, result.stderr
+    assert "runs 4294967294..4294967295" in result.stdout
+
+
+def test_paper_p2p_takes_well_formed_options():
+    result = run(
+        "drp-paper-p2p",
+        *QUICK,
+        "--frp=1e-1",
+        "--lfp=0.05",
+        "--pingInterval=2ms",
+        "--pings=1",
+        "--ns3::DrpTransport::Window=4",
+    )
+    assert result.returncode == 0, result.stderr
+    assert "FRP 0.1, LFP 0.05" in result.stdout and "3/3 ok" in result.stdout
+
+
+@pytest.mark.parametrize(
+    "option, message",
+    [
+        ("--transfers=5x", 'transfers = "5x" is not an integer'),
+        ("--frp=0.1abc", 'frp = "0.1abc" is not a number'),
+        ("--lfp=1e", 'lfp = "1e" is not a number'),
+        ("--frp=1.5", "frp = 1.5 is out of range [0, 1]"),
+        ("--method=fastest", 'method = "fastest" is not a method; valid: traditional, dynamic'),
+        ("--ns3::DrpTransport::Window=abc", 'ns3::DrpTransport::Window = "abc" is not a number'),
+    ],
+)
+def test_rnic_first_refuses_malformed_options(option, message):
+    result = run("rnic-first", option)
+    assert result.returncode == 1, (result.returncode, result.stdout, result.stderr)
+    assert result.stderr.startswith("error: ") and message in result.stderr
+
+
+def test_rnic_first_runs():
+    result = run("rnic-first", "--transfers=2", "--frp=0.5")
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.count("transfer ") == 2
+
+
+def test_paper_p2p_says_when_no_transfer_succeeded():
+    # Every registration fails: neither method has a mean transfer time.
+    result = run("drp-paper-p2p", *QUICK, "--frp=1")
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.count("no successful transfers") == 3
+    assert "none (no successful transfers with either method)" in result.stdout
+    assert "nan" not in result.stdout.lower() and "inf" not in result.stdout.lower()
+
+
+def test_paper_p2p_detects_csv_write_errors():
+    result = run("drp-paper-p2p", *QUICK, "--csv=/dev/full")
+    assert result.returncode == 1, (result.stdout, result.stderr)
+    assert 'error: csv = "/dev/full": writing failed' in result.stderr
+
+
+@pytest.mark.parametrize(
+    "option",
+    [
+        "--frp=2",  # refused by validation
+        "--transfers=5x",  # malformed
+        "--ns3::DrpTransport::Window=0",  # refused by the model while the run builds it
+    ],
+)
+def test_a_failing_command_leaves_an_existing_csv_alone(tmp_path, option):
+    csv = tmp_path / "yesterday.csv"
+    csv.write_text("yesterday's rows\n")
+    result = run("drp-paper-p2p", *QUICK, f"--csv={csv}", option)
+    assert result.returncode == 1, (result.stdout, result.stderr)
+    assert csv.read_text() == "yesterday's rows\n"
+    missing = tmp_path / "new.csv"
+    result = run("drp-paper-p2p", *QUICK, f"--csv={missing}", option)
+    assert result.returncode == 1
+    assert not missing.exists()
+
+
+def test_paper_p2p_writes_csv(tmp_path):
+    csv = tmp_path / "transfers.csv"
+    csv.write_text("yesterday's rows\n")
+    result = run("drp-paper-p2p", *QUICK, "--repetitions=2", f"--csv={csv}")
+    assert result.returncode == 0, result.stderr
+    lines = csv.read_text().splitlines()
+    assert lines[0].startswith("method,frp,lfp,")
+    assert len(lines) == 1 + 2 * 2 * 3
+    result = run("drp-paper-p2p", *QUICK, f"--csv={tmp_path / 'no' / 'such.csv'}")
+    assert result.returncode == 1 and "cannot be written" in result.stderr
+    assert result.stdout == ""
