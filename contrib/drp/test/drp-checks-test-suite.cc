@@ -170,6 +170,53 @@ class DrpBadSequenceTestCase : public TestCase
 
 /**
  * \ingroup drp-tests
+ * Acknowledgements of frames never sent: an ACKN past the write initiator's
+ * next SN (and past a read responder's) is dropped as a bad sequence, and
+ * does not complete the transfer.
+ */
+class DrpAckBeyondSentTestCase : public TestCase
+{
+  public:
+    /// \param operation write or read
+    explicit DrpAckBeyondSentTestCase(const std::string& operation)
+        : TestCase("an ACKN past the frames sent is dropped (" + operation + ")"),
+          m_operation(operation)
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        bool read = m_operation == "read";
+        RnicHelper rnic;
+        PointToPointBed bed(rnic, MakeWorkload(1, 262144, m_operation));
+        Ptr<RnicNetDevice> a = bed.Rnic(0);
+        Ptr<RnicNetDevice> b = bed.Rnic(1);
+        // The data sender is A for a write, B for a read; the ACK comes from the other.
+        Ptr<RnicNetDevice> sender = read ? b : a;
+        Ptr<RnicNetDevice> receiver = read ? a : b;
+        Ptr<Packet> ack = MakeDrpFrame(DrpHeader::ACK | (read ? DrpHeader::READ : 0), 1, 0, 0, 0);
+        DrpHeader h;
+        ack->RemoveHeader(h);
+        h.SetAckNumber(250); // of 256 frames, while fewer than 100 have been sent
+        ack->AddHeader(h);
+        InjectAt(MicroSeconds(300), receiver, sender, ack);
+        bed.Run();
+
+        NS_TEST_ASSERT_MSG_EQ(bed.Records().size(), 1, "the transfer ended");
+        NS_TEST_EXPECT_MSG_EQ(bed.Records()[0].GetStatusName(), "success", "the transfer");
+        NS_TEST_EXPECT_MSG_EQ(bed.m_corrupt, 0, "byte-exact");
+        NS_TEST_EXPECT_MSG_EQ(sender->GetTransport()->GetDropCount(DrpTransport::BAD_SEQUENCE),
+                              1,
+                              "dropped as a bad sequence");
+        Simulator::Destroy();
+    }
+
+    std::string m_operation; //!< write or read
+};
+
+/**
+ * \ingroup drp-tests
  * A read whose slot already holds the previous read's bytes: its
  * destination gets a fresh pattern before it starts, so that a read that
  * moved nothing could not pass the comparison. When its first data frame
@@ -256,6 +303,8 @@ class DrpChecksTestSuite : public TestSuite
             }
         }
         AddTestCase(new DrpReadDestinationTestCase, DRP_TEST_QUICK);
+        AddTestCase(new DrpAckBeyondSentTestCase("write"), DRP_TEST_QUICK);
+        AddTestCase(new DrpAckBeyondSentTestCase("read"), DRP_TEST_QUICK);
     }
 };
 

@@ -131,6 +131,12 @@ DrpSender::Retransmit(uint32_t sn)
     m_transmit(sn);
 }
 
+uint32_t
+DrpSender::GetNextSequence() const
+{
+    return m_next;
+}
+
 void
 DrpSender::OnAck(uint32_t ackn)
 {

@@ -71,6 +71,8 @@ class DrpSender
     void OnAck(uint32_t ackn);
     /// \return true when every frame is acknowledged
     bool IsComplete() const;
+    /// \return the next new SN: frames below it have been sent at least once
+    uint32_t GetNextSequence() const;
     /// Cancels the timer; the sender does nothing more.
     void Stop();
     /**

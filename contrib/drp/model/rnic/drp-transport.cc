@@ -156,7 +156,8 @@ DrpTransport::DrpTransport()
       m_maxTransfersPerPeer(1024),
       m_maxTransfers(16384),
       m_drops{},
-      m_abandoned(0)
+      m_abandoned(0),
+      m_duplicates(0)
 {
     NS_LOG_FUNCTION(this);
 }
@@ -440,6 +441,12 @@ size_t
 DrpTransport::GetActiveResponded() const
 {
     return m_responders.size();
+}
+
+uint64_t
+DrpTransport::GetDuplicates() const
+{
+    return m_duplicates;
 }
 
 uint64_t
@@ -804,6 +811,11 @@ DrpTransport::ReceiveAtInitiator(const DrpHeader& header,
     }
     else if (c->sender)
     {
+        if (header.GetAckNumber() > c->sender->GetNextSequence())
+        {
+            Drop(frame, BAD_SEQUENCE); // acknowledges frames never sent
+            return;
+        }
         c->sender->OnAck(header.GetAckNumber());
         MaybeRelease(*c);
     }
@@ -1013,6 +1025,7 @@ DrpTransport::OnReadData(Initiator& c,
     uint32_t sn = header.GetSequence();
     if (!c.receiver.See(sn, header.GetLength()))
     {
+        ++m_duplicates;
         if (c.receiver.IsCommitted(sn))
         {
             SendAck(c.record.peer, c.record.tid, true, c.receiver.GetAckNumber());
@@ -1296,6 +1309,10 @@ DrpTransport::ReceiveAtResponder(const DrpHeader& header,
         }
         OnConfirmation(*r);
     }
+    else if (header.GetAckNumber() > (r->sender ? r->sender->GetNextSequence() : 0))
+    {
+        Drop(frame, BAD_SEQUENCE); // acknowledges frames never sent
+    }
     else if (r->sender)
     {
         r->sender->OnAck(header.GetAckNumber());
@@ -1456,6 +1473,7 @@ DrpTransport::OnWriteData(Responder& r,
     }
     if (r.receiver.IsCommitted(sn))
     {
+        ++m_duplicates;
         SendAck(r.peer, r.tid, false, r.receiver.GetAckNumber()); // duplicate
         return;
     }
@@ -1475,6 +1493,10 @@ DrpTransport::OnWriteData(Responder& r,
                 payload,
                 [this, key, sn]() { OnWriteDataPlaced(key, sn); },
                 GetTxDelay()); // the acknowledgement's processing
+        }
+        else
+        {
+            ++m_duplicates; // its first copy is still on its way to host memory
         }
         return;
     }

@@ -233,6 +233,9 @@ class DrpTransport : public Object
     size_t GetActiveResponded() const;
     /// \return transfers this RNIC responded to that ended without a release (abandoned)
     uint64_t GetAbandonedResponses() const;
+    /// \return data frames that passed every check but had arrived before
+    ///         (retransmissions): acknowledged again where committed, never placed again
+    uint64_t GetDuplicates() const;
     /**
      * \param reason a drop reason
      * \return its name
@@ -558,6 +561,7 @@ class DrpTransport : public Object
     uint32_t m_maxTransfers;                  //!< records in all, at most
     uint64_t m_drops[DROP_REASONS];           //!< drops per reason
     uint64_t m_abandoned;                     //!< responded transfers abandoned
+    uint64_t m_duplicates;                    //!< data frames received again
 
     RegistrationRequestCallback m_registrationCallback; //!< host upcall
     ReplyCallback m_replyCallback;                      //!< host upcall

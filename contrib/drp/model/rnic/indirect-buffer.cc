@@ -48,7 +48,8 @@ IndirectBuffer::GetTypeId()
 IndirectBuffer::IndirectBuffer()
     : m_capacity(49152),
       m_occupancy(0),
-      m_overflows(0)
+      m_overflows(0),
+      m_discards(0)
 {
     NS_LOG_FUNCTION(this);
 }
@@ -78,6 +79,12 @@ uint32_t
 IndirectBuffer::GetOccupancy() const
 {
     return m_occupancy;
+}
+
+uint64_t
+IndirectBuffer::GetDiscardCount() const
+{
+    return m_discards;
 }
 
 uint64_t
@@ -119,6 +126,29 @@ std::vector<IndirectBuffer::Entry>
 IndirectBuffer::Take(Mac48Address peer, uint16_t tid)
 {
     NS_LOG_FUNCTION(this << peer << tid);
+    std::vector<Entry> entries = Remove(peer, tid);
+    uint32_t bytes = 0;
+    for (const auto& entry : entries)
+    {
+        bytes += entry.payload->GetSize();
+    }
+    if (!entries.empty())
+    {
+        m_flushTrace(peer, tid, bytes);
+    }
+    return entries;
+}
+
+void
+IndirectBuffer::Discard(Mac48Address peer, uint16_t tid)
+{
+    NS_LOG_FUNCTION(this << peer << tid);
+    m_discards += Remove(peer, tid).size();
+}
+
+std::vector<IndirectBuffer::Entry>
+IndirectBuffer::Remove(Mac48Address peer, uint16_t tid)
+{
     std::vector<Entry> entries;
     auto it = m_transfers.find(Key(peer, tid));
     if (it == m_transfers.end())
@@ -133,26 +163,7 @@ IndirectBuffer::Take(Mac48Address peer, uint16_t tid)
     }
     m_transfers.erase(it);
     m_occupancy -= bytes;
-    m_flushTrace(peer, tid, bytes);
     return entries;
-}
-
-void
-IndirectBuffer::Discard(Mac48Address peer, uint16_t tid)
-{
-    NS_LOG_FUNCTION(this << peer << tid);
-    auto it = m_transfers.find(Key(peer, tid));
-    if (it == m_transfers.end())
-    {
-        return;
-    }
-    uint32_t bytes = 0;
-    for (auto& [sequence, entry] : it->second)
-    {
-        bytes += entry.payload->GetSize();
-    }
-    m_transfers.erase(it);
-    m_occupancy -= bytes;
 }
 
 } // namespace ns3

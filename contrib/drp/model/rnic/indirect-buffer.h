@@ -87,6 +87,8 @@ class IndirectBuffer : public Object
     uint32_t GetOccupancy() const;
     /// \return the number of payloads refused for lack of room
     uint64_t GetOverflowCount() const;
+    /// \return the number of payloads discarded unplaced (their transfer was abandoned)
+    uint64_t GetDiscardCount() const;
 
   protected:
     void DoDispose() override;
@@ -100,10 +102,18 @@ class IndirectBuffer : public Object
      * \param bytes capacity
      */
     void SetCapacity(uint32_t bytes);
+    /**
+     * Removes a transfer's payloads.
+     * \param peer the sender's address
+     * \param tid transfer id
+     * \return the payloads, in SN order
+     */
+    std::vector<Entry> Remove(Mac48Address peer, uint16_t tid);
 
     uint32_t m_capacity;                                           //!< capacity, bytes
     TracedValue<uint32_t> m_occupancy;                             //!< bytes held
     uint64_t m_overflows;                                          //!< refused payloads
+    uint64_t m_discards;                                           //!< payloads discarded
     std::map<Key, std::map<uint32_t, Entry>> m_transfers;          //!< payloads per transfer and SN
     TracedCallback<Ptr<const Packet>> m_overflowTrace;             //!< a payload was refused
     TracedCallback<Mac48Address, uint16_t, uint32_t> m_flushTrace; //!< a transfer was taken out
