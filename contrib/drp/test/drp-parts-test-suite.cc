@@ -19,6 +19,7 @@
 #include <memory>
 #include <numeric>
 #include <string>
+#include <sys/resource.h>
 #include <utility>
 #include <vector>
 
@@ -137,6 +138,48 @@ class DrpHostMemoryTestCase : public TestCase
         memory->Deregister(0x1050, 100);
         NS_TEST_ASSERT_MSG_EQ(memory->GetRegisteredBytes(), 0, "nothing registered");
         Simulator::Destroy();
+    }
+};
+
+/**
+ * \ingroup drp-tests
+ * Comparing two large ranges costs a page of scratch space each, not a copy
+ * of each range: the peak resident set hardly grows.
+ */
+class DrpCompareMemoryTestCase : public TestCase
+{
+  public:
+    DrpCompareMemoryTestCase()
+        : TestCase("HostMemory::CountDifferences compares page by page, copying nothing whole")
+    {
+    }
+
+  private:
+    /// \return the process's peak resident set, in bytes
+    static uint64_t PeakRss()
+    {
+        struct rusage usage;
+        getrusage(RUSAGE_SELF, &usage);
+        return uint64_t(usage.ru_maxrss) * 1024; // Linux reports KiB
+    }
+
+    void DoRun() override
+    {
+        const uint32_t size = 128u << 20; // 128 MiB in each of two memories
+        Ptr<HostMemory> one = CreateObject<HostMemory>();
+        Ptr<HostMemory> two = CreateObject<HostMemory>();
+        one->Fill(0, size, 7);
+        two->Fill(0, size, 7);
+        two->Fill(size / 2, 1, 8); // one byte differs (very likely)
+        uint64_t before = PeakRss();
+        uint64_t differences = one->CountDifferences(0, two, 0, size);
+        uint64_t growth = PeakRss() - before;
+        NS_TEST_EXPECT_MSG_LT_OR_EQ(differences, 1, "at most the one byte differs");
+        NS_TEST_EXPECT_MSG_GT(one->CountDifferences(0, one, 4096, size - 4096),
+                              size / 2,
+                              "shifted content differs");
+        // A copy of both ranges would have raised the peak by 256 MiB.
+        NS_TEST_EXPECT_MSG_LT(growth, uint64_t(16) << 20, "the comparison's own memory");
     }
 };
 
@@ -620,6 +663,7 @@ class DrpPartsTestSuite : public TestSuite
         : TestSuite("drp-parts", DRP_TEST_UNIT)
     {
         AddTestCase(new DrpHostMemoryTestCase, DRP_TEST_QUICK);
+        AddTestCase(new DrpCompareMemoryTestCase, DRP_TEST_QUICK);
         AddTestCase(new DrpPcieTimingTestCase, DRP_TEST_QUICK);
         AddTestCase(new DrpIndirectBufferTestCase, DRP_TEST_QUICK);
         AddTestCase(new DrpSenderTestCase, DRP_TEST_QUICK);
