@@ -446,10 +446,16 @@ DrpScenario::PrintSummary(std::ostream& os, const Result& result)
     DrpMeanInterval t = result.GetTransferTime();
     line << std::left << std::setw(12) << result.config.method << std::right << std::fixed
          << std::setprecision(1);
-    if (t.count > 0)
+    if (t.count > 1)
     {
         line << std::setw(10) << t.mean << " us  +/- " << std::setw(7) << t.halfWidth
              << " us (95% CI)   ";
+    }
+    else if (t.count == 1)
+    {
+        // One transfer has a time but no spread: no interval to print.
+        line << std::setw(10) << t.mean << " us  " << std::left << std::setw(26)
+             << "(one success, no CI)" << std::right;
     }
     else
     {

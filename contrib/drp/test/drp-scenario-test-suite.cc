@@ -253,6 +253,16 @@ class DrpScenarioSummaryTestCase : public TestCase
         NS_TEST_EXPECT_MSG_EQ(reduction.str(),
                               "dynamic reduction of the mean transfer time: 10.00 %\n",
                               "reduction line");
+
+        DrpScenario::Result one = result;
+        one.records.resize(1);
+        std::ostringstream single;
+        DrpScenario::PrintSummary(single, one);
+        NS_TEST_EXPECT_MSG_EQ(single.str(),
+                              "traditional     1000.0 us  (one success, no CI)      1/1 ok, 0 "
+                              "indirect, 0 corrupt, 7 frames lost, 0.50 s wall (500000 us per "
+                              "transfer, 4000 events per transfer)\n",
+                              "summary line of a single success: no interval");
     }
 };
 
