@@ -241,11 +241,12 @@ class FuzzRun
         m_size = uint32_t(Pick(1, 4)) == 1 ? uint32_t(Pick(1, 4096)) : uint32_t(Pick(4096, 65536));
         m_concurrency = uint32_t(Pick(1, 4));
         const double frp = Chance(0.3) ? 0.3 : 0.0;
-        // In half the runs, frames that carry a peer's own address spare the
-        // workload's TIDs, so that the honest transfers' bytes can be checked
-        // (within the trust model, such a frame may write a live transfer's
-        // region or end it); the other half hammer the live transfers.
-        m_spareLive = Chance(0.5);
+        // In a third of the runs, frames that carry a peer's own address
+        // spare the workload's TIDs and regions, so that every successful
+        // honest transfer's bytes can be checked (within the trust model,
+        // such a frame may write a live transfer's region or end it); the
+        // other runs hammer the live transfers.
+        m_spareLive = Chance(1.0 / 3);
 
         RnicHelper rnic;
         rnic.SetMethod(m_config.method);
@@ -431,9 +432,18 @@ class FuzzRun
         }
     }
 
-    /// \return a TID: mostly the workload's, sometimes any
+    /// \return a TID: mostly a live one or one of the workload's, sometimes any
     uint16_t PickTid()
     {
+        if (!m_captured.empty() && Chance(0.4))
+        {
+            // The TID of a recent honest frame: most likely a live transfer's.
+            const auto& frame = m_captured[Pick(0, m_captured.size() - 1)];
+            if (frame.size() >= 4)
+            {
+                return uint16_t(frame[2] << 8 | frame[3]);
+            }
+        }
         switch (Pick(0, 9))
         {
         case 0:
@@ -504,8 +514,12 @@ class FuzzRun
         }
     }
 
-    /// \return a frame from the header grammar
-    std::vector<uint8_t> Generate()
+    /**
+     * \param toward the host the frame goes to (HOSTS: none of them)
+     * \return a CTRL byte: mostly one a frame toward that end of the
+     *         workload carries, sometimes any frame type, sometimes any byte
+     */
+    uint8_t PickControl(uint32_t toward)
     {
         static const uint8_t TYPES[] = {DrpHeader::REQ,
                                         DrpHeader::REQ_ACK,
@@ -513,22 +527,57 @@ class FuzzRun
                                         DrpHeader::REL,
                                         DrpHeader::REL_ACK,
                                         0};
-        DrpHeader h;
-        uint8_t ctrl = 0;
-        if (Chance(0.1))
+        const bool read = m_config.operation == "read";
+        if (toward < 2 && Chance(0.7))
         {
-            ctrl = uint8_t(Pick(0, 255)); // any byte: mostly several types
-        }
-        else
-        {
-            ctrl = TYPES[Pick(0, 5)];
-            if (ctrl == 0 || Chance(0.3))
+            // What the workload's initiator (A) sends to B, or B to A.
+            const uint8_t op = read ? DrpHeader::READ : 0;
+            if (toward == 1)
             {
-                ctrl |= DrpHeader::ACK;
+                static const uint8_t WRITE[] = {DrpHeader::REQ,
+                                                DrpHeader::REL,
+                                                DrpHeader::DATA,
+                                                DrpHeader::DATA};
+                static const uint8_t READ[] = {DrpHeader::REQ,
+                                               DrpHeader::REL,
+                                               DrpHeader::REQ_ACK | DrpHeader::ACK,
+                                               DrpHeader::ACK};
+                const uint8_t ctrl = (read ? READ : WRITE)[Pick(0, 3)] | op;
+                return ctrl | (ctrl & DrpHeader::DATA && Chance(0.3) ? DrpHeader::INDIRECT : 0);
             }
-            ctrl |= Chance(m_config.operation == "read" ? 0.7 : 0.3) ? DrpHeader::READ : 0;
-            ctrl |= Chance(0.2) ? DrpHeader::INDIRECT : 0;
+            static const uint8_t WRITE[] = {DrpHeader::REQ_ACK,
+                                            DrpHeader::REL_ACK,
+                                            DrpHeader::ACK,
+                                            DrpHeader::ACK};
+            static const uint8_t READ[] = {DrpHeader::REQ_ACK,
+                                           DrpHeader::REL_ACK,
+                                           DrpHeader::DATA,
+                                           DrpHeader::DATA};
+            const uint8_t ctrl = (read ? READ : WRITE)[Pick(0, 3)] | op;
+            return ctrl | (ctrl & DrpHeader::DATA && Chance(0.3) ? DrpHeader::INDIRECT : 0);
         }
+        if (Chance(0.3))
+        {
+            return uint8_t(Pick(0, 255)); // any byte: mostly several types
+        }
+        uint8_t ctrl = TYPES[Pick(0, 5)];
+        if (ctrl == 0 || Chance(0.3))
+        {
+            ctrl |= DrpHeader::ACK;
+        }
+        ctrl |= Chance(read ? 0.7 : 0.3) ? DrpHeader::READ : 0;
+        ctrl |= Chance(0.2) ? DrpHeader::INDIRECT : 0;
+        return ctrl;
+    }
+
+    /**
+     * \param toward the host the frame goes to (HOSTS: none of them)
+     * \return a frame from the header grammar
+     */
+    std::vector<uint8_t> Generate(uint32_t toward)
+    {
+        DrpHeader h;
+        const uint8_t ctrl = PickControl(toward);
         h.SetControl(ctrl);
         h.SetStatus(Chance(0.9) ? 0 : (Chance(0.7) ? 1 : uint8_t(Pick(2, 255))));
         h.SetTid(PickTid());
@@ -549,6 +598,19 @@ class FuzzRun
         default:
             h.SetSequence(uint32_t(Pick(0, frames - 1)));
         }
+        if (data && Chance(0.4))
+        {
+            // Exactly where frame SN of one of the workload's slots goes
+            // (SBA, DBA and LEN of that SN, PayloadSize 1024): passes every
+            // check an RNIC can make without knowing the transfer.
+            const uint32_t sn = uint32_t(Pick(0, frames - 1));
+            const uint64_t offset =
+                Pick(0, m_concurrency - 1) * (m_span / m_concurrency) + uint64_t(sn) * 1024;
+            h.SetSequence(sn);
+            h.SetSba(m_base[0] + offset);
+            h.SetDba(m_base[1] + offset);
+            h.SetLength(std::min<uint32_t>(1024, m_size - sn * 1024));
+        }
         if (ctrl & DrpHeader::ACK)
         {
             h.SetAckNumber(Chance(0.8) ? uint32_t(Pick(0, frames + 1))
@@ -557,9 +619,10 @@ class FuzzRun
         uint32_t payload = 0;
         if (data)
         {
-            payload = Chance(0.8) && len <= 1500 ? len : uint32_t(Pick(0, 1500));
+            const uint32_t length = h.GetLength();
+            payload = Chance(0.85) && length <= 1500 ? length : uint32_t(Pick(0, 1500));
         }
-        else if (Chance(0.1))
+        else if (Chance(0.05))
         {
             payload = uint32_t(Pick(1, 64));
         }
@@ -584,7 +647,8 @@ class FuzzRun
     std::vector<uint8_t> Mutate()
     {
         std::vector<uint8_t> bytes = m_captured[Pick(0, m_captured.size() - 1)];
-        const uint32_t ops = uint32_t(Pick(1, 4));
+        // Sometimes none: a replay (a duplicate, late or early) of an honest frame.
+        const uint32_t ops = uint32_t(Pick(0, 4));
         for (uint32_t k = 0; k < ops; ++k)
         {
             switch (Pick(0, 7))
@@ -650,9 +714,6 @@ class FuzzRun
     {
         Injected in;
         in.index = index;
-        const bool mutate = !m_captured.empty() && Chance(0.4);
-        in.bytes = mutate ? Mutate() : Generate();
-        m_result.fromMutation += mutate;
 
         // Where from, claiming to be whom, and to whom.
         Mac48Address to;
@@ -704,6 +765,9 @@ class FuzzRun
             in.destination = Chance(0.5) ? 2 : HOSTS;
         }
         to = in.destination < HOSTS ? m_macs[in.destination] : Mac48Address("02:00:00:00:00:99");
+        const bool mutate = !m_captured.empty() && Chance(0.4);
+        in.bytes = mutate ? Mutate() : Generate(in.destination);
+        m_result.fromMutation += mutate;
         const bool fromPeer = (in.source == m_macs[0] && in.destination == 1) ||
                               (in.source == m_macs[1] && in.destination == 0);
         if (m_spareLive && fromPeer && in.bytes.size() >= 4)
