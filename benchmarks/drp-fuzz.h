@@ -1035,6 +1035,26 @@ class FuzzRun
         return os.str();
     }
 
+    /**
+     * \param r an honest transfer
+     * \return the fuzzed frames with its TID and a peer's source address
+     *         that a transport took before it ended (number and bytes)
+     */
+    std::string SameTid(const DrpTransferRecord& r) const
+    {
+        std::ostringstream os;
+        for (const auto& t : m_taken)
+        {
+            if (t.at <= r.end && t.in->header.GetTid() == r.tid &&
+                t.in->source == m_macs[1 - t.host])
+            {
+                os << "; frame " << t.in->index << " (to host " << t.host << " at "
+                   << t.at.As(Time::US) << "): " << Hex(t.in->bytes);
+            }
+        }
+        return os.str();
+    }
+
     /// Checks every invariant after the run. \param finished no event was left
     void Check(bool finished)
     {
@@ -1082,7 +1102,7 @@ class FuzzRun
             {
                 Fail("honest transfer " + std::to_string(r.index) + " (TID " +
                      std::to_string(r.tid) + ") succeeded with " +
-                     std::to_string(m_differences[i]) + " bytes different");
+                     std::to_string(m_differences[i]) + " bytes different" + SameTid(r));
             }
         }
         // Memory outside every registered region is unchanged.
