@@ -33,7 +33,6 @@
  * stream, so a run is replayed from its seed and run number.
  */
 
-#include "ns3/bridge-net-device.h"
 #include "ns3/double.h"
 #include "ns3/drp-header.h"
 #include "ns3/drp-transport.h"
@@ -282,6 +281,7 @@ class FuzzRun
         m_span = stride * m_concurrency;
         m_base[0] = 0;
         m_base[1] = uint64_t(m_rnics[0]->GetNode()->GetId() + 1) << 32;
+        // Where a workload of C's would write at a peer: watched as well.
         m_base[2] = uint64_t(m_rnics[2]->GetNode()->GetId() + 1) << 32;
 
         for (uint32_t h = 0; h < HOSTS; ++h)
