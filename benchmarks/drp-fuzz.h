@@ -811,8 +811,10 @@ class FuzzRun
             const uint8_t types = in.header.GetControl() & 0x1F;
             const bool single = types != 0 && (types & (types - 1)) == 0;
             const bool pureAck = types == 0 && in.header.HasFlag(DrpHeader::ACK);
-            // A pure acknowledgement's STATUS is not checked (DrpHeader::IsWellFormed).
-            if (!(pureAck || (single && in.header.GetStatus() <= 1)))
+            // STATUS is 0 or 1 in a reply, 0 in every other frame (the wire format).
+            const bool reply = single && in.header.HasFlag(DrpHeader::REQ_ACK);
+            const bool statusOk = reply ? in.header.GetStatus() <= 1 : in.header.GetStatus() == 0;
+            if (!((pureAck || single) && statusOk))
             {
                 in.expected = DrpTransport::MALFORMED;
             }

@@ -114,6 +114,18 @@ class DrpHeaderClassifyTestCase : public TestCase
         DrpHeader badStatus = Make(DrpHeader::REQ_ACK);
         badStatus.SetStatus(7);
         NS_TEST_EXPECT_MSG_EQ(badStatus.IsWellFormed(), false, "unknown status");
+        DrpHeader invalid = Make(DrpHeader::REQ_ACK);
+        invalid.SetStatus(DrpHeader::INVALID);
+        NS_TEST_EXPECT_MSG_EQ(invalid.IsWellFormed(), true, "an invalid reply");
+        for (uint8_t ctrl :
+             {uint8_t(DrpHeader::ACK), uint8_t(DrpHeader::DATA), uint8_t(DrpHeader::REQ)})
+        {
+            DrpHeader statusElsewhere = Make(ctrl);
+            statusElsewhere.SetStatus(DrpHeader::INVALID);
+            NS_TEST_EXPECT_MSG_EQ(statusElsewhere.IsWellFormed(),
+                                  false,
+                                  "STATUS set outside a reply (CTRL " << int(ctrl) << ")");
+        }
     }
 };
 

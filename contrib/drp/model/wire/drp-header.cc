@@ -254,9 +254,14 @@ DrpHeader::IsWellFormed() const
     std::bitset<8> types(m_ctrl & TYPE_MASK);
     if (types.count() == 0)
     {
-        return HasFlag(ACK);
+        return HasFlag(ACK) && m_status == VALID;
     }
-    return types.count() == 1 && (m_status <= INVALID);
+    if (types.count() != 1)
+    {
+        return false;
+    }
+    // STATUS means something in a reply only; elsewhere it must be 0.
+    return HasFlag(REQ_ACK) ? m_status <= INVALID : m_status == VALID;
 }
 
 } // namespace ns3

@@ -117,7 +117,8 @@ class DrpHeader : public Header
     /// \return true if the frame travels from the transfer's initiator to its responder
     bool IsFromInitiator() const;
     /// \return true if exactly one of REQ, REQ_ACK, DATA, REL, REL_ACK is set,
-    ///         or none is set and ACK is (a pure acknowledgement)
+    ///         or none is set and ACK is (a pure acknowledgement); and STATUS is
+    ///         VALID or INVALID in a REQ_ACK, VALID (0) in every other frame
     bool IsWellFormed() const;
 
   private:
