@@ -11,6 +11,7 @@
 #include "indirect-buffer.h"
 #include "mode-policy.h"
 #include "region-table.h"
+#include "responder-connection.h"
 
 #include "ns3/drp-header.h"
 #include "ns3/event-id.h"
@@ -18,6 +19,7 @@
 #include "ns3/object.h"
 #include "ns3/pcie-link.h"
 #include "ns3/traced-callback.h"
+#include "ns3/traced-value.h"
 
 #include <deque>
 #include <map>
@@ -133,6 +135,28 @@ class DrpTransport : public Object
      *        limit was reached)
      */
     typedef void (*ResponderEndTracedCallback)(Mac48Address peer, uint16_t tid, bool released);
+    /**
+     * TracedCallback signature for a responded transfer's state changes.
+     * \param peer the initiator
+     * \param tid its transfer
+     * \param oldState the state left
+     * \param newState the state entered
+     */
+    typedef void (*ResponderStateTracedCallback)(Mac48Address peer,
+                                                 uint16_t tid,
+                                                 ResponderConnection::State oldState,
+                                                 ResponderConnection::State newState);
+    /**
+     * TracedCallback signature for a responded transfer's registration changes.
+     * \param peer the initiator
+     * \param tid its transfer
+     * \param oldState the registration state left
+     * \param newState the registration state entered
+     */
+    typedef void (*ResponderRegistrationTracedCallback)(Mac48Address peer,
+                                                        uint16_t tid,
+                                                        ResponderConnection::Registration oldState,
+                                                        ResponderConnection::Registration newState);
 
     /**
      * \brief Get the type ID.
@@ -268,41 +292,10 @@ class DrpTransport : public Object
         Time readDeadline;                 //!< read: when the watchdog expires
     };
 
-    /// A transfer this RNIC responds to.
-    struct Responder
-    {
-        /// The host's registration of the transfer's region.
-        enum Registration
-        {
-            NONE,    //!< not asked yet (no request seen)
-            PENDING, //!< the host is registering
-            VALID,   //!< registered
-            INVALID, //!< the last attempt failed
-        };
-
-        Mac48Address peer;                 //!< the initiator
-        uint16_t tid{0};                   //!< transfer id
-        bool read{false};                  //!< read transfer
-        bool haveRequest{false};           //!< a request named the region
-        uint64_t sba{0};                   //!< initiator's region
-        uint64_t dba{0};                   //!< this host's region
-        uint32_t length{0};                //!< bytes
-        Registration registration{NONE};   //!< host registration
-        DrpReceiver receiver;              //!< write: the data
-        uint32_t pendingWrites{0};         //!< DMA writes in flight
-        bool releaseWaiting{false};        //!< REL came while writes were in flight
-        bool released{false};              //!< released; kept to answer repeated RELs
-        std::unique_ptr<DrpSender> sender; //!< read: the data
-        bool confirmed{false};             //!< read: the initiator confirmed
-        bool indirect{false};              //!< read: data started before the confirmation
-        uint32_t confirmExpiries{0};       //!< read: expiries without confirmation
-        EventId confirmTimer;              //!< read: confirmation timer
-        Time lastHeard;                    //!< last frame from the initiator
-        EventId idleTimer;                 //!< idle check
-    };
-
     /// A responded transfer's key: the initiator and its TID.
-    typedef std::pair<Mac48Address, uint16_t> ResponderKey;
+    typedef ResponderConnection::Key ResponderKey;
+
+    friend class ResponderConnection;
 
     // Attribute accessors; the setters check their values.
     void SetWindow(uint32_t window);             //!< \param window frames
@@ -414,9 +407,21 @@ class DrpTransport : public Object
                             Ptr<Packet> frame,
                             Mac48Address from);
 
-    // Responder.
-    Responder* FindResponder(Mac48Address peer, uint16_t tid);
-    Responder& CreateResponder(Mac48Address peer, uint16_t tid, bool read);
+    // Responder: admission, dispatch and the records' end.
+    /**
+     * \param peer the initiator
+     * \param tid its transfer
+     * \return the record, or null
+     */
+    ResponderConnection* FindResponder(Mac48Address peer, uint16_t tid);
+    /**
+     * Makes an admitted transfer's record and opens it.
+     * \param peer the initiator
+     * \param tid its transfer
+     * \param read read transfer
+     * \return the record
+     */
+    ResponderConnection& CreateResponder(Mac48Address peer, uint16_t tid, bool read);
     /**
      * Makes room for one more responder record of \p peer, if the limits
      * allow, by forgetting the oldest released record where needed.
@@ -424,8 +429,12 @@ class DrpTransport : public Object
      * \return false if there is no room
      */
     bool AdmitResponder(Mac48Address peer);
-    /// \param key a responder record to erase (and uncount)
-    void EraseResponder(ResponderKey key);
+    /**
+     * Takes a record out of the table (and uncounts it).
+     * \param key the record's key
+     * \return the record, for its caller to destroy now or later
+     */
+    std::unique_ptr<ResponderConnection> EraseResponder(ResponderKey key);
     /**
      * Write data for a transfer with no record (its request was lost): the
      * dynamic RNIC keeps it in the indirect buffer, and only then makes a record.
@@ -439,17 +448,17 @@ class DrpTransport : public Object
                      Ptr<Packet> frame,
                      Mac48Address from);
     /**
-     * A data frame is in the indirect buffer: it counts as committed.
-     * \param r the transfer
+     * Checks a frame from an initiator, finds (or, for a new request, makes)
+     * its record and hands the frame to it.
      * \param header the frame's header
+     * \param payload its payload
+     * \param frame the frame
+     * \param from the initiator
      */
-    void CommitBuffered(Responder& r, const DrpHeader& header);
     void ReceiveAtResponder(const DrpHeader& header,
                             Ptr<Packet> payload,
                             Ptr<Packet> frame,
                             Mac48Address from);
-    void OnRequest(Responder& r, const DrpHeader& header);
-    void SendReply(Responder& r, bool valid);
     /**
      * Refuses a request (no valid region, or no room for its record): an
      * invalid reply, and no state kept.
@@ -474,8 +483,6 @@ class DrpTransport : public Object
                            uint64_t length,
                            uint64_t base,
                            uint64_t baseLength) const;
-    void OnWriteData(Responder& r, Ptr<Packet> payload, const DrpHeader& header, Ptr<Packet> frame);
-    void OnWriteDataPlaced(ResponderKey key, uint32_t sn);
     /**
      * Sends an acknowledgement.
      * \param to destination
@@ -486,19 +493,24 @@ class DrpTransport : public Object
      */
     void SendAck(Mac48Address to, uint16_t tid, bool read, uint32_t ackn, bool processed = false);
     /**
-     * A DMA write of the transfer's data reached host memory; a REL that
-     * waited for the last one is answered now.
-     * \param r the transfer
+     * Asks the host, by interrupt, to register a responded transfer's region.
+     * \param peer the initiator
+     * \param tid the transfer
+     * \param read read transfer
+     * \param dba the region
+     * \param length its length
      */
-    void OnWriteLanded(Responder& r);
-    void Flush(Responder& r);
-    void OnFlushed(ResponderKey key, std::vector<uint32_t> sequences);
-    void OnRelease(Responder& r);
-    void CompleteRelease(Responder& r);
-    void OnConfirmation(Responder& r);
-    void OnConfirmTimeout(ResponderKey key);
-    void StartReadData(Responder& r, bool indirect);
-    void SendReadData(ResponderKey key, uint32_t sn);
+    void RequestRegistration(Mac48Address peer,
+                             uint16_t tid,
+                             bool read,
+                             uint64_t dba,
+                             uint32_t length);
+    /**
+     * A responded transfer answered its REL: its record is kept (for a
+     * repeated REL) until admission needs the room.
+     * \param key the record
+     */
+    void OnResponderReleased(ResponderKey key);
     /**
      * Tells the host, by interrupt, that a transfer it responded to ended.
      * \param peer the initiator
@@ -506,10 +518,11 @@ class DrpTransport : public Object
      * \param released true if released normally, false if abandoned
      */
     void NotifyResponderDone(Mac48Address peer, uint16_t tid, bool released);
-    void ArmIdleTimer(Responder& r);
-    void OnIdleTimeout(ResponderKey key);
+    /**
+     * Ends and forgets a record: abandoned if it was not released.
+     * \param key the record
+     */
     void AbandonResponder(ResponderKey key);
-    bool InRegion(const Responder& r, const DrpHeader& header) const;
     /**
      * \param address the address a data frame names (in the region whose base is \p base)
      * \param length the frame's LEN
@@ -551,10 +564,11 @@ class DrpTransport : public Object
     uint32_t m_rxCycles;          //!< receive processing per frame, cycles
     Time m_rxFree;                //!< when the receive engine is free
 
-    uint16_t m_nextTid;                             //!< next transfer id to try
-    std::map<uint16_t, Time> m_heldTids;            //!< failed transfers' TIDs, held until then
-    std::map<uint16_t, Initiator> m_initiators;     //!< transfers initiated here
-    std::map<ResponderKey, Responder> m_responders; //!< transfers responded to here
+    uint16_t m_nextTid;                         //!< next transfer id to try
+    std::map<uint16_t, Time> m_heldTids;        //!< failed transfers' TIDs, held until then
+    std::map<uint16_t, Initiator> m_initiators; //!< transfers initiated here
+    std::map<ResponderKey, std::unique_ptr<ResponderConnection>>
+        m_responders;                                     //!< transfers responded to here
     std::map<Mac48Address, uint32_t> m_respondersPerPeer; //!< records per initiator
     std::deque<ResponderKey> m_releasedOrder; //!< released records, oldest first (some stale)
     uint32_t m_maxTransfersPerPeer;           //!< records per initiator, at most
@@ -571,8 +585,17 @@ class DrpTransport : public Object
     TracedCallback<Ptr<const Packet>, DropReason> m_dropTrace;        //!< dropped frames
     TracedCallback<uint16_t, DrpTransferRecord::Mode> m_modeTrace;    //!< mode decisions
     TracedCallback<Mac48Address, uint16_t, bool> m_responderEndTrace; //!< responded transfers' ends
-    TracedCallback<Ptr<const Packet>> m_txTrace;                      //!< DRP frames sent
-    TracedCallback<Ptr<const Packet>> m_rxTrace;                      //!< DRP frames received
+    /// responded transfers' state changes
+    TracedCallback<Mac48Address, uint16_t, ResponderConnection::State, ResponderConnection::State>
+        m_responderStateTrace;
+    /// responded transfers' registration changes
+    TracedCallback<Mac48Address,
+                   uint16_t,
+                   ResponderConnection::Registration,
+                   ResponderConnection::Registration>
+        m_responderRegistrationTrace;
+    TracedCallback<Ptr<const Packet>> m_txTrace; //!< DRP frames sent
+    TracedCallback<Ptr<const Packet>> m_rxTrace; //!< DRP frames received
 };
 
 } // namespace ns3
