@@ -124,6 +124,12 @@ DrpTransport::GetTypeId()
                             "An initiated transfer's mode was decided.",
                             MakeTraceSourceAccessor(&DrpTransport::m_modeTrace),
                             "ns3::DrpTransport::ModeTracedCallback")
+            .AddTraceSource("InitiatorState",
+                            "A transfer this RNIC initiated changed state "
+                            "(InitiatorConnection::State: CLOSED, REQUESTING, SENDING, "
+                            "RECEIVING, RELEASING, DONE, FAILED).",
+                            MakeTraceSourceAccessor(&DrpTransport::m_initiatorStateTrace),
+                            "ns3::DrpTransport::InitiatorStateTracedCallback")
             .AddTraceSource("ResponderEnd",
                             "A transfer this RNIC responded to ended: released (true) or "
                             "abandoned (false).",
@@ -679,23 +685,21 @@ DrpTransport::PostTransfer(Mac48Address peer,
     CheckPayloadFitsMtu();
     NS_ABORT_MSG_IF(!m_pcie || !m_policy || !m_device,
                     "DrpTransport used before RnicNetDevice connected it");
-    uint16_t tid = AllocateTid();
-    Initiator& c = m_initiators[tid];
-    c.record.tid = tid;
-    c.record.peer = peer;
-    c.record.read = read;
-    c.record.sba = sba;
-    c.record.dba = dba;
-    c.record.length = length;
-    if (!read)
-    {
-        c.sender = std::make_unique<DrpSender>(
-            FrameCount(length),
-            SenderConfig(),
-            MakeCallback(&DrpTransport::SendWriteData, this, tid),
-            Callback<void>([this, tid]() { Finish(tid, DrpTransferRecord::DATA_FAILED); }));
-    }
-    SendRequest(c, true);
+    DrpTransferRecord record;
+    record.tid = AllocateTid();
+    record.peer = peer;
+    record.read = read;
+    record.sba = sba;
+    record.dba = dba;
+    record.length = length;
+    uint16_t tid = record.tid;
+    auto& c = m_initiators[tid];
+    c = std::make_unique<InitiatorConnection>(this, record);
+    c->ConnectTrace(Callback<void, InitiatorConnection::State, InitiatorConnection::State>(
+        [this, tid](InitiatorConnection::State from, InitiatorConnection::State to) {
+            m_initiatorStateTrace(tid, from, to);
+        }));
+    c->Open();
     return tid;
 }
 
@@ -731,60 +735,20 @@ DrpTransport::IsHeld(uint16_t tid)
     return true;
 }
 
-DrpTransport::Initiator*
+InitiatorConnection*
 DrpTransport::FindInitiator(uint16_t tid)
 {
     auto it = m_initiators.find(tid);
-    if (it == m_initiators.end())
-    {
-        return nullptr;
-    }
-    return &it->second;
+    return it == m_initiators.end() ? nullptr : it->second.get();
 }
 
 void
-DrpTransport::SendRequest(Initiator& c, bool armTimer)
+DrpTransport::StartData(uint16_t tid)
 {
-    ++c.record.requests;
-    c.framesSinceRequest = 0;
-    DrpHeader header = MakeHeader(c.record.tid, c.record.read, DrpHeader::REQ);
-    header.SetSba(c.record.sba);
-    header.SetDba(c.record.dba);
-    header.SetLength(c.record.length);
-    SendControl(header, c.record.peer);
-    if (armTimer)
+    NS_LOG_FUNCTION(this << tid);
+    if (InitiatorConnection* c = FindInitiator(tid))
     {
-        c.handshakeTimer.Cancel();
-        c.handshakeTimer = Simulator::Schedule(m_handshakeTimeout,
-                                               &DrpTransport::OnHandshakeTimeout,
-                                               this,
-                                               c.record.tid);
-    }
-}
-
-void
-DrpTransport::OnHandshakeTimeout(uint16_t tid)
-{
-    Initiator* c = FindInitiator(tid);
-    if (!c || c->established)
-    {
-        return;
-    }
-    ++c->record.timeouts;
-    if (!c->anyReply)
-    {
-        ++c->expiriesWithoutReply;
-    }
-    if (++c->handshakeExpiries > m_maxRetries)
-    {
-        Finish(tid, DrpTransferRecord::HANDSHAKE_FAILED);
-        return;
-    }
-    SendRequest(*c, true);
-    if (!c->record.read && c->record.mode == DrpTransferRecord::UNDECIDED &&
-        m_policy->IndirectAfterExpiries(c->expiriesWithoutReply))
-    {
-        GoIndirect(*c);
+        c->StartData();
     }
 }
 
@@ -794,114 +758,23 @@ DrpTransport::ReceiveAtInitiator(const DrpHeader& header,
                                  Ptr<Packet> frame,
                                  Mac48Address from)
 {
-    Initiator* c = FindInitiator(header.GetTid());
+    InitiatorConnection* c = FindInitiator(header.GetTid());
     if (!c)
     {
         Drop(frame, UNKNOWN_TID);
         return;
     }
-    if (c->record.peer != from || c->record.read != header.IsRead())
+    if (c->GetPeer() != from || c->IsRead() != header.IsRead())
     {
         Drop(frame, FOREIGN);
         return;
     }
-    if (header.HasFlag(DrpHeader::REQ_ACK))
-    {
-        OnReply(*c, header);
-    }
-    else if (header.HasFlag(DrpHeader::DATA))
-    {
-        OnReadData(*c, payload, header, frame);
-    }
-    else if (header.HasFlag(DrpHeader::REL_ACK))
-    {
-        if (c->releasing)
-        {
-            Finish(c->record.tid, DrpTransferRecord::SUCCESS);
-        }
-    }
-    else if (c->sender)
-    {
-        if (header.GetAckNumber() > c->sender->GetNextSequence())
-        {
-            Drop(frame, BAD_SEQUENCE); // acknowledges frames never sent
-            return;
-        }
-        c->sender->OnAck(header.GetAckNumber());
-        MaybeRelease(*c);
-    }
+    c->Receive(header, payload, frame);
 }
 
 void
-DrpTransport::OnReply(Initiator& c, const DrpHeader& header)
+DrpTransport::NotifyReply(uint16_t tid)
 {
-    c.anyReply = true;
-    if (c.established)
-    {
-        if (c.record.read && c.handed)
-        {
-            SendConfirmation(c); // the responder missed the confirmation
-        }
-        return;
-    }
-    if (header.GetStatus() == DrpHeader::INVALID)
-    {
-        ++c.record.invalidReplies;
-        // Ask again when the (restarted) timer fires.
-        c.handshakeTimer.Cancel();
-        c.handshakeTimer = Simulator::Schedule(m_handshakeTimeout,
-                                               &DrpTransport::OnHandshakeTimeout,
-                                               this,
-                                               c.record.tid);
-        if (!c.record.read && c.record.mode == DrpTransferRecord::UNDECIDED &&
-            m_policy->IndirectOnInvalidReply())
-        {
-            GoIndirect(c);
-        }
-        return;
-    }
-    c.established = true;
-    c.handshakeTimer.Cancel();
-    if (c.sender)
-    {
-        c.sender->SetRetryLimitActive(true);
-    }
-    if (c.record.mode == DrpTransferRecord::UNDECIDED)
-    {
-        DecideMode(c, DrpTransferRecord::DIRECT);
-    }
-    if (!c.replied)
-    {
-        ReplyToHost(c);
-    }
-    // else: the host already had a synthetic reply; swallow this one.
-    MaybeRelease(c);
-}
-
-void
-DrpTransport::GoIndirect(Initiator& c)
-{
-    DecideMode(c, DrpTransferRecord::INDIRECT);
-    // A stall caused by a full indirect buffer is not the network's fault:
-    // until the connection is up, the handshake's retry limit bounds the transfer.
-    c.sender->SetRetryLimitActive(false);
-    ReplyToHost(c); // synthetic reply: the host hands the data at once
-}
-
-void
-DrpTransport::DecideMode(Initiator& c, DrpTransferRecord::Mode mode)
-{
-    NS_LOG_INFO("transfer " << c.record.tid << " goes "
-                            << (mode == DrpTransferRecord::INDIRECT ? "indirect" : "direct"));
-    c.record.mode = mode;
-    m_modeTrace(c.record.tid, mode);
-}
-
-void
-DrpTransport::ReplyToHost(Initiator& c)
-{
-    c.replied = true;
-    uint16_t tid = c.record.tid;
     m_pcie->Interrupt([this, tid]() {
         if (!m_replyCallback.IsNull())
         {
@@ -911,238 +784,21 @@ DrpTransport::ReplyToHost(Initiator& c)
 }
 
 void
-DrpTransport::StartData(uint16_t tid)
+DrpTransport::RetireInitiator(const DrpTransferRecord& record)
 {
-    NS_LOG_FUNCTION(this << tid);
-    Initiator* c = FindInitiator(tid);
-    if (!c || c->handed)
-    {
-        return;
-    }
-    c->handed = true;
-    if (c->record.read)
-    {
-        SendConfirmation(*c);
-        ArmReadTimer(*c);
-    }
-    else
-    {
-        c->sender->Start();
-    }
-}
-
-void
-DrpTransport::SendWriteData(uint16_t tid, uint32_t sn)
-{
-    Initiator* c = FindInitiator(tid);
-    if (!c)
-    {
-        return;
-    }
-    bool indirect = c->record.mode == DrpTransferRecord::INDIRECT && !c->established;
-    if (indirect && m_policy->RequestAgainDuringIndirect(++c->framesSinceRequest))
-    {
-        SendRequest(*c, false); // keep requesting during the indirect transfer
-    }
-    DrpHeader header =
-        MakeHeader(tid, false, DrpHeader::DATA | (indirect ? DrpHeader::INDIRECT : 0));
-    FillDataHeader(header, sn, c->record.sba, c->record.dba, c->record.length);
-    SendData(c->record.peer, header, header.GetSba());
-}
-
-void
-DrpTransport::SendConfirmation(Initiator& c)
-{
-    DrpHeader header = MakeHeader(c.record.tid, true, DrpHeader::REQ_ACK);
-    header.SetAckNumber(c.receiver.GetAckNumber());
-    SendControl(header, c.record.peer);
-}
-
-void
-DrpTransport::ArmReadTimer(Initiator& c)
-{
-    // Before the first data frame the confirmation may be what was lost: wait
-    // as long as the handshake does; afterwards, as long as the data phase.
-    // Restarted on every new data frame: move the deadline and let the one
-    // pending event re-check it.
-    Time wait = c.receiver.GetBytesSeen() == 0 ? m_handshakeTimeout
-                                               : BackedOff(m_retransmissionTimeout, c.readExpiries);
-    c.readDeadline = Simulator::Now() + wait;
-    if (!c.readTimer.IsRunning())
-    {
-        c.readTimer = Simulator::Schedule(wait, &DrpTransport::OnReadTimeout, this, c.record.tid);
-    }
-}
-
-void
-DrpTransport::OnReadTimeout(uint16_t tid)
-{
-    Initiator* c = FindInitiator(tid);
-    if (!c || c->releasing)
-    {
-        return;
-    }
-    Time now = Simulator::Now();
-    if (now < c->readDeadline)
-    {
-        c->readTimer =
-            Simulator::Schedule(c->readDeadline - now, &DrpTransport::OnReadTimeout, this, tid);
-        return;
-    }
-    ++c->record.timeouts;
-    if (++c->readExpiries > m_maxRetries)
-    {
-        Finish(tid, DrpTransferRecord::DATA_FAILED);
-        return;
-    }
-    if (c->receiver.GetBytesSeen() == 0)
-    {
-        SendConfirmation(*c); // no data yet: the confirmation may have been lost
-    }
-    else
-    {
-        // Repeat where we stand: lets a responder that lost our ACKs catch up.
-        SendAck(c->record.peer, tid, true, c->receiver.GetAckNumber());
-    }
-    ArmReadTimer(*c);
-}
-
-void
-DrpTransport::OnReadData(Initiator& c,
-                         Ptr<Packet> payload,
-                         const DrpHeader& header,
-                         Ptr<Packet> frame)
-{
-    DropReason refused =
-        CheckAccess(header.GetSba(), header.GetLength(), c.record.sba, c.record.length);
-    if (refused != DROP_REASONS)
-    {
-        Drop(frame, refused);
-        return;
-    }
-    if (!IsFrameOf(header.GetSba(),
-                   header.GetLength(),
-                   header.GetSequence(),
-                   c.record.sba,
-                   c.record.length))
-    {
-        Drop(frame, BAD_SEQUENCE);
-        return;
-    }
-    if (header.HasFlag(DrpHeader::INDIRECT) && c.record.mode != DrpTransferRecord::INDIRECT)
-    {
-        DecideMode(c, DrpTransferRecord::INDIRECT);
-    }
-    uint32_t sn = header.GetSequence();
-    if (!c.receiver.See(sn, header.GetLength()))
-    {
-        ++m_duplicates;
-        if (c.receiver.IsCommitted(sn))
-        {
-            SendAck(c.record.peer, c.record.tid, true, c.receiver.GetAckNumber());
-        }
-        return;
-    }
-    c.readExpiries = 0;
-    if (c.handed)
-    {
-        ArmReadTimer(c); // progress: the watchdog starts over
-    }
-    uint16_t tid = c.record.tid;
-    m_pcie->DmaWrite(
-        header.GetSba(),
-        payload,
-        [this, tid, sn]() { OnReadDataPlaced(tid, sn); },
-        GetTxDelay()); // the acknowledgement's processing, in the same event
-}
-
-void
-DrpTransport::OnReadDataPlaced(uint16_t tid, uint32_t sn)
-{
-    Initiator* c = FindInitiator(tid);
-    if (!c)
-    {
-        return;
-    }
-    c->receiver.Commit(sn);
-    SendAck(c->record.peer, tid, true, c->receiver.GetAckNumber(), true);
-    MaybeRelease(*c);
-}
-
-void
-DrpTransport::MaybeRelease(Initiator& c)
-{
-    if (c.releasing || !c.established)
-    {
-        return;
-    }
-    bool complete = c.record.read ? c.receiver.GetAckNumber() >= FrameCount(c.record.length)
-                                  : c.sender->IsComplete();
-    if (complete)
-    {
-        c.releasing = true;
-        c.readTimer.Cancel();
-        SendRelease(c);
-    }
-}
-
-void
-DrpTransport::SendRelease(Initiator& c)
-{
-    SendControl(MakeHeader(c.record.tid, c.record.read, DrpHeader::REL), c.record.peer);
-    c.releaseTimer = Simulator::Schedule(BackedOff(m_retransmissionTimeout, c.releaseExpiries),
-                                         &DrpTransport::OnReleaseTimeout,
-                                         this,
-                                         c.record.tid);
-}
-
-void
-DrpTransport::OnReleaseTimeout(uint16_t tid)
-{
-    Initiator* c = FindInitiator(tid);
-    if (!c)
-    {
-        return;
-    }
-    ++c->record.timeouts;
-    if (++c->releaseExpiries > m_maxRetries)
-    {
-        Finish(tid, DrpTransferRecord::RELEASE_FAILED);
-        return;
-    }
-    SendRelease(*c);
-}
-
-void
-DrpTransport::Finish(uint16_t tid, DrpTransferRecord::Status status)
-{
-    Initiator* c = FindInitiator(tid);
-    if (!c)
-    {
-        return;
-    }
-    NS_LOG_INFO("transfer " << tid << " ends: " << status);
-    c->handshakeTimer.Cancel();
-    c->releaseTimer.Cancel();
-    c->readTimer.Cancel();
-    DrpTransferRecord record = c->record;
-    record.status = status;
-    if (c->sender)
-    {
-        c->sender->Stop();
-        record.retransmissions += c->sender->GetRetransmissions();
-        record.timeouts += c->sender->GetTimeouts();
-    }
-    // The sender may be on the call stack (its retry limit): let it go afterwards.
-    std::shared_ptr<DrpSender> sender(std::move(c->sender));
-    Simulator::ScheduleNow([sender]() {});
-    m_initiators.erase(tid);
-    if (status != DrpTransferRecord::SUCCESS)
+    auto it = m_initiators.find(record.tid);
+    NS_ASSERT(it != m_initiators.end());
+    // The connection is on the call stack (its sender's retry limit, maybe):
+    // let it go once the current event ends.
+    std::shared_ptr<InitiatorConnection> gone(std::move(it->second));
+    Simulator::ScheduleNow([gone]() {});
+    m_initiators.erase(it);
+    if (record.status != DrpTransferRecord::SUCCESS)
     {
         // The responder may still hold this transfer's record, with frames it
         // committed, until it has heard nothing for its idle time: a new
         // transfer under this TID must not meet it.
-        m_heldTids[tid] = Simulator::Now() + GetIdleTime();
+        m_heldTids[record.tid] = Simulator::Now() + GetIdleTime();
     }
     m_pcie->Interrupt([this, record]() {
         if (!m_completionCallback.IsNull())

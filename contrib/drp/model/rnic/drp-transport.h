@@ -9,6 +9,7 @@
 #include "drp-sender.h"
 #include "drp-transfer-record.h"
 #include "indirect-buffer.h"
+#include "initiator-connection.h"
 #include "mode-policy.h"
 #include "region-table.h"
 #include "responder-connection.h"
@@ -126,6 +127,15 @@ class DrpTransport : public Object
      * \param mode the mode chosen
      */
     typedef void (*ModeTracedCallback)(uint16_t tid, DrpTransferRecord::Mode mode);
+    /**
+     * TracedCallback signature for an initiated transfer's state changes.
+     * \param tid the transfer
+     * \param oldState the state left
+     * \param newState the state entered
+     */
+    typedef void (*InitiatorStateTracedCallback)(uint16_t tid,
+                                                 InitiatorConnection::State oldState,
+                                                 InitiatorConnection::State newState);
     /**
      * TracedCallback signature for the end of a transfer this RNIC responded to.
      * \param peer the initiator
@@ -270,31 +280,10 @@ class DrpTransport : public Object
     void DoDispose() override;
 
   private:
-    /// A transfer this RNIC initiated.
-    struct Initiator
-    {
-        DrpTransferRecord record;          //!< what it did so far
-        bool established{false};           //!< a valid reply arrived
-        bool anyReply{false};              //!< some reply (valid or invalid) arrived
-        uint32_t expiriesWithoutReply{0};  //!< handshake expiries while no reply at all
-        uint32_t framesSinceRequest{0};    //!< data frames sent since the last request
-        uint32_t handshakeExpiries{0};     //!< handshake timer expiries
-        bool replied{false};               //!< the host got its reply (real or synthetic)
-        bool handed{false};                //!< the host handed the data (StartData)
-        EventId handshakeTimer;            //!< request timer
-        std::unique_ptr<DrpSender> sender; //!< write: the data
-        DrpReceiver receiver;              //!< read: the data
-        bool releasing{false};             //!< REL sent
-        uint32_t releaseExpiries{0};       //!< REL timer expiries
-        EventId releaseTimer;              //!< REL timer
-        uint32_t readExpiries{0};          //!< read: data timer expiries without progress
-        EventId readTimer;                 //!< read: data progress watchdog event
-        Time readDeadline;                 //!< read: when the watchdog expires
-    };
-
     /// A responded transfer's key: the initiator and its TID.
     typedef ResponderConnection::Key ResponderKey;
 
+    friend class InitiatorConnection;
     friend class ResponderConnection;
 
     // Attribute accessors; the setters check their values.
@@ -377,7 +366,8 @@ class DrpTransport : public Object
      */
     void Drop(Ptr<const Packet> packet, DropReason reason);
 
-    // Initiator.
+    // Initiator: TIDs, dispatch and the connections' end (the transfer
+    // itself is InitiatorConnection's).
     /// \return a TID neither in use nor held back (std::runtime_error if none is free)
     uint16_t AllocateTid();
     /**
@@ -385,27 +375,35 @@ class DrpTransport : public Object
      * \return true if it is held back after a failed transfer
      */
     bool IsHeld(uint16_t tid);
-    Initiator* FindInitiator(uint16_t tid);
-    void SendRequest(Initiator& c, bool armTimer);
-    void OnHandshakeTimeout(uint16_t tid);
-    void OnReply(Initiator& c, const DrpHeader& header);
-    void GoIndirect(Initiator& c);
-    void DecideMode(Initiator& c, DrpTransferRecord::Mode mode);
-    void ReplyToHost(Initiator& c);
-    void SendWriteData(uint16_t tid, uint32_t sn);
-    void OnReadData(Initiator& c, Ptr<Packet> payload, const DrpHeader& header, Ptr<Packet> frame);
-    void OnReadDataPlaced(uint16_t tid, uint32_t sn);
-    void SendConfirmation(Initiator& c);
-    void ArmReadTimer(Initiator& c);
-    void OnReadTimeout(uint16_t tid);
-    void MaybeRelease(Initiator& c);
-    void SendRelease(Initiator& c);
-    void OnReleaseTimeout(uint16_t tid);
-    void Finish(uint16_t tid, DrpTransferRecord::Status status);
+    /**
+     * \param tid a transfer id
+     * \return its connection, or null
+     */
+    InitiatorConnection* FindInitiator(uint16_t tid);
+    /**
+     * Checks a frame from a responder and hands it to its transfer.
+     * \param header the frame's header
+     * \param payload its payload
+     * \param frame the frame
+     * \param from the responder
+     */
     void ReceiveAtInitiator(const DrpHeader& header,
                             Ptr<Packet> payload,
                             Ptr<Packet> frame,
                             Mac48Address from);
+    /**
+     * Gives the host a transfer's connection reply, by interrupt.
+     * \param tid the transfer
+     */
+    void NotifyReply(uint16_t tid);
+    /**
+     * An initiated transfer ended: its connection leaves the table (and is
+     * destroyed once the current event ends), a failed transfer's TID is
+     * held back for the responder's idle time, and the host gets the record
+     * by interrupt.
+     * \param record the finished transfer's record
+     */
+    void RetireInitiator(const DrpTransferRecord& record);
 
     // Responder: admission, dispatch and the records' end.
     /**
@@ -564,9 +562,10 @@ class DrpTransport : public Object
     uint32_t m_rxCycles;          //!< receive processing per frame, cycles
     Time m_rxFree;                //!< when the receive engine is free
 
-    uint16_t m_nextTid;                         //!< next transfer id to try
-    std::map<uint16_t, Time> m_heldTids;        //!< failed transfers' TIDs, held until then
-    std::map<uint16_t, Initiator> m_initiators; //!< transfers initiated here
+    uint16_t m_nextTid;                  //!< next transfer id to try
+    std::map<uint16_t, Time> m_heldTids; //!< failed transfers' TIDs, held until then
+    std::map<uint16_t, std::unique_ptr<InitiatorConnection>>
+        m_initiators; //!< transfers initiated here
     std::map<ResponderKey, std::unique_ptr<ResponderConnection>>
         m_responders;                                     //!< transfers responded to here
     std::map<Mac48Address, uint32_t> m_respondersPerPeer; //!< records per initiator
@@ -582,8 +581,11 @@ class DrpTransport : public Object
     CompletionCallback m_completionCallback;            //!< host upcall
     ResponderDoneCallback m_responderDoneCallback;      //!< host upcall
 
-    TracedCallback<Ptr<const Packet>, DropReason> m_dropTrace;        //!< dropped frames
-    TracedCallback<uint16_t, DrpTransferRecord::Mode> m_modeTrace;    //!< mode decisions
+    TracedCallback<Ptr<const Packet>, DropReason> m_dropTrace;     //!< dropped frames
+    TracedCallback<uint16_t, DrpTransferRecord::Mode> m_modeTrace; //!< mode decisions
+    /// initiated transfers' state changes
+    TracedCallback<uint16_t, InitiatorConnection::State, InitiatorConnection::State>
+        m_initiatorStateTrace;
     TracedCallback<Mac48Address, uint16_t, bool> m_responderEndTrace; //!< responded transfers' ends
     /// responded transfers' state changes
     TracedCallback<Mac48Address, uint16_t, ResponderConnection::State, ResponderConnection::State>
