@@ -31,25 +31,36 @@ namespace ns3
 
 /**
  * \ingroup drp
- * \brief The RNIC's transport-control block: DRP's per-transfer state
- * machines for both ends, shared by the traditional and the dynamic RNIC.
+ * \brief The RNIC's transport engine, shared by the traditional and the
+ * dynamic RNIC: frame I/O, dispatch of every frame to its transfer, and the
+ * resources the transfers share.
  *
- * The initiator sends a request (REQ) and re-sends it on each expiry of
- * HandshakeTimeout until a valid reply arrives. Its ModePolicy decides when
- * data may start before that (dynamic method only). The responder hands each
- * request to its host, which registers memory and answers valid or invalid.
- * Data moves under DrpSender (window, cumulative ACKs, timeout, fast
- * retransmit) and DrpReceiver; the responder places each frame directly (one
- * PCIe DMA write) when its transfer's region is registered, and otherwise,
- * in the dynamic RNIC, keeps it in the IndirectBuffer until registration,
- * then moves the transfer's buffered data in one DMA write. When the
- * connection is up and all data is acknowledged (write) or received (read),
- * the initiator releases the connection (REL / REL_ACK).
+ * A transfer is two connections, each a state machine with its own timers
+ * and a traced state: an InitiatorConnection on the RNIC that started it
+ * (from PostTransfer to release; keyed by TID) and a ResponderConnection on
+ * its peer (registration, placement, read data, release; keyed by the
+ * initiator's address and the TID). In short: the initiator sends a
+ * request (REQ) until a valid reply arrives, its ModePolicy deciding when a
+ * write may start before that (dynamic method only); the responder's host
+ * registers memory and it answers valid or invalid; data moves under
+ * DrpSender and DrpReceiver, placed directly once the region is registered
+ * or, in the dynamic RNIC, held in the IndirectBuffer until then; a read
+ * adds a confirmation (a three-way handshake); the initiator releases the
+ * connection (REL / REL_ACK).
  *
- * Read (three-way handshake): REQ(read) -> valid REQ_ACK -> the initiator
- * confirms (REQ_ACK with ACK); the responder sends the data on the
- * confirmation, or, in the dynamic RNIC, in indirect mode after
- * ModePolicy::ExpiriesBeforeIndirect expiries without it.
+ * This class keeps what the connections share:
+ *
+ * * frame I/O: the receive engine (RxProcessingCycles per frame, one frame
+ *   at a time), the transmit pipeline (TxProcessingCycles), and the checks
+ *   every received frame passes before dispatch (length, CTRL);
+ * * dispatch by role (a frame from an initiator goes to a responder
+ *   connection, and the other way round) and by TID, with the checks that
+ *   need the table (unknown or foreign TID);
+ * * TIDs: allocation, and those of failed transfers held back for the
+ *   responder's idle time;
+ * * responder admission and the end of responder records;
+ * * the PcieLink, the ModePolicy, the IndirectBuffer (dynamic RNIC), the
+ *   RegionTable, the attributes, drop counters, traces and host callbacks.
  *
  * Every host interaction crosses the PcieLink: the host posts a transfer and
  * hands its data with doorbells (the caller pays those), the transport raises
@@ -283,6 +294,8 @@ class DrpTransport : public Object
     /// A responded transfer's key: the initiator and its TID.
     typedef ResponderConnection::Key ResponderKey;
 
+    // The connections send, check and place through the helpers below, and
+    // read the attributes and shared parts; nothing else reaches in.
     friend class InitiatorConnection;
     friend class ResponderConnection;
 
@@ -535,6 +548,7 @@ class DrpTransport : public Object
                    uint32_t sn,
                    uint64_t base,
                    uint32_t transferLength) const;
+    /// \return how long a responder keeps a record it hears nothing of
     Time GetIdleTime() const;
     /**
      * \param timeout a data-phase timer
@@ -542,6 +556,7 @@ class DrpTransport : public Object
      * \return the timer doubled per expiry, at most MaxBackoff times
      */
     Time BackedOff(Time timeout, uint32_t expiries) const;
+    /// \return the data phase's parameters, from the attributes
     DrpSender::Config SenderConfig() const;
 
     Ptr<NetDevice> m_device;      //!< the port
