@@ -663,7 +663,8 @@ DrpTransport::Process(Ptr<Packet> frame, Mac48Address from)
 }
 
 // ---------------------------------------------------------------------------
-// Initiator
+// Initiator: TIDs, dispatch, the connections' end (the transfer itself is
+// InitiatorConnection's)
 
 uint16_t
 DrpTransport::PostTransfer(Mac48Address peer,
