@@ -124,11 +124,28 @@ DrpTransport::GetTypeId()
                             "An initiated transfer's mode was decided.",
                             MakeTraceSourceAccessor(&DrpTransport::m_modeTrace),
                             "ns3::DrpTransport::ModeTracedCallback")
+            .AddTraceSource("InitiatorState",
+                            "A transfer this RNIC initiated changed state "
+                            "(InitiatorConnection::State: CLOSED, REQUESTING, SENDING, "
+                            "RECEIVING, RELEASING, DONE, FAILED).",
+                            MakeTraceSourceAccessor(&DrpTransport::m_initiatorStateTrace),
+                            "ns3::DrpTransport::InitiatorStateTracedCallback")
             .AddTraceSource("ResponderEnd",
                             "A transfer this RNIC responded to ended: released (true) or "
                             "abandoned (false).",
                             MakeTraceSourceAccessor(&DrpTransport::m_responderEndTrace),
                             "ns3::DrpTransport::ResponderEndTracedCallback")
+            .AddTraceSource("ResponderState",
+                            "A transfer this RNIC responds to changed state "
+                            "(ResponderConnection::State: CLOSED, OPEN, DRAINING, RELEASED, "
+                            "ABANDONED).",
+                            MakeTraceSourceAccessor(&DrpTransport::m_responderStateTrace),
+                            "ns3::DrpTransport::ResponderStateTracedCallback")
+            .AddTraceSource("ResponderRegistration",
+                            "The host's registration of a responded transfer's region changed "
+                            "(ResponderConnection::Registration: NONE, PENDING, VALID, INVALID).",
+                            MakeTraceSourceAccessor(&DrpTransport::m_responderRegistrationTrace),
+                            "ns3::DrpTransport::ResponderRegistrationTracedCallback")
             .AddTraceSource("Tx",
                             "A DRP frame was handed to the port.",
                             MakeTraceSourceAccessor(&DrpTransport::m_txTrace),
@@ -646,7 +663,8 @@ DrpTransport::Process(Ptr<Packet> frame, Mac48Address from)
 }
 
 // ---------------------------------------------------------------------------
-// Initiator
+// Initiator: TIDs, dispatch, the connections' end (the transfer itself is
+// InitiatorConnection's)
 
 uint16_t
 DrpTransport::PostTransfer(Mac48Address peer,
@@ -668,23 +686,21 @@ DrpTransport::PostTransfer(Mac48Address peer,
     CheckPayloadFitsMtu();
     NS_ABORT_MSG_IF(!m_pcie || !m_policy || !m_device,
                     "DrpTransport used before RnicNetDevice connected it");
-    uint16_t tid = AllocateTid();
-    Initiator& c = m_initiators[tid];
-    c.record.tid = tid;
-    c.record.peer = peer;
-    c.record.read = read;
-    c.record.sba = sba;
-    c.record.dba = dba;
-    c.record.length = length;
-    if (!read)
-    {
-        c.sender = std::make_unique<DrpSender>(
-            FrameCount(length),
-            SenderConfig(),
-            MakeCallback(&DrpTransport::SendWriteData, this, tid),
-            Callback<void>([this, tid]() { Finish(tid, DrpTransferRecord::DATA_FAILED); }));
-    }
-    SendRequest(c, true);
+    DrpTransferRecord record;
+    record.tid = AllocateTid();
+    record.peer = peer;
+    record.read = read;
+    record.sba = sba;
+    record.dba = dba;
+    record.length = length;
+    uint16_t tid = record.tid;
+    auto& c = m_initiators[tid];
+    c = std::make_unique<InitiatorConnection>(this, record);
+    c->ConnectTrace(Callback<void, InitiatorConnection::State, InitiatorConnection::State>(
+        [this, tid](InitiatorConnection::State from, InitiatorConnection::State to) {
+            m_initiatorStateTrace(tid, from, to);
+        }));
+    c->Open();
     return tid;
 }
 
@@ -720,60 +736,20 @@ DrpTransport::IsHeld(uint16_t tid)
     return true;
 }
 
-DrpTransport::Initiator*
+InitiatorConnection*
 DrpTransport::FindInitiator(uint16_t tid)
 {
     auto it = m_initiators.find(tid);
-    if (it == m_initiators.end())
-    {
-        return nullptr;
-    }
-    return &it->second;
+    return it == m_initiators.end() ? nullptr : it->second.get();
 }
 
 void
-DrpTransport::SendRequest(Initiator& c, bool armTimer)
+DrpTransport::StartData(uint16_t tid)
 {
-    ++c.record.requests;
-    c.framesSinceRequest = 0;
-    DrpHeader header = MakeHeader(c.record.tid, c.record.read, DrpHeader::REQ);
-    header.SetSba(c.record.sba);
-    header.SetDba(c.record.dba);
-    header.SetLength(c.record.length);
-    SendControl(header, c.record.peer);
-    if (armTimer)
+    NS_LOG_FUNCTION(this << tid);
+    if (InitiatorConnection* c = FindInitiator(tid))
     {
-        c.handshakeTimer.Cancel();
-        c.handshakeTimer = Simulator::Schedule(m_handshakeTimeout,
-                                               &DrpTransport::OnHandshakeTimeout,
-                                               this,
-                                               c.record.tid);
-    }
-}
-
-void
-DrpTransport::OnHandshakeTimeout(uint16_t tid)
-{
-    Initiator* c = FindInitiator(tid);
-    if (!c || c->established)
-    {
-        return;
-    }
-    ++c->record.timeouts;
-    if (!c->anyReply)
-    {
-        ++c->expiriesWithoutReply;
-    }
-    if (++c->handshakeExpiries > m_maxRetries)
-    {
-        Finish(tid, DrpTransferRecord::HANDSHAKE_FAILED);
-        return;
-    }
-    SendRequest(*c, true);
-    if (!c->record.read && c->record.mode == DrpTransferRecord::UNDECIDED &&
-        m_policy->IndirectAfterExpiries(c->expiriesWithoutReply))
-    {
-        GoIndirect(*c);
+        c->StartData();
     }
 }
 
@@ -783,114 +759,23 @@ DrpTransport::ReceiveAtInitiator(const DrpHeader& header,
                                  Ptr<Packet> frame,
                                  Mac48Address from)
 {
-    Initiator* c = FindInitiator(header.GetTid());
+    InitiatorConnection* c = FindInitiator(header.GetTid());
     if (!c)
     {
         Drop(frame, UNKNOWN_TID);
         return;
     }
-    if (c->record.peer != from || c->record.read != header.IsRead())
+    if (c->GetPeer() != from || c->IsRead() != header.IsRead())
     {
         Drop(frame, FOREIGN);
         return;
     }
-    if (header.HasFlag(DrpHeader::REQ_ACK))
-    {
-        OnReply(*c, header);
-    }
-    else if (header.HasFlag(DrpHeader::DATA))
-    {
-        OnReadData(*c, payload, header, frame);
-    }
-    else if (header.HasFlag(DrpHeader::REL_ACK))
-    {
-        if (c->releasing)
-        {
-            Finish(c->record.tid, DrpTransferRecord::SUCCESS);
-        }
-    }
-    else if (c->sender)
-    {
-        if (header.GetAckNumber() > c->sender->GetNextSequence())
-        {
-            Drop(frame, BAD_SEQUENCE); // acknowledges frames never sent
-            return;
-        }
-        c->sender->OnAck(header.GetAckNumber());
-        MaybeRelease(*c);
-    }
+    c->Receive(header, payload, frame);
 }
 
 void
-DrpTransport::OnReply(Initiator& c, const DrpHeader& header)
+DrpTransport::NotifyReply(uint16_t tid)
 {
-    c.anyReply = true;
-    if (c.established)
-    {
-        if (c.record.read && c.handed)
-        {
-            SendConfirmation(c); // the responder missed the confirmation
-        }
-        return;
-    }
-    if (header.GetStatus() == DrpHeader::INVALID)
-    {
-        ++c.record.invalidReplies;
-        // Ask again when the (restarted) timer fires.
-        c.handshakeTimer.Cancel();
-        c.handshakeTimer = Simulator::Schedule(m_handshakeTimeout,
-                                               &DrpTransport::OnHandshakeTimeout,
-                                               this,
-                                               c.record.tid);
-        if (!c.record.read && c.record.mode == DrpTransferRecord::UNDECIDED &&
-            m_policy->IndirectOnInvalidReply())
-        {
-            GoIndirect(c);
-        }
-        return;
-    }
-    c.established = true;
-    c.handshakeTimer.Cancel();
-    if (c.sender)
-    {
-        c.sender->SetRetryLimitActive(true);
-    }
-    if (c.record.mode == DrpTransferRecord::UNDECIDED)
-    {
-        DecideMode(c, DrpTransferRecord::DIRECT);
-    }
-    if (!c.replied)
-    {
-        ReplyToHost(c);
-    }
-    // else: the host already had a synthetic reply; swallow this one.
-    MaybeRelease(c);
-}
-
-void
-DrpTransport::GoIndirect(Initiator& c)
-{
-    DecideMode(c, DrpTransferRecord::INDIRECT);
-    // A stall caused by a full indirect buffer is not the network's fault:
-    // until the connection is up, the handshake's retry limit bounds the transfer.
-    c.sender->SetRetryLimitActive(false);
-    ReplyToHost(c); // synthetic reply: the host hands the data at once
-}
-
-void
-DrpTransport::DecideMode(Initiator& c, DrpTransferRecord::Mode mode)
-{
-    NS_LOG_INFO("transfer " << c.record.tid << " goes "
-                            << (mode == DrpTransferRecord::INDIRECT ? "indirect" : "direct"));
-    c.record.mode = mode;
-    m_modeTrace(c.record.tid, mode);
-}
-
-void
-DrpTransport::ReplyToHost(Initiator& c)
-{
-    c.replied = true;
-    uint16_t tid = c.record.tid;
     m_pcie->Interrupt([this, tid]() {
         if (!m_replyCallback.IsNull())
         {
@@ -900,238 +785,21 @@ DrpTransport::ReplyToHost(Initiator& c)
 }
 
 void
-DrpTransport::StartData(uint16_t tid)
+DrpTransport::RetireInitiator(const DrpTransferRecord& record)
 {
-    NS_LOG_FUNCTION(this << tid);
-    Initiator* c = FindInitiator(tid);
-    if (!c || c->handed)
-    {
-        return;
-    }
-    c->handed = true;
-    if (c->record.read)
-    {
-        SendConfirmation(*c);
-        ArmReadTimer(*c);
-    }
-    else
-    {
-        c->sender->Start();
-    }
-}
-
-void
-DrpTransport::SendWriteData(uint16_t tid, uint32_t sn)
-{
-    Initiator* c = FindInitiator(tid);
-    if (!c)
-    {
-        return;
-    }
-    bool indirect = c->record.mode == DrpTransferRecord::INDIRECT && !c->established;
-    if (indirect && m_policy->RequestAgainDuringIndirect(++c->framesSinceRequest))
-    {
-        SendRequest(*c, false); // keep requesting during the indirect transfer
-    }
-    DrpHeader header =
-        MakeHeader(tid, false, DrpHeader::DATA | (indirect ? DrpHeader::INDIRECT : 0));
-    FillDataHeader(header, sn, c->record.sba, c->record.dba, c->record.length);
-    SendData(c->record.peer, header, header.GetSba());
-}
-
-void
-DrpTransport::SendConfirmation(Initiator& c)
-{
-    DrpHeader header = MakeHeader(c.record.tid, true, DrpHeader::REQ_ACK);
-    header.SetAckNumber(c.receiver.GetAckNumber());
-    SendControl(header, c.record.peer);
-}
-
-void
-DrpTransport::ArmReadTimer(Initiator& c)
-{
-    // Before the first data frame the confirmation may be what was lost: wait
-    // as long as the handshake does; afterwards, as long as the data phase.
-    // Restarted on every new data frame: move the deadline and let the one
-    // pending event re-check it.
-    Time wait = c.receiver.GetBytesSeen() == 0 ? m_handshakeTimeout
-                                               : BackedOff(m_retransmissionTimeout, c.readExpiries);
-    c.readDeadline = Simulator::Now() + wait;
-    if (!c.readTimer.IsRunning())
-    {
-        c.readTimer = Simulator::Schedule(wait, &DrpTransport::OnReadTimeout, this, c.record.tid);
-    }
-}
-
-void
-DrpTransport::OnReadTimeout(uint16_t tid)
-{
-    Initiator* c = FindInitiator(tid);
-    if (!c || c->releasing)
-    {
-        return;
-    }
-    Time now = Simulator::Now();
-    if (now < c->readDeadline)
-    {
-        c->readTimer =
-            Simulator::Schedule(c->readDeadline - now, &DrpTransport::OnReadTimeout, this, tid);
-        return;
-    }
-    ++c->record.timeouts;
-    if (++c->readExpiries > m_maxRetries)
-    {
-        Finish(tid, DrpTransferRecord::DATA_FAILED);
-        return;
-    }
-    if (c->receiver.GetBytesSeen() == 0)
-    {
-        SendConfirmation(*c); // no data yet: the confirmation may have been lost
-    }
-    else
-    {
-        // Repeat where we stand: lets a responder that lost our ACKs catch up.
-        SendAck(c->record.peer, tid, true, c->receiver.GetAckNumber());
-    }
-    ArmReadTimer(*c);
-}
-
-void
-DrpTransport::OnReadData(Initiator& c,
-                         Ptr<Packet> payload,
-                         const DrpHeader& header,
-                         Ptr<Packet> frame)
-{
-    DropReason refused =
-        CheckAccess(header.GetSba(), header.GetLength(), c.record.sba, c.record.length);
-    if (refused != DROP_REASONS)
-    {
-        Drop(frame, refused);
-        return;
-    }
-    if (!IsFrameOf(header.GetSba(),
-                   header.GetLength(),
-                   header.GetSequence(),
-                   c.record.sba,
-                   c.record.length))
-    {
-        Drop(frame, BAD_SEQUENCE);
-        return;
-    }
-    if (header.HasFlag(DrpHeader::INDIRECT) && c.record.mode != DrpTransferRecord::INDIRECT)
-    {
-        DecideMode(c, DrpTransferRecord::INDIRECT);
-    }
-    uint32_t sn = header.GetSequence();
-    if (!c.receiver.See(sn, header.GetLength()))
-    {
-        ++m_duplicates;
-        if (c.receiver.IsCommitted(sn))
-        {
-            SendAck(c.record.peer, c.record.tid, true, c.receiver.GetAckNumber());
-        }
-        return;
-    }
-    c.readExpiries = 0;
-    if (c.handed)
-    {
-        ArmReadTimer(c); // progress: the watchdog starts over
-    }
-    uint16_t tid = c.record.tid;
-    m_pcie->DmaWrite(
-        header.GetSba(),
-        payload,
-        [this, tid, sn]() { OnReadDataPlaced(tid, sn); },
-        GetTxDelay()); // the acknowledgement's processing, in the same event
-}
-
-void
-DrpTransport::OnReadDataPlaced(uint16_t tid, uint32_t sn)
-{
-    Initiator* c = FindInitiator(tid);
-    if (!c)
-    {
-        return;
-    }
-    c->receiver.Commit(sn);
-    SendAck(c->record.peer, tid, true, c->receiver.GetAckNumber(), true);
-    MaybeRelease(*c);
-}
-
-void
-DrpTransport::MaybeRelease(Initiator& c)
-{
-    if (c.releasing || !c.established)
-    {
-        return;
-    }
-    bool complete = c.record.read ? c.receiver.GetAckNumber() >= FrameCount(c.record.length)
-                                  : c.sender->IsComplete();
-    if (complete)
-    {
-        c.releasing = true;
-        c.readTimer.Cancel();
-        SendRelease(c);
-    }
-}
-
-void
-DrpTransport::SendRelease(Initiator& c)
-{
-    SendControl(MakeHeader(c.record.tid, c.record.read, DrpHeader::REL), c.record.peer);
-    c.releaseTimer = Simulator::Schedule(BackedOff(m_retransmissionTimeout, c.releaseExpiries),
-                                         &DrpTransport::OnReleaseTimeout,
-                                         this,
-                                         c.record.tid);
-}
-
-void
-DrpTransport::OnReleaseTimeout(uint16_t tid)
-{
-    Initiator* c = FindInitiator(tid);
-    if (!c)
-    {
-        return;
-    }
-    ++c->record.timeouts;
-    if (++c->releaseExpiries > m_maxRetries)
-    {
-        Finish(tid, DrpTransferRecord::RELEASE_FAILED);
-        return;
-    }
-    SendRelease(*c);
-}
-
-void
-DrpTransport::Finish(uint16_t tid, DrpTransferRecord::Status status)
-{
-    Initiator* c = FindInitiator(tid);
-    if (!c)
-    {
-        return;
-    }
-    NS_LOG_INFO("transfer " << tid << " ends: " << status);
-    c->handshakeTimer.Cancel();
-    c->releaseTimer.Cancel();
-    c->readTimer.Cancel();
-    DrpTransferRecord record = c->record;
-    record.status = status;
-    if (c->sender)
-    {
-        c->sender->Stop();
-        record.retransmissions += c->sender->GetRetransmissions();
-        record.timeouts += c->sender->GetTimeouts();
-    }
-    // The sender may be on the call stack (its retry limit): let it go afterwards.
-    std::shared_ptr<DrpSender> sender(std::move(c->sender));
-    Simulator::ScheduleNow([sender]() {});
-    m_initiators.erase(tid);
-    if (status != DrpTransferRecord::SUCCESS)
+    auto it = m_initiators.find(record.tid);
+    NS_ASSERT(it != m_initiators.end());
+    // The connection is on the call stack (its sender's retry limit, maybe):
+    // let it go once the current event ends.
+    std::shared_ptr<InitiatorConnection> gone(std::move(it->second));
+    Simulator::ScheduleNow([gone]() {});
+    m_initiators.erase(it);
+    if (record.status != DrpTransferRecord::SUCCESS)
     {
         // The responder may still hold this transfer's record, with frames it
         // committed, until it has heard nothing for its idle time: a new
         // transfer under this TID must not meet it.
-        m_heldTids[tid] = Simulator::Now() + GetIdleTime();
+        m_heldTids[record.tid] = Simulator::Now() + GetIdleTime();
     }
     m_pcie->Interrupt([this, record]() {
         if (!m_completionCallback.IsNull())
@@ -1142,27 +810,34 @@ DrpTransport::Finish(uint16_t tid, DrpTransferRecord::Status status)
 }
 
 // ---------------------------------------------------------------------------
-// Responder
+// Responder: admission, dispatch, the records' end (the transfer itself is
+// ResponderConnection's)
 
-DrpTransport::Responder*
+ResponderConnection*
 DrpTransport::FindResponder(Mac48Address peer, uint16_t tid)
 {
     auto it = m_responders.find(ResponderKey(peer, tid));
-    return it == m_responders.end() ? nullptr : &it->second;
+    return it == m_responders.end() ? nullptr : it->second.get();
 }
 
-DrpTransport::Responder&
+ResponderConnection&
 DrpTransport::CreateResponder(Mac48Address peer, uint16_t tid, bool read)
 {
-    ResponderKey key(peer, tid);
     ++m_respondersPerPeer[peer];
-    Responder& r = m_responders[key];
-    r.peer = peer;
-    r.tid = tid;
-    r.read = read;
-    r.lastHeard = Simulator::Now();
-    ArmIdleTimer(r);
-    return r;
+    auto& slot = m_responders[ResponderKey(peer, tid)];
+    slot = std::make_unique<ResponderConnection>(this, peer, tid, read);
+    slot->ConnectTraces(
+        Callback<void, ResponderConnection::State, ResponderConnection::State>(
+            [this, peer, tid](ResponderConnection::State from, ResponderConnection::State to) {
+                m_responderStateTrace(peer, tid, from, to);
+            }),
+        Callback<void, ResponderConnection::Registration, ResponderConnection::Registration>(
+            [this, peer, tid](ResponderConnection::Registration from,
+                              ResponderConnection::Registration to) {
+                m_responderRegistrationTrace(peer, tid, from, to);
+            }));
+    slot->Open();
+    return *slot;
 }
 
 bool
@@ -1176,8 +851,8 @@ DrpTransport::AdmitResponder(Mac48Address peer)
     }
     for (auto it = m_releasedOrder.begin(); it != m_releasedOrder.end();)
     {
-        Responder* r = FindResponder(it->first, it->second);
-        if (!r || !r->released)
+        ResponderConnection* r = FindResponder(it->first, it->second);
+        if (!r || !r->IsReleased())
         {
             it = m_releasedOrder.erase(it); // forgotten, or the key's record is a new one
             continue;
@@ -1195,13 +870,21 @@ DrpTransport::AdmitResponder(Mac48Address peer)
     return false;
 }
 
-void
+std::unique_ptr<ResponderConnection>
 DrpTransport::EraseResponder(ResponderKey key)
 {
-    if (m_responders.erase(key) && --m_respondersPerPeer[key.first] == 0)
+    auto it = m_responders.find(key);
+    if (it == m_responders.end())
+    {
+        return nullptr;
+    }
+    std::unique_ptr<ResponderConnection> r = std::move(it->second);
+    m_responders.erase(it);
+    if (--m_respondersPerPeer[key.first] == 0)
     {
         m_respondersPerPeer.erase(key.first);
     }
+    return r;
 }
 
 void
@@ -1220,15 +903,7 @@ DrpTransport::OnEarlyData(const DrpHeader& header,
         Drop(frame, BUFFER_FULL); // no record: nothing was kept
         return;
     }
-    CommitBuffered(CreateResponder(from, header.GetTid(), false), header);
-}
-
-void
-DrpTransport::CommitBuffered(Responder& r, const DrpHeader& header)
-{
-    r.receiver.See(header.GetSequence(), header.GetLength());
-    r.receiver.Commit(header.GetSequence());
-    SendAck(r.peer, r.tid, false, r.receiver.GetAckNumber());
+    CreateResponder(from, header.GetTid(), false).CommitBuffered(header);
 }
 
 void
@@ -1238,7 +913,7 @@ DrpTransport::ReceiveAtResponder(const DrpHeader& header,
                                  Mac48Address from)
 {
     uint16_t tid = header.GetTid();
-    Responder* r = FindResponder(from, tid);
+    ResponderConnection* r = FindResponder(from, tid);
     if (header.HasFlag(DrpHeader::REQ))
     {
         if (!HostMemory::IsValidRegion(header.GetDba(), header.GetLength()))
@@ -1246,22 +921,21 @@ DrpTransport::ReceiveAtResponder(const DrpHeader& header,
             RefuseRequest(header, frame, from, BAD_REGION);
             return;
         }
-        if (r && !r->released && r->haveRequest &&
-            (r->read != header.IsRead() || r->sba != header.GetSba() || r->dba != header.GetDba() ||
-             r->length != header.GetLength()))
+        if (r && !r->IsReleased() && r->IsOtherRequest(header))
         {
             // Not a repeat of the live request: a new transfer under the same
             // TID. The old one, which its initiator has given up, ends here.
             AbandonResponder(ResponderKey(from, tid));
             r = nullptr;
         }
-        if (!r || r->released)
+        if (!r || r->IsReleased())
         {
             // A new transfer (an initiator reuses a TID only after its release
             // or, after a failure, the responder's idle time).
             if (r)
             {
-                EraseResponder(ResponderKey(from, tid));
+                // Forgotten at once; a check it had pending runs on, by key.
+                EraseResponder(ResponderKey(from, tid))->Forget();
             }
             if (!AdmitResponder(from))
             {
@@ -1282,84 +956,20 @@ DrpTransport::ReceiveAtResponder(const DrpHeader& header,
              header.HasFlag(DrpHeader::DATA) && !header.IsRead() ? NOT_REGISTERED : UNKNOWN_TID);
         return;
     }
-    if (r->read != header.IsRead())
+    if (r->IsRead() != header.IsRead())
     {
         Drop(frame, FOREIGN);
         return;
     }
-    r->lastHeard = Simulator::Now();
-    if (header.HasFlag(DrpHeader::REQ))
-    {
-        OnRequest(*r, header);
-    }
-    else if (header.HasFlag(DrpHeader::DATA))
-    {
-        OnWriteData(*r, payload, header, frame);
-    }
-    else if (header.HasFlag(DrpHeader::REL))
-    {
-        OnRelease(*r);
-    }
-    else if (header.HasFlag(DrpHeader::REQ_ACK))
-    {
-        if (!r->read)
-        {
-            Drop(frame, FOREIGN); // a confirmation belongs to a read only
-            return;
-        }
-        OnConfirmation(*r);
-    }
-    else if (header.GetAckNumber() > (r->sender ? r->sender->GetNextSequence() : 0))
-    {
-        Drop(frame, BAD_SEQUENCE); // acknowledges frames never sent
-    }
-    else if (r->sender)
-    {
-        r->sender->OnAck(header.GetAckNumber());
-    }
-}
-
-void
-DrpTransport::OnRequest(Responder& r, const DrpHeader& header)
-{
-    if (!r.haveRequest)
-    {
-        r.haveRequest = true;
-        r.sba = header.GetSba();
-        r.dba = header.GetDba();
-        r.length = header.GetLength();
-    }
-    switch (r.registration)
-    {
-    case Responder::PENDING:
-        return; // the host is still registering
-    case Responder::VALID:
-        SendReply(r, true); // our reply was lost: answer again, no new registration
-        return;
-    case Responder::NONE:
-    case Responder::INVALID:
-        r.registration = Responder::PENDING;
-        break;
-    }
-    Mac48Address peer = r.peer;
-    uint16_t tid = r.tid;
-    bool read = r.read;
-    uint64_t dba = r.dba;
-    uint32_t length = r.length;
-    m_pcie->Interrupt([this, peer, tid, read, dba, length]() {
-        if (!m_registrationCallback.IsNull())
-        {
-            m_registrationCallback(peer, tid, read, dba, length);
-        }
-    });
+    r->Receive(header, payload, frame);
 }
 
 void
 DrpTransport::CompleteRegistration(Mac48Address peer, uint16_t tid, bool success)
 {
     NS_LOG_FUNCTION(this << peer << tid << success);
-    Responder* r = FindResponder(peer, tid);
-    if (!r || r->registration != Responder::PENDING)
+    ResponderConnection* r = FindResponder(peer, tid);
+    if (!r || r->GetRegistration() != ResponderConnection::PENDING)
     {
         if (success)
         {
@@ -1368,30 +978,22 @@ DrpTransport::CompleteRegistration(Mac48Address peer, uint16_t tid, bool success
         }
         return;
     }
-    r->registration = success ? Responder::VALID : Responder::INVALID;
-    SendReply(*r, success);
-    if (success && !r->read)
-    {
-        Flush(*r);
-    }
+    r->OnRegistered(success);
 }
 
 void
-DrpTransport::SendReply(Responder& r, bool valid)
+DrpTransport::RequestRegistration(Mac48Address peer,
+                                  uint16_t tid,
+                                  bool read,
+                                  uint64_t dba,
+                                  uint32_t length)
 {
-    DrpHeader header = MakeHeader(r.tid, r.read, DrpHeader::REQ_ACK);
-    header.SetStatus(valid ? DrpHeader::VALID : DrpHeader::INVALID);
-    header.SetSba(r.sba);
-    header.SetDba(r.dba);
-    header.SetLength(r.length);
-    SendControl(header, r.peer);
-    if (valid && r.read && !r.confirmed && !r.confirmTimer.IsRunning())
-    {
-        r.confirmTimer = Simulator::Schedule(m_handshakeTimeout,
-                                             &DrpTransport::OnConfirmTimeout,
-                                             this,
-                                             ResponderKey(r.peer, r.tid));
-    }
+    m_pcie->Interrupt([this, peer, tid, read, dba, length]() {
+        if (!m_registrationCallback.IsNull())
+        {
+            m_registrationCallback(peer, tid, read, dba, length);
+        }
+    });
 }
 
 void
@@ -1442,239 +1044,12 @@ DrpTransport::IsFrameOf(uint64_t address,
            length == std::min<uint64_t>(m_payloadSize, transferLength - offset);
 }
 
-bool
-DrpTransport::InRegion(const Responder& r, const DrpHeader& header) const
-{
-    return r.haveRequest &&
-           HostMemory::IsWithin(header.GetDba(), header.GetLength(), r.dba, r.length);
-}
-
 void
-DrpTransport::OnWriteData(Responder& r,
-                          Ptr<Packet> payload,
-                          const DrpHeader& header,
-                          Ptr<Packet> frame)
+DrpTransport::OnResponderReleased(ResponderKey key)
 {
-    if (r.released)
-    {
-        Drop(frame, UNKNOWN_TID);
-        return;
-    }
-    uint32_t sn = header.GetSequence();
-    if (r.haveRequest && !InRegion(r, header))
-    {
-        Drop(frame, OUT_OF_REGION);
-        return;
-    }
-    if (r.haveRequest && !IsFrameOf(header.GetDba(), header.GetLength(), sn, r.dba, r.length))
-    {
-        Drop(frame, BAD_SEQUENCE);
-        return;
-    }
-    if (r.receiver.IsCommitted(sn))
-    {
-        ++m_duplicates;
-        SendAck(r.peer, r.tid, false, r.receiver.GetAckNumber()); // duplicate
-        return;
-    }
-    if (r.registration == Responder::VALID)
-    {
-        if (!m_regions->Contains(header.GetDba(), header.GetLength()))
-        {
-            Drop(frame, UNREGISTERED);
-            return;
-        }
-        if (r.receiver.See(sn, header.GetLength()))
-        {
-            ++r.pendingWrites;
-            ResponderKey key(r.peer, r.tid);
-            m_pcie->DmaWrite(
-                header.GetDba(),
-                payload,
-                [this, key, sn]() { OnWriteDataPlaced(key, sn); },
-                GetTxDelay()); // the acknowledgement's processing
-        }
-        else
-        {
-            ++m_duplicates; // its first copy is still on its way to host memory
-        }
-        return;
-    }
-    if (!m_buffer)
-    {
-        Drop(frame, NOT_REGISTERED);
-        return;
-    }
-    if (!m_buffer->Store(r.peer, r.tid, sn, header.GetDba(), payload))
-    {
-        Drop(frame, BUFFER_FULL); // unacknowledged: the sender retransmits it
-        return;
-    }
-    CommitBuffered(r, header);
-}
-
-void
-DrpTransport::OnWriteDataPlaced(ResponderKey key, uint32_t sn)
-{
-    Responder* r = FindResponder(key.first, key.second);
-    if (!r)
-    {
-        return;
-    }
-    r->receiver.Commit(sn);
-    SendAck(r->peer, r->tid, false, r->receiver.GetAckNumber(), true);
-    OnWriteLanded(*r);
-}
-
-void
-DrpTransport::OnWriteLanded(Responder& r)
-{
-    if (--r.pendingWrites == 0 && r.releaseWaiting)
-    {
-        CompleteRelease(r); // the REL waited for this write
-    }
-}
-
-void
-DrpTransport::Flush(Responder& r)
-{
-    if (!m_buffer)
-    {
-        return;
-    }
-    std::vector<PcieLink::WritePiece> pieces;
-    for (const auto& entry : m_buffer->Take(r.peer, r.tid))
-    {
-        DropReason refused = CheckAccess(entry.address, entry.payload->GetSize(), r.dba, r.length);
-        if (refused == DROP_REASONS &&
-            !IsFrameOf(entry.address, entry.payload->GetSize(), entry.sequence, r.dba, r.length))
-        {
-            refused = BAD_SEQUENCE;
-        }
-        if (refused != DROP_REASONS)
-        {
-            Drop(entry.payload, refused);
-            continue;
-        }
-        pieces.emplace_back(entry.address, entry.payload);
-    }
-    if (pieces.empty())
-    {
-        return;
-    }
-    ++r.pendingWrites;
-    ResponderKey key(r.peer, r.tid);
-    m_pcie->DmaWriteBatch(pieces, Callback<void>([this, key]() {
-                              if (Responder* r = FindResponder(key.first, key.second))
-                              {
-                                  OnWriteLanded(*r);
-                              }
-                          }));
-}
-
-void
-DrpTransport::OnRelease(Responder& r)
-{
-    if (r.released)
-    {
-        SendControl(MakeHeader(r.tid, r.read, DrpHeader::REL_ACK), r.peer); // ours was lost
-        return;
-    }
-    if (r.pendingWrites > 0)
-    {
-        r.releaseWaiting = true; // answer once all data is in host memory
-        return;
-    }
-    CompleteRelease(r);
-}
-
-void
-DrpTransport::CompleteRelease(Responder& r)
-{
-    r.released = true;
-    r.releaseWaiting = false;
-    r.confirmTimer.Cancel();
-    if (r.sender)
-    {
-        r.sender->Stop();
-    }
-    SendControl(MakeHeader(r.tid, r.read, DrpHeader::REL_ACK), r.peer);
-    m_releasedOrder.emplace_back(r.peer, r.tid);
-    m_responderEndTrace(r.peer, r.tid, true);
-    NotifyResponderDone(r.peer, r.tid, true);
-}
-
-void
-DrpTransport::OnConfirmation(Responder& r)
-{
-    if (r.registration != Responder::VALID || r.released)
-    {
-        return;
-    }
-    r.confirmed = true;
-    r.confirmTimer.Cancel();
-    StartReadData(r, false);
-}
-
-void
-DrpTransport::OnConfirmTimeout(ResponderKey key)
-{
-    Responder* r = FindResponder(key.first, key.second);
-    if (!r || r->confirmed || r->released)
-    {
-        return;
-    }
-    if (++r->confirmExpiries > m_maxRetries)
-    {
-        AbandonResponder(key);
-        return;
-    }
-    SendReply(*r, true);
-    if (m_policy->IndirectAfterExpiries(r->confirmExpiries))
-    {
-        StartReadData(*r, true);
-    }
-}
-
-void
-DrpTransport::StartReadData(Responder& r, bool indirect)
-{
-    if (r.sender)
-    {
-        return;
-    }
-    ResponderKey key(r.peer, r.tid);
-    r.indirect = indirect;
-    r.sender =
-        std::make_unique<DrpSender>(FrameCount(r.length),
-                                    SenderConfig(),
-                                    MakeCallback(&DrpTransport::SendReadData, this, key),
-                                    Callback<void>([this, key]() { AbandonResponder(key); }));
-    r.sender->Start();
-}
-
-void
-DrpTransport::SendReadData(ResponderKey key, uint32_t sn)
-{
-    Responder* r = FindResponder(key.first, key.second);
-    if (!r || r->released)
-    {
-        return;
-    }
-    bool indirect = r->indirect && !r->confirmed;
-    DrpHeader header =
-        MakeHeader(r->tid, true, DrpHeader::DATA | (indirect ? DrpHeader::INDIRECT : 0));
-    FillDataHeader(header, sn, r->sba, r->dba, r->length);
-    if (!m_regions->Contains(header.GetDba(), header.GetLength()))
-    {
-        // The host released the region: nothing of it may leave. Unsent, the
-        // frame is never acknowledged, and the retry limit ends the transfer.
-        Ptr<Packet> unsent = Create<Packet>();
-        unsent->AddHeader(header);
-        Drop(unsent, UNREGISTERED);
-        return;
-    }
-    SendData(r->peer, header, header.GetDba());
+    m_releasedOrder.push_back(key);
+    m_responderEndTrace(key.first, key.second, true);
+    NotifyResponderDone(key.first, key.second, true);
 }
 
 void
@@ -1689,63 +1064,30 @@ DrpTransport::NotifyResponderDone(Mac48Address peer, uint16_t tid, bool released
 }
 
 void
-DrpTransport::ArmIdleTimer(Responder& r)
-{
-    r.idleTimer.Cancel();
-    r.idleTimer = Simulator::Schedule(GetIdleTime(),
-                                      &DrpTransport::OnIdleTimeout,
-                                      this,
-                                      ResponderKey(r.peer, r.tid));
-}
-
-void
-DrpTransport::OnIdleTimeout(ResponderKey key)
-{
-    Responder* r = FindResponder(key.first, key.second);
-    if (!r)
-    {
-        return;
-    }
-    Time quiet = Simulator::Now() - r->lastHeard;
-    if (quiet < GetIdleTime())
-    {
-        r->idleTimer =
-            Simulator::Schedule(GetIdleTime() - quiet, &DrpTransport::OnIdleTimeout, this, key);
-        return;
-    }
-    AbandonResponder(key);
-}
-
-void
 DrpTransport::AbandonResponder(ResponderKey key)
 {
-    Responder* r = FindResponder(key.first, key.second);
+    ResponderConnection* r = FindResponder(key.first, key.second);
     if (!r)
     {
         return;
     }
+    bool released = r->IsReleased();
     NS_LOG_INFO("forget transfer " << key.second << " of " << key.first
-                                   << (r->released ? " (released)" : " (abandoned)"));
-    r->confirmTimer.Cancel();
-    r->idleTimer.Cancel();
-    if (r->sender)
-    {
-        r->sender->Stop();
-    }
+                                   << (released ? " (released)" : " (abandoned)"));
+    bool tellHost = !released && r->GetRegistration() == ResponderConnection::VALID;
+    r->Close();
     if (m_buffer)
     {
         m_buffer->Discard(key.first, key.second);
     }
-    bool tellHost = !r->released && r->registration == Responder::VALID;
-    if (!r->released)
+    if (!released)
     {
         ++m_abandoned;
         m_responderEndTrace(key.first, key.second, false);
     }
-    // The sender may be on the call stack (its retry limit): let it go afterwards.
-    std::shared_ptr<DrpSender> sender(std::move(r->sender));
-    Simulator::ScheduleNow([sender]() {});
-    EraseResponder(key);
+    // The record (its sender: the retry limit) may be on the call stack: let it go afterwards.
+    std::shared_ptr<ResponderConnection> gone(EraseResponder(key));
+    Simulator::ScheduleNow([gone]() {});
     while (!m_releasedOrder.empty() &&
            !FindResponder(m_releasedOrder.front().first, m_releasedOrder.front().second))
     {

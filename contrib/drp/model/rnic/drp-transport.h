@@ -9,8 +9,10 @@
 #include "drp-sender.h"
 #include "drp-transfer-record.h"
 #include "indirect-buffer.h"
+#include "initiator-connection.h"
 #include "mode-policy.h"
 #include "region-table.h"
+#include "responder-connection.h"
 
 #include "ns3/drp-header.h"
 #include "ns3/event-id.h"
@@ -18,6 +20,7 @@
 #include "ns3/object.h"
 #include "ns3/pcie-link.h"
 #include "ns3/traced-callback.h"
+#include "ns3/traced-value.h"
 
 #include <deque>
 #include <map>
@@ -28,25 +31,36 @@ namespace ns3
 
 /**
  * \ingroup drp
- * \brief The RNIC's transport-control block: DRP's per-transfer state
- * machines for both ends, shared by the traditional and the dynamic RNIC.
+ * \brief The RNIC's transport engine, shared by the traditional and the
+ * dynamic RNIC: frame I/O, dispatch of every frame to its transfer, and the
+ * resources the transfers share.
  *
- * The initiator sends a request (REQ) and re-sends it on each expiry of
- * HandshakeTimeout until a valid reply arrives. Its ModePolicy decides when
- * data may start before that (dynamic method only). The responder hands each
- * request to its host, which registers memory and answers valid or invalid.
- * Data moves under DrpSender (window, cumulative ACKs, timeout, fast
- * retransmit) and DrpReceiver; the responder places each frame directly (one
- * PCIe DMA write) when its transfer's region is registered, and otherwise,
- * in the dynamic RNIC, keeps it in the IndirectBuffer until registration,
- * then moves the transfer's buffered data in one DMA write. When the
- * connection is up and all data is acknowledged (write) or received (read),
- * the initiator releases the connection (REL / REL_ACK).
+ * A transfer is two connections, each a state machine with its own timers
+ * and a traced state: an InitiatorConnection on the RNIC that started it
+ * (from PostTransfer to release; keyed by TID) and a ResponderConnection on
+ * its peer (registration, placement, read data, release; keyed by the
+ * initiator's address and the TID). In short: the initiator sends a
+ * request (REQ) until a valid reply arrives, its ModePolicy deciding when a
+ * write may start before that (dynamic method only); the responder's host
+ * registers memory and it answers valid or invalid; data moves under
+ * DrpSender and DrpReceiver, placed directly once the region is registered
+ * or, in the dynamic RNIC, held in the IndirectBuffer until then; a read
+ * adds a confirmation (a three-way handshake); the initiator releases the
+ * connection (REL / REL_ACK).
  *
- * Read (three-way handshake): REQ(read) -> valid REQ_ACK -> the initiator
- * confirms (REQ_ACK with ACK); the responder sends the data on the
- * confirmation, or, in the dynamic RNIC, in indirect mode after
- * ModePolicy::ExpiriesBeforeIndirect expiries without it.
+ * This class keeps what the connections share:
+ *
+ * * frame I/O: the receive engine (RxProcessingCycles per frame, one frame
+ *   at a time), the transmit pipeline (TxProcessingCycles), and the checks
+ *   every received frame passes before dispatch (length, CTRL);
+ * * dispatch by role (a frame from an initiator goes to a responder
+ *   connection, and the other way round) and by TID, with the checks that
+ *   need the table (unknown or foreign TID);
+ * * TIDs: allocation, and those of failed transfers held back for the
+ *   responder's idle time;
+ * * responder admission and the end of responder records;
+ * * the PcieLink, the ModePolicy, the IndirectBuffer (dynamic RNIC), the
+ *   RegionTable, the attributes, drop counters, traces and host callbacks.
  *
  * Every host interaction crosses the PcieLink: the host posts a transfer and
  * hands its data with doorbells (the caller pays those), the transport raises
@@ -125,6 +139,15 @@ class DrpTransport : public Object
      */
     typedef void (*ModeTracedCallback)(uint16_t tid, DrpTransferRecord::Mode mode);
     /**
+     * TracedCallback signature for an initiated transfer's state changes.
+     * \param tid the transfer
+     * \param oldState the state left
+     * \param newState the state entered
+     */
+    typedef void (*InitiatorStateTracedCallback)(uint16_t tid,
+                                                 InitiatorConnection::State oldState,
+                                                 InitiatorConnection::State newState);
+    /**
      * TracedCallback signature for the end of a transfer this RNIC responded to.
      * \param peer the initiator
      * \param tid its transfer
@@ -133,6 +156,28 @@ class DrpTransport : public Object
      *        limit was reached)
      */
     typedef void (*ResponderEndTracedCallback)(Mac48Address peer, uint16_t tid, bool released);
+    /**
+     * TracedCallback signature for a responded transfer's state changes.
+     * \param peer the initiator
+     * \param tid its transfer
+     * \param oldState the state left
+     * \param newState the state entered
+     */
+    typedef void (*ResponderStateTracedCallback)(Mac48Address peer,
+                                                 uint16_t tid,
+                                                 ResponderConnection::State oldState,
+                                                 ResponderConnection::State newState);
+    /**
+     * TracedCallback signature for a responded transfer's registration changes.
+     * \param peer the initiator
+     * \param tid its transfer
+     * \param oldState the registration state left
+     * \param newState the registration state entered
+     */
+    typedef void (*ResponderRegistrationTracedCallback)(Mac48Address peer,
+                                                        uint16_t tid,
+                                                        ResponderConnection::Registration oldState,
+                                                        ResponderConnection::Registration newState);
 
     /**
      * \brief Get the type ID.
@@ -246,63 +291,13 @@ class DrpTransport : public Object
     void DoDispose() override;
 
   private:
-    /// A transfer this RNIC initiated.
-    struct Initiator
-    {
-        DrpTransferRecord record;          //!< what it did so far
-        bool established{false};           //!< a valid reply arrived
-        bool anyReply{false};              //!< some reply (valid or invalid) arrived
-        uint32_t expiriesWithoutReply{0};  //!< handshake expiries while no reply at all
-        uint32_t framesSinceRequest{0};    //!< data frames sent since the last request
-        uint32_t handshakeExpiries{0};     //!< handshake timer expiries
-        bool replied{false};               //!< the host got its reply (real or synthetic)
-        bool handed{false};                //!< the host handed the data (StartData)
-        EventId handshakeTimer;            //!< request timer
-        std::unique_ptr<DrpSender> sender; //!< write: the data
-        DrpReceiver receiver;              //!< read: the data
-        bool releasing{false};             //!< REL sent
-        uint32_t releaseExpiries{0};       //!< REL timer expiries
-        EventId releaseTimer;              //!< REL timer
-        uint32_t readExpiries{0};          //!< read: data timer expiries without progress
-        EventId readTimer;                 //!< read: data progress watchdog event
-        Time readDeadline;                 //!< read: when the watchdog expires
-    };
-
-    /// A transfer this RNIC responds to.
-    struct Responder
-    {
-        /// The host's registration of the transfer's region.
-        enum Registration
-        {
-            NONE,    //!< not asked yet (no request seen)
-            PENDING, //!< the host is registering
-            VALID,   //!< registered
-            INVALID, //!< the last attempt failed
-        };
-
-        Mac48Address peer;                 //!< the initiator
-        uint16_t tid{0};                   //!< transfer id
-        bool read{false};                  //!< read transfer
-        bool haveRequest{false};           //!< a request named the region
-        uint64_t sba{0};                   //!< initiator's region
-        uint64_t dba{0};                   //!< this host's region
-        uint32_t length{0};                //!< bytes
-        Registration registration{NONE};   //!< host registration
-        DrpReceiver receiver;              //!< write: the data
-        uint32_t pendingWrites{0};         //!< DMA writes in flight
-        bool releaseWaiting{false};        //!< REL came while writes were in flight
-        bool released{false};              //!< released; kept to answer repeated RELs
-        std::unique_ptr<DrpSender> sender; //!< read: the data
-        bool confirmed{false};             //!< read: the initiator confirmed
-        bool indirect{false};              //!< read: data started before the confirmation
-        uint32_t confirmExpiries{0};       //!< read: expiries without confirmation
-        EventId confirmTimer;              //!< read: confirmation timer
-        Time lastHeard;                    //!< last frame from the initiator
-        EventId idleTimer;                 //!< idle check
-    };
-
     /// A responded transfer's key: the initiator and its TID.
-    typedef std::pair<Mac48Address, uint16_t> ResponderKey;
+    typedef ResponderConnection::Key ResponderKey;
+
+    // The connections send, check and place through the helpers below, and
+    // read the attributes and shared parts; nothing else reaches in.
+    friend class InitiatorConnection;
+    friend class ResponderConnection;
 
     // Attribute accessors; the setters check their values.
     void SetWindow(uint32_t window);             //!< \param window frames
@@ -384,7 +379,8 @@ class DrpTransport : public Object
      */
     void Drop(Ptr<const Packet> packet, DropReason reason);
 
-    // Initiator.
+    // Initiator: TIDs, dispatch and the connections' end (the transfer
+    // itself is InitiatorConnection's).
     /// \return a TID neither in use nor held back (std::runtime_error if none is free)
     uint16_t AllocateTid();
     /**
@@ -392,31 +388,51 @@ class DrpTransport : public Object
      * \return true if it is held back after a failed transfer
      */
     bool IsHeld(uint16_t tid);
-    Initiator* FindInitiator(uint16_t tid);
-    void SendRequest(Initiator& c, bool armTimer);
-    void OnHandshakeTimeout(uint16_t tid);
-    void OnReply(Initiator& c, const DrpHeader& header);
-    void GoIndirect(Initiator& c);
-    void DecideMode(Initiator& c, DrpTransferRecord::Mode mode);
-    void ReplyToHost(Initiator& c);
-    void SendWriteData(uint16_t tid, uint32_t sn);
-    void OnReadData(Initiator& c, Ptr<Packet> payload, const DrpHeader& header, Ptr<Packet> frame);
-    void OnReadDataPlaced(uint16_t tid, uint32_t sn);
-    void SendConfirmation(Initiator& c);
-    void ArmReadTimer(Initiator& c);
-    void OnReadTimeout(uint16_t tid);
-    void MaybeRelease(Initiator& c);
-    void SendRelease(Initiator& c);
-    void OnReleaseTimeout(uint16_t tid);
-    void Finish(uint16_t tid, DrpTransferRecord::Status status);
+    /**
+     * \param tid a transfer id
+     * \return its connection, or null
+     */
+    InitiatorConnection* FindInitiator(uint16_t tid);
+    /**
+     * Checks a frame from a responder and hands it to its transfer.
+     * \param header the frame's header
+     * \param payload its payload
+     * \param frame the frame
+     * \param from the responder
+     */
     void ReceiveAtInitiator(const DrpHeader& header,
                             Ptr<Packet> payload,
                             Ptr<Packet> frame,
                             Mac48Address from);
+    /**
+     * Gives the host a transfer's connection reply, by interrupt.
+     * \param tid the transfer
+     */
+    void NotifyReply(uint16_t tid);
+    /**
+     * An initiated transfer ended: its connection leaves the table (and is
+     * destroyed once the current event ends), a failed transfer's TID is
+     * held back for the responder's idle time, and the host gets the record
+     * by interrupt.
+     * \param record the finished transfer's record
+     */
+    void RetireInitiator(const DrpTransferRecord& record);
 
-    // Responder.
-    Responder* FindResponder(Mac48Address peer, uint16_t tid);
-    Responder& CreateResponder(Mac48Address peer, uint16_t tid, bool read);
+    // Responder: admission, dispatch and the records' end.
+    /**
+     * \param peer the initiator
+     * \param tid its transfer
+     * \return the record, or null
+     */
+    ResponderConnection* FindResponder(Mac48Address peer, uint16_t tid);
+    /**
+     * Makes an admitted transfer's record and opens it.
+     * \param peer the initiator
+     * \param tid its transfer
+     * \param read read transfer
+     * \return the record
+     */
+    ResponderConnection& CreateResponder(Mac48Address peer, uint16_t tid, bool read);
     /**
      * Makes room for one more responder record of \p peer, if the limits
      * allow, by forgetting the oldest released record where needed.
@@ -424,8 +440,12 @@ class DrpTransport : public Object
      * \return false if there is no room
      */
     bool AdmitResponder(Mac48Address peer);
-    /// \param key a responder record to erase (and uncount)
-    void EraseResponder(ResponderKey key);
+    /**
+     * Takes a record out of the table (and uncounts it).
+     * \param key the record's key
+     * \return the record, for its caller to destroy now or later
+     */
+    std::unique_ptr<ResponderConnection> EraseResponder(ResponderKey key);
     /**
      * Write data for a transfer with no record (its request was lost): the
      * dynamic RNIC keeps it in the indirect buffer, and only then makes a record.
@@ -439,17 +459,17 @@ class DrpTransport : public Object
                      Ptr<Packet> frame,
                      Mac48Address from);
     /**
-     * A data frame is in the indirect buffer: it counts as committed.
-     * \param r the transfer
+     * Checks a frame from an initiator, finds (or, for a new request, makes)
+     * its record and hands the frame to it.
      * \param header the frame's header
+     * \param payload its payload
+     * \param frame the frame
+     * \param from the initiator
      */
-    void CommitBuffered(Responder& r, const DrpHeader& header);
     void ReceiveAtResponder(const DrpHeader& header,
                             Ptr<Packet> payload,
                             Ptr<Packet> frame,
                             Mac48Address from);
-    void OnRequest(Responder& r, const DrpHeader& header);
-    void SendReply(Responder& r, bool valid);
     /**
      * Refuses a request (no valid region, or no room for its record): an
      * invalid reply, and no state kept.
@@ -474,8 +494,6 @@ class DrpTransport : public Object
                            uint64_t length,
                            uint64_t base,
                            uint64_t baseLength) const;
-    void OnWriteData(Responder& r, Ptr<Packet> payload, const DrpHeader& header, Ptr<Packet> frame);
-    void OnWriteDataPlaced(ResponderKey key, uint32_t sn);
     /**
      * Sends an acknowledgement.
      * \param to destination
@@ -486,19 +504,24 @@ class DrpTransport : public Object
      */
     void SendAck(Mac48Address to, uint16_t tid, bool read, uint32_t ackn, bool processed = false);
     /**
-     * A DMA write of the transfer's data reached host memory; a REL that
-     * waited for the last one is answered now.
-     * \param r the transfer
+     * Asks the host, by interrupt, to register a responded transfer's region.
+     * \param peer the initiator
+     * \param tid the transfer
+     * \param read read transfer
+     * \param dba the region
+     * \param length its length
      */
-    void OnWriteLanded(Responder& r);
-    void Flush(Responder& r);
-    void OnFlushed(ResponderKey key, std::vector<uint32_t> sequences);
-    void OnRelease(Responder& r);
-    void CompleteRelease(Responder& r);
-    void OnConfirmation(Responder& r);
-    void OnConfirmTimeout(ResponderKey key);
-    void StartReadData(Responder& r, bool indirect);
-    void SendReadData(ResponderKey key, uint32_t sn);
+    void RequestRegistration(Mac48Address peer,
+                             uint16_t tid,
+                             bool read,
+                             uint64_t dba,
+                             uint32_t length);
+    /**
+     * A responded transfer answered its REL: its record is kept (for a
+     * repeated REL) until admission needs the room.
+     * \param key the record
+     */
+    void OnResponderReleased(ResponderKey key);
     /**
      * Tells the host, by interrupt, that a transfer it responded to ended.
      * \param peer the initiator
@@ -506,10 +529,11 @@ class DrpTransport : public Object
      * \param released true if released normally, false if abandoned
      */
     void NotifyResponderDone(Mac48Address peer, uint16_t tid, bool released);
-    void ArmIdleTimer(Responder& r);
-    void OnIdleTimeout(ResponderKey key);
+    /**
+     * Ends and forgets a record: abandoned if it was not released.
+     * \param key the record
+     */
     void AbandonResponder(ResponderKey key);
-    bool InRegion(const Responder& r, const DrpHeader& header) const;
     /**
      * \param address the address a data frame names (in the region whose base is \p base)
      * \param length the frame's LEN
@@ -524,6 +548,7 @@ class DrpTransport : public Object
                    uint32_t sn,
                    uint64_t base,
                    uint32_t transferLength) const;
+    /// \return how long a responder keeps a record it hears nothing of
     Time GetIdleTime() const;
     /**
      * \param timeout a data-phase timer
@@ -531,6 +556,7 @@ class DrpTransport : public Object
      * \return the timer doubled per expiry, at most MaxBackoff times
      */
     Time BackedOff(Time timeout, uint32_t expiries) const;
+    /// \return the data phase's parameters, from the attributes
     DrpSender::Config SenderConfig() const;
 
     Ptr<NetDevice> m_device;      //!< the port
@@ -551,10 +577,12 @@ class DrpTransport : public Object
     uint32_t m_rxCycles;          //!< receive processing per frame, cycles
     Time m_rxFree;                //!< when the receive engine is free
 
-    uint16_t m_nextTid;                             //!< next transfer id to try
-    std::map<uint16_t, Time> m_heldTids;            //!< failed transfers' TIDs, held until then
-    std::map<uint16_t, Initiator> m_initiators;     //!< transfers initiated here
-    std::map<ResponderKey, Responder> m_responders; //!< transfers responded to here
+    uint16_t m_nextTid;                  //!< next transfer id to try
+    std::map<uint16_t, Time> m_heldTids; //!< failed transfers' TIDs, held until then
+    std::map<uint16_t, std::unique_ptr<InitiatorConnection>>
+        m_initiators; //!< transfers initiated here
+    std::map<ResponderKey, std::unique_ptr<ResponderConnection>>
+        m_responders;                                     //!< transfers responded to here
     std::map<Mac48Address, uint32_t> m_respondersPerPeer; //!< records per initiator
     std::deque<ResponderKey> m_releasedOrder; //!< released records, oldest first (some stale)
     uint32_t m_maxTransfersPerPeer;           //!< records per initiator, at most
@@ -568,11 +596,23 @@ class DrpTransport : public Object
     CompletionCallback m_completionCallback;            //!< host upcall
     ResponderDoneCallback m_responderDoneCallback;      //!< host upcall
 
-    TracedCallback<Ptr<const Packet>, DropReason> m_dropTrace;        //!< dropped frames
-    TracedCallback<uint16_t, DrpTransferRecord::Mode> m_modeTrace;    //!< mode decisions
+    TracedCallback<Ptr<const Packet>, DropReason> m_dropTrace;     //!< dropped frames
+    TracedCallback<uint16_t, DrpTransferRecord::Mode> m_modeTrace; //!< mode decisions
+    /// initiated transfers' state changes
+    TracedCallback<uint16_t, InitiatorConnection::State, InitiatorConnection::State>
+        m_initiatorStateTrace;
     TracedCallback<Mac48Address, uint16_t, bool> m_responderEndTrace; //!< responded transfers' ends
-    TracedCallback<Ptr<const Packet>> m_txTrace;                      //!< DRP frames sent
-    TracedCallback<Ptr<const Packet>> m_rxTrace;                      //!< DRP frames received
+    /// responded transfers' state changes
+    TracedCallback<Mac48Address, uint16_t, ResponderConnection::State, ResponderConnection::State>
+        m_responderStateTrace;
+    /// responded transfers' registration changes
+    TracedCallback<Mac48Address,
+                   uint16_t,
+                   ResponderConnection::Registration,
+                   ResponderConnection::Registration>
+        m_responderRegistrationTrace;
+    TracedCallback<Ptr<const Packet>> m_txTrace; //!< DRP frames sent
+    TracedCallback<Ptr<const Packet>> m_rxTrace; //!< DRP frames received
 };
 
 } // namespace ns3

@@ -1,0 +1,546 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#include "responder-connection.h"
+
+#include "drp-transport.h"
+
+#include "ns3/host-memory.h"
+#include "ns3/log.h"
+#include "ns3/simulator.h"
+
+namespace ns3
+{
+
+NS_LOG_COMPONENT_DEFINE("ResponderConnection");
+
+std::string
+ResponderConnection::GetStateName(State state)
+{
+    static const char* names[] = {"CLOSED", "OPEN", "DRAINING", "RELEASED", "ABANDONED"};
+    return state < STATE_COUNT ? names[state] : "unknown";
+}
+
+std::string
+ResponderConnection::GetRegistrationName(Registration registration)
+{
+    static const char* names[] = {"NONE", "PENDING", "VALID", "INVALID"};
+    return registration < REGISTRATION_COUNT ? names[registration] : "unknown";
+}
+
+ResponderConnection::ResponderConnection(DrpTransport* transport,
+                                         Mac48Address peer,
+                                         uint16_t tid,
+                                         bool read)
+    : m_transport(transport),
+      m_peer(peer),
+      m_tid(tid),
+      m_read(read),
+      m_state(CLOSED),
+      m_registration(NONE)
+{
+}
+
+void
+ResponderConnection::ConnectTraces(Callback<void, State, State> stateSink,
+                                   Callback<void, Registration, Registration> registrationSink)
+{
+    m_state.ConnectWithoutContext(stateSink);
+    m_registration.ConnectWithoutContext(registrationSink);
+}
+
+ResponderConnection::Key
+ResponderConnection::GetKey() const
+{
+    return Key(m_peer, m_tid);
+}
+
+bool
+ResponderConnection::IsRead() const
+{
+    return m_read;
+}
+
+ResponderConnection::State
+ResponderConnection::GetState() const
+{
+    return m_state;
+}
+
+bool
+ResponderConnection::IsReleased() const
+{
+    return m_state == RELEASED;
+}
+
+ResponderConnection::Registration
+ResponderConnection::GetRegistration() const
+{
+    return m_registration;
+}
+
+bool
+ResponderConnection::IsOtherRequest(const DrpHeader& request) const
+{
+    return m_haveRequest && (m_read != request.IsRead() || m_sba != request.GetSba() ||
+                             m_dba != request.GetDba() || m_length != request.GetLength());
+}
+
+void
+ResponderConnection::SetState(State next)
+{
+    NS_LOG_LOGIC("transfer " << m_tid << " of " << m_peer << ": " << GetStateName(m_state) << " -> "
+                             << GetStateName(next));
+    m_state = next;
+}
+
+void
+ResponderConnection::SetRegistration(Registration next)
+{
+    m_registration = next;
+}
+
+ResponderConnection*
+ResponderConnection::Find(DrpTransport* transport, Key key)
+{
+    return transport->FindResponder(key.first, key.second);
+}
+
+void
+ResponderConnection::Open()
+{
+    SetState(OPEN);
+    m_lastHeard = Simulator::Now();
+    ArmIdleTimer();
+}
+
+void
+ResponderConnection::Close()
+{
+    m_confirmTimer.Cancel();
+    m_idleTimer.Cancel();
+    if (m_sender)
+    {
+        m_sender->Stop();
+    }
+    SetState(m_state == RELEASED ? CLOSED : ABANDONED);
+}
+
+void
+ResponderConnection::Forget()
+{
+    SetState(CLOSED);
+}
+
+// ---------------------------------------------------------------------------
+// Frames in
+
+void
+ResponderConnection::Receive(const DrpHeader& header, Ptr<Packet> payload, Ptr<Packet> frame)
+{
+    m_lastHeard = Simulator::Now();
+    if (header.HasFlag(DrpHeader::REQ))
+    {
+        OnRequest(header);
+    }
+    else if (header.HasFlag(DrpHeader::DATA))
+    {
+        OnWriteData(payload, header, frame);
+    }
+    else if (header.HasFlag(DrpHeader::REL))
+    {
+        OnRelease();
+    }
+    else if (header.HasFlag(DrpHeader::REQ_ACK))
+    {
+        if (!m_read)
+        {
+            m_transport->Drop(frame, DrpTransport::FOREIGN); // a confirmation belongs to a read
+            return;
+        }
+        OnConfirmation();
+    }
+    else
+    {
+        OnAck(header, frame);
+    }
+}
+
+// ---------------------------------------------------------------------------
+// Handshake: request, registration, reply
+
+void
+ResponderConnection::OnRequest(const DrpHeader& header)
+{
+    if (!m_haveRequest)
+    {
+        m_haveRequest = true;
+        m_sba = header.GetSba();
+        m_dba = header.GetDba();
+        m_length = header.GetLength();
+    }
+    switch (m_registration)
+    {
+    case PENDING:
+        return; // the host is still registering
+    case VALID:
+        SendReply(true); // our reply was lost: answer again, no new registration
+        return;
+    case NONE:
+    case INVALID:
+    default:
+        SetRegistration(PENDING);
+        break;
+    }
+    m_transport->RequestRegistration(m_peer, m_tid, m_read, m_dba, m_length);
+}
+
+void
+ResponderConnection::OnRegistered(bool success)
+{
+    SetRegistration(success ? VALID : INVALID);
+    SendReply(success);
+    if (success && !m_read)
+    {
+        Flush();
+    }
+}
+
+void
+ResponderConnection::SendReply(bool valid)
+{
+    DrpHeader header = DrpTransport::MakeHeader(m_tid, m_read, DrpHeader::REQ_ACK);
+    header.SetStatus(valid ? DrpHeader::VALID : DrpHeader::INVALID);
+    header.SetSba(m_sba);
+    header.SetDba(m_dba);
+    header.SetLength(m_length);
+    m_transport->SendControl(header, m_peer);
+    if (valid && m_read && !m_confirmed && !m_confirmTimer.IsRunning())
+    {
+        DrpTransport* transport = m_transport;
+        Key key = GetKey();
+        m_confirmTimer = Simulator::Schedule(m_transport->m_handshakeTimeout, [transport, key]() {
+            if (ResponderConnection* r = Find(transport, key))
+            {
+                r->OnConfirmTimeout();
+            }
+        });
+    }
+}
+
+void
+ResponderConnection::OnConfirmation()
+{
+    if (m_registration != VALID || IsReleased())
+    {
+        return;
+    }
+    m_confirmed = true;
+    m_confirmTimer.Cancel();
+    StartReadData(false);
+}
+
+void
+ResponderConnection::OnConfirmTimeout()
+{
+    if (m_confirmed || IsReleased())
+    {
+        return;
+    }
+    if (++m_confirmExpiries > m_transport->m_maxRetries)
+    {
+        m_transport->AbandonResponder(GetKey());
+        return;
+    }
+    SendReply(true);
+    if (m_transport->m_policy->IndirectAfterExpiries(m_confirmExpiries))
+    {
+        StartReadData(true);
+    }
+}
+
+// ---------------------------------------------------------------------------
+// Write data: direct placement or the indirect buffer
+
+bool
+ResponderConnection::InRegion(const DrpHeader& header) const
+{
+    return m_haveRequest &&
+           HostMemory::IsWithin(header.GetDba(), header.GetLength(), m_dba, m_length);
+}
+
+void
+ResponderConnection::OnWriteData(Ptr<Packet> payload, const DrpHeader& header, Ptr<Packet> frame)
+{
+    if (IsReleased())
+    {
+        m_transport->Drop(frame, DrpTransport::UNKNOWN_TID);
+        return;
+    }
+    uint32_t sn = header.GetSequence();
+    if (m_haveRequest && !InRegion(header))
+    {
+        m_transport->Drop(frame, DrpTransport::OUT_OF_REGION);
+        return;
+    }
+    if (m_haveRequest &&
+        !m_transport->IsFrameOf(header.GetDba(), header.GetLength(), sn, m_dba, m_length))
+    {
+        m_transport->Drop(frame, DrpTransport::BAD_SEQUENCE);
+        return;
+    }
+    if (m_receiver.IsCommitted(sn))
+    {
+        ++m_transport->m_duplicates;
+        m_transport->SendAck(m_peer, m_tid, false, m_receiver.GetAckNumber()); // duplicate
+        return;
+    }
+    if (m_registration == VALID)
+    {
+        if (!m_transport->m_regions->Contains(header.GetDba(), header.GetLength()))
+        {
+            m_transport->Drop(frame, DrpTransport::UNREGISTERED);
+            return;
+        }
+        if (m_receiver.See(sn, header.GetLength()))
+        {
+            ++m_pendingWrites;
+            DrpTransport* transport = m_transport;
+            Key key = GetKey();
+            m_transport->m_pcie->DmaWrite(
+                header.GetDba(),
+                payload,
+                [transport, key, sn]() {
+                    if (ResponderConnection* r = Find(transport, key))
+                    {
+                        r->OnWriteDataPlaced(sn);
+                    }
+                },
+                m_transport->GetTxDelay()); // the acknowledgement's processing
+        }
+        else
+        {
+            ++m_transport->m_duplicates; // its first copy is still on its way to host memory
+        }
+        return;
+    }
+    Ptr<IndirectBuffer> buffer = m_transport->m_buffer;
+    if (!buffer)
+    {
+        m_transport->Drop(frame, DrpTransport::NOT_REGISTERED);
+        return;
+    }
+    if (!buffer->Store(m_peer, m_tid, sn, header.GetDba(), payload))
+    {
+        m_transport->Drop(frame, DrpTransport::BUFFER_FULL); // unacknowledged: retransmitted
+        return;
+    }
+    CommitBuffered(header);
+}
+
+void
+ResponderConnection::CommitBuffered(const DrpHeader& header)
+{
+    m_receiver.See(header.GetSequence(), header.GetLength());
+    m_receiver.Commit(header.GetSequence());
+    m_transport->SendAck(m_peer, m_tid, false, m_receiver.GetAckNumber());
+}
+
+void
+ResponderConnection::OnWriteDataPlaced(uint32_t sn)
+{
+    m_receiver.Commit(sn);
+    m_transport->SendAck(m_peer, m_tid, false, m_receiver.GetAckNumber(), true);
+    OnWriteLanded();
+}
+
+void
+ResponderConnection::OnWriteLanded()
+{
+    if (--m_pendingWrites == 0 && m_state == DRAINING)
+    {
+        CompleteRelease(); // the REL waited for this write
+    }
+}
+
+void
+ResponderConnection::Flush()
+{
+    Ptr<IndirectBuffer> buffer = m_transport->m_buffer;
+    if (!buffer)
+    {
+        return;
+    }
+    std::vector<PcieLink::WritePiece> pieces;
+    for (const auto& entry : buffer->Take(m_peer, m_tid))
+    {
+        DrpTransport::DropReason refused =
+            m_transport->CheckAccess(entry.address, entry.payload->GetSize(), m_dba, m_length);
+        if (refused == DrpTransport::DROP_REASONS &&
+            !m_transport->IsFrameOf(entry.address,
+                                    entry.payload->GetSize(),
+                                    entry.sequence,
+                                    m_dba,
+                                    m_length))
+        {
+            refused = DrpTransport::BAD_SEQUENCE;
+        }
+        if (refused != DrpTransport::DROP_REASONS)
+        {
+            m_transport->Drop(entry.payload, refused);
+            continue;
+        }
+        pieces.emplace_back(entry.address, entry.payload);
+    }
+    if (pieces.empty())
+    {
+        return;
+    }
+    ++m_pendingWrites;
+    DrpTransport* transport = m_transport;
+    Key key = GetKey();
+    m_transport->m_pcie->DmaWriteBatch(pieces, Callback<void>([transport, key]() {
+                                           if (ResponderConnection* r = Find(transport, key))
+                                           {
+                                               r->OnWriteLanded();
+                                           }
+                                       }));
+}
+
+// ---------------------------------------------------------------------------
+// Release
+
+void
+ResponderConnection::OnRelease()
+{
+    if (IsReleased())
+    {
+        // Ours was lost.
+        m_transport->SendControl(DrpTransport::MakeHeader(m_tid, m_read, DrpHeader::REL_ACK),
+                                 m_peer);
+        return;
+    }
+    if (m_pendingWrites > 0)
+    {
+        SetState(DRAINING); // answer once all data is in host memory
+        return;
+    }
+    CompleteRelease();
+}
+
+void
+ResponderConnection::CompleteRelease()
+{
+    SetState(RELEASED);
+    m_confirmTimer.Cancel();
+    if (m_sender)
+    {
+        m_sender->Stop();
+    }
+    m_transport->SendControl(DrpTransport::MakeHeader(m_tid, m_read, DrpHeader::REL_ACK), m_peer);
+    m_transport->OnResponderReleased(GetKey());
+}
+
+// ---------------------------------------------------------------------------
+// Read data
+
+void
+ResponderConnection::StartReadData(bool indirect)
+{
+    if (m_sender)
+    {
+        return;
+    }
+    DrpTransport* transport = m_transport;
+    Key key = GetKey();
+    m_indirect = indirect;
+    m_sender = std::make_unique<DrpSender>(
+        m_transport->FrameCount(m_length),
+        m_transport->SenderConfig(),
+        Callback<void, uint32_t>([transport, key](uint32_t sn) {
+            if (ResponderConnection* r = Find(transport, key))
+            {
+                r->SendReadData(sn);
+            }
+        }),
+        Callback<void>([transport, key]() { transport->AbandonResponder(key); }));
+    m_sender->Start();
+}
+
+void
+ResponderConnection::SendReadData(uint32_t sn)
+{
+    if (IsReleased())
+    {
+        return;
+    }
+    bool indirect = m_indirect && !m_confirmed;
+    DrpHeader header =
+        DrpTransport::MakeHeader(m_tid,
+                                 true,
+                                 DrpHeader::DATA | (indirect ? DrpHeader::INDIRECT : 0));
+    m_transport->FillDataHeader(header, sn, m_sba, m_dba, m_length);
+    if (!m_transport->m_regions->Contains(header.GetDba(), header.GetLength()))
+    {
+        // The host released the region: nothing of it may leave. Unsent, the
+        // frame is never acknowledged, and the retry limit ends the transfer.
+        Ptr<Packet> unsent = Create<Packet>();
+        unsent->AddHeader(header);
+        m_transport->Drop(unsent, DrpTransport::UNREGISTERED);
+        return;
+    }
+    m_transport->SendData(m_peer, header, header.GetDba());
+}
+
+void
+ResponderConnection::OnAck(const DrpHeader& header, Ptr<Packet> frame)
+{
+    if (header.GetAckNumber() > (m_sender ? m_sender->GetNextSequence() : 0))
+    {
+        m_transport->Drop(frame, DrpTransport::BAD_SEQUENCE); // acknowledges frames never sent
+    }
+    else if (m_sender)
+    {
+        m_sender->OnAck(header.GetAckNumber());
+    }
+}
+
+// ---------------------------------------------------------------------------
+// Idle
+
+void
+ResponderConnection::ArmIdleTimer()
+{
+    m_idleTimer.Cancel();
+    ScheduleIdleCheck(m_transport->GetIdleTime());
+}
+
+void
+ResponderConnection::ScheduleIdleCheck(Time delay)
+{
+    DrpTransport* transport = m_transport;
+    Key key = GetKey();
+    m_idleTimer = Simulator::Schedule(delay, [transport, key]() {
+        if (ResponderConnection* r = Find(transport, key))
+        {
+            r->OnIdleTimeout();
+        }
+    });
+}
+
+void
+ResponderConnection::OnIdleTimeout()
+{
+    Time quiet = Simulator::Now() - m_lastHeard;
+    if (quiet < m_transport->GetIdleTime())
+    {
+        // Heard from meanwhile: check again when the idle time has passed
+        // since then. No cancel: another check may be pending (see the class).
+        ScheduleIdleCheck(m_transport->GetIdleTime() - quiet);
+        return;
+    }
+    m_transport->AbandonResponder(GetKey());
+}
+
+} // namespace ns3
