@@ -24,22 +24,6 @@ namespace
 {
 
 /**
- * Sends a frame from one RNIC's port to another's at a given time.
- * \param at when
- * \param from the sending RNIC
- * \param to the receiving RNIC
- * \param frame DRP header and payload
- */
-void
-SendAt(Time at, Ptr<RnicNetDevice> from, Ptr<RnicNetDevice> to, Ptr<Packet> frame)
-{
-    Address dest = to->GetAddress();
-    Simulator::Schedule(at, [from, frame, dest]() {
-        from->EthernetNetDevice::Send(frame, dest, DrpHeader::PROT_NUMBER);
-    });
-}
-
-/**
  * \param tid transfer id
  * \param dba the region named
  * \param length its bytes
@@ -89,8 +73,8 @@ class DrpGrantTestCase : public TestCase
         }
         // Another host's window, and the responder's own memory at 0.
         const uint64_t elsewhere = uint64_t(b->GetNode()->GetId() + 1) << 32;
-        SendAt(MicroSeconds(30), a, b, MakeRequest(0x200, elsewhere, 4096));
-        SendAt(MicroSeconds(40), a, b, MakeRequest(0x201, 0, 4096));
+        SendFrameAt(MicroSeconds(30), a, b, MakeRequest(0x200, elsewhere, 4096));
+        SendFrameAt(MicroSeconds(40), a, b, MakeRequest(0x201, 0, 4096));
         uint32_t refusedTraced = 0;
         bed.App(1)->TraceConnectWithoutContext(
             "RequestRefused",
@@ -189,10 +173,10 @@ class DrpRequestFloodTestCase : public TestCase
         for (uint32_t i = 0; i < requests; ++i)
         {
             uint64_t dba = (uint64_t(1) << 40) + uint64_t(i) * regionBytes;
-            SendAt(MicroSeconds(20) + NanoSeconds(1500) * i,
-                   a,
-                   b,
-                   MakeRequest(2 + i, dba, regionBytes));
+            SendFrameAt(MicroSeconds(20) + NanoSeconds(1500) * i,
+                        a,
+                        b,
+                        MakeRequest(2 + i, dba, regionBytes));
         }
         Peak peak;
         b->GetTransport()->TraceConnectWithoutContext(
@@ -274,7 +258,7 @@ class DrpEarlyDataRecordTestCase : public TestCase
         {
             Ptr<Packet> frame =
                 MakeDrpFrame(DrpHeader::DATA, 0x300 + i, 0x900000000ULL, 1024, 1024);
-            SendAt(MicroSeconds(10 + 10 * i), a, b, frame);
+            SendFrameAt(MicroSeconds(10 + 10 * i), a, b, frame);
         }
         size_t records = 0;
         Simulator::Schedule(MicroSeconds(200),

@@ -20,22 +20,6 @@ namespace
 {
 
 /**
- * Sends a frame from one RNIC's port to another's at a given time.
- * \param at when
- * \param from the sending RNIC
- * \param to the receiving RNIC
- * \param frame DRP header and payload
- */
-void
-InjectAt(Time at, Ptr<RnicNetDevice> from, Ptr<RnicNetDevice> to, Ptr<Packet> frame)
-{
-    Address dest = to->GetAddress();
-    Simulator::Schedule(at, [from, frame, dest]() {
-        from->EthernetNetDevice::Send(frame, dest, DrpHeader::PROT_NUMBER);
-    });
-}
-
-/**
  * \param frame a DRP frame sent
  * \param count data frames among them
  */
@@ -76,10 +60,10 @@ class DrpConfirmationOfWriteTestCase : public TestCase
         Ptr<RnicNetDevice> a = bed.Rnic(0);
         Ptr<RnicNetDevice> b = bed.Rnic(1);
         // After the responder's valid reply (the write's region is registered).
-        InjectAt(MicroSeconds(200),
-                 a,
-                 b,
-                 MakeDrpFrame(DrpHeader::REQ_ACK | DrpHeader::ACK, 1, 0, 0, 0));
+        SendFrameAt(MicroSeconds(200),
+                    a,
+                    b,
+                    MakeDrpFrame(DrpHeader::REQ_ACK | DrpHeader::ACK, 1, 0, 0, 0));
         uint32_t dataSent = 0;
         b->GetTransport()->TraceConnectWithoutContext("Tx",
                                                       MakeBoundCallback(&CountData, &dataSent));
@@ -150,7 +134,7 @@ class DrpBadSequenceTestCase : public TestCase
                                      frame(base + (frames - 1) * payload, payload / 2, frames - 1)};
         for (uint32_t i = 0; i < bad.size(); ++i)
         {
-            InjectAt(MicroSeconds(150 + 10 * i), sender, receiver, bad[i]);
+            SendFrameAt(MicroSeconds(150 + 10 * i), sender, receiver, bad[i]);
         }
         bed.Run();
 
@@ -166,6 +150,60 @@ class DrpBadSequenceTestCase : public TestCase
 
     std::string m_method;    //!< traditional or dynamic
     std::string m_operation; //!< write or read
+};
+
+/**
+ * \ingroup drp-tests
+ * Early write data (before its request) is kept and acknowledged by the
+ * dynamic RNIC before the region is known. A frame under the initiator's
+ * address and the TID of its next transfer that turns out not to belong to
+ * that transfer's region (outside it, or not at its SN's place) is refused
+ * when the buffer is moved to host memory; since its SN was acknowledged,
+ * the transfer cannot complete correctly any more: the responder abandons
+ * it, and it ends with an error status, never as a success with wrong bytes.
+ */
+class DrpRefusedEarlyDataTestCase : public TestCase
+{
+  public:
+    /// \param outside the frame lies outside the region (true) or at the wrong place in it
+    explicit DrpRefusedEarlyDataTestCase(bool outside)
+        : TestCase(std::string("early data refused at the flush fails its transfer (") +
+                   (outside ? "outside the region" : "a bad sequence") + ")"),
+          m_outside(outside)
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        const uint32_t size = 215;
+        RnicHelper rnic;
+        rnic.SetMethod("dynamic");
+        PointToPointBed bed(rnic, MakeWorkload(1, size));
+        Ptr<RnicNetDevice> a = bed.Rnic(0);
+        Ptr<RnicNetDevice> b = bed.Rnic(1);
+        const uint64_t region = uint64_t(a->GetNode()->GetId() + 1) << 32;
+        uint64_t dba = m_outside ? 0x900000000ULL : region;
+        uint32_t len = m_outside ? size : 100; // SN 0 of 215 bytes carries all 215
+        SendFrameAt(Seconds(0), a, b, MakeDrpFrame(DrpHeader::DATA, 1, dba, len, len, 0));
+        bed.Run();
+
+        NS_TEST_ASSERT_MSG_EQ(bed.Records().size(), 1, "the transfer ended");
+        NS_TEST_EXPECT_MSG_NE(bed.Records()[0].GetStatusName(),
+                              "success",
+                              "it ends with an error status");
+        NS_TEST_EXPECT_MSG_EQ(bed.m_corrupt, 0, "no success with wrong bytes");
+        Ptr<DrpTransport> responder = b->GetTransport();
+        NS_TEST_EXPECT_MSG_EQ(responder->GetDropCount(m_outside ? DrpTransport::OUT_OF_REGION
+                                                                : DrpTransport::BAD_SEQUENCE),
+                              1,
+                              "refused when moved to host memory");
+        NS_TEST_EXPECT_MSG_GT_OR_EQ(responder->GetAbandonedResponses(), 1, "abandoned");
+        NS_TEST_EXPECT_MSG_EQ(b->GetHostMemory()->GetRegisteredBytes(), 0, "region released");
+        Simulator::Destroy();
+    }
+
+    bool m_outside; //!< outside the region, or a bad sequence inside it
 };
 
 /**
@@ -200,7 +238,7 @@ class DrpAckBeyondSentTestCase : public TestCase
         ack->RemoveHeader(h);
         h.SetAckNumber(250); // of 256 frames, while fewer than 100 have been sent
         ack->AddHeader(h);
-        InjectAt(MicroSeconds(300), receiver, sender, ack);
+        SendFrameAt(MicroSeconds(300), receiver, sender, ack);
         bed.Run();
 
         NS_TEST_ASSERT_MSG_EQ(bed.Records().size(), 1, "the transfer ended");
@@ -303,6 +341,8 @@ class DrpChecksTestSuite : public TestSuite
             }
         }
         AddTestCase(new DrpReadDestinationTestCase, DRP_TEST_QUICK);
+        AddTestCase(new DrpRefusedEarlyDataTestCase(true), DRP_TEST_QUICK);
+        AddTestCase(new DrpRefusedEarlyDataTestCase(false), DRP_TEST_QUICK);
         AddTestCase(new DrpAckBeyondSentTestCase("write"), DRP_TEST_QUICK);
         AddTestCase(new DrpAckBeyondSentTestCase("read"), DRP_TEST_QUICK);
     }

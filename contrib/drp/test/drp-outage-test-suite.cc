@@ -267,12 +267,11 @@ class DrpLongOutageTestCase : public TestCase
  * An outage while transfer ids wrap: dynamic method, 80,000 transfers of
  * 1 KiB, 16 at a time, HandshakeTimeout 100 ms, the link down for 100 ms
  * from 75 ms (a start at which, without protection, two transfers that reuse
- * a failed transfer's TID report success with wrong bytes). The transfers in their data phase when the link goes down fail
- * after about 92 ms of backed-off retries, while their responder keeps their
- * records for its idle time (1.8 s with this HandshakeTimeout). The
- * initiator's TIDs wrap after 65,535 transfers, well within that time: a
- * failed transfer's TID must not meet its stale responder record, whose
- * receiver already committed frames of the old transfer. Every transfer
+ * a failed transfer's TID report success with wrong bytes). The transfers in their data phase when
+ * the link goes down fail after about 92 ms of backed-off retries, while their responder keeps
+ * their records for its idle time (1.8 s with this HandshakeTimeout). The initiator's TIDs wrap
+ * after 65,535 transfers, well within that time: a failed transfer's TID must not meet its stale
+ * responder record, whose receiver already committed frames of the old transfer. Every transfer
  * that succeeds is byte-exact.
  */
 class DrpStaleTidTestCase : public TestCase

@@ -145,10 +145,7 @@ class DrpWrappingDataTestCase : public TestCase
         {
             Ptr<Packet> frame =
                 MakeDrpFrame(DrpHeader::DATA, liveTid, wrapping, payload, payload, 1000);
-            Address dest = b->GetAddress();
-            Simulator::Schedule(at, [a, frame, dest]() {
-                a->EthernetNetDevice::Send(frame, dest, DrpHeader::PROT_NUMBER);
-            });
+            SendFrameAt(at, a, b, frame);
         }
         bed.Run();
 
@@ -211,10 +208,7 @@ class DrpBadRegionRequestTestCase : public TestCase
         {
             Ptr<Packet> frame =
                 MakeDrpFrame(DrpHeader::REQ, bad[i].tid, bad[i].dba, bad[i].length, 0);
-            Address dest = b->GetAddress();
-            Simulator::Schedule(MicroSeconds(20 + 10 * i), [a, frame, dest]() {
-                a->EthernetNetDevice::Send(frame, dest, DrpHeader::PROT_NUMBER);
-            });
+            SendFrameAt(MicroSeconds(20 + 10 * i), a, b, frame);
         }
         std::map<uint16_t, uint32_t> invalidReplies;
         b->GetTransport()->TraceConnectWithoutContext(

@@ -218,6 +218,23 @@ MakeDrpFrame(uint8_t ctrl,
 }
 
 /**
+ * Sends a DRP frame from one RNIC's port to another's at a given time, past
+ * the sender's transport (as a hand-made frame would come).
+ * \param at when
+ * \param from the sending RNIC
+ * \param to the receiving RNIC
+ * \param frame DRP header and payload
+ */
+inline void
+SendFrameAt(Time at, Ptr<RnicNetDevice> from, Ptr<RnicNetDevice> to, Ptr<Packet> frame)
+{
+    Address dest = to->GetAddress();
+    Simulator::Schedule(at, [from, frame, dest]() {
+        from->EthernetNetDevice::Send(frame, dest, DrpHeader::PROT_NUMBER);
+    });
+}
+
+/**
  * \param memory a host memory
  * \param address first byte
  * \param length bytes

@@ -969,11 +969,12 @@ DrpTransport::CompleteRegistration(Mac48Address peer, uint16_t tid, bool success
 {
     NS_LOG_FUNCTION(this << peer << tid << success);
     ResponderConnection* r = FindResponder(peer, tid);
-    if (!r || r->GetRegistration() != ResponderConnection::PENDING)
+    if (!r || r->GetRegistration() != ResponderConnection::PENDING || r->IsReleased())
     {
         if (success)
         {
-            // The transfer was abandoned meanwhile: the host must release the region.
+            // The transfer was abandoned, or released, meanwhile: the host
+            // must release the region, and nothing may use it.
             NotifyResponderDone(peer, tid, false);
         }
         return;

@@ -150,6 +150,14 @@ ResponderConnection::Receive(const DrpHeader& header, Ptr<Packet> payload, Ptr<P
     }
     else if (header.HasFlag(DrpHeader::REL))
     {
+        if (m_registration != VALID)
+        {
+            // No valid reply went out for this record, so no initiator can
+            // have finished it: a release would confirm data that never
+            // reached host memory.
+            m_transport->Drop(frame, DrpTransport::UNKNOWN_TID);
+            return;
+        }
         OnRelease();
     }
     else if (header.HasFlag(DrpHeader::REQ_ACK))
@@ -373,6 +381,7 @@ ResponderConnection::Flush()
         return;
     }
     std::vector<PcieLink::WritePiece> pieces;
+    bool refusedAny = false;
     for (const auto& entry : buffer->Take(m_peer, m_tid))
     {
         DrpTransport::DropReason refused =
@@ -389,9 +398,20 @@ ResponderConnection::Flush()
         if (refused != DrpTransport::DROP_REASONS)
         {
             m_transport->Drop(entry.payload, refused);
+            refusedAny = true;
             continue;
         }
         pieces.emplace_back(entry.address, entry.payload);
+    }
+    if (refusedAny)
+    {
+        // The refused data was acknowledged when it was buffered, before its
+        // region was known, and an acknowledgement cannot be taken back: the
+        // transfer can no longer complete with the right bytes. End it here,
+        // so that it fails at its initiator instead of succeeding with a
+        // frame that never reached host memory.
+        m_transport->AbandonResponder(GetKey());
+        return;
     }
     if (pieces.empty())
     {
