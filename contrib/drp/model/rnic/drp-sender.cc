@@ -86,11 +86,11 @@ DrpSender::ArmTimer()
     // pending event re-check it, rather than cancel and schedule each time.
     Time timeout = m_config.timeout * m_backoff;
     m_deadline = Simulator::Now() + timeout;
-    if (m_timer.IsRunning() && m_timer.GetTs() > uint64_t(m_deadline.GetTimeStep()))
+    if (!m_timer.IsExpired() && m_timer.GetTs() > uint64_t(m_deadline.GetTimeStep()))
     {
         m_timer.Cancel(); // the deadline moved earlier (the backoff ended)
     }
-    if (!m_timer.IsRunning())
+    if (m_timer.IsExpired())
     {
         m_timer = Simulator::Schedule(timeout, &DrpSender::OnTimer, this);
     }
@@ -117,7 +117,7 @@ DrpSender::Pump()
         m_transmit(m_next++);
         sent = true;
     }
-    if (sent && !m_timer.IsRunning())
+    if (sent && m_timer.IsExpired())
     {
         ArmTimer();
     }

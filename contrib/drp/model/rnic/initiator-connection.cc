@@ -323,7 +323,7 @@ InitiatorConnection::ArmReadTimer()
                     ? m_transport->m_handshakeTimeout
                     : m_transport->BackedOff(m_transport->m_retransmissionTimeout, m_readExpiries);
     m_readDeadline = Simulator::Now() + wait;
-    if (!m_readTimer.IsRunning())
+    if (m_readTimer.IsExpired())
     {
         m_readTimer = Simulator::Schedule(wait, &InitiatorConnection::OnReadTimeout, this);
     }

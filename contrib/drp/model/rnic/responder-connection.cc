@@ -224,7 +224,7 @@ ResponderConnection::SendReply(bool valid)
     header.SetDba(m_dba);
     header.SetLength(m_length);
     m_transport->SendControl(header, m_peer);
-    if (valid && m_read && !m_confirmed && !m_confirmTimer.IsRunning())
+    if (valid && m_read && !m_confirmed && m_confirmTimer.IsExpired())
     {
         DrpTransport* transport = m_transport;
         Key key = GetKey();
