@@ -416,6 +416,25 @@ DrpScenario::RunValidated(const Config& config)
     return result;
 }
 
+namespace
+{
+/**
+ * Writes a time in microseconds with every nanosecond, exact at any
+ * magnitude (a double printed with the stream's six significant digits
+ * loses nanoseconds from 1 ms on, and microseconds from 1 s).
+ * \param os the stream
+ * \param t a time, at least 0
+ */
+void
+WriteMicroseconds(std::ostream& os, Time t)
+{
+    const int64_t ns = t.GetNanoSeconds();
+    const char fill = os.fill('0');
+    os << ns / 1000 << '.' << std::setw(3) << ns % 1000;
+    os.fill(fill);
+}
+} // namespace
+
 void
 DrpScenario::WriteCsvHeader(std::ostream& os)
 {
@@ -433,9 +452,13 @@ DrpScenario::WriteCsvRows(std::ostream& os, const Result& result)
            << ',' << c.topology << ',' << c.size << ',' << c.payload << ',' << c.seed << ','
            << c.run << ',' << r.index << ',' << r.tid << ',' << r.GetModeName() << ','
            << r.GetStatusName() << ',' << r.requests << ',' << r.invalidReplies << ',' << r.timeouts
-           << ',' << r.retransmissions << ',' << r.start.GetNanoSeconds() / 1000.0 << ','
-           << r.end.GetNanoSeconds() / 1000.0 << ',' << r.GetDuration().GetNanoSeconds() / 1000.0
-           << '\n';
+           << ',' << r.retransmissions << ',';
+        WriteMicroseconds(os, r.start);
+        os << ',';
+        WriteMicroseconds(os, r.end);
+        os << ',';
+        WriteMicroseconds(os, r.GetDuration());
+        os << '\n';
     }
 }
 

@@ -263,6 +263,16 @@ class DrpScenarioSummaryTestCase : public TestCase
                               "indirect, 0 corrupt, 7 frames lost, 0.50 s wall (500000 us per "
                               "transfer, 4000 events per transfer)\n",
                               "summary line of a single success: no interval");
+
+        // CSV times keep every nanosecond, however large.
+        DrpScenario::Result late = one;
+        late.records[0].start = NanoSeconds(179991234567);
+        late.records[0].end = NanoSeconds(200000000005);
+        std::ostringstream csv;
+        DrpScenario::WriteCsvRows(csv, late);
+        NS_TEST_EXPECT_MSG_EQ(csv.str().substr(csv.str().rfind(",success,")),
+                              ",success,0,0,0,0,179991234.567,200000000.005,20008765.438\n",
+                              "CSV times to the nanosecond");
     }
 };
 

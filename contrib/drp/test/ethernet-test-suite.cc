@@ -235,6 +235,94 @@ class EthernetTimingTestCase : public EthernetTestCaseBase
 
 /**
  * \ingroup drp-tests
+ * A long run of back-to-back frames at a rate whose slots end inside a
+ * nanosecond (1000-byte payloads: 8304 bits, 207.6 ns at 40 Gbps, 83.04 ns at
+ * 100 Gbps) takes its nominal time on the wire to within 1 ns in all: the
+ * port carries the fraction of a nanosecond from one slot to the next
+ * instead of rounding every slot.
+ */
+class EthernetExactRateTestCase : public TestCase
+{
+  public:
+    /// \param rate the link's rate \param frames how many frames to send
+    EthernetExactRateTestCase(const std::string& rate, uint32_t frames)
+        : TestCase("Ethernet: " + std::to_string(frames) + " frames at " + rate +
+                   " take their nominal time to the nanosecond"),
+          m_rate(rate),
+          m_frames(frames)
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        EthernetHelper eth;
+        eth.SetDeviceAttribute("DataRate", StringValue(m_rate));
+        NodeContainer nodes;
+        nodes.Create(2);
+        NetDeviceContainer devs = eth.Install(nodes);
+        Ptr<EthernetNetDevice> a = DynamicCast<EthernetNetDevice>(devs.Get(0));
+        m_to = devs.Get(1)->GetAddress();
+        devs.Get(1)->SetReceiveCallback(MakeCallback(&EthernetExactRateTestCase::Rx));
+        a->TraceConnectWithoutContext("PhyTxEnd",
+                                      MakeCallback(&EthernetExactRateTestCase::OnTxEnd, this));
+        m_device = a;
+        // Two in the queue: each end of a frame puts one more in, so the
+        // transmitter never waits.
+        Simulator::Schedule(Seconds(0), &EthernetExactRateTestCase::SendOne, this);
+        Simulator::Schedule(Seconds(0), &EthernetExactRateTestCase::SendOne, this);
+        Simulator::Run();
+
+        NS_TEST_ASSERT_MSG_EQ(m_ended, m_frames, "every frame sent");
+        const uint64_t bits = uint64_t(a->GetWireSize(14 + 1000 + 4)) * 8;
+        const uint64_t bps = DataRate(m_rate).GetBitRate();
+        // Nominal time in nanoseconds, as an exact fraction: numerator / bps.
+        const uint64_t numerator = uint64_t(m_frames) * bits * 1000000000ULL;
+        const int64_t nominal = numerator / bps; // whole ns (the rest is < 1 ns)
+        const int64_t taken = m_lastEnd.GetNanoSeconds();
+        NS_TEST_EXPECT_MSG_LT_OR_EQ(std::abs(taken - nominal),
+                                    1,
+                                    "time on the wire of all frames, ns (nominal " << nominal
+                                                                                   << ")");
+        Simulator::Destroy();
+    }
+
+    /// Queues one more frame, until all are sent.
+    void SendOne()
+    {
+        if (m_sent < m_frames)
+        {
+            ++m_sent;
+            m_device->Send(Create<Packet>(1000), m_to, TEST_ETHERTYPE);
+        }
+    }
+
+    /// Receive callback: takes every frame.
+    /// \return true
+    static bool Rx(Ptr<NetDevice>, Ptr<const Packet>, uint16_t, const Address&)
+    {
+        return true;
+    }
+
+    /// A frame's slot ended.
+    void OnTxEnd(Ptr<const Packet>)
+    {
+        ++m_ended;
+        m_lastEnd = Simulator::Now();
+        SendOne();
+    }
+
+    std::string m_rate;      //!< the link's rate
+    uint32_t m_frames;       //!< frames to send
+    uint32_t m_sent{0};      //!< frames queued so far
+    uint32_t m_ended{0};     //!< frames whose slot ended
+    Time m_lastEnd;          //!< when the last slot ended
+    Address m_to;            //!< the receiver
+    Ptr<NetDevice> m_device; //!< the sender
+};
+
+/**
+ * \ingroup drp-tests
  * Both directions at once, each at the single-direction time.
  */
 class EthernetFullDuplexTestCase : public EthernetTestCaseBase
@@ -785,6 +873,8 @@ class EthernetTestSuite : public TestSuite
         : TestSuite("drp-ethernet", UNIT)
     {
         AddTestCase(new EthernetTimingTestCase, TestCase::QUICK);
+        AddTestCase(new EthernetExactRateTestCase("40Gbps", 1000000), TestCase::QUICK);
+        AddTestCase(new EthernetExactRateTestCase("100Gbps", 1000000), TestCase::QUICK);
         AddTestCase(new EthernetFullDuplexTestCase, TestCase::QUICK);
         AddTestCase(new EthernetErrorModelTestCase, TestCase::QUICK);
         AddTestCase(new EthernetDropTestCase, TestCase::QUICK);

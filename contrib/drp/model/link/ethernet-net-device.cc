@@ -219,6 +219,7 @@ EthernetNetDevice::SetDataRate(DataRate rate)
                                   1,
                                   1000000000000ULL);
     m_bps = rate;
+    m_slotCarry = 0;
 }
 
 DataRate
@@ -270,6 +271,22 @@ Time
 EthernetNetDevice::GetSlotTime(uint32_t frameSize) const
 {
     return m_txTimes.Get(m_bps, GetWireSize(frameSize));
+}
+
+Time
+EthernetNetDevice::TakeSlotTime(uint32_t frameSize)
+{
+    // In integers: bits x 10^9 stays below 2^63 for any frame (bits < 2^20).
+    const uint64_t bps = m_bps.GetBitRate();
+    const uint64_t scaled = uint64_t(GetWireSize(frameSize)) * 8 * 1000000000ULL;
+    uint64_t ns = scaled / bps;
+    m_slotCarry += scaled % bps;
+    if (m_slotCarry >= bps)
+    {
+        ++ns;
+        m_slotCarry -= bps;
+    }
+    return NanoSeconds(ns);
 }
 
 bool
@@ -397,7 +414,7 @@ EthernetNetDevice::TransmitStart(Ptr<Packet> frame)
 
     const uint32_t size = frame->GetSize();
     m_txCompleteEvent =
-        Simulator::Schedule(GetSlotTime(size), &EthernetNetDevice::TransmitComplete, this);
+        Simulator::Schedule(TakeSlotTime(size), &EthernetNetDevice::TransmitComplete, this);
     if (!m_channel->TransmitStart(frame, this, GetFrameTxTime(size)))
     {
         m_phyTxDropTrace(frame);

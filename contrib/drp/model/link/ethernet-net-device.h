@@ -171,6 +171,21 @@ class EthernetNetDevice : public NetDevice
      * \return GetWireSize(frameSize) byte times at the DataRate
      */
     Time GetSlotTime(uint32_t frameSize) const;
+    /**
+     * \brief The slot of the frame that starts now, exact over a run of frames.
+     *
+     * A Time holds whole nanoseconds, and a slot of b bits at a rate r lasts
+     * b x 10^9 / r ns: at 10 Gbps and above most slots end inside a
+     * nanosecond. This returns the whole nanoseconds and carries the rest to
+     * the next slot, so that any number of frames sent back to back take
+     * their nominal time on the wire to within 1 ns (GetSlotTime() rounds
+     * each slot on its own, and the error would add up). At rates that divide
+     * 8 x 10^9 bit/s (1 Gbps among them) every slot is a whole number of
+     * nanoseconds and both agree.
+     * \param frameSize the frame size, header and FCS included (14 + payload + 4)
+     * \return the time until the transmitter is free again
+     */
+    Time TakeSlotTime(uint32_t frameSize);
 
     /// \return true while the transmitter sends a frame or its inter-frame gap
     bool IsTransmitting() const;
@@ -341,6 +356,7 @@ class EthernetNetDevice : public NetDevice
     uint16_t m_mtu;                      //!< largest payload
     DataRate m_bps;                      //!< line rate
     mutable TxTimeCache m_txTimes;       //!< transmission times per size at m_bps
+    uint64_t m_slotCarry{0};             //!< TakeSlotTime's carried rest, in ns x bit/s
     uint32_t m_ifgBytes;                 //!< inter-frame gap in byte times
     Ptr<Queue<Packet>> m_queue;          //!< transmit queue
     Ptr<ErrorModel> m_receiveErrorModel; //!< receive error model
