@@ -237,8 +237,14 @@ HostMemory::Deregister(uint64_t address, uint32_t length)
 bool
 HostMemory::IsRegistered(uint64_t address, uint32_t length) const
 {
+    return Covers(m_registered, address, length);
+}
+
+bool
+HostMemory::Covers(const Registrations& registrations, uint64_t address, uint64_t length)
+{
     return IsValidRegion(address, length) &&
-           boost::icl::contains(m_registered, Range::right_open(address, address + length));
+           boost::icl::contains(registrations, Range::right_open(address, address + length));
 }
 
 const HostMemory::Registrations&

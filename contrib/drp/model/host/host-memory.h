@@ -143,6 +143,14 @@ class HostMemory : public Object
     typedef boost::icl::interval_map<uint64_t, uint32_t> Registrations;
     /// \return the registered regions now
     const Registrations& GetRegistrations() const;
+    /**
+     * \param registrations registered regions (a HostMemory's, or a copy)
+     * \param address first byte
+     * \param length bytes
+     * \return true if every byte of [address, address + length) is in
+     *         \p registrations; false for a range that is not a valid region
+     */
+    static bool Covers(const Registrations& registrations, uint64_t address, uint64_t length);
     /// \return the number of bytes registered now
     uint64_t GetRegisteredBytes() const;
     /// \return the number of pages allocated so far

@@ -66,8 +66,7 @@ RegionTable::Attach(Ptr<HostMemory> memory)
 bool
 RegionTable::Contains(uint64_t address, uint64_t length) const
 {
-    return HostMemory::IsValidRegion(address, length) &&
-           boost::icl::contains(m_table, Range::right_open(address, address + length));
+    return HostMemory::Covers(m_table, address, length);
 }
 
 uint64_t
