@@ -531,6 +531,22 @@ DrpTransport::MakeHeader(uint16_t tid, bool read, uint8_t ctrl)
     return header;
 }
 
+DrpHeader
+DrpTransport::MakeReply(uint16_t tid,
+                        bool read,
+                        bool valid,
+                        uint64_t sba,
+                        uint64_t dba,
+                        uint32_t length)
+{
+    DrpHeader header = MakeHeader(tid, read, DrpHeader::REQ_ACK);
+    header.SetStatus(valid ? DrpHeader::VALID : DrpHeader::INVALID);
+    header.SetSba(sba);
+    header.SetDba(dba);
+    header.SetLength(length);
+    return header;
+}
+
 uint32_t
 DrpTransport::FrameCount(uint32_t length) const
 {
@@ -1004,12 +1020,13 @@ DrpTransport::RefuseRequest(const DrpHeader& header,
                             DropReason reason)
 {
     Drop(frame, reason);
-    DrpHeader reply = MakeHeader(header.GetTid(), header.IsRead(), DrpHeader::REQ_ACK);
-    reply.SetStatus(DrpHeader::INVALID);
-    reply.SetSba(header.GetSba());
-    reply.SetDba(header.GetDba());
-    reply.SetLength(header.GetLength());
-    SendControl(reply, from);
+    SendControl(MakeReply(header.GetTid(),
+                          header.IsRead(),
+                          false,
+                          header.GetSba(),
+                          header.GetDba(),
+                          header.GetLength()),
+                from);
 }
 
 DrpTransport::DropReason
@@ -1040,9 +1057,10 @@ DrpTransport::IsFrameOf(uint64_t address,
     {
         return false;
     }
-    uint64_t offset = uint64_t(sn) * m_payloadSize; // < transferLength: no sum below wraps
-    return address - base == offset &&
-           length == std::min<uint64_t>(m_payloadSize, transferLength - offset);
+    // The frame as this RNIC would send it, placed at 0: its offset and LEN.
+    DrpHeader expected;
+    FillDataHeader(expected, sn, 0, 0, transferLength);
+    return address - base == expected.GetDba() && length == expected.GetLength();
 }
 
 void

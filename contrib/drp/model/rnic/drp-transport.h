@@ -349,6 +349,21 @@ class DrpTransport : public Object
      */
     static DrpHeader MakeHeader(uint16_t tid, bool read, uint8_t ctrl);
     /**
+     * \param tid transfer id
+     * \param read read transfer
+     * \param valid valid (registered) or invalid reply
+     * \param sba the initiator's region, as the request named it
+     * \param dba the responder's region, as the request named it
+     * \param length the request's LEN
+     * \return a REQ_ACK that answers the request
+     */
+    static DrpHeader MakeReply(uint16_t tid,
+                               bool read,
+                               bool valid,
+                               uint64_t sba,
+                               uint64_t dba,
+                               uint32_t length);
+    /**
      * Reads one data frame's payload from host memory and sends it.
      * \param peer destination
      * \param header the data frame's header (addresses, LEN, SN filled in)

@@ -218,12 +218,8 @@ ResponderConnection::OnRegistered(bool success)
 void
 ResponderConnection::SendReply(bool valid)
 {
-    DrpHeader header = DrpTransport::MakeHeader(m_tid, m_read, DrpHeader::REQ_ACK);
-    header.SetStatus(valid ? DrpHeader::VALID : DrpHeader::INVALID);
-    header.SetSba(m_sba);
-    header.SetDba(m_dba);
-    header.SetLength(m_length);
-    m_transport->SendControl(header, m_peer);
+    m_transport->SendControl(DrpTransport::MakeReply(m_tid, m_read, valid, m_sba, m_dba, m_length),
+                             m_peer);
     if (valid && m_read && !m_confirmed && m_confirmTimer.IsExpired())
     {
         DrpTransport* transport = m_transport;
