@@ -532,28 +532,16 @@ class FuzzRun
         {
             // What the workload's initiator (A) sends to B, or B to A.
             const uint8_t op = read ? DrpHeader::READ : 0;
-            if (toward == 1)
-            {
-                static const uint8_t WRITE[] = {DrpHeader::REQ,
-                                                DrpHeader::REL,
-                                                DrpHeader::DATA,
-                                                DrpHeader::DATA};
-                static const uint8_t READ[] = {DrpHeader::REQ,
-                                               DrpHeader::REL,
-                                               DrpHeader::REQ_ACK | DrpHeader::ACK,
-                                               DrpHeader::ACK};
-                const uint8_t ctrl = (read ? READ : WRITE)[Pick(0, 3)] | op;
-                return ctrl | (ctrl & DrpHeader::DATA && Chance(0.3) ? DrpHeader::INDIRECT : 0);
-            }
-            static const uint8_t WRITE[] = {DrpHeader::REQ_ACK,
-                                            DrpHeader::REL_ACK,
-                                            DrpHeader::ACK,
-                                            DrpHeader::ACK};
-            static const uint8_t READ[] = {DrpHeader::REQ_ACK,
-                                           DrpHeader::REL_ACK,
-                                           DrpHeader::DATA,
-                                           DrpHeader::DATA};
-            const uint8_t ctrl = (read ? READ : WRITE)[Pick(0, 3)] | op;
+            // [toward: 0 A, 1 B][read][choice]: the frame types each end sends.
+            static const uint8_t TYPES[2][2][4] = {
+                {{DrpHeader::REQ_ACK, DrpHeader::REL_ACK, DrpHeader::ACK, DrpHeader::ACK},
+                 {DrpHeader::REQ_ACK, DrpHeader::REL_ACK, DrpHeader::DATA, DrpHeader::DATA}},
+                {{DrpHeader::REQ, DrpHeader::REL, DrpHeader::DATA, DrpHeader::DATA},
+                 {DrpHeader::REQ,
+                  DrpHeader::REL,
+                  DrpHeader::REQ_ACK | DrpHeader::ACK,
+                  DrpHeader::ACK}}};
+            const uint8_t ctrl = TYPES[toward][read][Pick(0, 3)] | op;
             return ctrl | (ctrl & DrpHeader::DATA && Chance(0.3) ? DrpHeader::INDIRECT : 0);
         }
         if (Chance(0.3))
