@@ -28,10 +28,10 @@ namespace ns3
  * at a time, each started Gap after the previous one in its slot ended.
  * Before a write it fills the source region with fresh random bytes, before
  * a read the destination region (so that a read that moves nothing cannot
- * pass a comparison of the two regions). It
- * registers the transfer's own buffer when it posts the transfer and releases
- * that registration when the transfer ends (a read's data may only land in
- * registered memory). It records every transfer (DrpTransferRecord: start when posted, end when the
+ * pass a comparison of the two regions). It registers the transfer's own
+ * buffer when it posts the transfer and releases that registration when the
+ * transfer ends (a read's data may only land in registered memory). It
+ * records every transfer (DrpTransferRecord: start when posted, end when the
  * completion interrupt arrives, mode, retries, status).
  *
  * As a responder it answers its RNIC's registration requests: after
