@@ -63,6 +63,9 @@ struct HandshakeTiming
     Time handler;      //!< RdmaHostApplication::HandlerLatency
     Time controlHop;   //!< a control frame from one transport to the other
     Time dataSlot;     //!< time a full data frame occupies the transmitter
+    /// the transport's transmit processing: a frame leaves (and the timers
+    /// that run from transmission start) this long after it was made
+    Time tx;
 
     /**
      * From the initiator's request to its transport receiving the reply:
@@ -152,6 +155,7 @@ ReadTiming(Ptr<RnicNetDevice> rnic, Ptr<RdmaHostApplication> app)
         EthernetNetDevice::HEADER_SIZE + DrpHeader::SIZE + EthernetNetDevice::FCS_SIZE;
     t.controlHop = tx + rnic->GetFrameTxTime(control) + delay + rx;
     t.dataSlot = rnic->GetSlotTime(control + transport->GetPayloadSize());
+    t.tx = tx;
     return t;
 }
 
@@ -360,9 +364,10 @@ class DrpRequestLostTestCase : public DrpHandshakeTestCase
         NS_TEST_ASSERT_MSG_EQ(m_record.timeouts, 1, "timeouts (one handshake expiry)");
         NS_TEST_ASSERT_MSG_EQ(m_record.retransmissions, 0, "retransmissions");
         NS_TEST_ASSERT_MSG_EQ_TOL(Extra(),
-                                  m_timing.handshake,
+                                  m_timing.handshake + m_timing.tx,
                                   NanoSeconds(1),
-                                  "extra time = H (tolerance 1 ns)");
+                                  "extra time = H + the REQ's transmit processing (the timer "
+                                  "starts when the first REQ leaves; tolerance 1 ns)");
     }
 };
 
@@ -396,13 +401,13 @@ class DrpValidReplyLostTestCase : public DrpHandshakeTestCase
         NS_TEST_ASSERT_MSG_EQ(m_record.timeouts, 1, "timeouts (one handshake expiry)");
         NS_TEST_ASSERT_MSG_EQ(m_run.registrationsOk, 1, "the responder host registered once");
         NS_TEST_ASSERT_MSG_EQ(m_run.registrationsFailed, 0, "no failed registration");
-        Time expected =
-            m_timing.handshake - (m_timing.pcie + m_timing.registration + m_timing.pcie);
-        NS_TEST_ASSERT_MSG_EQ_TOL(
-            Extra(),
-            expected,
-            NanoSeconds(1),
-            "extra time = H - (L + RegistrationLatency + L) (tolerance 1 ns)");
+        Time expected = m_timing.handshake + m_timing.tx -
+                        (m_timing.pcie + m_timing.registration + m_timing.pcie);
+        NS_TEST_ASSERT_MSG_EQ_TOL(Extra(),
+                                  expected,
+                                  NanoSeconds(1),
+                                  "extra time = H + tx processing - (L + RegistrationLatency + L) "
+                                  "(tolerance 1 ns)");
     }
 };
 
@@ -496,9 +501,10 @@ class DrpInvalidReplyLostTestCase : public DrpHandshakeTestCase
         NS_TEST_ASSERT_MSG_EQ(m_run.registrationsFailed, 1, "failed registrations");
         NS_TEST_ASSERT_MSG_EQ(m_run.registrationsOk, 1, "successful registrations");
         NS_TEST_ASSERT_MSG_EQ_TOL(Extra(),
-                                  m_timing.handshake,
+                                  m_timing.handshake + m_timing.tx,
                                   NanoSeconds(1),
-                                  "extra time = H (tolerance 1 ns)");
+                                  "extra time = H + the REQ's transmit processing (the timer "
+                                  "starts when the first REQ leaves; tolerance 1 ns)");
     }
 };
 
@@ -541,9 +547,10 @@ class DrpTwoRequestsLostTestCase : public DrpHandshakeTestCase
                 duration[0] = m_record.GetDuration();
                 NS_TEST_ASSERT_MSG_EQ(m_record.GetModeName(), "direct", method << ": mode");
                 NS_TEST_ASSERT_MSG_EQ_TOL(Extra(),
-                                          2 * m_timing.handshake,
+                                          2 * (m_timing.handshake + m_timing.tx),
                                           NanoSeconds(1),
-                                          method << ": extra time = 2H (tolerance 1 ns)");
+                                          method << ": extra time = 2 (H + tx processing) "
+                                                    "(tolerance 1 ns)");
                 continue;
             }
             duration[1] = m_record.GetDuration();
@@ -554,9 +561,10 @@ class DrpTwoRequestsLostTestCase : public DrpHandshakeTestCase
             // ends. Tolerance: one data-frame slot (buffered frames are
             // acknowledged sooner, the first data frames wait for no DMA).
             NS_TEST_ASSERT_MSG_EQ_TOL(Extra(),
-                                      2 * m_timing.handshake - m_timing.HandshakeRtt(),
+                                      2 * (m_timing.handshake + m_timing.tx) -
+                                          m_timing.HandshakeRtt(),
                                       m_timing.dataSlot,
-                                      method << ": extra time = 2H - handshake round trip "
+                                      method << ": extra time = 2 (H + tx) - handshake round trip "
                                              << "(tolerance one data-frame slot, "
                                              << m_timing.dataSlot.As(Time::NS) << ")");
         }
@@ -693,7 +701,8 @@ class DrpAckLostTestCase : public DrpHandshakeTestCase
 
 /**
  * \ingroup drp-tests
- * The release request is lost: the release timer sends it again R later,
+ * The release request is lost: the release timer (started when the REL
+ * left) sends it again R later,
  * and the second one runs exactly as the first would have.
  */
 class DrpReleaseLostTestCase : public DrpHandshakeTestCase
@@ -719,16 +728,17 @@ class DrpReleaseLostTestCase : public DrpHandshakeTestCase
         NS_TEST_ASSERT_MSG_EQ(m_record.timeouts, 1, "one release timer expiry");
         NS_TEST_ASSERT_MSG_EQ(m_record.retransmissions, 0, "no data retransmission");
         NS_TEST_ASSERT_MSG_EQ_TOL(Extra(),
-                                  m_timing.retransmit,
+                                  m_timing.retransmit + m_timing.tx,
                                   NanoSeconds(1),
-                                  "extra time = R (tolerance 1 ns)");
+                                  "extra time = R + the REL's transmit processing (the timer "
+                                  "starts when the first REL leaves; tolerance 1 ns)");
     }
 };
 
 /**
  * \ingroup drp-tests
  * Read: the initiator's confirmation is lost. The responder's handshake
- * timer (armed when it sent its valid reply) fires first and re-sends the
+ * timer (armed when its valid reply left) fires first and re-sends the
  * reply; the initiator, already connected, confirms again at once, without
  * the interrupt, host handler and doorbell the first confirmation needed.
  * One expiry is not enough for the dynamic responder to go indirect.
@@ -754,12 +764,14 @@ class DrpConfirmationLostTestCase : public DrpHandshakeTestCase
         NS_TEST_ASSERT_MSG_EQ(m_record.GetModeName(), "direct", "mode");
         NS_TEST_ASSERT_MSG_EQ(m_record.requests, 1, "requests");
         NS_TEST_ASSERT_MSG_EQ(m_run.registrationsOk, 1, "the responder host registered once");
-        Time expected = m_timing.handshake - (m_timing.pcie + m_timing.handler + m_timing.pcie);
+        Time expected =
+            m_timing.handshake + m_timing.tx - (m_timing.pcie + m_timing.handler + m_timing.pcie);
         NS_TEST_ASSERT_MSG_EQ_TOL(Extra(),
                                   expected,
                                   NanoSeconds(1),
-                                  "extra time = H - (L + HandlerLatency + L), i.e. about H "
-                                  "(tolerance 1 ns)");
+                                  "extra time = H + tx processing - (L + HandlerLatency + L), "
+                                  "i.e. about H (the timer starts when the reply leaves; "
+                                  "tolerance 1 ns)");
     }
 };
 

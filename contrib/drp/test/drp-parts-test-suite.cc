@@ -423,10 +423,23 @@ class DrpSenderTestCase : public TestCase
     }
 
   private:
-    /// \param sn a frame the sender transmits
-    void Transmit(uint32_t sn)
+    /**
+     * \param sn a frame the sender transmits: it leaves m_leaveAfter later
+     * \return true (it will leave)
+     */
+    bool Transmit(uint32_t sn)
     {
         m_sent.emplace_back(Simulator::Now(), sn);
+        if (m_leaveAfter.IsZero())
+        {
+            m_current->OnSent(sn);
+        }
+        else
+        {
+            DrpSender* sender = m_current;
+            Simulator::Schedule(m_leaveAfter, [sender, sn]() { sender->OnSent(sn); });
+        }
+        return true;
     }
 
     /// \return the SNs sent so far, in order; clears the list
@@ -449,10 +462,12 @@ class DrpSenderTestCase : public TestCase
     DrpSender* MakeSender(uint32_t total, uint32_t maxBackoff = 1)
     {
         DrpSender::Config config{4, m_timeout, 2, 3, maxBackoff};
-        return new DrpSender(total,
-                             config,
-                             MakeCallback(&DrpSenderTestCase::Transmit, this),
-                             Callback<void>([this]() { m_failedAt.push_back(Simulator::Now()); }));
+        m_current =
+            new DrpSender(total,
+                          config,
+                          MakeCallback(&DrpSenderTestCase::Transmit, this),
+                          Callback<void>([this]() { m_failedAt.push_back(Simulator::Now()); }));
+        return m_current;
     }
 
     using Sns = std::vector<uint32_t>; //!< a list of SNs
@@ -598,6 +613,37 @@ class DrpSenderTestCase : public TestCase
         s->Stop();
     }
 
+    /// Frames that wait 3 R before they leave: the timer runs from their departure.
+    void TimerFromTransmission()
+    {
+        m_sent.clear();
+        m_leaveAfter = 3 * m_timeout;
+        Time t0 = Simulator::Now();
+        std::unique_ptr<DrpSender> s(MakeSender(4));
+        s->Start();
+        TakeSent();
+        Simulator::Stop(4.5 * m_timeout);
+        Simulator::Run();
+        NS_TEST_ASSERT_MSG_EQ(s->GetTimeouts(), 1, "one expiry by 4.5 R");
+        NS_TEST_ASSERT_MSG_EQ(m_sent.size(), 1, "SN 0 again");
+        if (!m_sent.empty())
+        {
+            NS_TEST_ASSERT_MSG_EQ(m_sent[0].first - t0,
+                                  4 * m_timeout,
+                                  "R after the frames left (3 R), not R after they were made");
+        }
+        // The retransmission (made at 4 R) leaves at 7 R: the next expiry is at 8 R.
+        m_sent.clear();
+        Simulator::Stop(3.4 * m_timeout);
+        Simulator::Run();
+        NS_TEST_ASSERT_MSG_EQ(s->GetTimeouts(), 1, "no expiry while the retransmission waits");
+        Simulator::Stop(0.2 * m_timeout);
+        Simulator::Run();
+        NS_TEST_ASSERT_MSG_EQ(s->GetTimeouts(), 2, "R after the retransmission left");
+        s->Stop();
+        m_leaveAfter = Time(0);
+    }
+
     void DoRun() override
     {
         WindowAndAcks();
@@ -605,9 +651,12 @@ class DrpSenderTestCase : public TestCase
         TimeoutAndRetryLimit();
         NoRetryLimit();
         Backoff();
+        TimerFromTransmission();
         Simulator::Destroy();
     }
 
+    DrpSender* m_current{nullptr};                 //!< the sender under test
+    Time m_leaveAfter;                             //!< how long a frame waits before it leaves
     Time m_timeout{MicroSeconds(100)};             //!< R of the senders under test
     std::vector<std::pair<Time, uint32_t>> m_sent; //!< (time, SN) of every transmission
     std::vector<Time> m_failedAt;                  //!< when the failure callback ran

@@ -321,11 +321,17 @@ class DrpReleasedRegionTestCase : public TestCase
         uint32_t dataAfter = 0;
         if (m_side == READ_RESPONDER)
         {
+            // Frames read before the release may still leave: at most a
+            // window of them waits in the transmit scheduler.
+            UintegerValue window;
+            b->GetTransport()->GetAttribute("Window", window);
+            Time drained =
+                release + MicroSeconds(20) +
+                window.Get() * b->GetSlotTime(EthernetNetDevice::HEADER_SIZE + DrpHeader::SIZE +
+                                              1024 + EthernetNetDevice::FCS_SIZE);
             b->GetTransport()->TraceConnectWithoutContext(
                 "Tx",
-                MakeBoundCallback(&DrpReleasedRegionTestCase::CountDataAfter,
-                                  &dataAfter,
-                                  release + MicroSeconds(20)));
+                MakeBoundCallback(&DrpReleasedRegionTestCase::CountDataAfter, &dataAfter, drained));
         }
         bed.Run();
 

@@ -758,7 +758,7 @@ class EthernetTestClaimingDevice : public EthernetNetDevice
     }
 
     uint32_t m_claimed{0}; //!< frames consumed by the subclass
-    uint32_t m_idle{0};    //!< transmitter-idle notifications
+    uint32_t m_idle{0};    //!< pulls that found nothing to send
 
   protected:
     void DeliverUp(Ptr<Packet> packet,
@@ -775,9 +775,14 @@ class EthernetTestClaimingDevice : public EthernetNetDevice
         EthernetNetDevice::DeliverUp(packet, protocol, from, to, type);
     }
 
-    void NotifyTransmitterIdle() override
+    Ptr<Packet> DequeueFrame() override
     {
-        ++m_idle;
+        Ptr<Packet> frame = EthernetNetDevice::DequeueFrame();
+        if (!frame)
+        {
+            ++m_idle; // the transmitter is free and nothing waits
+        }
+        return frame;
     }
 };
 
@@ -802,7 +807,7 @@ class EthernetTestMixedHelper : public EthernetHelper
 
 /**
  * \ingroup drp-tests
- * The subclass hooks: DeliverUp(), NotifyTransmitterIdle(), mixed links.
+ * The subclass hooks: DeliverUp(), DequeueFrame(), mixed links.
  */
 class EthernetSubclassTestCase : public TestCase
 {

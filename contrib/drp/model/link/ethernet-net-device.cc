@@ -388,13 +388,28 @@ EthernetNetDevice::IsChecksumEnabled() const
 }
 
 void
+EthernetNetDevice::FrameForTransmission(Ptr<Packet> packet,
+                                        Mac48Address dest,
+                                        uint16_t protocolNumber)
+{
+    AddFraming(packet, m_address, dest, protocolNumber);
+    m_macTxTrace(packet);
+}
+
+Ptr<Packet>
+EthernetNetDevice::DequeueFrame()
+{
+    return m_queue->IsEmpty() ? nullptr : m_queue->Dequeue();
+}
+
+void
 EthernetNetDevice::StartNextFrame()
 {
-    if (m_txState != READY || m_queue->IsEmpty())
+    if (m_txState != READY || !m_linkUp || !m_queue)
     {
         return;
     }
-    Ptr<Packet> frame = m_queue->Dequeue();
+    Ptr<Packet> frame = DequeueFrame();
     if (frame)
     {
         TransmitStart(frame);
@@ -430,15 +445,6 @@ EthernetNetDevice::TransmitComplete()
     m_phyTxEndTrace(m_currentFrame);
     m_currentFrame = nullptr;
     StartNextFrame();
-    if (m_txState == READY)
-    {
-        NotifyTransmitterIdle();
-    }
-}
-
-void
-EthernetNetDevice::NotifyTransmitterIdle()
-{
 }
 
 // ---- reception ----

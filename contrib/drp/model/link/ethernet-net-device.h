@@ -296,12 +296,29 @@ class EthernetNetDevice : public NetDevice
                            PacketType type);
 
     /**
-     * \brief Called when the transmitter becomes free and the TxQueue is empty.
+     * \brief The next frame to send: the transmitter is READY and starts it at once.
      *
-     * The default does nothing. A subclass may Send() a frame from here to
-     * keep the link busy without building a queue (a pull-driven sender).
+     * The default takes the head of the TxQueue. A subclass with frames of
+     * its own (an RNIC's transmit scheduler) overrides it to choose between
+     * them and the queue, framing its own with FrameForTransmission(), so that
+     * they wait in the subclass rather than in the TxQueue (a pull-driven
+     * sender).
+     * \return the frame (Ethernet header and trailer included), or null if none waits
      */
-    virtual void NotifyTransmitterIdle();
+    virtual Ptr<Packet> DequeueFrame();
+    /**
+     * \brief Starts the next frame (DequeueFrame()) if the transmitter is
+     * READY; a subclass calls it when a frame of its own becomes ready.
+     */
+    void StartNextFrame();
+    /**
+     * \brief Frames a payload for transmission, with this device's address as
+     * source, and fires MacTx, as Send() does before queueing.
+     * \param packet the payload, becomes the frame
+     * \param dest the destination address
+     * \param protocolNumber the EtherType
+     */
+    void FrameForTransmission(Ptr<Packet> packet, Mac48Address dest, uint16_t protocolNumber);
 
   private:
     /**
@@ -331,8 +348,6 @@ class EthernetNetDevice : public NetDevice
                     Mac48Address source,
                     Mac48Address dest,
                     uint16_t protocolNumber) const;
-    /// Take the next frame from the queue and start it, if the transmitter is READY.
-    void StartNextFrame();
     /**
      * \brief Start sending a frame; schedules TransmitComplete().
      * \param frame the frame

@@ -16,7 +16,7 @@ NS_LOG_COMPONENT_DEFINE("DrpSender");
 
 DrpSender::DrpSender(uint32_t total,
                      const Config& config,
-                     Callback<void, uint32_t> transmit,
+                     Callback<bool, uint32_t> transmit,
                      Callback<void> failed)
     : m_total(total),
       m_config(config),
@@ -111,24 +111,37 @@ DrpSender::OnTimer()
 void
 DrpSender::Pump()
 {
-    bool sent = false;
     while (!m_stopped && m_next < m_total && m_next < m_una + m_config.window)
     {
-        m_transmit(m_next++);
-        sent = true;
-    }
-    if (sent && m_timer.IsExpired())
-    {
-        ArmTimer();
+        if (!m_transmit(m_next++) && m_timer.IsExpired())
+        {
+            ArmTimer(); // it will not leave: the timer runs from now
+        }
     }
 }
 
-void
+bool
 DrpSender::Retransmit(uint32_t sn)
 {
     NS_LOG_FUNCTION(this << sn);
     ++m_retransmissions;
-    m_transmit(sn);
+    return m_transmit(sn);
+}
+
+void
+DrpSender::OnSent(uint32_t sn)
+{
+    if (!m_started || m_stopped || IsComplete())
+    {
+        return;
+    }
+    m_wireNext = std::max(m_wireNext, sn + 1);
+    // The timer guards the first unacknowledged frame: it (re)starts when
+    // that frame leaves, and starts with any frame if it is not running.
+    if (sn == m_una || m_timer.IsExpired())
+    {
+        ArmTimer();
+    }
 }
 
 uint32_t
@@ -164,7 +177,14 @@ DrpSender::OnAck(uint32_t ackn)
             m_timer.Cancel();
             return;
         }
-        ArmTimer();
+        if (m_una < m_wireNext)
+        {
+            ArmTimer(); // frames on the wire are unacknowledged
+        }
+        else
+        {
+            m_timer.Cancel(); // the next one starts it when it leaves
+        }
         Pump();
         return;
     }
@@ -174,8 +194,11 @@ DrpSender::OnAck(uint32_t ackn)
         {
             m_recovering = true;
             m_recover = m_next;
-            Retransmit(m_una);
-            ArmTimer();
+            m_timer.Cancel(); // restarts when the retransmission leaves
+            if (!Retransmit(m_una))
+            {
+                ArmTimer();
+            }
         }
     }
 }
@@ -195,8 +218,11 @@ DrpSender::OnTimeout()
     m_recover = m_next;
     m_dupAcks = 0;
     m_backoff = std::min(2 * m_backoff, std::max<uint32_t>(1, m_config.maxBackoff));
-    Retransmit(m_una);
-    ArmTimer();
+    if (!Retransmit(m_una))
+    {
+        ArmTimer(); // not sent: the timer runs from now
+    }
+    // else it restarts when the retransmission leaves
 }
 
 } // namespace ns3

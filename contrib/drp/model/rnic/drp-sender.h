@@ -28,7 +28,18 @@ namespace ns3
  * losses in one window cost one round trip each rather than one timeout
  * each). A timer expiry retransmits the first unacknowledged frame; more than
  * MaxRetries expiries in a row without progress end the data phase with a
- * failure. The timer doubles with each expiry in a row, up to maxBackoff
+ * failure.
+ *
+ * The timer runs from transmission, as a real transport's does: the owner
+ * calls OnSent() when a frame leaves onto the wire (it may wait in the
+ * RNIC's transmit scheduler behind other transfers' frames first). The timer
+ * starts when a frame leaves and it is not running, restarts when the first
+ * unacknowledged frame leaves (again) and on every acknowledgement that
+ * advances while frames on the wire remain unacknowledged, and stops when
+ * none is on the wire. A frame the owner will not send (transmit returns
+ * false) starts it at once, so that the retry limit still applies.
+ *
+ * The timer doubles with each expiry in a row, up to maxBackoff
  * times the timeout, and returns to the timeout on progress: without it,
  * transfers that share a congested switch port would retransmit faster than
  * the port drains (maxBackoff 1: the fixed timer of the published protocol).
@@ -51,12 +62,13 @@ class DrpSender
     /**
      * \param total number of frames
      * \param config window and timers
-     * \param transmit sends frame SN (first time or again)
+     * \param transmit sends frame SN (first time or again); returns false if
+     *        the frame will not leave (then OnSent() is never called for it)
      * \param failed runs once if the retry limit is exceeded
      */
     DrpSender(uint32_t total,
               const Config& config,
-              Callback<void, uint32_t> transmit,
+              Callback<bool, uint32_t> transmit,
               Callback<void> failed);
     ~DrpSender();
 
@@ -69,6 +81,11 @@ class DrpSender
      * \param ackn the next SN the receiver expects
      */
     void OnAck(uint32_t ackn);
+    /**
+     * A frame left onto the wire: the timer runs from here.
+     * \param sn the frame
+     */
+    void OnSent(uint32_t sn);
     /// \return true when every frame is acknowledged
     bool IsComplete() const;
     /// \return the next new SN: frames below it have been sent at least once
@@ -95,19 +112,21 @@ class DrpSender
     /**
      * Sends a frame again.
      * \param sn the frame
+     * \return false if it will not leave
      */
-    void Retransmit(uint32_t sn);
+    bool Retransmit(uint32_t sn);
     /// (Re)starts the timer.
     void ArmTimer();
 
     uint32_t m_total;                    //!< frames in the transfer
     Config m_config;                     //!< window and timers
-    Callback<void, uint32_t> m_transmit; //!< sends one frame
+    Callback<bool, uint32_t> m_transmit; //!< sends one frame
     Callback<void> m_failed;             //!< retry limit exceeded
     bool m_started{false};               //!< Start() was called
     bool m_stopped{false};               //!< Stop() was called or failed
     uint32_t m_una{0};                   //!< first unacknowledged SN
     uint32_t m_next{0};                  //!< next new SN
+    uint32_t m_wireNext{0};              //!< frames below it have left onto the wire
     uint32_t m_dupAcks{0};               //!< repeats of the current ACKN
     bool m_recovering{false};            //!< in fast recovery
     uint32_t m_recover{0};               //!< recovery ends when this SN is acknowledged

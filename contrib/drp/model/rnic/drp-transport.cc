@@ -5,6 +5,8 @@
 #include "drp-transport.h"
 
 #include "ns3/drp-check.h"
+#include "ns3/drp-compat.h"
+#include "ns3/enum.h"
 #include "ns3/log.h"
 #include "ns3/pointer.h"
 #include "ns3/simulator.h"
@@ -91,6 +93,18 @@ DrpTransport::GetTypeId()
                           MakeUintegerAccessor(&DrpTransport::SetRxProcessingCycles,
                                                &DrpTransport::GetRxProcessingCycles),
                           MakeUintegerChecker<uint32_t>())
+            .AddAttribute("TxArbitration",
+                          "How data frames of different transfers share the port: RoundRobin "
+                          "(one frame per transfer in turn) or Fifo (posting order). Control "
+                          "frames always go first.",
+                          EnumValue(DrpTxScheduler::ROUND_ROBIN),
+                          DRP_ENUM_ACCESSOR(DrpTxScheduler::Arbitration,
+                                            &DrpTransport::SetTxArbitration,
+                                            &DrpTransport::GetTxArbitration),
+                          MakeEnumChecker(DrpTxScheduler::ROUND_ROBIN,
+                                          "RoundRobin",
+                                          DrpTxScheduler::FIFO,
+                                          "Fifo"))
             .AddAttribute("MaxTransfersPerPeer",
                           "Transfers one initiator may have this RNIC respond to at once "
                           "(records kept, released ones included; 1 to 65535).",
@@ -147,7 +161,7 @@ DrpTransport::GetTypeId()
                             MakeTraceSourceAccessor(&DrpTransport::m_responderRegistrationTrace),
                             "ns3::DrpTransport::ResponderRegistrationTracedCallback")
             .AddTraceSource("Tx",
-                            "A DRP frame was handed to the port.",
+                            "A DRP frame left the RNIC onto the wire.",
                             MakeTraceSourceAccessor(&DrpTransport::m_txTrace),
                             "ns3::Packet::TracedCallback")
             .AddTraceSource("Rx",
@@ -490,6 +504,13 @@ DrpTransport::GetDropReasonName(DropReason reason)
 }
 
 Time
+DrpTransport::GetLastHeard(Mac48Address peer) const
+{
+    auto it = m_lastHeard.find(peer);
+    return it == m_lastHeard.end() ? Time(0) : it->second;
+}
+
+Time
 DrpTransport::GetIdleTime() const
 {
     // Longer than any retry sequence of the initiator, backed-off periods
@@ -574,39 +595,86 @@ DrpTransport::GetTxDelay() const
 }
 
 void
-DrpTransport::Transmit(Ptr<Packet> packet, Mac48Address to)
+DrpTransport::SetTxArbitration(DrpTxScheduler::Arbitration arbitration)
 {
-    Simulator::Schedule(GetTxDelay(), &DrpTransport::SendNow, this, packet, to);
+    m_scheduler.SetArbitration(arbitration);
+}
+
+DrpTxScheduler::Arbitration
+DrpTransport::GetTxArbitration() const
+{
+    return m_scheduler.GetArbitration();
 }
 
 void
-DrpTransport::SendNow(Ptr<Packet> packet, Mac48Address to)
+DrpTransport::SetFrameReadyCallback(Callback<void> ready)
 {
-    if (m_device)
+    m_scheduler.SetReadyCallback(ready);
+}
+
+bool
+DrpTransport::HasFrameToSend() const
+{
+    return m_scheduler.HasFrame();
+}
+
+Ptr<Packet>
+DrpTransport::DequeueFrame(Mac48Address& to)
+{
+    Ptr<Packet> packet = m_scheduler.Dequeue(to);
+    if (packet)
     {
         m_txTrace(packet);
-        m_device->Send(packet, to, DrpHeader::PROT_NUMBER);
     }
+    return packet;
+}
+
+uint64_t
+DrpTransport::GetFramesWaiting() const
+{
+    return m_scheduler.GetWaiting();
+}
+
+uint64_t
+DrpTransport::OpenFlow()
+{
+    return m_scheduler.OpenFlow();
 }
 
 void
-DrpTransport::SendControl(const DrpHeader& header, Mac48Address to)
+DrpTransport::CloseFlow(uint64_t flow)
+{
+    m_scheduler.CloseFlow(flow);
+}
+
+void
+DrpTransport::SendControl(const DrpHeader& header,
+                          Mac48Address to,
+                          uint64_t flow,
+                          DrpTxScheduler::SentCallback sent)
 {
     NS_LOG_LOGIC("send " << header << " to " << to);
     Ptr<Packet> packet = Create<Packet>();
     packet->AddHeader(header);
-    Transmit(packet, to);
+    // The transmit processing, then the scheduler's control queue.
+    Simulator::Schedule(GetTxDelay(), [this, packet, to, flow, sent]() {
+        m_scheduler.EnqueueControl({packet, to, flow, sent});
+    });
 }
 
 void
-DrpTransport::SendData(Mac48Address peer, DrpHeader header, uint64_t localAddress)
+DrpTransport::SendData(Mac48Address peer,
+                       DrpHeader header,
+                       uint64_t localAddress,
+                       uint64_t flow,
+                       DrpTxScheduler::SentCallback sent)
 {
     m_pcie->DmaRead(
         localAddress,
         header.GetLength(),
-        [this, peer, header](Ptr<Packet> payload) {
+        [this, peer, header, flow, sent](Ptr<Packet> payload) {
             payload->AddHeader(header);
-            SendNow(payload, peer);
+            m_scheduler.EnqueueData({payload, peer, flow, sent});
         },
         GetTxDelay()); // transmit processing, in the same event
 }
@@ -620,7 +688,7 @@ DrpTransport::SendAck(Mac48Address to, uint16_t tid, bool read, uint32_t ackn, b
     {
         Ptr<Packet> packet = Create<Packet>();
         packet->AddHeader(header);
-        SendNow(packet, to);
+        m_scheduler.EnqueueControl({packet, to, 0, nullptr});
         return;
     }
     SendControl(header, to);
@@ -786,6 +854,7 @@ DrpTransport::ReceiveAtInitiator(const DrpHeader& header,
         Drop(frame, FOREIGN);
         return;
     }
+    m_lastHeard[from] = Simulator::Now();
     c->Receive(header, payload, frame);
 }
 

@@ -8,6 +8,7 @@
 #include "drp-receiver.h"
 #include "drp-sender.h"
 #include "drp-transfer-record.h"
+#include "drp-tx-scheduler.h"
 #include "indirect-buffer.h"
 #include "initiator-connection.h"
 #include "mode-policy.h"
@@ -220,6 +221,23 @@ class DrpTransport : public Object
     bool HasHost() const;
 
     /**
+     * \param ready runs whenever a frame joins the transmit scheduler (the
+     *        port, if idle, pulls it at once)
+     */
+    void SetFrameReadyCallback(Callback<void> ready);
+    /// \return true if a DRP frame waits for the port
+    bool HasFrameToSend() const;
+    /**
+     * The port starts the next DRP frame now: takes it from the transmit
+     * scheduler (fires Tx, and starts the timers that run from transmission).
+     * \param [out] to its destination
+     * \return the frame (DRP header and payload), or null if none waits
+     */
+    Ptr<Packet> DequeueFrame(Mac48Address& to);
+    /// \return DRP frames waiting for the port
+    uint64_t GetFramesWaiting() const;
+
+    /**
      * The host posts a transfer (it has rung the doorbell).
      * \param peer the responder's MAC address
      * \param read true for a read, false for a write
@@ -320,27 +338,30 @@ class DrpTransport : public Object
     void SetRxProcessingCycles(uint32_t cycles); //!< \param cycles per frame received
     uint32_t GetRxProcessingCycles() const;      //!< \return cycles per frame received
 
-    // Transmit path.
-    /**
-     * Sends a frame after the RNIC's transmit processing.
-     * \param packet DRP header and payload
-     * \param to destination
-     */
-    void Transmit(Ptr<Packet> packet, Mac48Address to);
-    /**
-     * Hands a frame to the port now (its transmit processing is paid).
-     * \param packet DRP header and payload
-     * \param to destination
-     */
-    void SendNow(Ptr<Packet> packet, Mac48Address to);
+    /// \param arbitration how data frames of different transfers share the port
+    void SetTxArbitration(DrpTxScheduler::Arbitration arbitration);
+    /// \return how data frames of different transfers share the port
+    DrpTxScheduler::Arbitration GetTxArbitration() const;
+
+    // Transmit path: every frame waits in the transmit scheduler until the port pulls it.
+    /// \return a new transmit flow, for a new connection
+    uint64_t OpenFlow();
+    /// \param flow a connection's flow: it ended (its waiting data frames are discarded)
+    void CloseFlow(uint64_t flow);
     /// \return the transmit processing of one frame: TxProcessingCycles at ClockFrequency
     Time GetTxDelay() const;
     /**
-     * Sends a frame with no payload.
+     * Sends a frame with no payload: after the transmit processing it joins
+     * the scheduler's control queue.
      * \param header the header
      * \param to destination
+     * \param flow the connection's flow (0: none)
+     * \param sent runs when the frame leaves onto the wire, if the flow is still open
      */
-    void SendControl(const DrpHeader& header, Mac48Address to);
+    void SendControl(const DrpHeader& header,
+                     Mac48Address to,
+                     uint64_t flow = 0,
+                     DrpTxScheduler::SentCallback sent = nullptr);
     /**
      * \param tid transfer id
      * \param read read transfer
@@ -364,12 +385,19 @@ class DrpTransport : public Object
                                uint64_t dba,
                                uint32_t length);
     /**
-     * Reads one data frame's payload from host memory and sends it.
+     * Reads one data frame's payload from host memory; after the transmit
+     * processing the frame joins its flow's queue in the scheduler.
      * \param peer destination
      * \param header the data frame's header (addresses, LEN, SN filled in)
      * \param localAddress where the payload is in this host's memory
+     * \param flow the connection's flow
+     * \param sent runs when the frame leaves onto the wire, if the flow is still open
      */
-    void SendData(Mac48Address peer, DrpHeader header, uint64_t localAddress);
+    void SendData(Mac48Address peer,
+                  DrpHeader header,
+                  uint64_t localAddress,
+                  uint64_t flow,
+                  DrpTxScheduler::SentCallback sent);
     /// \return frames needed for \p length bytes
     uint32_t FrameCount(uint32_t length) const;
     /**
@@ -566,6 +594,11 @@ class DrpTransport : public Object
     /// \return how long a responder keeps a record it hears nothing of
     Time GetIdleTime() const;
     /**
+     * \param peer a responder
+     * \return when a frame of one of this RNIC's transfers with it last arrived (0: never)
+     */
+    Time GetLastHeard(Mac48Address peer) const;
+    /**
      * \param timeout a data-phase timer
      * \param expiries its expiries in a row so far
      * \return the timer doubled per expiry, at most MaxBackoff times
@@ -579,6 +612,7 @@ class DrpTransport : public Object
     Ptr<ModePolicy> m_policy;     //!< traditional or dynamic
     Ptr<IndirectBuffer> m_buffer; //!< dynamic RNIC only
     Ptr<RegionTable> m_regions;   //!< the host's registered memory, as this RNIC sees it
+    DrpTxScheduler m_scheduler;   //!< frames waiting for the port (outlives the connections)
 
     uint32_t m_window;            //!< data frames in flight
     uint32_t m_payloadSize;       //!< payload bytes per data frame
@@ -592,8 +626,9 @@ class DrpTransport : public Object
     uint32_t m_rxCycles;          //!< receive processing per frame, cycles
     Time m_rxFree;                //!< when the receive engine is free
 
-    uint16_t m_nextTid;                  //!< next transfer id to try
-    std::map<uint16_t, Time> m_heldTids; //!< failed transfers' TIDs, held until then
+    uint16_t m_nextTid;                       //!< next transfer id to try
+    std::map<uint16_t, Time> m_heldTids;      //!< failed transfers' TIDs, held until then
+    std::map<Mac48Address, Time> m_lastHeard; //!< responders: last frame of one of our transfers
     std::map<uint16_t, std::unique_ptr<InitiatorConnection>>
         m_initiators; //!< transfers initiated here
     std::map<ResponderKey, std::unique_ptr<ResponderConnection>>

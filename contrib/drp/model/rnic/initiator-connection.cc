@@ -9,6 +9,8 @@
 #include "ns3/log.h"
 #include "ns3/simulator.h"
 
+#include <algorithm>
+
 namespace ns3
 {
 
@@ -24,6 +26,7 @@ InitiatorConnection::GetStateName(State state)
 
 InitiatorConnection::InitiatorConnection(DrpTransport* transport, const DrpTransferRecord& record)
     : m_transport(transport),
+      m_flow(transport->OpenFlow()),
       m_record(record),
       m_state(CLOSED)
 {
@@ -31,6 +34,7 @@ InitiatorConnection::InitiatorConnection(DrpTransport* transport, const DrpTrans
 
 InitiatorConnection::~InitiatorConnection()
 {
+    m_transport->CloseFlow(m_flow);
     m_handshakeTimer.Cancel();
     m_releaseTimer.Cancel();
     m_readTimer.Cancel();
@@ -87,11 +91,9 @@ InitiatorConnection::Open()
         m_sender =
             std::make_unique<DrpSender>(m_transport->FrameCount(m_record.length),
                                         m_transport->SenderConfig(),
-                                        Callback<void, uint32_t>([transport, tid](uint32_t sn) {
-                                            if (InitiatorConnection* c = Find(transport, tid))
-                                            {
-                                                c->SendWriteData(sn);
-                                            }
+                                        Callback<bool, uint32_t>([transport, tid](uint32_t sn) {
+                                            InitiatorConnection* c = Find(transport, tid);
+                                            return c && c->SendWriteData(sn);
                                         }),
                                         Callback<void>([transport, tid]() {
                                             if (InitiatorConnection* c = Find(transport, tid))
@@ -113,11 +115,19 @@ InitiatorConnection::SendRequest(bool armTimer)
     header.SetSba(m_record.sba);
     header.SetDba(m_record.dba);
     header.SetLength(m_record.length);
-    m_transport->SendControl(header, m_record.peer);
-    if (armTimer)
+    if (!armTimer)
     {
-        ArmHandshakeTimer();
+        m_transport->SendControl(header, m_record.peer);
+        return;
     }
+    // The timer runs from the moment the REQ leaves, not from when it joined
+    // the transmit scheduler.
+    m_transport->SendControl(header, m_record.peer, m_flow, [this]() {
+        if (!IsEstablished())
+        {
+            ArmHandshakeTimer();
+        }
+    });
 }
 
 void
@@ -262,6 +272,7 @@ InitiatorConnection::StartData()
     if (m_record.read)
     {
         SendConfirmation();
+        m_lastReadProgress = Simulator::Now();
         ArmReadTimer();
     }
     else
@@ -273,7 +284,7 @@ InitiatorConnection::StartData()
 // ---------------------------------------------------------------------------
 // Write data
 
-void
+bool
 InitiatorConnection::SendWriteData(uint32_t sn)
 {
     bool indirect = m_record.mode == DrpTransferRecord::INDIRECT && !IsEstablished();
@@ -286,7 +297,10 @@ InitiatorConnection::SendWriteData(uint32_t sn)
                                  false,
                                  DrpHeader::DATA | (indirect ? DrpHeader::INDIRECT : 0));
     m_transport->FillDataHeader(header, sn, m_record.sba, m_record.dba, m_record.length);
-    m_transport->SendData(m_record.peer, header, header.GetSba());
+    m_transport->SendData(m_record.peer, header, header.GetSba(), m_flow, [this, sn]() {
+        m_sender->OnSent(sn);
+    });
+    return true;
 }
 
 void
@@ -322,6 +336,7 @@ InitiatorConnection::ArmReadTimer()
     Time wait = m_receiver.GetBytesSeen() == 0
                     ? m_transport->m_handshakeTimeout
                     : m_transport->BackedOff(m_transport->m_retransmissionTimeout, m_readExpiries);
+    m_readWait = wait;
     m_readDeadline = Simulator::Now() + wait;
     if (m_readTimer.IsExpired())
     {
@@ -337,6 +352,19 @@ InitiatorConnection::OnReadTimeout()
         return;
     }
     Time now = Simulator::Now();
+    // A responder that sent a frame of another of our transfers within the
+    // wait is alive and busy: its port is shared, nothing was lost. The
+    // watchdog waits on, for at most the idle time without progress of its own.
+    Time heard = m_transport->GetLastHeard(m_record.peer);
+    if (now >= m_readDeadline && heard + m_readWait > now &&
+        now - m_lastReadProgress < m_transport->GetIdleTime())
+    {
+        // Each wait in a row doubles (up to MaxBackoff), as the data timers do.
+        m_readWait = std::max(
+            m_readWait,
+            m_transport->BackedOff(m_transport->m_retransmissionTimeout, ++m_readDeferrals));
+        m_readDeadline = heard + m_readWait;
+    }
     if (now < m_readDeadline)
     {
         m_readTimer =
@@ -397,6 +425,8 @@ InitiatorConnection::OnReadData(Ptr<Packet> payload, const DrpHeader& header, Pt
         return;
     }
     m_readExpiries = 0;
+    m_readDeferrals = 0;
+    m_lastReadProgress = Simulator::Now();
     if (m_handed)
     {
         ArmReadTimer(); // progress: the watchdog starts over
@@ -447,12 +477,17 @@ InitiatorConnection::MaybeRelease()
 void
 InitiatorConnection::SendRelease()
 {
-    m_transport->SendControl(DrpTransport::MakeHeader(m_record.tid, m_record.read, DrpHeader::REL),
-                             m_record.peer);
-    m_releaseTimer = Simulator::Schedule(
-        m_transport->BackedOff(m_transport->m_retransmissionTimeout, m_releaseExpiries),
-        &InitiatorConnection::OnReleaseTimeout,
-        this);
+    m_transport->SendControl(
+        DrpTransport::MakeHeader(m_record.tid, m_record.read, DrpHeader::REL),
+        m_record.peer,
+        m_flow,
+        [this]() {
+            m_releaseTimer.Cancel();
+            m_releaseTimer = Simulator::Schedule(
+                m_transport->BackedOff(m_transport->m_retransmissionTimeout, m_releaseExpiries),
+                &InitiatorConnection::OnReleaseTimeout,
+                this);
+        });
 }
 
 void
@@ -492,6 +527,7 @@ InitiatorConnection::Finish(DrpTransferRecord::Status status)
         record.timeouts += m_sender->GetTimeouts();
     }
     SetState(status == DrpTransferRecord::SUCCESS ? DONE : FAILED);
+    m_transport->CloseFlow(m_flow); // its waiting frames will not leave
     // Gone from the transport's table at once; this object (on the call
     // stack, maybe under its sender's retry limit) lives until the current
     // event ends.

@@ -120,7 +120,7 @@ class InitiatorConnection
 
   private:
     // Handshake.
-    /// \param armTimer true to (re)start the handshake timer
+    /// \param armTimer true to (re)start the handshake timer when the REQ leaves
     void SendRequest(bool armTimer);
     /// (Re)starts the handshake timer.
     void ArmHandshakeTimer();
@@ -140,8 +140,11 @@ class InitiatorConnection
     void ReplyToHost();
 
     // Write data.
-    /// \param sn the frame the sender sends (first time or again)
-    void SendWriteData(uint32_t sn);
+    /**
+     * \param sn the frame the sender sends (first time or again)
+     * \return true: it will leave (and the sender hears when)
+     */
+    bool SendWriteData(uint32_t sn);
     /**
      * \param header an acknowledgement of the write data
      * \param frame the frame
@@ -151,7 +154,9 @@ class InitiatorConnection
     // Read data.
     /// Confirms the read (REQ_ACK with the next SN expected).
     void SendConfirmation();
-    /// (Re)starts the read progress watchdog.
+    /// (Re)starts the read progress watchdog. It waits on while the
+    /// responder sends frames of other transfers (a busy shared port), for
+    /// at most the idle time without progress of its own.
     void ArmReadTimer();
     /// The read progress watchdog ran.
     void OnReadTimeout();
@@ -167,7 +172,7 @@ class InitiatorConnection
     // Release.
     /// Sends REL once the connection is up and all data is done.
     void MaybeRelease();
-    /// Sends REL and starts the release timer.
+    /// Sends REL; the release timer starts when it leaves.
     void SendRelease();
     /// The release timer expired.
     void OnReleaseTimeout();
@@ -184,6 +189,7 @@ class InitiatorConnection
     static InitiatorConnection* Find(DrpTransport* transport, uint16_t tid);
 
     DrpTransport* m_transport;           //!< frame I/O and shared resources
+    uint64_t m_flow;                     //!< its flow in the transmit scheduler
     DrpTransferRecord m_record;          //!< what it did so far
     TracedValue<State> m_state;          //!< progress
     bool m_anyReply{false};              //!< some reply (valid or invalid) arrived
@@ -200,6 +206,9 @@ class InitiatorConnection
     uint32_t m_readExpiries{0};          //!< read: data timer expiries without progress
     EventId m_readTimer;                 //!< read: data progress watchdog event
     Time m_readDeadline;                 //!< read: when the watchdog expires
+    Time m_readWait;                     //!< read: the watchdog's current wait
+    Time m_lastReadProgress;             //!< read: data handed, or the last new data frame
+    uint32_t m_readDeferrals{0};         //!< read: waits on for a busy responder, in a row
 };
 
 } // namespace ns3

@@ -34,12 +34,18 @@ ResponderConnection::ResponderConnection(DrpTransport* transport,
                                          uint16_t tid,
                                          bool read)
     : m_transport(transport),
+      m_flow(transport->OpenFlow()),
       m_peer(peer),
       m_tid(tid),
       m_read(read),
       m_state(CLOSED),
       m_registration(NONE)
 {
+}
+
+ResponderConnection::~ResponderConnection()
+{
+    m_transport->CloseFlow(m_flow);
 }
 
 void
@@ -118,6 +124,7 @@ ResponderConnection::Open()
 void
 ResponderConnection::Close()
 {
+    m_transport->CloseFlow(m_flow); // its waiting data frames will not leave
     m_confirmTimer.Cancel();
     m_idleTimer.Cancel();
     if (m_sender)
@@ -218,19 +225,27 @@ ResponderConnection::OnRegistered(bool success)
 void
 ResponderConnection::SendReply(bool valid)
 {
-    m_transport->SendControl(DrpTransport::MakeReply(m_tid, m_read, valid, m_sba, m_dba, m_length),
-                             m_peer);
-    if (valid && m_read && !m_confirmed && m_confirmTimer.IsExpired())
+    DrpHeader reply = DrpTransport::MakeReply(m_tid, m_read, valid, m_sba, m_dba, m_length);
+    if (!valid || !m_read)
     {
-        DrpTransport* transport = m_transport;
-        Key key = GetKey();
-        m_confirmTimer = Simulator::Schedule(m_transport->m_handshakeTimeout, [transport, key]() {
-            if (ResponderConnection* r = Find(transport, key))
-            {
-                r->OnConfirmTimeout();
-            }
-        });
+        m_transport->SendControl(reply, m_peer);
+        return;
     }
+    // A read waits for its confirmation from the moment the reply leaves.
+    m_transport->SendControl(reply, m_peer, m_flow, [this]() {
+        if (!m_confirmed && !IsReleased() && m_confirmTimer.IsExpired())
+        {
+            DrpTransport* transport = m_transport;
+            Key key = GetKey();
+            m_confirmTimer =
+                Simulator::Schedule(m_transport->m_handshakeTimeout, [transport, key]() {
+                    if (ResponderConnection* r = Find(transport, key))
+                    {
+                        r->OnConfirmTimeout();
+                    }
+                });
+        }
+    });
 }
 
 void
@@ -474,22 +489,20 @@ ResponderConnection::StartReadData(bool indirect)
     m_sender = std::make_unique<DrpSender>(
         m_transport->FrameCount(m_length),
         m_transport->SenderConfig(),
-        Callback<void, uint32_t>([transport, key](uint32_t sn) {
-            if (ResponderConnection* r = Find(transport, key))
-            {
-                r->SendReadData(sn);
-            }
+        Callback<bool, uint32_t>([transport, key](uint32_t sn) {
+            ResponderConnection* r = Find(transport, key);
+            return r && r->SendReadData(sn);
         }),
         Callback<void>([transport, key]() { transport->AbandonResponder(key); }));
     m_sender->Start();
 }
 
-void
+bool
 ResponderConnection::SendReadData(uint32_t sn)
 {
     if (IsReleased())
     {
-        return;
+        return false;
     }
     bool indirect = m_indirect && !m_confirmed;
     DrpHeader header =
@@ -504,9 +517,12 @@ ResponderConnection::SendReadData(uint32_t sn)
         Ptr<Packet> unsent = Create<Packet>();
         unsent->AddHeader(header);
         m_transport->Drop(unsent, DrpTransport::UNREGISTERED);
-        return;
+        return false;
     }
-    m_transport->SendData(m_peer, header, header.GetDba());
+    m_transport->SendData(m_peer, header, header.GetDba(), m_flow, [this, sn]() {
+        m_sender->OnSent(sn);
+    });
+    return true;
 }
 
 void

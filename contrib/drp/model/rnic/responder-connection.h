@@ -115,6 +115,8 @@ class ResponderConnection
      * \param read read transfer
      */
     ResponderConnection(DrpTransport* transport, Mac48Address peer, uint16_t tid, bool read);
+    /// Its waiting frames will not leave.
+    ~ResponderConnection();
 
     /**
      * \param stateSink called on each change of State (old, new)
@@ -210,8 +212,11 @@ class ResponderConnection
     // Read data.
     /// \param indirect true if started before the confirmation
     void StartReadData(bool indirect);
-    /// \param sn the frame to send
-    void SendReadData(uint32_t sn);
+    /**
+     * \param sn the frame to send
+     * \return true: it will leave (and the sender hears when)
+     */
+    bool SendReadData(uint32_t sn);
 
     // Idle.
     /// (Re)starts the idle check.
@@ -237,6 +242,7 @@ class ResponderConnection
     static ResponderConnection* Find(DrpTransport* transport, Key key);
 
     DrpTransport* m_transport;                //!< frame I/O and shared resources
+    uint64_t m_flow;                          //!< its flow in the transmit scheduler
     Mac48Address m_peer;                      //!< the initiator
     uint16_t m_tid;                           //!< transfer id
     bool m_read;                              //!< read transfer

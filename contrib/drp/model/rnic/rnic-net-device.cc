@@ -4,6 +4,7 @@
 
 #include "rnic-net-device.h"
 
+#include "ns3/drop-tail-queue.h"
 #include "ns3/drp-compat.h"
 #include "ns3/enum.h"
 #include "ns3/log.h"
@@ -47,13 +48,27 @@ RnicNetDevice::GetTypeId()
                 "The PCIe link to the host.",
                 PointerValue(),
                 MakePointerAccessor(&RnicNetDevice::SetPcieLink, &RnicNetDevice::GetPcieLink),
-                MakePointerChecker<PcieLink>());
+                MakePointerChecker<PcieLink>())
+            .AddAttribute(
+                "RxQueue",
+                "Where frames of other traffic for the host wait while the PCIe "
+                "write engine moves them (a DropTailQueue<Packet> of default size "
+                "unless set).",
+                PointerValue(),
+                MakePointerAccessor(&RnicNetDevice::SetRxQueue, &RnicNetDevice::GetRxQueue),
+                MakePointerChecker<Queue<Packet>>())
+            .AddTraceSource("HostDrop",
+                            "A frame was dropped inside the host or the RNIC for want of "
+                            "room (TX_QUEUE_FULL, RX_QUEUE_FULL, BUFFER_FULL).",
+                            MakeTraceSourceAccessor(&RnicNetDevice::m_hostDropTrace),
+                            "ns3::RnicNetDevice::HostDropTracedCallback");
     return tid;
 }
 
 RnicNetDevice::RnicNetDevice()
     : m_method(ModePolicy::DYNAMIC),
-      m_pcie(CreateObject<PcieLink>())
+      m_pcie(CreateObject<PcieLink>()),
+      m_rxQueue(CreateObject<DropTailQueue<Packet>>())
 {
     NS_LOG_FUNCTION(this);
     SetTransport(CreateObject<DrpTransport>());
@@ -70,6 +85,9 @@ RnicNetDevice::SetTransport(Ptr<DrpTransport> transport)
     }
     m_transport = transport;
     m_transport->SetDevice(this);
+    m_transport->SetFrameReadyCallback(MakeCallback(&RnicNetDevice::StartNextFrame, this));
+    m_transport->TraceConnectWithoutContext("Drop",
+                                            MakeCallback(&RnicNetDevice::OnTransportDrop, this));
     m_transport->SetPcieLink(m_pcie);
     m_transport->GetRegionTable()->Attach(m_pcie->GetHostMemory());
     if (!m_transport->GetModePolicy())
@@ -152,6 +170,85 @@ RnicNetDevice::SetNode(Ptr<Node> node)
     m_transport->GetRegionTable()->Attach(memory);
 }
 
+void
+RnicNetDevice::SetRxQueue(Ptr<Queue<Packet>> queue)
+{
+    NS_ABORT_MSG_IF(!queue, "RnicNetDevice::RxQueue must be a queue");
+    m_rxQueue = queue;
+}
+
+Ptr<Queue<Packet>>
+RnicNetDevice::GetRxQueue() const
+{
+    return m_rxQueue;
+}
+
+uint64_t
+RnicNetDevice::GetHostDropCount(HostDropReason reason) const
+{
+    return reason < HOST_DROP_REASONS ? m_hostDrops[reason] : 0;
+}
+
+uint64_t
+RnicNetDevice::GetHostDrops() const
+{
+    uint64_t total = 0;
+    for (uint64_t count : m_hostDrops)
+    {
+        total += count;
+    }
+    return total;
+}
+
+std::string
+RnicNetDevice::GetHostDropReasonName(HostDropReason reason)
+{
+    static const char* names[] = {"tx-queue-full", "rx-queue-full", "buffer-full"};
+    return reason < HOST_DROP_REASONS ? names[reason] : "unknown";
+}
+
+void
+RnicNetDevice::HostDrop(Ptr<const Packet> packet, HostDropReason reason)
+{
+    NS_LOG_LOGIC("host drop: " << GetHostDropReasonName(reason));
+    ++m_hostDrops[reason];
+    m_hostDropTrace(packet, reason);
+}
+
+void
+RnicNetDevice::OnTransportDrop(Ptr<const Packet> packet, DrpTransport::DropReason reason)
+{
+    if (reason == DrpTransport::BUFFER_FULL)
+    {
+        HostDrop(packet, BUFFER_FULL);
+    }
+}
+
+Ptr<Packet>
+RnicNetDevice::DequeueFrame()
+{
+    bool drp = m_transport->HasFrameToSend();
+    bool other = !GetQueue()->IsEmpty();
+    if (!drp || !other)
+    {
+        m_drpBytesAhead = 0; // the shares count only while both wait
+    }
+    if (drp && (!other || m_drpBytesAhead <= 0))
+    {
+        Mac48Address to;
+        Ptr<Packet> frame = m_transport->DequeueFrame(to);
+        FrameForTransmission(frame, to, DrpHeader::PROT_NUMBER);
+        m_drpBytesAhead += other ? GetWireSize(frame->GetSize()) : 0;
+        return frame;
+    }
+    Ptr<Packet> frame = EthernetNetDevice::DequeueFrame();
+    if (frame && drp)
+    {
+        m_drpBytesAhead -= GetWireSize(frame->GetSize());
+    }
+    return frame;
+}
+
 bool
 RnicNetDevice::SetMtu(const uint16_t mtu)
 {
@@ -175,7 +272,26 @@ RnicNetDevice::DoDispose()
     m_pcie->Dispose();
     m_transport = nullptr;
     m_pcie = nullptr;
+    m_rxQueue = nullptr;
     EthernetNetDevice::DoDispose();
+}
+
+bool
+RnicNetDevice::EnqueueOther(Ptr<Packet> packet,
+                            const Address& source,
+                            const Address& dest,
+                            uint16_t protocolNumber)
+{
+    bool fits = packet->GetSize() <= GetMtu();
+    if (EthernetNetDevice::SendFrom(packet, source, dest, protocolNumber))
+    {
+        return true;
+    }
+    if (fits && IsLinkUp())
+    {
+        HostDrop(packet, TX_QUEUE_FULL); // the TxQueue had no room
+    }
+    return false;
 }
 
 bool
@@ -192,11 +308,11 @@ RnicNetDevice::SendFrom(Ptr<Packet> packet,
 {
     if (protocolNumber == DrpHeader::PROT_NUMBER || packet->GetSize() > GetMtu())
     {
-        return EthernetNetDevice::SendFrom(packet, source, dest, protocolNumber);
+        return EnqueueOther(packet, source, dest, protocolNumber);
     }
     Ptr<RnicNetDevice> self = this;
     m_pcie->DmaMove(false, packet->GetSize(), [self, packet, source, dest, protocolNumber]() {
-        self->EthernetNetDevice::SendFrom(packet, source, dest, protocolNumber);
+        self->EnqueueOther(packet, source, dest, protocolNumber);
     });
     return true;
 }
@@ -218,8 +334,17 @@ RnicNetDevice::DeliverUp(Ptr<Packet> packet,
         EthernetNetDevice::DeliverUp(packet, protocol, from, to, type);
         return;
     }
+    if (!m_rxQueue->Enqueue(packet))
+    {
+        HostDrop(packet, RX_QUEUE_FULL);
+        return;
+    }
+    // The write engine serves its requests in order: the frame whose write
+    // completes is the queue's head.
     Ptr<RnicNetDevice> self = this;
     m_pcie->DmaMove(true, packet->GetSize(), [self, packet, protocol, from, to, type]() {
+        Ptr<Packet> head = self->m_rxQueue->Dequeue();
+        NS_ASSERT_MSG(head == packet, "host-bound frames must leave the RxQueue in order");
         self->EthernetNetDevice::DeliverUp(packet, protocol, from, to, type);
     });
 }

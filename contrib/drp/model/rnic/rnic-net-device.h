@@ -10,6 +10,7 @@
 
 #include "ns3/ethernet-net-device.h"
 #include "ns3/pcie-link.h"
+#include "ns3/queue.h"
 
 namespace ns3
 {
@@ -20,9 +21,30 @@ namespace ns3
  *
  * Frames with EtherType 0x01FF addressed to this port go to the DRP
  * transport; everything else (ARP, IPv4, ...) goes up the stack as from any
- * EthernetNetDevice, and shares the port's transmit queue with DRP frames.
- * Other traffic crosses the PCIe link too (one DMA request per frame each
- * way), so it loads the host interface as well as the link.
+ * EthernetNetDevice. Other traffic crosses the PCIe link too (one DMA
+ * request per frame each way), so it loads the host interface as well as the
+ * link.
+ *
+ * \par Sharing the port
+ * DRP frames wait in the transport's transmit scheduler (DrpTxScheduler), not
+ * in the port's TxQueue, and the port pulls one whenever it can start a
+ * frame: the RNIC never drops its own frames. Other traffic (and DRP frames a
+ * program hands to Send() itself) keeps ns-3's queue behaviour in the
+ * TxQueue. While both have frames waiting they share the port's bytes
+ * equally: the one that has sent fewer wire bytes since both began to wait
+ * goes next (DRP first on a tie), so neither starves the other and small
+ * frames (pings, TCP ACKs) are not held to one per bulk DRP frame.
+ *
+ * \par Frames for the host
+ * Other traffic for the host waits in RxQueue (an ns-3 Queue, by default a
+ * DropTailQueue of 100 frames) while the PCIe write engine moves it to host
+ * memory; a frame that finds it full is dropped.
+ *
+ * \par Host drops
+ * Frames dropped inside the host or the RNIC for want of room are counted
+ * per HostDropReason and reported by the HostDrop trace: the TxQueue full
+ * (other traffic from the host), the RxQueue full, and the indirect buffer
+ * full (a DRP data frame the dynamic RNIC could not keep).
  *
  * Method selects the RNIC: the traditional RNIC (no indirect buffer,
  * handshake first) or the dynamic RNIC (indirect buffer, ModePolicy
@@ -37,6 +59,22 @@ namespace ns3
 class RnicNetDevice : public EthernetNetDevice
 {
   public:
+    /// Why a frame was dropped inside the host or the RNIC.
+    enum HostDropReason
+    {
+        TX_QUEUE_FULL,     //!< the port's TxQueue had no room (traffic from the host)
+        RX_QUEUE_FULL,     //!< the RxQueue had no room (traffic for the host)
+        BUFFER_FULL,       //!< the indirect buffer had no room (a DRP data frame)
+        HOST_DROP_REASONS, //!< number of reasons
+    };
+
+    /**
+     * TracedCallback signature for host drops.
+     * \param packet the frame (or its payload)
+     * \param reason why
+     */
+    typedef void (*HostDropTracedCallback)(Ptr<const Packet> packet, HostDropReason reason);
+
     /**
      * \brief Get the type ID.
      * \return the object TypeId
@@ -58,6 +96,23 @@ class RnicNetDevice : public EthernetNetDevice
     Ptr<PcieLink> GetPcieLink() const;
     /// \return the host memory behind the PCIe link
     Ptr<HostMemory> GetHostMemory() const;
+
+    /// \param queue where frames for the host wait for the PCIe write engine
+    void SetRxQueue(Ptr<Queue<Packet>> queue);
+    /// \return where frames for the host wait for the PCIe write engine
+    Ptr<Queue<Packet>> GetRxQueue() const;
+    /**
+     * \param reason a host drop reason
+     * \return frames dropped for it
+     */
+    uint64_t GetHostDropCount(HostDropReason reason) const;
+    /// \return frames dropped inside the host or the RNIC, all reasons
+    uint64_t GetHostDrops() const;
+    /**
+     * \param reason a host drop reason
+     * \return its name
+     */
+    static std::string GetHostDropReasonName(HostDropReason reason);
 
     void SetNode(Ptr<Node> node) override;
     /**
@@ -81,6 +136,8 @@ class RnicNetDevice : public EthernetNetDevice
   protected:
     void DoDispose() override;
     void DoInitialize() override;
+    /// The port can start a frame: a DRP frame or other traffic, in turn.
+    Ptr<Packet> DequeueFrame() override;
     void DeliverUp(Ptr<Packet> packet,
                    uint16_t protocol,
                    Mac48Address from,
@@ -88,9 +145,40 @@ class RnicNetDevice : public EthernetNetDevice
                    PacketType type) override;
 
   private:
+    /**
+     * Queues other traffic (or a DRP frame a program sends itself) in the
+     * port's TxQueue; a full queue is a host drop.
+     * \param packet the payload
+     * \param source source address
+     * \param dest destination address
+     * \param protocolNumber EtherType
+     * \return false if the port refused it
+     */
+    bool EnqueueOther(Ptr<Packet> packet,
+                      const Address& source,
+                      const Address& dest,
+                      uint16_t protocolNumber);
+    /**
+     * Counts and reports a host drop.
+     * \param packet the frame
+     * \param reason why
+     */
+    void HostDrop(Ptr<const Packet> packet, HostDropReason reason);
+    /**
+     * The transport dropped a frame: the indirect buffer's refusals are host drops.
+     * \param packet the frame
+     * \param reason the transport's reason
+     */
+    void OnTransportDrop(Ptr<const Packet> packet, DrpTransport::DropReason reason);
+
     ModePolicy::Method m_method;   //!< traditional or dynamic
     Ptr<PcieLink> m_pcie;          //!< host interface
     Ptr<DrpTransport> m_transport; //!< the DRP engine
+    Ptr<Queue<Packet>> m_rxQueue;  //!< frames for the host, before PCIe
+    /// wire bytes DRP frames sent beyond other traffic's, while both wait
+    int64_t m_drpBytesAhead{0};
+    uint64_t m_hostDrops[HOST_DROP_REASONS]{};                         //!< host drops per reason
+    TracedCallback<Ptr<const Packet>, HostDropReason> m_hostDropTrace; //!< HostDrop
 };
 
 } // namespace ns3
