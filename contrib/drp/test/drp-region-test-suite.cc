@@ -321,10 +321,10 @@ class DrpReleasedRegionTestCase : public TestCase
         uint32_t dataAfter = 0;
         if (m_side == READ_RESPONDER)
         {
-            // Frames read before the release may still leave: at most a
-            // window of them waits in the transmit scheduler.
+            // Frames read before the release may still leave: at most
+            // TxPrefetch of them wait in the transmit scheduler.
             UintegerValue window;
-            b->GetTransport()->GetAttribute("Window", window);
+            b->GetTransport()->GetAttribute("TxPrefetch", window);
             Time drained =
                 release + MicroSeconds(20) +
                 window.Get() * b->GetSlotTime(EthernetNetDevice::HEADER_SIZE + DrpHeader::SIZE +

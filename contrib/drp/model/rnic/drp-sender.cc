@@ -129,6 +129,15 @@ DrpSender::Retransmit(uint32_t sn)
 }
 
 void
+DrpSender::OnUnsent(uint32_t /* sn */)
+{
+    if (m_started && !m_stopped && !IsComplete() && m_timer.IsExpired())
+    {
+        ArmTimer(); // it will not leave: the timer runs from now
+    }
+}
+
+void
 DrpSender::OnSent(uint32_t sn)
 {
     if (!m_started || m_stopped || IsComplete())

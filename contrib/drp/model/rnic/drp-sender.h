@@ -37,7 +37,8 @@ namespace ns3
  * unacknowledged frame leaves (again) and on every acknowledgement that
  * advances while frames on the wire remain unacknowledged, and stops when
  * none is on the wire. A frame the owner will not send (transmit returns
- * false) starts it at once, so that the retry limit still applies.
+ * false, or OnUnsent() later) starts it at once, so that the retry limit
+ * still applies.
  *
  * The timer doubles with each expiry in a row, up to maxBackoff
  * times the timeout, and returns to the timeout on progress: without it,
@@ -86,6 +87,12 @@ class DrpSender
      * \param sn the frame
      */
     void OnSent(uint32_t sn);
+    /**
+     * A frame the owner accepted will not leave after all: the timer runs
+     * from now if it is not running.
+     * \param sn the frame
+     */
+    void OnUnsent(uint32_t sn);
     /// \return true when every frame is acknowledged
     bool IsComplete() const;
     /// \return the next new SN: frames below it have been sent at least once

@@ -105,6 +105,12 @@ DrpTransport::GetTypeId()
                                           "RoundRobin",
                                           DrpTxScheduler::FIFO,
                                           "Fifo"))
+            .AddAttribute("TxPrefetch",
+                          "Data frames whose payload the RNIC reads from host memory ahead of "
+                          "the port, in the arbitration's order (1 to 1024).",
+                          UintegerValue(8),
+                          MakeUintegerAccessor(&DrpTransport::m_txPrefetch),
+                          MakeUintegerChecker<uint32_t>(1, 1024))
             .AddAttribute("MaxTransfersPerPeer",
                           "Transfers one initiator may have this RNIC respond to at once "
                           "(records kept, released ones included; 1 to 65535).",
@@ -173,6 +179,7 @@ DrpTransport::GetTypeId()
 
 DrpTransport::DrpTransport()
     : m_regions(CreateObject<RegionTable>()),
+      m_txPrefetch(8),
       m_window(8),
       m_payloadSize(1024),
       m_handshakeTimeout(MilliSeconds(1)),
@@ -626,6 +633,7 @@ DrpTransport::DequeueFrame(Mac48Address& to)
     {
         m_txTrace(packet);
     }
+    FetchAhead();
     return packet;
 }
 
@@ -667,16 +675,40 @@ DrpTransport::SendData(Mac48Address peer,
                        DrpHeader header,
                        uint64_t localAddress,
                        uint64_t flow,
-                       DrpTxScheduler::SentCallback sent)
+                       DrpTxScheduler::SentCallback sent,
+                       std::function<bool()> mayRead,
+                       DrpTxScheduler::SentCallback unsent)
 {
-    m_pcie->DmaRead(
-        localAddress,
-        header.GetLength(),
-        [this, peer, header, flow, sent](Ptr<Packet> payload) {
-            payload->AddHeader(header);
-            m_scheduler.EnqueueData({payload, peer, flow, sent});
-        },
-        GetTxDelay()); // transmit processing, in the same event
+    m_scheduler.EnqueueData({header, peer, localAddress, flow, sent, mayRead, unsent});
+    FetchAhead();
+}
+
+void
+DrpTransport::FetchAhead()
+{
+    DrpTxScheduler::DataFrame next;
+    while (m_fetching + m_scheduler.GetFetched() < m_txPrefetch && m_scheduler.TakeNextData(next))
+    {
+        if (next.mayRead && !next.mayRead())
+        {
+            m_scheduler.Unfetched(next);
+            if (next.unsent)
+            {
+                next.unsent();
+            }
+            continue;
+        }
+        ++m_fetching;
+        m_pcie->DmaRead(
+            next.localAddress,
+            next.header.GetLength(),
+            [this, next](Ptr<Packet> payload) {
+                --m_fetching;
+                payload->AddHeader(next.header);
+                m_scheduler.AddFetched({payload, next.to, next.flow, next.sent});
+            },
+            GetTxDelay()); // transmit processing, in the same event
+    }
 }
 
 void

@@ -385,19 +385,25 @@ class DrpTransport : public Object
                                uint64_t dba,
                                uint32_t length);
     /**
-     * Reads one data frame's payload from host memory; after the transmit
-     * processing the frame joins its flow's queue in the scheduler.
+     * Queues a data frame in its flow; its payload is read from host memory
+     * when the arbitration picks it (FetchAhead()).
      * \param peer destination
      * \param header the data frame's header (addresses, LEN, SN filled in)
      * \param localAddress where the payload is in this host's memory
      * \param flow the connection's flow
      * \param sent runs when the frame leaves onto the wire, if the flow is still open
+     * \param mayRead checked just before the payload is read (empty: always)
+     * \param unsent runs instead of \p sent if \p mayRead refuses
      */
     void SendData(Mac48Address peer,
                   DrpHeader header,
                   uint64_t localAddress,
                   uint64_t flow,
-                  DrpTxScheduler::SentCallback sent);
+                  DrpTxScheduler::SentCallback sent,
+                  std::function<bool()> mayRead = nullptr,
+                  DrpTxScheduler::SentCallback unsent = nullptr);
+    /// Reads the payloads of the next data frames, up to TxPrefetch ahead of the port.
+    void FetchAhead();
     /// \return frames needed for \p length bytes
     uint32_t FrameCount(uint32_t length) const;
     /**
@@ -613,6 +619,8 @@ class DrpTransport : public Object
     Ptr<IndirectBuffer> m_buffer; //!< dynamic RNIC only
     Ptr<RegionTable> m_regions;   //!< the host's registered memory, as this RNIC sees it
     DrpTxScheduler m_scheduler;   //!< frames waiting for the port (outlives the connections)
+    uint32_t m_txPrefetch;        //!< data frames read ahead of the port, at most
+    uint32_t m_fetching{0};       //!< DMA reads of payloads under way
 
     uint32_t m_window;            //!< data frames in flight
     uint32_t m_payloadSize;       //!< payload bytes per data frame

@@ -6,10 +6,120 @@
 
 #include "ns3/log.h"
 
+#include <algorithm>
+
 namespace ns3
 {
 
 NS_LOG_COMPONENT_DEFINE("DrpTxScheduler");
+
+// ---------------------------------------------------------------------------
+// Per-flow queues
+
+template <typename T>
+void
+DrpTxScheduler::FlowQueues<T>::Push(uint64_t flow, T item)
+{
+    std::deque<T>& queue = m_queues[flow];
+    queue.push_back(std::move(item));
+    ++m_size;
+    if (queue.size() == 1)
+    {
+        // The flow becomes backlogged: no credit for the time it was idle.
+        uint64_t& finish = m_finish[flow];
+        finish = std::max(finish, m_virtual);
+        m_fair.emplace(finish, flow);
+        m_oldestFirst.insert(flow);
+    }
+}
+
+template <typename T>
+bool
+DrpTxScheduler::FlowQueues<T>::Pop(Arbitration arbitration,
+                                   T& item,
+                                   const std::function<bool(uint64_t)>& eligible)
+{
+    uint64_t flow = 0;
+    if (arbitration == FIFO)
+    {
+        auto chosen = m_oldestFirst.begin();
+        while (chosen != m_oldestFirst.end() && eligible && !eligible(*chosen))
+        {
+            ++chosen;
+        }
+        if (chosen == m_oldestFirst.end())
+        {
+            return false;
+        }
+        flow = *chosen;
+    }
+    else
+    {
+        auto chosen = m_fair.begin();
+        while (chosen != m_fair.end() && eligible && !eligible(chosen->second))
+        {
+            ++chosen;
+        }
+        if (chosen == m_fair.end())
+        {
+            return false;
+        }
+        flow = chosen->second;
+        m_fair.erase(chosen);
+    }
+    // Start-time fair queuing, one frame as the unit: the frame starts at
+    // the later of the virtual time and its flow's finish tag.
+    uint64_t& finish = m_finish[flow];
+    if (arbitration == FIFO)
+    {
+        m_fair.erase({finish, flow}); // the fair order is kept up to date under FIFO too
+    }
+    m_virtual = std::max(m_virtual, finish);
+    finish = m_virtual + 1;
+    auto it = m_queues.find(flow);
+    item = std::move(it->second.front());
+    it->second.pop_front();
+    --m_size;
+    if (it->second.empty())
+    {
+        m_queues.erase(it);
+        m_oldestFirst.erase(flow);
+    }
+    else
+    {
+        m_fair.emplace(finish, flow); // its next turn
+    }
+    return true;
+}
+
+template <typename T>
+uint64_t
+DrpTxScheduler::FlowQueues<T>::Erase(uint64_t flow)
+{
+    uint64_t finish = m_finish.count(flow) ? m_finish[flow] : 0;
+    m_finish.erase(flow);
+    auto it = m_queues.find(flow);
+    if (it == m_queues.end())
+    {
+        return 0;
+    }
+    uint64_t count = it->second.size();
+    m_size -= count;
+    m_queues.erase(it);
+    m_oldestFirst.erase(flow);
+    m_fair.erase({finish, flow});
+    return count;
+}
+
+template <typename T>
+uint64_t
+DrpTxScheduler::FlowQueues<T>::GetSize() const
+{
+    return m_size;
+}
+
+// ---------------------------------------------------------------------------
+// The scheduler
 
 DrpTxScheduler::DrpTxScheduler()
     : m_arbitration(ROUND_ROBIN)
@@ -20,16 +130,6 @@ void
 DrpTxScheduler::SetArbitration(Arbitration arbitration)
 {
     m_arbitration = arbitration;
-    // Re-file the flows that wait under the new rule.
-    m_ring.clear();
-    m_oldestFirst.clear();
-    for (const auto& [flow, frames] : m_flows)
-    {
-        if (!frames.empty())
-        {
-            MakeEligible(flow);
-        }
-    }
 }
 
 DrpTxScheduler::Arbitration
@@ -48,29 +148,27 @@ uint64_t
 DrpTxScheduler::OpenFlow()
 {
     uint64_t flow = m_nextFlow++;
-    m_flows.emplace(flow, std::deque<Frame>());
+    m_open.insert(flow);
     return flow;
 }
 
 void
 DrpTxScheduler::CloseFlow(uint64_t flow)
 {
-    auto it = m_flows.find(flow);
-    if (it == m_flows.end())
+    if (m_open.erase(flow) == 0)
     {
         return;
     }
-    NS_LOG_LOGIC("flow " << flow << " closed, " << it->second.size() << " data frames discarded");
-    m_discarded += it->second.size();
-    m_waitingData -= it->second.size();
-    m_oldestFirst.erase(flow);
-    m_flows.erase(it); // a stale entry in m_ring is skipped when its turn comes
+    uint64_t discarded = m_toFetch.Erase(flow) + m_fetched.Erase(flow);
+    m_staged.erase(flow); // payloads still being read are discarded when they arrive
+    NS_LOG_LOGIC("flow " << flow << " closed, " << discarded << " data frames discarded");
+    m_discarded += discarded;
 }
 
 bool
 DrpTxScheduler::IsOpen(uint64_t flow) const
 {
-    return m_flows.count(flow) != 0;
+    return m_open.count(flow) != 0;
 }
 
 void
@@ -84,64 +182,82 @@ DrpTxScheduler::EnqueueControl(Frame frame)
 }
 
 bool
-DrpTxScheduler::EnqueueData(Frame frame)
+DrpTxScheduler::EnqueueData(DataFrame frame)
 {
-    auto it = m_flows.find(frame.flow);
-    if (it == m_flows.end())
+    if (!IsOpen(frame.flow))
     {
         ++m_discarded;
         return false;
     }
-    bool wasEmpty = it->second.empty();
-    it->second.push_back(std::move(frame));
-    ++m_waitingData;
-    if (wasEmpty)
-    {
-        MakeEligible(it->first);
-    }
-    if (!m_ready.IsNull())
-    {
-        m_ready();
-    }
+    uint64_t flow = frame.flow;
+    m_toFetch.Push(flow, std::move(frame));
     return true;
 }
 
 void
-DrpTxScheduler::MakeEligible(uint64_t flow)
+DrpTxScheduler::SetStageLimit(uint32_t frames)
 {
-    if (m_arbitration == ROUND_ROBIN)
+    m_stageLimit = frames;
+}
+
+bool
+DrpTxScheduler::TakeNextData(DataFrame& frame)
+{
+    auto belowLimit = [this](uint64_t flow) {
+        auto it = m_staged.find(flow);
+        return it == m_staged.end() || it->second < m_stageLimit;
+    };
+    if (!m_toFetch.Pop(m_arbitration, frame, belowLimit))
     {
-        m_ring.push_back(flow);
+        return false;
     }
-    else
+    ++m_staged[frame.flow];
+    return true;
+}
+
+void
+DrpTxScheduler::Unstage(uint64_t flow)
+{
+    auto it = m_staged.find(flow);
+    if (it != m_staged.end() && --it->second == 0)
     {
-        m_oldestFirst.insert(flow);
+        m_staged.erase(it);
     }
+}
+
+void
+DrpTxScheduler::AddFetched(Frame frame)
+{
+    if (!IsOpen(frame.flow))
+    {
+        ++m_discarded; // its transfer ended while the payload was read
+        Unstage(frame.flow);
+        return;
+    }
+    uint64_t flow = frame.flow;
+    m_fetched.Push(flow, std::move(frame));
+    if (!m_ready.IsNull())
+    {
+        m_ready();
+    }
+}
+
+void
+DrpTxScheduler::Unfetched(const DataFrame& frame)
+{
+    Unstage(frame.flow);
+}
+
+uint64_t
+DrpTxScheduler::GetFetched() const
+{
+    return m_fetched.GetSize();
 }
 
 bool
 DrpTxScheduler::HasFrame() const
 {
-    return !m_control.empty() || m_waitingData != 0;
-}
-
-uint64_t
-DrpTxScheduler::PickFlow()
-{
-    if (m_arbitration == FIFO)
-    {
-        return *m_oldestFirst.begin();
-    }
-    while (true)
-    {
-        uint64_t flow = m_ring.front();
-        m_ring.pop_front();
-        auto it = m_flows.find(flow);
-        if (it != m_flows.end() && !it->second.empty())
-        {
-            return flow;
-        }
-    }
+    return !m_control.empty() || m_fetched.GetSize() != 0;
 }
 
 Ptr<Packet>
@@ -153,26 +269,15 @@ DrpTxScheduler::Dequeue(Mac48Address& to)
         frame = std::move(m_control.front());
         m_control.pop_front();
     }
-    else if (m_waitingData != 0)
+    else if (m_fetched.Pop(m_arbitration, frame))
     {
-        uint64_t flow = PickFlow();
-        std::deque<Frame>& frames = m_flows[flow];
-        frame = std::move(frames.front());
-        frames.pop_front();
-        --m_waitingData;
-        if (frames.empty())
-        {
-            m_oldestFirst.erase(flow);
-        }
-        else if (m_arbitration == ROUND_ROBIN)
-        {
-            m_ring.push_back(flow); // its next turn
-        }
+        Unstage(frame.flow);
     }
     else
     {
         return nullptr;
     }
+    NS_LOG_LOGIC("frame of flow " << frame.flow << " leaves, " << GetWaiting() << " wait");
     to = frame.to;
     if (frame.sent && (frame.flow == 0 || IsOpen(frame.flow)))
     {
@@ -184,7 +289,7 @@ DrpTxScheduler::Dequeue(Mac48Address& to)
 uint64_t
 DrpTxScheduler::GetWaiting() const
 {
-    return m_control.size() + m_waitingData;
+    return m_control.size() + m_toFetch.GetSize() + m_fetched.GetSize();
 }
 
 uint64_t

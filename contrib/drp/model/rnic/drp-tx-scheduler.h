@@ -6,6 +6,7 @@
 #define DRP_TX_SCHEDULER_H
 
 #include "ns3/callback.h"
+#include "ns3/drp-header.h"
 #include "ns3/mac48-address.h"
 #include "ns3/packet.h"
 #include "ns3/ptr.h"
@@ -26,11 +27,21 @@ namespace ns3
  *
  * An RNIC does not push its frames into the port's FIFO: each transfer (a
  * flow, one per connection, like a queue pair) keeps its own queue of data
- * frames whose payload has been read from host memory, and the scheduler
+ * frames to send (descriptors: header and host address), and the scheduler
  * gives the port one frame each time the port can start one (the port pulls,
  * see RnicNetDevice). So no DRP frame is ever dropped for want of queue
  * room, and a frame waits behind the frames of other transfers only as long
  * as the arbitration says.
+ *
+ * A data frame's payload is read from host memory (a DMA read) when the
+ * arbitration picks it, a few frames ahead of the port: the owner (the
+ * transport) takes the next descriptor with TakeNextData(), reads the
+ * payload and hands the frame back with AddFetched(). The port's pick among
+ * fetched frames follows the same arbitration (within a flow, in order). So
+ * the arbitration, not the order in which transfers posted their windows or
+ * their payloads came back, decides what the port sends. A flow may have at
+ * most a few frames (the stage limit) read ahead: a transfer that starts
+ * alone takes no more than that lead over those that start a moment later.
  *
  * Order:
  *
@@ -40,7 +51,12 @@ namespace ns3
  * - data frames: one frame per flow in turn among the flows that have one
  *   ready (ROUND_ROBIN, the default), or the oldest flow with a frame ready
  *   first (FIFO: transfers served in posting order); within a flow, in the
- *   order the transfer made them.
+ *   order the transfer made them. Round robin is start-time fair queuing
+ *   with one frame as the unit (Goyal, Vin and Cheng, SIGCOMM 1996): each
+ *   flow's turns are counted, a flow that has been served less since it
+ *   became backlogged goes first (ties: the older flow), and a flow that
+ *   was idle gets no credit for it. For flows that stay backlogged this is
+ *   plain round robin; flows that start a moment apart still end together.
  *
  * Each frame may carry a callback that runs when the frame leaves the RNIC
  * onto the wire: the transport's timers start there, not when the frame was
@@ -54,20 +70,32 @@ class DrpTxScheduler
     /// How data frames of different flows share the port.
     enum Arbitration
     {
-        ROUND_ROBIN, //!< one frame per flow in turn
+        ROUND_ROBIN, //!< one frame per flow in turn (start-time fair queuing)
         FIFO,        //!< the oldest flow with a frame ready first (posting order)
     };
 
     /// Runs when a frame leaves onto the wire.
     typedef std::function<void()> SentCallback;
 
-    /// A frame waiting for the port.
+    /// A frame ready for the port: a control frame, or a data frame with its payload.
     struct Frame
     {
         Ptr<Packet> packet; //!< DRP header and payload
         Mac48Address to;    //!< destination
         uint64_t flow{0};   //!< its flow (0: none)
         SentCallback sent;  //!< runs when it leaves, if its flow is still open (may be empty)
+    };
+
+    /// A data frame to send: its payload is still in host memory.
+    struct DataFrame
+    {
+        DrpHeader header;              //!< the frame's header (LEN: the payload's bytes)
+        Mac48Address to;               //!< destination
+        uint64_t localAddress{0};      //!< where the payload is in host memory
+        uint64_t flow{0};              //!< its flow
+        SentCallback sent;             //!< runs when it leaves, if its flow is still open
+        std::function<bool()> mayRead; //!< checked before the payload is read (may be empty)
+        SentCallback unsent;           //!< runs instead of sent if mayRead refuses (may be empty)
     };
 
     DrpTxScheduler();
@@ -96,39 +124,93 @@ class DrpTxScheduler
      * \param frame a data frame of an open flow (a closed flow's is discarded)
      * \return false if it was discarded
      */
-    bool EnqueueData(Frame frame);
+    bool EnqueueData(DataFrame frame);
+    /// \param frames data frames a flow may have read ahead of the port (fetched or
+    ///        being fetched), at most
+    void SetStageLimit(uint32_t frames);
+    /**
+     * Takes the data frame whose payload is read next, by the arbitration,
+     * among the flows below the stage limit.
+     * \param [out] frame the frame
+     * \return false if none waits
+     */
+    bool TakeNextData(DataFrame& frame);
+    /// \param frame a data frame whose payload has been read: it waits for the port
+    void AddFetched(Frame frame);
+    /// \return fetched data frames waiting for the port
+    uint64_t GetFetched() const;
 
-    /// \return true if a frame waits
+    /// \param frame a data frame TakeNextData() gave that will not be fetched after all
+    void Unfetched(const DataFrame& frame);
+
+    /// \return true if a frame waits for the port (a control frame or a fetched one)
     bool HasFrame() const;
     /**
-     * Takes the next frame: the port starts it now. Runs its callback.
+     * Takes the next frame, control first: the port starts it now. Runs its callback.
      * \param [out] to its destination
      * \return the frame (null if none waits)
      */
     Ptr<Packet> Dequeue(Mac48Address& to);
 
-    /// \return frames waiting (control and data)
+    /// \return frames waiting (control, data to fetch, fetched)
     uint64_t GetWaiting() const;
     /// \return data frames discarded because their flow closed
     uint64_t GetDiscarded() const;
 
   private:
     /**
-     * \param flow a flow with a data frame ready, not yet in the arbitration
+     * Queues of frames per flow and the arbitration among the flows that
+     * have one: used for the frames to fetch and for the fetched ones.
+     * \tparam T the queued item
      */
-    void MakeEligible(uint64_t flow);
-    /// \return the flow whose data frame goes next (one must be eligible)
-    uint64_t PickFlow();
+    template <typename T>
+    class FlowQueues
+    {
+      public:
+        /**
+         * \param flow an open flow
+         * \param item its next item
+         */
+        void Push(uint64_t flow, T item);
+        /**
+         * \param arbitration the rule
+         * \param [out] item the chosen flow's first item
+         * \param eligible which flows may be chosen now (their turn waits)
+         * \return false if no eligible flow has one
+         */
+        bool Pop(Arbitration arbitration,
+                 T& item,
+                 const std::function<bool(uint64_t)>& eligible = nullptr);
+        /**
+         * \param flow a flow whose items are dropped
+         * \return how many there were
+         */
+        uint64_t Erase(uint64_t flow);
+        /// \return items queued
+        uint64_t GetSize() const;
 
-    Arbitration m_arbitration;                     //!< data arbitration
-    Callback<void> m_ready;                        //!< a frame was queued
-    uint64_t m_nextFlow{1};                        //!< next flow id
-    std::deque<Frame> m_control;                   //!< control frames, in order
-    std::map<uint64_t, std::deque<Frame>> m_flows; //!< open flows and their data frames
-    std::deque<uint64_t> m_ring;                   //!< ROUND_ROBIN: flows with a frame, in turn
-    std::set<uint64_t> m_oldestFirst;              //!< FIFO: flows with a frame, oldest first
-    uint64_t m_waitingData{0};                     //!< data frames waiting
-    uint64_t m_discarded{0};                       //!< data frames of closed flows
+      private:
+        std::map<uint64_t, std::deque<T>> m_queues;     //!< flows with items
+        std::set<std::pair<uint64_t, uint64_t>> m_fair; //!< ROUND_ROBIN: (finish tag, flow)
+        std::map<uint64_t, uint64_t> m_finish;          //!< finish tag per flow
+        uint64_t m_virtual{0};                          //!< the virtual time (frames)
+        std::set<uint64_t> m_oldestFirst;               //!< FIFO: flows, oldest first
+        uint64_t m_size{0};                             //!< items queued
+    };
+
+    /// \param flow one of its staged frames left the stage
+    void Unstage(uint64_t flow);
+
+    Arbitration m_arbitration;             //!< data arbitration
+    Callback<void> m_ready;                //!< a frame was queued
+    uint64_t m_nextFlow{1};                //!< next flow id
+    std::set<uint64_t> m_open;             //!< open flows
+    std::deque<Frame> m_control;           //!< control frames, in order
+    FlowQueues<DataFrame> m_toFetch;       //!< data frames whose payload is not read yet
+    FlowQueues<Frame> m_fetched;           //!< data frames read, waiting for the port
+    uint64_t m_discarded{0};               //!< data frames of closed flows
+    uint32_t m_stageLimit{2};              //!< frames a flow may have read ahead, at most
+    std::map<uint64_t, uint32_t> m_staged; //!< per flow: frames taken and not yet sent
 };
 
 } // namespace ns3

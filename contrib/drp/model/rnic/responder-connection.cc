@@ -510,18 +510,28 @@ ResponderConnection::SendReadData(uint32_t sn)
                                  true,
                                  DrpHeader::DATA | (indirect ? DrpHeader::INDIRECT : 0));
     m_transport->FillDataHeader(header, sn, m_sba, m_dba, m_length);
-    if (!m_transport->m_regions->Contains(header.GetDba(), header.GetLength()))
-    {
-        // The host released the region: nothing of it may leave. Unsent, the
-        // frame is never acknowledged, and the retry limit ends the transfer.
-        Ptr<Packet> unsent = Create<Packet>();
-        unsent->AddHeader(header);
-        m_transport->Drop(unsent, DrpTransport::UNREGISTERED);
-        return false;
-    }
-    m_transport->SendData(m_peer, header, header.GetDba(), m_flow, [this, sn]() {
-        m_sender->OnSent(sn);
-    });
+    // The region is checked when the payload is read, not now: the host may
+    // release it while the frame waits for its turn.
+    m_transport->SendData(
+        m_peer,
+        header,
+        header.GetDba(),
+        m_flow,
+        [this, sn]() { m_sender->OnSent(sn); },
+        [this, header]() {
+            if (m_transport->m_regions->Contains(header.GetDba(), header.GetLength()))
+            {
+                return true;
+            }
+            // The host released the region: nothing of it may leave. Unsent,
+            // the frame is never acknowledged, and the retry limit ends the
+            // transfer.
+            Ptr<Packet> unsent = Create<Packet>();
+            unsent->AddHeader(header);
+            m_transport->Drop(unsent, DrpTransport::UNREGISTERED);
+            return false;
+        },
+        [this, sn]() { m_sender->OnUnsent(sn); });
     return true;
 }
 

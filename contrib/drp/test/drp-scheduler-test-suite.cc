@@ -1,0 +1,533 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+// The RNIC's transmit scheduler under load: many transfers in flight on an
+// idle, lossless link behave as on real hardware (no expiry, no
+// retransmission, the link kept busy), the arbitration among transfers,
+// control frames ahead of data, and the host-drop counters.
+
+#include "drp-test-bed.h"
+
+#include "ns3/drop-tail-queue.h"
+#include "ns3/drp-compat.h"
+#include "ns3/enum.h"
+#include "ns3/ethernet-net-device.h"
+#include "ns3/pointer.h"
+#include "ns3/test.h"
+
+#include <algorithm>
+#include <map>
+
+using namespace ns3;
+using namespace ns3::drptest;
+
+namespace
+{
+
+/// Bytes of a full data frame (Ethernet header, DRP header, 1024 bytes, FCS).
+constexpr uint32_t DATA_FRAME =
+    EthernetNetDevice::HEADER_SIZE + DrpHeader::SIZE + 1024 + EthernetNetDevice::FCS_SIZE;
+
+/**
+ * \param packet a DRP frame as the transport's Tx and Rx traces see it
+ * \return its header
+ */
+DrpHeader
+PeekDrp(Ptr<const Packet> packet)
+{
+    DrpHeader header;
+    packet->PeekHeader(header);
+    return header;
+}
+
+/**
+ * Adds a frame's slot (the time it keeps the transmitter busy) to a sum.
+ * \param device the port
+ * \param sum the sum
+ * \param frame the frame that starts
+ */
+void
+AddSlot(Ptr<EthernetNetDevice> device, Time* sum, Ptr<const Packet> frame)
+{
+    *sum += device->GetSlotTime(frame->GetSize());
+}
+
+} // namespace
+
+/**
+ * \ingroup drp-tests
+ * N transfers in flight on one lossless link: every transfer succeeds
+ * byte-exact, none goes indirect, no timer expires and no frame is sent
+ * twice; from N = 64 on, the run takes within 2 % of the wire time of the
+ * busier direction's frames (the link is never idle for want of a frame).
+ */
+class DrpLoadTestCase : public TestCase
+{
+  public:
+    /**
+     * \param method traditional or dynamic
+     * \param operation write or read
+     * \param inFlight N, transfers in flight
+     */
+    DrpLoadTestCase(const std::string& method, const std::string& operation, uint32_t inFlight)
+        : TestCase(method + " " + operation + "s, " + std::to_string(inFlight) +
+                   " in flight, lossless: no expiry, the link kept busy"),
+          m_method(method),
+          m_operation(operation),
+          m_inFlight(inFlight)
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        const uint32_t transfers = std::max<uint32_t>(m_inFlight, 16);
+        const uint32_t size = 16384;
+        RnicHelper rnic;
+        rnic.SetMethod(m_method);
+        RdmaHostHelper host = MakeWorkload(transfers, size, m_operation);
+        host.SetAttribute("Concurrency", UintegerValue(m_inFlight));
+        PointToPointBed bed(rnic, host);
+        Time wire[2];
+        for (uint32_t i = 0; i < 2; ++i)
+        {
+            bed.Rnic(i)->TraceConnectWithoutContext(
+                "PhyTxBegin",
+                MakeBoundCallback(&AddSlot, Ptr<EthernetNetDevice>(bed.Rnic(i)), &wire[i]));
+        }
+        bed.Run();
+
+        NS_TEST_ASSERT_MSG_EQ(bed.Records().size(), transfers, "every transfer ended");
+        uint32_t ok = 0;
+        uint32_t indirect = 0;
+        uint32_t timeouts = 0;
+        uint32_t retransmissions = 0;
+        Time first = Time::Max();
+        Time last;
+        for (const DrpTransferRecord& r : bed.Records())
+        {
+            ok += r.status == DrpTransferRecord::SUCCESS;
+            indirect += r.mode == DrpTransferRecord::INDIRECT;
+            timeouts += r.timeouts;
+            retransmissions += r.retransmissions;
+            first = std::min(first, r.start);
+            last = std::max(last, r.end);
+        }
+        NS_TEST_EXPECT_MSG_EQ(ok, transfers, "all succeeded");
+        NS_TEST_EXPECT_MSG_EQ(bed.m_corrupt, 0, "byte-exact");
+        NS_TEST_EXPECT_MSG_EQ(indirect, 0, "none went indirect");
+        NS_TEST_EXPECT_MSG_EQ(timeouts, 0, "no timer expired");
+        NS_TEST_EXPECT_MSG_EQ(retransmissions, 0, "no frame sent twice");
+        NS_TEST_EXPECT_MSG_EQ(bed.Rnic(0)->GetHostDrops() + bed.Rnic(1)->GetHostDrops(),
+                              0,
+                              "no host drop");
+        if (m_inFlight >= 64)
+        {
+            Time busiest = std::max(wire[0], wire[1]);
+            double ratio = (last - first).GetSeconds() / busiest.GetSeconds();
+            NS_TEST_EXPECT_MSG_LT_OR_EQ(ratio,
+                                        1.02,
+                                        "run time " << (last - first).As(Time::US)
+                                                    << " within 2 % of the wire time "
+                                                    << busiest.As(Time::US));
+        }
+        Simulator::Destroy();
+    }
+
+    std::string m_method;    //!< traditional or dynamic
+    std::string m_operation; //!< write or read
+    uint32_t m_inFlight;     //!< N
+};
+
+/**
+ * \ingroup drp-tests
+ * Arbitration: N equal writes started together. Round robin: they end
+ * within about N data-frame slots of each other. FIFO: they end in posting
+ * order, each long before the next.
+ */
+class DrpArbitrationTestCase : public TestCase
+{
+  public:
+    /// \param fifo FIFO arbitration (else round robin)
+    explicit DrpArbitrationTestCase(bool fifo)
+        : TestCase(fifo ? "FIFO arbitration: transfers end in posting order"
+                        : "round robin: equal transfers started together end together"),
+          m_fifo(fifo)
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        const uint32_t n = 16;
+        RnicHelper rnic;
+        rnic.SetTransportAttribute("TxArbitration", StringValue(m_fifo ? "Fifo" : "RoundRobin"));
+        RdmaHostHelper host = MakeWorkload(n, 65536);
+        host.SetAttribute("Concurrency", UintegerValue(n));
+        PointToPointBed bed(rnic, host);
+        bed.Run();
+
+        NS_TEST_ASSERT_MSG_EQ(bed.Records().size(), n, "every transfer ended");
+        Time slot = bed.Rnic(0)->GetSlotTime(DATA_FRAME);
+        std::vector<DrpTransferRecord> byIndex = bed.Records();
+        std::sort(byIndex.begin(), byIndex.end(), [](const auto& a, const auto& b) {
+            return a.index < b.index;
+        });
+        Time firstEnd = Time::Max();
+        Time lastEnd;
+        for (const DrpTransferRecord& r : byIndex)
+        {
+            NS_TEST_EXPECT_MSG_EQ(r.status, DrpTransferRecord::SUCCESS, "success");
+            firstEnd = std::min(firstEnd, r.end);
+            lastEnd = std::max(lastEnd, r.end);
+        }
+        if (!m_fifo)
+        {
+            NS_TEST_EXPECT_MSG_LT_OR_EQ(lastEnd - firstEnd,
+                                        (n + 2) * slot,
+                                        "ends within N + 2 data-frame slots ("
+                                            << ((n + 2) * slot).As(Time::US) << ")");
+            Simulator::Destroy();
+            return;
+        }
+        for (uint32_t i = 1; i < n; ++i)
+        {
+            // A 64-frame transfer alone on the link: the next one ends at
+            // least about its length later.
+            NS_TEST_EXPECT_MSG_GT(byIndex[i].end - byIndex[i - 1].end,
+                                  32 * slot,
+                                  "transfer " << i << " ends well after transfer " << i - 1);
+        }
+        Simulator::Destroy();
+    }
+
+    bool m_fifo; //!< FIFO arbitration
+};
+
+/**
+ * \ingroup drp-tests
+ * Control frames go first. With 256 writes in flight, each with its window
+ * of data frames ready, a REQ posted (when one of them ends and the next
+ * starts) leaves within two data-frame slots.
+ */
+class DrpRequestAheadTestCase : public TestCase
+{
+  public:
+    DrpRequestAheadTestCase()
+        : TestCase("a REQ posted behind 255 full windows leaves within two frame slots")
+    {
+    }
+
+  private:
+    /**
+     * \param posted when each transfer was posted
+     * \param state the transfer's new state
+     * \param tid the transfer
+     */
+    static void OnState(std::map<uint16_t, Time>* posted,
+                        uint16_t tid,
+                        InitiatorConnection::State,
+                        InitiatorConnection::State state)
+    {
+        if (state == InitiatorConnection::REQUESTING)
+        {
+            (*posted)[tid] = Simulator::Now();
+        }
+    }
+
+    /**
+     * \param posted when each transfer was posted
+     * \param waits how long the first REQ of each transfer posted after 1 ms waited
+     * \param frame a frame that leaves
+     */
+    static void OnTx(std::map<uint16_t, Time>* posted,
+                     std::vector<Time>* waits,
+                     Ptr<const Packet> frame)
+    {
+        DrpHeader h = PeekDrp(frame);
+        auto it = posted->find(h.GetTid());
+        if (h.HasFlag(DrpHeader::REQ) && it != posted->end())
+        {
+            if (it->second > MilliSeconds(1))
+            {
+                waits->push_back(Simulator::Now() - it->second);
+            }
+            posted->erase(it);
+        }
+    }
+
+    void DoRun() override
+    {
+        RnicHelper rnic;
+        RdmaHostHelper host = MakeWorkload(512, 65536);
+        host.SetAttribute("Concurrency", UintegerValue(256));
+        PointToPointBed bed(rnic, host);
+        std::map<uint16_t, Time> posted;
+        std::vector<Time> waits;
+        Ptr<DrpTransport> transport = bed.Rnic(0)->GetTransport();
+        transport->TraceConnectWithoutContext("InitiatorState",
+                                              MakeBoundCallback(&OnState, &posted));
+        transport->TraceConnectWithoutContext("Tx", MakeBoundCallback(&OnTx, &posted, &waits));
+        bed.Run();
+
+        NS_TEST_ASSERT_MSG_EQ(waits.size(), 256, "the REQs of the second 256 transfers");
+        Time slot = bed.Rnic(0)->GetSlotTime(DATA_FRAME);
+        Time longest = *std::max_element(waits.begin(), waits.end());
+        NS_TEST_EXPECT_MSG_LT_OR_EQ(longest,
+                                    2 * slot,
+                                    "on the wire within two data-frame slots ("
+                                        << (2 * slot).As(Time::NS) << "); longest "
+                                        << longest.As(Time::NS));
+        Simulator::Destroy();
+    }
+};
+
+/**
+ * \ingroup drp-tests
+ * A responder's ACKs do not wait behind its own outgoing data: both hosts
+ * write to each other at once, 32 transfers in flight each way, and every
+ * data frame a host receives is acknowledged within one data-frame slot
+ * (the frame the port is sending when the ACK is ready) plus the RNIC's
+ * processing and the PCIe write of the frame.
+ */
+class DrpAckAheadTestCase : public TestCase
+{
+  public:
+    DrpAckAheadTestCase()
+        : TestCase("ACKs leave ahead of the responder's own data")
+    {
+    }
+
+  private:
+    /// Arrival times of data frames not yet acknowledged, per TID and SN.
+    typedef std::map<std::pair<uint16_t, uint32_t>, Time> Arrivals;
+
+    /**
+     * \param arrivals data frames received
+     * \param frame a frame received
+     */
+    static void OnRx(Arrivals* arrivals, Ptr<const Packet> frame)
+    {
+        DrpHeader h = PeekDrp(frame);
+        if (h.HasFlag(DrpHeader::DATA) && !h.IsRead())
+        {
+            arrivals->emplace(std::make_pair(h.GetTid(), h.GetSequence()), Simulator::Now());
+        }
+    }
+
+    /**
+     * \param arrivals data frames received, not yet acknowledged
+     * \param longest the longest wait from a frame's arrival to its ACK's departure
+     * \param frame a frame that leaves
+     */
+    static void OnTx(Arrivals* arrivals, Time* longest, Ptr<const Packet> frame)
+    {
+        DrpHeader h = PeekDrp(frame);
+        if (h.GetControl() != DrpHeader::ACK)
+        {
+            return; // not a write's acknowledgement
+        }
+        auto it = arrivals->lower_bound({h.GetTid(), 0});
+        while (it != arrivals->end() && it->first.first == h.GetTid() &&
+               it->first.second < h.GetAckNumber())
+        {
+            *longest = std::max(*longest, Simulator::Now() - it->second);
+            it = arrivals->erase(it);
+        }
+    }
+
+    void DoRun() override
+    {
+        NodeContainer nodes;
+        nodes.Create(2);
+        RnicHelper rnic;
+        rnic.SetDeviceAttribute("DataRate", StringValue("1Gbps"));
+        NetDeviceContainer devices = rnic.Install(nodes.Get(0), nodes.Get(1));
+        RdmaHostHelper host = MakeWorkload(64, 65536);
+        host.SetAttribute("Concurrency", UintegerValue(32));
+        std::vector<Ptr<RdmaHostApplication>> apps;
+        for (uint32_t i = 0; i < 2; ++i)
+        {
+            apps.push_back(DynamicCast<RdmaHostApplication>(host.Install(nodes.Get(i)).Get(0)));
+            apps[i]->SetStartTime(Seconds(0));
+        }
+        RdmaHostHelper::SetWorkload(apps[0], devices.Get(1));
+        RdmaHostHelper::SetWorkload(apps[1], devices.Get(0));
+        Ptr<RnicNetDevice> b = DynamicCast<RnicNetDevice>(devices.Get(1));
+        Arrivals arrivals;
+        Time longest;
+        b->GetTransport()->TraceConnectWithoutContext("Rx", MakeBoundCallback(&OnRx, &arrivals));
+        b->GetTransport()->TraceConnectWithoutContext(
+            "Tx",
+            MakeBoundCallback(&OnTx, &arrivals, &longest));
+        Simulator::Run();
+
+        for (uint32_t i = 0; i < 2; ++i)
+        {
+            uint32_t ok = 0;
+            for (const DrpTransferRecord& r : apps[i]->GetRecords())
+            {
+                ok += r.status == DrpTransferRecord::SUCCESS && r.retransmissions == 0;
+            }
+            NS_TEST_EXPECT_MSG_EQ(ok, 64, "host " << i << ": all succeeded, none resent");
+        }
+        NS_TEST_EXPECT_MSG_EQ(arrivals.size(), 0, "every data frame acknowledged");
+        // The ACK is made after the receive processing and the frame's PCIe
+        // write (setup, serialisation, latency: about 1 us), then waits at
+        // most for the data frame the port is sending.
+        Time slot = b->GetSlotTime(DATA_FRAME);
+        NS_TEST_EXPECT_MSG_LT_OR_EQ(longest,
+                                    slot + MicroSeconds(2),
+                                    "ACK within one data-frame slot + 2 us ("
+                                        << (slot + MicroSeconds(2)).As(Time::NS) << "); longest "
+                                        << longest.As(Time::NS));
+        Simulator::Destroy();
+    }
+};
+
+/**
+ * \ingroup drp-tests
+ * Host drops, each forced and counted under its reason, with its trace: the
+ * TxQueue full (a burst of other traffic from the host), the RxQueue full
+ * (other traffic for a host behind a slow PCIe link), and the indirect
+ * buffer full (a dynamic write nobody registers).
+ */
+class DrpHostDropTestCase : public TestCase
+{
+  public:
+    DrpHostDropTestCase()
+        : TestCase("host drops: TxQueue, RxQueue and indirect buffer, counted and traced")
+    {
+    }
+
+  private:
+    /// Traced host drops per reason.
+    typedef std::map<RnicNetDevice::HostDropReason, uint32_t> Traced;
+
+    /**
+     * \param traced drops per reason
+     * \param reason why
+     */
+    static void OnHostDrop(Traced* traced, Ptr<const Packet>, RnicNetDevice::HostDropReason reason)
+    {
+        ++(*traced)[reason];
+    }
+
+    /**
+     * Counts frames of other traffic the host receives.
+     * \param count the count
+     * \return true
+     */
+    static bool OnReceive(uint32_t* count,
+                          Ptr<NetDevice>,
+                          Ptr<const Packet>,
+                          uint16_t,
+                          const Address&)
+    {
+        ++*count;
+        return true;
+    }
+
+    /// Other traffic: a burst of 150 frames from host 0, and 10 to a slow host 1.
+    void OtherTraffic()
+    {
+        const uint16_t protocol = 0x88B6; // IEEE 802 local experimental EtherType 2
+        RnicHelper rnic;
+        PointToPointBed bed(rnic, MakeWorkload(0, 4096), false);
+        Ptr<RnicNetDevice> a = bed.Rnic(0);
+        Ptr<RnicNetDevice> b = bed.Rnic(1);
+        Traced traced;
+        a->TraceConnectWithoutContext("HostDrop", MakeBoundCallback(&OnHostDrop, &traced));
+        b->TraceConnectWithoutContext("HostDrop", MakeBoundCallback(&OnHostDrop, &traced));
+        uint32_t atB = 0;
+        b->SetReceiveCallback(MakeBoundCallback(&OnReceive, &atB));
+        // TxQueue: 150 frames at once from host 0; the PCIe link brings them
+        // far faster than the port sends them, and its queue holds 100.
+        Address toB = b->GetAddress();
+        Simulator::Schedule(MicroSeconds(1), [a, toB]() {
+            for (uint32_t i = 0; i < 150; ++i)
+            {
+                a->Send(Create<Packet>(1000), toB, protocol);
+            }
+        });
+        // RxQueue: host 1 takes frames from its RNIC at 10 Mbit/s through a
+        // queue of 2: most of the burst cannot wait.
+        b->GetPcieLink()->SetAttribute("Bandwidth", StringValue("10Mbps"));
+        b->SetAttribute(
+            "RxQueue",
+            PointerValue(
+                CreateObjectWithAttributes<DropTailQueue<Packet>>("MaxSize", StringValue("2p"))));
+        Simulator::Run();
+
+        uint64_t txFull = a->GetHostDropCount(RnicNetDevice::TX_QUEUE_FULL);
+        uint64_t rxFull = b->GetHostDropCount(RnicNetDevice::RX_QUEUE_FULL);
+        NS_TEST_EXPECT_MSG_GT(txFull, 0, "TxQueue overflowed");
+        NS_TEST_EXPECT_MSG_GT(rxFull, 0, "RxQueue overflowed");
+        NS_TEST_EXPECT_MSG_EQ(traced[RnicNetDevice::TX_QUEUE_FULL], txFull, "TxQueue drops traced");
+        NS_TEST_EXPECT_MSG_EQ(traced[RnicNetDevice::RX_QUEUE_FULL], rxFull, "RxQueue drops traced");
+        NS_TEST_EXPECT_MSG_EQ(txFull + rxFull + atB, 150, "every frame delivered or counted");
+        NS_TEST_EXPECT_MSG_EQ(a->GetHostDrops(), txFull, "host 0: nothing else");
+        Simulator::Destroy();
+    }
+
+    /// The indirect buffer: a dynamic write to a host that never registers.
+    void IndirectBufferFull()
+    {
+        RnicHelper rnic;
+        rnic.SetMethod("dynamic");
+        PointToPointBed bed(rnic, MakeWorkload(1, 262144), false);
+        Ptr<RnicNetDevice> b = bed.Rnic(1);
+        Traced traced;
+        b->TraceConnectWithoutContext("HostDrop", MakeBoundCallback(&OnHostDrop, &traced));
+        bed.Run();
+
+        uint64_t full = b->GetTransport()->GetDropCount(DrpTransport::BUFFER_FULL);
+        NS_TEST_EXPECT_MSG_GT(full, 0, "the indirect buffer refused frames");
+        NS_TEST_EXPECT_MSG_EQ(b->GetHostDropCount(RnicNetDevice::BUFFER_FULL),
+                              full,
+                              "counted as host drops");
+        NS_TEST_EXPECT_MSG_EQ(traced[RnicNetDevice::BUFFER_FULL], full, "traced");
+        NS_TEST_EXPECT_MSG_EQ(RnicNetDevice::GetHostDropReasonName(RnicNetDevice::BUFFER_FULL),
+                              "buffer-full",
+                              "reason name");
+        Simulator::Destroy();
+    }
+
+    void DoRun() override
+    {
+        OtherTraffic();
+        IndirectBufferFull();
+    }
+};
+
+/**
+ * \ingroup drp-tests
+ * The transmit scheduler and the RNIC under load.
+ */
+class DrpSchedulerTestSuite : public TestSuite
+{
+  public:
+    DrpSchedulerTestSuite()
+        : TestSuite("drp-scheduler", DRP_TEST_SYSTEM)
+    {
+        for (const std::string method : {"traditional", "dynamic"})
+        {
+            for (const std::string operation : {"write", "read"})
+            {
+                for (uint32_t n : {1, 4, 64, 256, 1024})
+                {
+                    AddTestCase(new DrpLoadTestCase(method, operation, n), DRP_TEST_QUICK);
+                }
+            }
+        }
+        AddTestCase(new DrpArbitrationTestCase(false), DRP_TEST_QUICK);
+        AddTestCase(new DrpArbitrationTestCase(true), DRP_TEST_QUICK);
+        AddTestCase(new DrpRequestAheadTestCase, DRP_TEST_QUICK);
+        AddTestCase(new DrpAckAheadTestCase, DRP_TEST_QUICK);
+        AddTestCase(new DrpHostDropTestCase, DRP_TEST_QUICK);
+    }
+};
+
+/// The suite's one instance.
+static DrpSchedulerTestSuite g_drpSchedulerTestSuite;
