@@ -2,16 +2,22 @@
  * SPDX-License-Identifier: GPL-2.0-only
  */
 
-// DrpScenario's paired streams: both methods of one run meet the same losses
-// and registration outcomes transfer by transfer.
+// DrpScenario as a measuring instrument: paired streams (both methods of one
+// run meet the same losses and registration outcomes transfer by transfer),
+// its options and what it prints and writes.
 
+#include "ns3/command-line.h"
 #include "ns3/drp-compat.h"
 #include "ns3/drp-scenario.h"
+#include "ns3/strict-options.h"
 #include "ns3/test.h"
 
 #include <cctype>
+#include <functional>
 #include <sstream>
+#include <stdexcept>
 #include <string>
+#include <vector>
 
 using namespace ns3;
 
@@ -278,6 +284,120 @@ class DrpScenarioSummaryTestCase : public TestCase
 
 /**
  * \ingroup drp-tests
+ * Runs \p action, which should throw std::invalid_argument.
+ * \param action the mistake
+ * \return the exception's message, or "" if nothing was thrown
+ */
+static std::string
+InvalidArgumentMessage(const std::function<void()>& action)
+{
+    try
+    {
+        action();
+    }
+    catch (const std::invalid_argument& e)
+    {
+        return e.what();
+    }
+    return "";
+}
+
+/**
+ * \ingroup drp-tests
+ * Data rates as options: drp::ParseDataRate() reads ns-3's notation exactly
+ * and refuses what ns-3 would misread, drp::ShowDataRate() writes a rate in
+ * its unit, and a StrictOptions option takes one.
+ */
+class DrpScenarioDataRateOptionTestCase : public TestCase
+{
+  public:
+    DrpScenarioDataRateOptionTestCase()
+        : TestCase("data rates as options: parsed exactly, shown in their unit")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        const std::vector<std::pair<std::string, uint64_t>> good{
+            {"10Gbps", 10000000000},
+            {"1Gbps", 1000000000},
+            {"100Mbps", 100000000},
+            {"2.5Gbps", 2500000000},
+            {".5Gbps", 500000000},
+            {"1.25GBps", 10000000000},
+            {"8Kib/s", 8192},
+            {"1kB/s", 8000},
+            {"1Gib/s", 1073741824},
+            {"2.3Gbps", 2300000000}, // a double times 10^9 would give 2299999999.9999998
+            {"1000000", 1000000},
+            {"1000000bps", 1000000},
+        };
+        for (const auto& [text, bps] : good)
+        {
+            std::optional<DataRate> rate = drp::ParseDataRate(text);
+            NS_TEST_EXPECT_MSG_EQ(rate.has_value(), true, "\"" << text << "\" is a rate");
+            NS_TEST_EXPECT_MSG_EQ(rate.value_or(DataRate(0)).GetBitRate(), bps, text);
+        }
+        for (std::string bad : {"",
+                                "Gbps",
+                                ".Gbps",
+                                "10Gbpsx",
+                                "10 Gbps",
+                                " 10Gbps",
+                                "1.5.3Gbps",
+                                "-1Gbps",
+                                "+1Gbps",
+                                "1e9",
+                                "1e9bps",
+                                "10Tbps",
+                                "10gbps",
+                                "0.5bps",
+                                "99999999999999999999",
+                                "9999999999GBps"})
+        {
+            NS_TEST_EXPECT_MSG_EQ(drp::ParseDataRate(bad).has_value(),
+                                  false,
+                                  "\"" << bad << "\" is not a rate");
+            std::string message =
+                InvalidArgumentMessage([bad]() { drp::ParseStrict<DataRate>("rate", bad); });
+            NS_TEST_EXPECT_MSG_NE(message.find("rate = \"" + bad + "\" is not a data rate"),
+                                  std::string::npos,
+                                  "message \"" << message << "\"");
+        }
+
+        NS_TEST_EXPECT_MSG_EQ(drp::ShowDataRate(DataRate("1Gbps")), "1Gbps", "Gb/s");
+        NS_TEST_EXPECT_MSG_EQ(drp::ShowDataRate(DataRate("1500Mbps")), "1500Mbps", "Mb/s");
+        NS_TEST_EXPECT_MSG_EQ(drp::ShowDataRate(DataRate(8000)), "8kbps", "kb/s");
+        NS_TEST_EXPECT_MSG_EQ(drp::ShowDataRate(DataRate(8192)), "8192bps", "b/s");
+        NS_TEST_EXPECT_MSG_EQ(drp::ShowDataRate(DataRate(0)), "0bps", "nothing");
+        for (uint64_t bps : {uint64_t(1), uint64_t(2500000000), uint64_t(800000000000)})
+        {
+            NS_TEST_EXPECT_MSG_EQ(drp::ParseDataRate(drp::ShowDataRate(DataRate(bps)))
+                                      .value_or(DataRate(0))
+                                      .GetBitRate(),
+                                  bps,
+                                  "shown, then read back");
+        }
+
+        DataRate rate("1Gbps");
+        CommandLine cmd;
+        drp::StrictOptions strict;
+        strict.AddValue(cmd, "rate", "", rate);
+        std::vector<std::string> arguments{"program", "--rate=2.5Gbps"};
+        std::vector<char*> argv;
+        for (auto& argument : arguments)
+        {
+            argv.push_back(argument.data());
+        }
+        cmd.Parse(static_cast<int>(argv.size()), argv.data());
+        strict.Apply();
+        NS_TEST_EXPECT_MSG_EQ(rate, DataRate("2.5Gbps"), "an option takes a rate");
+    }
+};
+
+/**
+ * \ingroup drp-tests
  * DrpScenario as a measuring instrument.
  */
 class DrpScenarioTestSuite : public TestSuite
@@ -290,6 +410,7 @@ class DrpScenarioTestSuite : public TestSuite
         AddTestCase(new DrpScenarioPairedStreamsTestCase(0, 0.1), DRP_TEST_QUICK);
         AddTestCase(new DrpScenarioSummaryTestCase, DRP_TEST_QUICK);
         AddTestCase(new DrpScenarioNoSuccessTestCase, DRP_TEST_QUICK);
+        AddTestCase(new DrpScenarioDataRateOptionTestCase, DRP_TEST_QUICK);
     }
 };
 
