@@ -55,11 +55,13 @@ def test_every_parameter_reaches_cpp():
         "loss_model": "burst",
         "mean_burst": 4.0,
         "transfers": 3,
+        "concurrency": 2,
         "size": 2048,
         "payload": 512,
         "operation": "read",
         "topology": "line",
         "switches": 3,
+        "rate": 10_000_000_000,
         "pings": True,
         "ping_interval": 0.0005,
         "seed": 7,
@@ -154,6 +156,25 @@ def test_ping_interval_takes_seconds_or_a_time_string():
     assert drp.parameters(ping_interval="1ms") == drp.parameters(ping_interval=0.001)
 
 
+def test_rate_takes_bit_s_or_a_string():
+    assert drp.Config().rate == 1_000_000_000
+    assert drp.Config(rate="10Gbps").rate == 10_000_000_000
+    assert drp.Config(rate="2.5Gbps").rate == 2_500_000_000
+    assert drp.Config(rate="1.25GBps").rate == 10_000_000_000
+    assert drp.Config(rate=40e9).rate == 40_000_000_000
+    assert drp.parameters(rate="100Mbps") == drp.parameters(rate=100_000_000)
+    assert drp.parameters(rate="1Gbps") == drp.parameters()
+
+
+def test_concurrency_puts_transfers_in_flight_together():
+    records = drp.run(transfers=12, size=16384, concurrency=3).records
+    assert (records["status"] == "success").all()
+    starts, ends = records["start_us"].to_numpy(), records["end_us"].to_numpy()
+    in_flight = [int(((starts <= s) & (ends > s)).sum()) for s in starts]
+    assert max(in_flight) == 3
+    assert (starts == 0).sum() == 3
+
+
 def test_config_object():
     config = drp.Config(frp=0.1, transfers=5)
     config.lfp = 0.2
@@ -199,9 +220,27 @@ def test_config_object():
             r'UseEcn = "fast" is not a valid ns3::EnumValue; valid: Off\|On\|AcceptOnly',
         ),
         # Attributes that the scenario sets itself, ignoring their defaults.
+        ({"rate": "5Mbps"}, r"rate = 5Mbps is out of range \[10Mbps, 800Gbps\]"),
+        ({"rate": 10**12}, r"rate = 1000Gbps is out of range \[10Mbps, 800Gbps\]"),
+        ({"rate": "10Gbpsx"}, r'rate = "10Gbpsx" is not a data rate'),
+        ({"rate": "10 Gbps"}, r'rate = "10 Gbps" is not a data rate'),
+        ({"rate": 1.5e9 + 0.5}, r"rate = 1500000000.5 is not a whole number of bit/s"),
+        ({"rate": -1}, r"rate = -1 is not a number of bit/s"),
+        ({"concurrency": 0}, r"concurrency = 0 is out of range \[1, 1024\]"),
+        ({"concurrency": 1025}, r"concurrency = 1025 is out of range \[1, 1024\]"),
+        (
+            {"concurrency": 3, "size": 2**31},
+            r"concurrency = 3 with size = 2147483648: the responder would register 6442450944 "
+            r"bytes at once, over ns3::RdmaHostApplication::MaxRegisteredBytesPerPeer",
+        ),
         (
             {"defaults": {"ns3::EthernetNetDevice::DataRate": "10Mbps"}},
-            r"ns3::EthernetNetDevice::DataRate is set by the scenario .*1 Gb/s",
+            r"ns3::EthernetNetDevice::DataRate is set by the scenario .*use the scenario "
+            r"parameter rate instead",
+        ),
+        (
+            {"defaults": {"ns3::RdmaHostApplication::Concurrency": "4"}},
+            r"Concurrency is set by the scenario .*use the scenario parameter concurrency instead",
         ),
         (
             {"defaults": {"ns3::RnicNetDevice::DataRate": "10Mbps"}},
@@ -260,6 +299,9 @@ def test_a_failed_run_leaves_the_simulator_clean():
         ({"pings": 1}, r"pings must be True or False, not int"),
         ({"method": 1}, r"method must be a string, not int"),
         ({"defaults": ["x"]}, r"defaults must be a dict"),
+        ({"rate": True}, r'rate must be bit/s \(a number\) or a string such as "10Gbps", not bool'),
+        ({"rate": None}, r"rate must be bit/s"),
+        ({"concurrency": 1.5}, r"concurrency must be an integer, not float"),
     ],
 )
 def test_wrong_types_raise_type_error_naming_parameter(params, message):

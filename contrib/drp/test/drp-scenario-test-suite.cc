@@ -4,7 +4,8 @@
 
 // DrpScenario as a measuring instrument: paired streams (both methods of one
 // run meet the same losses and registration outcomes transfer by transfer),
-// its options and what it prints and writes.
+// its parameters (the links' rate, the transfers in flight) and what it
+// prints and writes.
 
 #include "ns3/command-line.h"
 #include "ns3/drp-compat.h"
@@ -12,6 +13,7 @@
 #include "ns3/strict-options.h"
 #include "ns3/test.h"
 
+#include <algorithm>
 #include <cctype>
 #include <functional>
 #include <sstream>
@@ -398,6 +400,166 @@ class DrpScenarioDataRateOptionTestCase : public TestCase
 
 /**
  * \ingroup drp-tests
+ * Config::rate and Config::concurrency: validated, bound to the command line,
+ * and the only way to set what they set (an attribute default for either is
+ * refused, naming the parameter, or the option on a command line).
+ */
+class DrpScenarioParametersTestCase : public TestCase
+{
+  public:
+    DrpScenarioParametersTestCase()
+        : TestCase("rate and concurrency: validated, refused as attribute defaults")
+    {
+    }
+
+  private:
+    /**
+     * \param change a change to the default configuration
+     * \return the message of Validate() for the changed configuration, "" if valid
+     */
+    static std::string Validate(const std::function<void(DrpScenario::Config&)>& change)
+    {
+        DrpScenario::Config config;
+        change(config);
+        return InvalidArgumentMessage([&config]() { config.Validate(); });
+    }
+
+    void DoRun() override
+    {
+        DrpScenario::Config defaults;
+        NS_TEST_EXPECT_MSG_EQ(defaults.rate, DataRate("1Gbps"), "the paper's Gigabit links");
+        NS_TEST_EXPECT_MSG_EQ(defaults.concurrency, 1, "one transfer at a time");
+
+        const std::vector<std::pair<std::function<void(DrpScenario::Config&)>, std::string>>
+            mistakes{
+                {[](auto& c) { c.rate = DataRate("9999999bps"); },
+                 "rate = 9999999bps is out of range [10Mbps, 800Gbps]"},
+                {[](auto& c) { c.rate = DataRate("801Gbps"); },
+                 "rate = 801Gbps is out of range [10Mbps, 800Gbps]"},
+                {[](auto& c) { c.rate = DataRate(0); }, "rate = 0bps is out of range"},
+                {[](auto& c) { c.concurrency = 0; }, "concurrency = 0 is out of range [1, 1024]"},
+                {[](auto& c) { c.concurrency = 1025; },
+                 "concurrency = 1025 is out of range [1, 1024]"},
+                {[](auto& c) {
+                     c.concurrency = 3;
+                     c.size = 1u << 31;
+                 },
+                 "concurrency = 3 with size = 2147483648: the responder would register "
+                 "6442450944 bytes at once, over "
+                 "ns3::RdmaHostApplication::MaxRegisteredBytesPerPeer = 4294967296"},
+                {[](auto& c) {
+                     c.concurrency = 3;
+                     c.size = 4096;
+                     c.defaults["ns3::RdmaHostApplication::MaxRegisteredBytesPerPeer"] = "8192";
+                 },
+                 "the responder would register 12288 bytes at once, over "
+                 "ns3::RdmaHostApplication::MaxRegisteredBytesPerPeer = 8192"},
+                {[](auto& c) { c.defaults["ns3::EthernetNetDevice::DataRate"] = "10Gbps"; },
+                 "defaults: ns3::EthernetNetDevice::DataRate is set by the scenario (it would "
+                 "ignore this default); use the scenario parameter rate instead"},
+                {[](auto& c) { c.defaults["ns3::RnicNetDevice::DataRate"] = "10Gbps"; },
+                 "use the scenario parameter rate instead"},
+                {[](auto& c) { c.defaults["ns3::RdmaHostApplication::Concurrency"] = "4"; },
+                 "defaults: ns3::RdmaHostApplication::Concurrency is set by the scenario (it "
+                 "would ignore this default); use the scenario parameter concurrency instead"},
+                {[](auto& c) { c.defaults["ns3::BurstErrorModel::ErrorRate"] = "0.1"; },
+                 "use the scenario parameters lfp, meanBurst instead"},
+            };
+        for (const auto& [change, expected] : mistakes)
+        {
+            std::string message = Validate(change);
+            NS_TEST_EXPECT_MSG_NE(message.find(expected),
+                                  std::string::npos,
+                                  "message \"" << message << "\" says \"" << expected << "\"");
+        }
+        NS_TEST_EXPECT_MSG_EQ(Validate([](auto& c) {
+                                  c.rate = DataRate("10Mbps");
+                                  c.concurrency = 1024;
+                                  c.size = 4194304; // 1024 x 4 MiB: 4 GiB in flight
+                              }),
+                              "",
+                              "the smallest rate, the most transfers in flight");
+        NS_TEST_EXPECT_MSG_EQ(Validate([](auto& c) {
+                                  c.rate = DataRate("800Gbps");
+                                  c.concurrency = 1024;
+                                  c.transfers = 2; // only 2 in flight
+                                  c.size = 1u << 31;
+                              }),
+                              "",
+                              "the largest rate; no more in flight than transfers");
+
+        // A program's command line: the options, and the message names them.
+        std::string message = InvalidArgumentMessage([]() {
+            DrpScenario::RefuseScenarioAttributes({{"ns3::EthernetNetDevice::DataRate", "1Gbps"}},
+                                                  true);
+        });
+        NS_TEST_EXPECT_MSG_EQ(message,
+                              "ns3::EthernetNetDevice::DataRate is set by the scenario (it would "
+                              "ignore this value); use the option --rate instead",
+                              "on a command line");
+        DrpScenario::Config config;
+        CommandLine cmd;
+        drp::StrictOptions strict;
+        config.AddToCommandLine(cmd, strict);
+        std::vector<std::string> arguments{"program", "--rate=10Gbps", "--concurrency=4"};
+        std::vector<char*> argv;
+        for (auto& argument : arguments)
+        {
+            argv.push_back(argument.data());
+        }
+        cmd.Parse(static_cast<int>(argv.size()), argv.data());
+        strict.Apply();
+        NS_TEST_EXPECT_MSG_EQ(config.rate, DataRate("10Gbps"), "--rate");
+        NS_TEST_EXPECT_MSG_EQ(config.concurrency, 4, "--concurrency");
+    }
+};
+
+/**
+ * \ingroup drp-tests
+ * Config::concurrency reaches the initiating host: that many transfers are
+ * in flight at once, from the start, and each transfer's slot starts the
+ * next one when it ends.
+ */
+class DrpScenarioConcurrencyTestCase : public TestCase
+{
+  public:
+    DrpScenarioConcurrencyTestCase()
+        : TestCase("concurrency: transfers in flight at once")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        DrpScenario::Config config;
+        config.transfers = 12;
+        config.size = 16384;
+        config.concurrency = 3;
+        DrpScenario::Result result = DrpScenario::Run(config);
+        NS_TEST_ASSERT_MSG_EQ(result.GetSuccesses(), 12, "every transfer succeeds");
+        uint32_t most = 0;
+        for (const auto& record : result.records)
+        {
+            // Transfers in flight when this one started, itself included.
+            uint32_t inFlight = 0;
+            for (const auto& other : result.records)
+            {
+                inFlight += other.start <= record.start && other.end > record.start;
+            }
+            most = std::max(most, inFlight);
+        }
+        NS_TEST_EXPECT_MSG_EQ(most, 3, "at most, and at some time, 3 transfers in flight");
+        uint32_t first = 0;
+        for (const auto& record : result.records)
+        {
+            first += record.start.IsZero();
+        }
+        NS_TEST_EXPECT_MSG_EQ(first, 3, "3 transfers start at once");
+    }
+};
+
+/**
+ * \ingroup drp-tests
  * DrpScenario as a measuring instrument.
  */
 class DrpScenarioTestSuite : public TestSuite
@@ -411,6 +573,8 @@ class DrpScenarioTestSuite : public TestSuite
         AddTestCase(new DrpScenarioSummaryTestCase, DRP_TEST_QUICK);
         AddTestCase(new DrpScenarioNoSuccessTestCase, DRP_TEST_QUICK);
         AddTestCase(new DrpScenarioDataRateOptionTestCase, DRP_TEST_QUICK);
+        AddTestCase(new DrpScenarioParametersTestCase, DRP_TEST_QUICK);
+        AddTestCase(new DrpScenarioConcurrencyTestCase, DRP_TEST_QUICK);
     }
 };
 
