@@ -173,3 +173,34 @@ def test_paper_p2p_writes_csv(tmp_path):
     assert result.returncode == 1 and "cannot be written" in result.stderr
     assert result.stdout == ""
 
+
+def test_paper_p2p_csv_keeps_every_nanosecond_after_200_s(tmp_path):
+    # Five transfers, two at a time, 100 s apart: a run over 200 s of
+    # simulated time.
+    csv = tmp_path / "long.csv"
+    result = run(
+        "drp-paper-p2p",
+        "--transfers=5",
+        "--frp=0.3",
+        "--lfp=0.01",
+        "--rate=10Gbps",
+        "--concurrency=2",
+        "--ns3::RdmaHostApplication::Gap=100s",
+        f"--csv={csv}",
+    )
+    assert result.returncode == 0, result.stderr
+    lines = csv.read_text().splitlines()
+    header = lines[0].split(",")
+    rows = [dict(zip(header, line.split(","))) for line in lines[1:]]
+    assert len(rows) == 2 * 5
+    assert {(row["rate"], row["concurrency"]) for row in rows} == {("10000000000", "2")}
+
+    def ns(text):
+        """A CSV time (microseconds, three decimals) in nanoseconds, exactly."""
+        whole, point, decimals = text.partition(".")
+        assert point and len(decimals) == 3, text
+        return int(whole) * 1000 + int(decimals)
+
+    assert max(ns(row["end_us"]) for row in rows) > 200 * 10**9
+    for row in rows:
+        assert ns(row["end_us"]) - ns(row["start_us"]) == ns(row["duration_us"]), row

@@ -10,6 +10,8 @@
 #include "ns3/command-line.h"
 #include "ns3/drp-compat.h"
 #include "ns3/drp-scenario.h"
+#include "ns3/ethernet-net-device.h"
+#include "ns3/pcie-link.h"
 #include "ns3/strict-options.h"
 #include "ns3/test.h"
 
@@ -560,6 +562,190 @@ class DrpScenarioConcurrencyTestCase : public TestCase
 
 /**
  * \ingroup drp-tests
+ * Config::rate sets the line rate of every link. A loss-free 128 KiB write of
+ * 1024-byte frames takes the fixed latencies of the hosts, PCIe and RNICs
+ * (which do not depend on the rate) plus the time on the wire of the frames
+ * on its critical path: the REQ and its REQ_ACK, then 128 data frames, then
+ * the last one's ACK, the REL and the REL_ACK. Data frames follow each other
+ * at the pace of the slower of the port (one slot: the frame, its preamble
+ * and the inter-frame gap) and the DMA engines of PCIe (DmaSetupTime plus the
+ * serialisation of the payload per frame, 1.06 us with the defaults): the
+ * port at 1 Gb/s (8.752 us a slot), PCIe at 10 Gb/s (0.8752 us a slot). The
+ * test measures the fixed part at 1 Gb/s and predicts the time at 10 Gb/s
+ * from the frame sizes, with the PCIe defaults and with a DMA set-up short
+ * enough (250 ns) for the port to set the pace at 10 Gb/s too.
+ */
+class DrpScenarioRateTestCase : public TestCase
+{
+  public:
+    DrpScenarioRateTestCase()
+        : TestCase("rate: transfer time at 10 Gbps from the frames' time on the wire")
+    {
+    }
+
+  private:
+    /// Data frames of a 128 KiB transfer of 1024-byte payloads.
+    static constexpr uint32_t FRAMES = 128;
+    /// Payload bytes per data frame.
+    static constexpr uint32_t PAYLOAD = 1024;
+    /// DRP header bytes.
+    static constexpr uint32_t DRP_HEADER = 32;
+    /// Tolerance, ns: frames' times are rounded to the nanosecond, one by one.
+    static constexpr double TOLERANCE_NS = 10;
+
+    /**
+     * \param bytes byte times
+     * \param rate a line rate
+     * \return their duration at that rate, ns (not rounded)
+     */
+    static double Ns(uint32_t bytes, DataRate rate)
+    {
+        return bytes * 8 * 1e9 / rate.GetBitRate();
+    }
+
+    /**
+     * \param rate the line rate
+     * \param dmaBusy the time a PCIe DMA engine spends on a frame's payload, ns
+     * \return the time on the wire of the frames on a transfer's critical
+     * path, data frames paced by the slower of port and PCIe, ns
+     */
+    static double CriticalWireNs(DataRate rate, double dmaBusy)
+    {
+        using E = EthernetNetDevice;
+        // To its last bit: preamble, then the frame padded to the minimum.
+        const uint32_t control = E::PREAMBLE_SFD_SIZE + E::MIN_FRAME_SIZE;
+        const uint32_t data =
+            E::PREAMBLE_SFD_SIZE + E::HEADER_SIZE + DRP_HEADER + PAYLOAD + E::FCS_SIZE;
+        const uint32_t slot = data + 12; // the default InterframeGap
+        return 5 * Ns(control, rate) + (FRAMES - 1) * std::max(Ns(slot, rate), dmaBusy) +
+               Ns(data, rate);
+    }
+
+    /**
+     * \param rate the line rate
+     * \param dmaSetup PcieLink::DmaSetupTime
+     * \return the duration of each of a few loss-free transfers, ns (all equal)
+     */
+    int64_t Measure(DataRate rate, Time dmaSetup)
+    {
+        DrpScenario::Config config;
+        config.transfers = 3;
+        config.rate = rate;
+        config.defaults["ns3::PcieLink::DmaSetupTime"] =
+            std::to_string(dmaSetup.GetNanoSeconds()) + "ns";
+        DrpScenario::Result result = DrpScenario::Run(config);
+        NS_TEST_EXPECT_MSG_EQ(result.GetSuccesses(), 3, "every transfer succeeds");
+        for (const auto& record : result.records)
+        {
+            NS_TEST_EXPECT_MSG_EQ(record.GetDuration(),
+                                  result.records[0].GetDuration(),
+                                  "loss-free transfers all take the same time");
+            NS_TEST_EXPECT_MSG_EQ(record.retransmissions, 0, "nothing sent twice");
+        }
+        return result.records[0].GetDuration().GetNanoSeconds();
+    }
+
+    void DoRun() override
+    {
+        Ptr<PcieLink> pcie = CreateObject<PcieLink>(); // the defaults
+        const Time serialisation = pcie->GetSerializationTime(PAYLOAD);
+        for (Time dmaSetup : {pcie->GetDmaSetupTime(), NanoSeconds(250)})
+        {
+            const double dmaBusy = (dmaSetup + serialisation).GetNanoSeconds();
+            const int64_t gigabit = Measure(DataRate("1Gbps"), dmaSetup);
+            const double fixed = gigabit - CriticalWireNs(DataRate("1Gbps"), dmaBusy);
+            NS_TEST_EXPECT_MSG_GT_OR_EQ(fixed, 20000, "fixed latencies: about 28 us");
+            NS_TEST_EXPECT_MSG_LT_OR_EQ(fixed, 40000, "fixed latencies: about 28 us");
+            const double expected = fixed + CriticalWireNs(DataRate("10Gbps"), dmaBusy);
+            const int64_t measured = Measure(DataRate("10Gbps"), dmaSetup);
+            NS_TEST_EXPECT_MSG_EQ_TOL(double(measured),
+                                      expected,
+                                      TOLERANCE_NS,
+                                      "10 Gb/s, DMA set-up "
+                                          << dmaSetup.As(Time::NS) << ": measured " << measured
+                                          << " ns, computed " << expected
+                                          << " ns (1 Gb/s: " << gigabit << " ns)");
+        }
+        // With the PCIe defaults: 1150.946 us at 1 Gb/s, 163.682 us at 10 Gb/s
+        // (computed 163.680); with a 250 ns set-up 1150.446 and 139.712 (139.710).
+    }
+};
+
+/**
+ * \ingroup drp-tests
+ * A run of more than 200 s of simulated time (three transfers, 100 s apart:
+ * RdmaHostApplication::Gap) writes CSV times that keep every nanosecond: in
+ * every row, end_us - start_us = duration_us exactly, read as integers of
+ * nanoseconds, and each equals the record it comes from.
+ */
+class DrpScenarioLongRunCsvTestCase : public TestCase
+{
+  public:
+    DrpScenarioLongRunCsvTestCase()
+        : TestCase("CSV of a run over 200 s: end - start = duration to the nanosecond")
+    {
+    }
+
+  private:
+    /**
+     * \param text a CSV time, microseconds with three decimals
+     * \return it in nanoseconds, exactly (-1 if it is not one)
+     */
+    static int64_t Nanoseconds(const std::string& text)
+    {
+        std::string::size_type point = text.find('.');
+        if (point == std::string::npos || text.size() - point != 4)
+        {
+            return -1;
+        }
+        return std::stoll(text.substr(0, point)) * 1000 + std::stoll(text.substr(point + 1));
+    }
+
+    void DoRun() override
+    {
+        DrpScenario::Config config;
+        config.transfers = 3;
+        config.frp = 0.3;
+        config.lfp = 0.01;
+        config.defaults["ns3::RdmaHostApplication::Gap"] = "100s";
+        DrpScenario::Result result = DrpScenario::Run(config);
+        NS_TEST_ASSERT_MSG_EQ(result.records.size(), 3, "every transfer recorded");
+        NS_TEST_EXPECT_MSG_GT(result.records.back().end, Seconds(200), "a run over 200 s");
+
+        std::ostringstream csv;
+        DrpScenario::WriteCsvHeader(csv);
+        DrpScenario::WriteCsvRows(csv, result);
+        std::istringstream lines(csv.str());
+        std::string line;
+        std::getline(lines, line);
+        NS_TEST_EXPECT_MSG_EQ(line.substr(line.rfind(",start_us")),
+                              ",start_us,end_us,duration_us",
+                              "the last three columns");
+        uint32_t rows = 0;
+        while (std::getline(lines, line))
+        {
+            std::vector<std::string> fields;
+            std::istringstream cells(line);
+            for (std::string cell; std::getline(cells, cell, ',');)
+            {
+                fields.push_back(cell);
+            }
+            NS_TEST_ASSERT_MSG_GT_OR_EQ(fields.size(), 3, "row \"" << line << "\"");
+            const int64_t start = Nanoseconds(fields[fields.size() - 3]);
+            const int64_t end = Nanoseconds(fields[fields.size() - 2]);
+            const int64_t duration = Nanoseconds(fields[fields.size() - 1]);
+            const DrpTransferRecord& record = result.records.at(rows);
+            NS_TEST_EXPECT_MSG_EQ(start, record.start.GetNanoSeconds(), "row \"" << line << "\"");
+            NS_TEST_EXPECT_MSG_EQ(end, record.end.GetNanoSeconds(), "row \"" << line << "\"");
+            NS_TEST_EXPECT_MSG_EQ(end - start, duration, "row \"" << line << "\"");
+            ++rows;
+        }
+        NS_TEST_EXPECT_MSG_EQ(rows, 3, "one row per transfer");
+    }
+};
+
+/**
+ * \ingroup drp-tests
  * DrpScenario as a measuring instrument.
  */
 class DrpScenarioTestSuite : public TestSuite
@@ -575,6 +761,8 @@ class DrpScenarioTestSuite : public TestSuite
         AddTestCase(new DrpScenarioDataRateOptionTestCase, DRP_TEST_QUICK);
         AddTestCase(new DrpScenarioParametersTestCase, DRP_TEST_QUICK);
         AddTestCase(new DrpScenarioConcurrencyTestCase, DRP_TEST_QUICK);
+        AddTestCase(new DrpScenarioRateTestCase, DRP_TEST_QUICK);
+        AddTestCase(new DrpScenarioLongRunCsvTestCase, DRP_TEST_QUICK);
     }
 };
 
