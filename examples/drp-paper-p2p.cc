@@ -14,6 +14,7 @@
  *
  *     drp-paper-p2p --frp=0.05 --lfp=0.05 --transfers=800
  *     drp-paper-p2p --method=dynamic --csv=transfers.csv
+ *     drp-paper-p2p --rate=10Gbps --concurrency=4
  *
  * Every option of DrpScenario::Config is an option here (--PrintHelp).
  */
@@ -54,6 +55,9 @@ main(int argc, char* argv[])
     {
         // Before Parse(): ns-3 ends the process on a malformed attribute value.
         config.defaults = drp::StrictOptions::CheckArguments(argc, argv);
+        // One the scenario sets itself, e.g. --ns3::EthernetNetDevice::DataRate
+        // (--rate), before Parse() makes it a global default.
+        DrpScenario::RefuseScenarioAttributes(config.defaults, true);
         for (int i = 1; i < argc; ++i)
         {
             std::string argument = argv[i];
@@ -64,7 +68,8 @@ main(int argc, char* argv[])
                     throw std::invalid_argument(global +
                                                 " is set by the scenario (it would ignore this "
                                                 "value); use the option " +
-                                                (global == "RngRun" ? "run" : "seed") + " instead");
+                                                (global == "RngRun" ? "--run" : "--seed") +
+                                                " instead");
                 }
             }
         }
@@ -129,11 +134,12 @@ main(int argc, char* argv[])
                                          std::strerror(errno) + ")");
             }
         };
-        std::cout << "drp " << config.topology << ": " << repetitions << " x " << config.transfers
-                  << " transfers of " << config.size << " B (" << config.operation << "), payload "
-                  << config.payload << " B, FRP " << config.frp << ", LFP " << config.lfp << " ("
-                  << config.lossModel << " loss), runs " << config.run << ".."
-                  << config.run + repetitions - 1 << std::endl;
+        std::cout << "drp " << config.topology << " at " << drp::ShowDataRate(config.rate) << ": "
+                  << repetitions << " x " << config.transfers << " transfers of " << config.size
+                  << " B (" << config.operation << ", " << config.concurrency
+                  << " at a time), payload " << config.payload << " B, FRP " << config.frp
+                  << ", LFP " << config.lfp << " (" << config.lossModel << " loss), runs "
+                  << config.run << ".." << config.run + repetitions - 1 << std::endl;
         std::vector<DrpScenario::Result> results;
         for (const auto& method : methods)
         {

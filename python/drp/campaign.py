@@ -11,8 +11,12 @@ On the pattern of ns-3's SEM, without an ns-3 source tree::
         runs = campaign.runs_dataframe(grid)       # one row per run
         settings = campaign.settings_dataframe(grid)  # repetitions pooled
 
+Any parameter can be swept, e.g. the line rate and the transfers in flight::
+
+    grid = {"rate": ["1Gbps", "10Gbps"], "concurrency": [1, 4], "lfp": 0.01}
+
 A run is identified by its parameters (every parameter, canonical, see
-:func:`drp.parameters`) and its run number (1..R); running a campaign again
+:func:`drp.parameters`: ``rate`` in bit/s) and its run number (1..R); running a campaign again
 computes only the runs the store lacks, so an interrupted campaign resumes
 where it stopped. Each stored run records the module version and the git
 revision of the source tree the module was built from (at build time).
@@ -36,7 +40,7 @@ from drp.experiment import (
     success_note,
     summarize,
 )
-from drp.store import Store, params_key
+from drp.store import Store, key_params, params_key
 
 
 def param_combinations(grid):
@@ -227,7 +231,7 @@ class Campaign:
         import pandas as pd
 
         rows = [
-            parameter_columns(dict(json.loads(params), run=run))
+            parameter_columns(dict(key_params(params), run=run))
             for params, run in zip(runs["params"], runs["run"])
         ]
         return pd.DataFrame(rows, columns=PARAMETERS, index=runs.index)
@@ -280,7 +284,7 @@ class Campaign:
         for params, group in runs.groupby("params", sort=False):
             summaries = [json.loads(s) for s in group["summary"]]
             counters = {name: sum(s[name] for s in summaries) for name in COUNTERS}
-            row = parameter_columns(json.loads(params))
+            row = parameter_columns(key_params(params))
             row["runs"] = len(group)
             row.update(summarize(transfers[transfers["run_id"].isin(group.index)], counters))
             rows.append(row)

@@ -23,13 +23,14 @@ combination, repetitions pooled.
 EPILOG = """\
 parameters (-p NAME=V1,V2,...):
 {parameters}
-ping_interval takes seconds or a time such as 1ms; ns-3 attribute defaults
-go with -d ATTRIBUTE=V1,V2,...
+ping_interval takes seconds or a time such as 1ms, rate bit/s or a rate such
+as 10Gbps; ns-3 attribute defaults go with -d ATTRIBUTE=V1,V2,...
 
 examples:
   drp-campaign run results.db -p method=traditional,dynamic -p frp=0.01,0.05,0.1 \\
       -p lfp=0.01,0.05,0.1 -p transfers=800 -r 5
   drp-campaign run results.db -p lfp=0.05 -d ns3::DrpTransport::HandshakeTimeout=1ms,2ms
+  drp-campaign run results.db -p rate=1Gbps,10Gbps,40Gbps -p concurrency=1,4 -p lfp=0.01
   drp-campaign run results.db -p lfp=0.05 --scheduler tcp://127.0.0.1:8786
   drp-campaign show results.db --csv transfers.csv --runs-csv runs.csv
 """
@@ -53,6 +54,8 @@ def _convert(name, text, default):
         try:
             return int(text)
         except ValueError:
+            if name == "rate":
+                return text  # a rate such as "10Gbps"; the binding checks it
             raise ValueError(f"{name} = {text!r} is not an integer") from None
     if isinstance(default, float):
         try:

@@ -67,8 +67,9 @@ def parameters(**params):
     """Return every parameter of an experiment in canonical form.
 
     Unset parameters get their defaults, values their C++ types (``lfp=0``
-    becomes ``0.0``, ``ping_interval="1ms"`` becomes ``0.001`` seconds), so
-    that equal experiments have equal parameters. Raises ``TypeError`` for an
+    becomes ``0.0``, ``ping_interval="1ms"`` becomes ``0.001`` seconds,
+    ``rate="10Gbps"`` becomes ``10000000000`` bit/s), so that equal
+    experiments have equal parameters. Raises ``TypeError`` for an
     unknown parameter or a value of the wrong type, ``ValueError`` (naming the
     parameter, its value and the valid range) for an invalid value.
     """
@@ -164,11 +165,13 @@ def run(**params):
 
     Parameters (all optional; defaults are the paper's simulation):
     method ("traditional" or "dynamic"), frp, lfp, loss_model ("rate" or
-    "burst"), mean_burst, transfers, size, payload, operation ("write" or
-    "read"), topology ("p2p" or "line"), switches, pings, ping_interval
-    (seconds, or a string such as "1ms"), seed, run, paired_streams (fresh
-    loss and registration streams per transfer, default True), verify,
-    defaults (dict of ns-3 attribute defaults, e.g.
+    "burst"), mean_burst, transfers, concurrency (transfers in flight at
+    once, default 1), size, payload, operation ("write" or "read"), topology
+    ("p2p" or "line"), switches, rate (line rate of every link: bit/s, or a
+    string such as "10Gbps"; default 1 Gb/s), pings, ping_interval (seconds,
+    or a string such as "1ms"), seed, run, paired_streams (fresh loss and
+    registration streams per transfer, default True), verify, defaults (dict
+    of ns-3 attribute defaults, e.g.
     {"ns3::DrpTransport::HandshakeTimeout": "2ms"}). ns-3's attribute
     defaults are reset before each run.
 

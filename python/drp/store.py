@@ -5,7 +5,9 @@ Schema (``PRAGMA user_version`` = 1)::
     runs                       one row per run
       id           INTEGER     primary key
       params       TEXT        JSON object of every parameter but run, keys
-                               sorted; with run, the identity of the run
+                               sorted, less those of LATER_PARAMETERS at
+                               their earlier value; with run, the identity
+                               of the run
       run          INTEGER     ns-3 RNG run number (the repetition, 1..R)
       version      TEXT        drp module version that computed the run
       git_revision TEXT        git revision of the source tree that module was
@@ -71,9 +73,28 @@ PRAGMA user_version = {SCHEMA_VERSION};
 """
 
 
+#: Parameters added after the first stores were written, with the value that
+#: every run had before they existed. A run's identity leaves them out at that
+#: value, so that the runs of an older store keep their identity: a campaign
+#: resumes them rather than computing them again.
+LATER_PARAMETERS = {"concurrency": 1, "rate": 1_000_000_000}
+
+
 def params_key(params):
     """Return the identity of a run's parameters (all but run) as stored."""
-    return json.dumps({k: v for k, v in params.items() if k != "run"}, sort_keys=True)
+    return json.dumps(
+        {
+            name: value
+            for name, value in params.items()
+            if name != "run" and not (name in LATER_PARAMETERS and value == LATER_PARAMETERS[name])
+        },
+        sort_keys=True,
+    )
+
+
+def key_params(key):
+    """Return the parameters (all but run) of a stored identity (see :func:`params_key`)."""
+    return {**LATER_PARAMETERS, **json.loads(key)}
 
 
 class NotAStoreError(ValueError):

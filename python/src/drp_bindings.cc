@@ -20,6 +20,7 @@
 #include "ns3/config.h"
 #include "ns3/drp-scenario.h"
 #include "ns3/simulator.h"
+#include "ns3/strict-options.h"
 #include "ns3/string.h"
 
 #include <algorithm>
@@ -156,6 +157,47 @@ FromPython<Time>(const std::string& name, py::handle value)
 }
 
 template <>
+DataRate
+FromPython<DataRate>(const std::string& name, py::handle value)
+{
+    if (py::isinstance<py::str>(value))
+    {
+        try
+        {
+            return drp::ParseStrict<DataRate>(name, value.cast<std::string>());
+        }
+        catch (const std::invalid_argument& e)
+        {
+            throw py::value_error(e.what());
+        }
+    }
+    // bit/s: an integer, or a float with a whole value (10e9).
+    if (PyFloat_Check(value.ptr()))
+    {
+        double bps = value.cast<double>();
+        if (!(bps >= 0 && bps < 18446744073709551616.0 && bps == std::floor(bps)))
+        {
+            throw py::value_error(name + " = " + py::repr(value).cast<std::string>() +
+                                  " is not a whole number of bit/s");
+        }
+        return DataRate(static_cast<uint64_t>(bps));
+    }
+    if (PyBool_Check(value.ptr()) || !PyIndex_Check(value.ptr()))
+    {
+        WrongType(name, "bit/s (a number) or a string such as \"10Gbps\"", value);
+    }
+    auto number = py::reinterpret_steal<py::int_>(PyNumber_Index(value.ptr()));
+    unsigned long long bps = PyLong_AsUnsignedLongLong(number.ptr());
+    if (bps == static_cast<unsigned long long>(-1) && PyErr_Occurred())
+    {
+        PyErr_Clear();
+        throw py::value_error(name + " = " + py::repr(value).cast<std::string>() +
+                              " is not a number of bit/s in [0, 2^64)");
+    }
+    return DataRate(bps);
+}
+
+template <>
 std::map<std::string, std::string>
 FromPython<std::map<std::string, std::string>>(const std::string& name, py::handle value)
 {
@@ -207,6 +249,14 @@ ToPython<Time>(const Time& value)
     return py::float_(value.GetSeconds());
 }
 
+/// \return a DataRate as bit/s
+template <>
+py::object
+ToPython<DataRate>(const DataRate& value)
+{
+    return py::int_(value.GetBitRate());
+}
+
 /// A Config field as Python sees it.
 struct Field
 {
@@ -256,6 +306,10 @@ Fields()
                   "burst loss model: mean burst length, frames",
                   &C::meanBurst),
         MakeField("transfers", "transfers", "number of transfers", &C::transfers),
+        MakeField("concurrency",
+                  "concurrency",
+                  "transfers in flight at once, 1 to 1024",
+                  &C::concurrency),
         MakeField("size", "size", "bytes per transfer", &C::size),
         MakeField("payload", "payload", "payload bytes per data frame", &C::payload),
         MakeField("operation", "operation", "\"write\" or \"read\"", &C::operation),
@@ -264,6 +318,11 @@ Fields()
                   "\"p2p\" (one link) or \"line\" (of switches)",
                   &C::topology),
         MakeField("switches", "switches", "line topology: number of switches", &C::switches),
+        MakeField("rate",
+                  "rate",
+                  "line rate of every link, 10 Mb/s to 800 Gb/s: bit/s, or a string such as "
+                  "\"10Gbps\" (read back in bit/s)",
+                  &C::rate),
         MakeField("pings",
                   "pings",
                   "three pings (256, 512, 1024 bytes) each way during the run",
@@ -547,7 +606,7 @@ PYBIND11_MODULE(_drp, m)
     config.def(
         "to_dict",
         [](const ScenarioConfig& c) { return ToDict(c); },
-        "Every parameter by name (ping_interval in seconds).");
+        "Every parameter by name (ping_interval in seconds, rate in bit/s).");
     config.def("__repr__", [](const ScenarioConfig& c) {
         std::string text;
         for (auto [key, value] : ToDict(c))

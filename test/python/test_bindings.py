@@ -55,11 +55,13 @@ def test_every_parameter_reaches_cpp():
         "loss_model": "burst",
         "mean_burst": 4.0,
         "transfers": 3,
+        "concurrency": 2,
         "size": 2048,
         "payload": 512,
         "operation": "read",
         "topology": "line",
         "switches": 3,
+        "rate": 10_000_000_000,
         "pings": True,
         "ping_interval": 0.0005,
         "seed": 7,
@@ -154,6 +156,94 @@ def test_ping_interval_takes_seconds_or_a_time_string():
     assert drp.parameters(ping_interval="1ms") == drp.parameters(ping_interval=0.001)
 
 
+def test_rate_takes_bit_s_or_a_string():
+    assert drp.Config().rate == 1_000_000_000
+    assert drp.Config(rate="10Gbps").rate == 10_000_000_000
+    assert drp.Config(rate="2.5Gbps").rate == 2_500_000_000
+    assert drp.Config(rate="1.25GBps").rate == 10_000_000_000
+    assert drp.Config(rate=40e9).rate == 40_000_000_000
+    assert drp.parameters(rate="100Mbps") == drp.parameters(rate=100_000_000)
+    assert drp.parameters(rate="1Gbps") == drp.parameters()
+
+
+#: Frames of a 128 KiB write of 1024-byte payloads, and their sizes in byte
+#: times: a control frame (REQ, REQ_ACK, ACK, REL, REL_ACK: 50 bytes, padded
+#: to the 64-byte minimum) and a data frame (14 + 32 + 1024 + 4 bytes) to
+#: their last bit (8 bytes of preamble first), and a data frame's slot (the
+#: 12-byte inter-frame gap after it).
+FRAMES, CONTROL, DATA = 128, 8 + 64, 8 + 14 + 32 + 1024 + 4
+SLOT = DATA + 12
+#: A PCIe DMA engine's time per frame with the PcieLink defaults, ns: 500 ns
+#: of set-up, then 4 TLPs of 256 + 24 bytes at 16 Gb/s.
+PCIE_NS = 500 + 4 * (256 + 24) * 8 / 16
+
+
+def critical_wire_ns(bps, pcie_ns=PCIE_NS):
+    """Time on the wire of the frames on a loss-free write's critical path, ns.
+
+    The REQ and the REQ_ACK, the data frames one after the other, each
+    following the one before at the pace of the slower of port and PCIe,
+    then the last one's ACK, the REL and the REL_ACK.
+    """
+
+    def wire(byte_times):
+        return byte_times * 8e9 / bps
+
+    return 5 * wire(CONTROL) + (FRAMES - 1) * max(wire(SLOT), pcie_ns) + wire(DATA)
+
+
+@pytest.mark.parametrize(
+    "rate, bps, defaults, pcie_ns",
+    [
+        ("10Gbps", 10e9, {}, PCIE_NS),  # PCIe sets the pace: 1.06 us a frame
+        ("10Gbps", 10e9, {"ns3::PcieLink::DmaSetupTime": "250ns"}, PCIE_NS - 250),  # the port
+        ("2.5Gbps", 2.5e9, {}, PCIE_NS),  # the port: 3.5 us a slot
+    ],
+)
+def test_rate_gives_the_frames_time_on_the_wire(rate, bps, defaults, pcie_ns):
+    # The fixed latencies (host, PCIe, RNIC processing; about 28 us) are the
+    # 1 Gb/s time less its wire time; at another rate the wire time changes.
+    gigabit = drp.run(transfers=3, defaults=defaults).records["duration_us"]
+    measured = drp.run(transfers=3, rate=rate, defaults=defaults).records["duration_us"]
+    assert gigabit.nunique() == 1 and measured.nunique() == 1
+    fixed_ns = gigabit[0] * 1000 - critical_wire_ns(1e9, pcie_ns)
+    assert 20_000 < fixed_ns < 40_000
+    expected_us = (fixed_ns + critical_wire_ns(bps, pcie_ns)) / 1000
+    # Frames' times are rounded to the nanosecond one by one: 10 ns in all.
+    assert measured[0] == pytest.approx(expected_us, abs=0.010)
+
+
+def test_ten_gigabit_write_takes_164_us():
+    # 1150.9 us at 1 Gb/s; the same write at 10 Gb/s, as computed above.
+    assert drp.run(transfers=2).summary["mean_us"] == pytest.approx(1150.946, abs=0.001)
+    expected_us = (1150946 - critical_wire_ns(1e9) + critical_wire_ns(10e9)) / 1000
+    assert expected_us == pytest.approx(163.68, abs=0.01)
+    assert drp.run(transfers=2, rate="10Gbps").summary["mean_us"] == pytest.approx(
+        expected_us, abs=0.010
+    )
+
+
+def test_concurrency_puts_transfers_in_flight_together():
+    records = drp.run(transfers=12, size=16384, concurrency=3).records
+    assert (records["status"] == "success").all()
+    starts, ends = records["start_us"].to_numpy(), records["end_us"].to_numpy()
+    in_flight = [int(((starts <= s) & (ends > s)).sum()) for s in starts]
+    assert max(in_flight) == 3
+    assert (starts == 0).sum() == 3
+
+
+def test_times_keep_every_nanosecond_after_200_s():
+    # Three transfers 100 s apart: a run over 200 s of simulated time.
+    records = drp.run(
+        transfers=3, frp=0.3, lfp=0.01, defaults={"ns3::RdmaHostApplication::Gap": "100s"}
+    ).records
+    assert records["end_us"].iloc[-1] > 200e6
+    # Microseconds as doubles: nanoseconds are integers well below 2^53.
+    ns = {name: np.rint(records[name] * 1000).astype(np.int64) for name in ("start_us", "end_us")}
+    duration = np.rint(records["duration_us"] * 1000).astype(np.int64)
+    assert (ns["end_us"] - ns["start_us"] == duration).all()
+
+
 def test_config_object():
     config = drp.Config(frp=0.1, transfers=5)
     config.lfp = 0.2
@@ -199,9 +289,27 @@ def test_config_object():
             r'UseEcn = "fast" is not a valid ns3::EnumValue; valid: Off\|On\|AcceptOnly',
         ),
         # Attributes that the scenario sets itself, ignoring their defaults.
+        ({"rate": "5Mbps"}, r"rate = 5Mbps is out of range \[10Mbps, 800Gbps\]"),
+        ({"rate": 10**12}, r"rate = 1000Gbps is out of range \[10Mbps, 800Gbps\]"),
+        ({"rate": "10Gbpsx"}, r'rate = "10Gbpsx" is not a data rate'),
+        ({"rate": "10 Gbps"}, r'rate = "10 Gbps" is not a data rate'),
+        ({"rate": 1.5e9 + 0.5}, r"rate = 1500000000.5 is not a whole number of bit/s"),
+        ({"rate": -1}, r"rate = -1 is not a number of bit/s"),
+        ({"concurrency": 0}, r"concurrency = 0 is out of range \[1, 1024\]"),
+        ({"concurrency": 1025}, r"concurrency = 1025 is out of range \[1, 1024\]"),
+        (
+            {"concurrency": 3, "size": 2**31},
+            r"concurrency = 3 with size = 2147483648: the responder would register 6442450944 "
+            r"bytes at once, over ns3::RdmaHostApplication::MaxRegisteredBytesPerPeer",
+        ),
         (
             {"defaults": {"ns3::EthernetNetDevice::DataRate": "10Mbps"}},
-            r"ns3::EthernetNetDevice::DataRate is set by the scenario .*1 Gb/s",
+            r"ns3::EthernetNetDevice::DataRate is set by the scenario .*use the scenario "
+            r"parameter rate instead",
+        ),
+        (
+            {"defaults": {"ns3::RdmaHostApplication::Concurrency": "4"}},
+            r"Concurrency is set by the scenario .*use the scenario parameter concurrency instead",
         ),
         (
             {"defaults": {"ns3::RnicNetDevice::DataRate": "10Mbps"}},
@@ -260,6 +368,9 @@ def test_a_failed_run_leaves_the_simulator_clean():
         ({"pings": 1}, r"pings must be True or False, not int"),
         ({"method": 1}, r"method must be a string, not int"),
         ({"defaults": ["x"]}, r"defaults must be a dict"),
+        ({"rate": True}, r'rate must be bit/s \(a number\) or a string such as "10Gbps", not bool'),
+        ({"rate": None}, r"rate must be bit/s"),
+        ({"concurrency": 1.5}, r"concurrency must be an integer, not float"),
     ],
 )
 def test_wrong_types_raise_type_error_naming_parameter(params, message):

@@ -1,5 +1,6 @@
 """Campaigns: grid x repetitions, resuming, exports and the results store."""
 
+import json
 import os
 import pathlib
 import re
@@ -89,6 +90,61 @@ def test_dataframe_export_matches_a_run_in_process(campaign):
         *SUMMARY,
     ]
     assert campaign.to_dataframe(dict(grid, method="dynamic")).shape == (2 * 2 * 5, frame.shape[1])
+
+
+def test_rate_and_concurrency_are_swept_like_any_parameter(campaign):
+    grid = {"rate": ["1Gbps", "10Gbps"], "concurrency": [1, 2], "transfers": 4, "size": 4096}
+    assert campaign.run(grid, workers=2, progress=False) == 4
+    settings = campaign.settings_dataframe(grid)
+    assert sorted(zip(settings["rate"], settings["concurrency"])) == [
+        (1_000_000_000, 1),
+        (1_000_000_000, 2),
+        (10_000_000_000, 1),
+        (10_000_000_000, 2),
+    ]
+    # The same run, however the rate is written.
+    assert campaign.run(dict(grid, rate=[10**9, 1e10]), workers=2, progress=False) == 0
+    means = settings.set_index(["rate", "concurrency"])["mean_us"]
+    assert means[10_000_000_000, 1] < means[1_000_000_000, 1]
+    transfers = campaign.to_dataframe(grid)
+    assert {"rate", "concurrency"} <= set(transfers.columns)
+    one = transfers[(transfers["rate"] == 10**10) & (transfers["concurrency"] == 2)]
+    expected = drp.run(rate="10Gbps", concurrency=2, transfers=4, size=4096).records
+    pd.testing.assert_frame_equal(one.reset_index(drop=True), expected, check_dtype=False)
+
+
+def test_runs_stored_before_rate_and_concurrency_keep_their_identity(campaign):
+    # A run at the rate and concurrency every run had before the two existed
+    # is stored under the identity it had then: an older store resumes.
+    grid = dict(GRID, method="dynamic", lfp=0.0)
+    campaign.run(grid, workers=1, progress=False)
+    params = drp.param_combinations(grid)[0]
+    earlier = {k: v for k, v in params.items() if k not in ("rate", "concurrency")}
+    with sqlite3.connect(campaign.store.path) as db:
+        assert db.execute("SELECT params FROM runs").fetchall() == [
+            (json.dumps(earlier, sort_keys=True),)
+        ]
+    assert campaign.run(dict(grid, rate=["1Gbps", "10Gbps"]), workers=1, progress=False) == 1
+    runs = campaign.runs_dataframe()
+    assert sorted(runs["rate"]) == [1_000_000_000, 10_000_000_000]
+    assert (runs["concurrency"] == 1).all()
+
+
+def test_command_line_takes_rates_and_concurrency():
+    from drp import cli
+
+    grid = cli.parse_grid(["rate=1Gbps,10000000000,2.5Gbps", "concurrency=1,4"], [])
+    assert grid == {"rate": ["1Gbps", 10_000_000_000, "2.5Gbps"], "concurrency": [1, 4]}
+    combinations = drp.param_combinations(grid)
+    assert sorted((p["rate"], p["concurrency"]) for p in combinations) == [
+        (rate, concurrency)
+        for rate in (1_000_000_000, 2_500_000_000, 10_000_000_000)
+        for concurrency in (1, 4)
+    ]
+    with pytest.raises(ValueError, match="concurrency = 'two' is not an integer"):
+        cli.parse_grid(["concurrency=two"], [])
+    with pytest.raises(ValueError, match='rate = "fast" is not a data rate'):
+        drp.param_combinations(cli.parse_grid(["rate=fast"], []))
 
 
 def test_store_keeps_version_and_git_revision(campaign):

@@ -47,8 +47,24 @@ def run(name, *args, cwd=None):
         ("--RngRun=3", "RngRun is set by the scenario (it would ignore this value); use"),
         ("--run=4294967296", 'run = "4294967296" is not an integer in [0, 4294967295]'),
         ("--repetitions=2x", 'repetitions = "2x" is not an integer'),
-        ("--ns3::EthernetNetDevice::DataRate=10Mbps", "DataRate is set by the scenario"),
-        ("--ns3::DrpTransport::PayloadSize=512", "use the scenario parameter payload instead"),
+        (
+            "--ns3::EthernetNetDevice::DataRate=10Mbps",
+            "ns3::EthernetNetDevice::DataRate is set by the scenario (it would ignore this "
+            "value); use the option --rate instead",
+        ),
+        ("--ns3::DrpTransport::PayloadSize=512", "use the option --payload instead"),
+        (
+            "--ns3::RdmaHostApplication::Concurrency=4",
+            "ns3::RdmaHostApplication::Concurrency is set by the scenario (it would ignore "
+            "this value); use the option --concurrency instead",
+        ),
+        ("--ns3::RdmaHostApplication::Concurrency=0", "use the option --concurrency instead"),
+        ("--rate=10Gbpsx", 'rate = "10Gbpsx" is not a data rate'),
+        ("--rate=10", "rate = 10bps is out of range [10Mbps, 800Gbps]"),
+        ("--rate=1Tbps", 'rate = "1Tbps" is not a data rate'),
+        ("--rate=", 'rate = "" is not a data rate'),
+        ("--concurrency=0", "concurrency = 0 is out of range [1, 1024]"),
+        ("--concurrency=2x", 'concurrency = "2x" is not an integer'),
     ],
 )
 def test_paper_p2p_refuses_malformed_options(option, message):
@@ -77,9 +93,12 @@ def test_paper_p2p_takes_well_formed_options():
         "--pingInterval=2ms",
         "--pings=1",
         "--ns3::DrpTransport::Window=4",
+        "--rate=2.5Gbps",
+        "--concurrency=2",
     )
     assert result.returncode == 0, result.stderr
     assert "FRP 0.1, LFP 0.05" in result.stdout and "3/3 ok" in result.stdout
+    assert result.stdout.startswith("drp p2p at 2500Mbps: 1 x 3 transfers of 4096 B (write, 2 at")
 
 
 @pytest.mark.parametrize(
@@ -146,8 +165,42 @@ def test_paper_p2p_writes_csv(tmp_path):
     result = run("drp-paper-p2p", *QUICK, "--repetitions=2", f"--csv={csv}")
     assert result.returncode == 0, result.stderr
     lines = csv.read_text().splitlines()
-    assert lines[0].startswith("method,frp,lfp,")
+    assert lines[0].startswith("method,frp,lfp,loss_model,operation,topology,size,payload,rate,")
     assert len(lines) == 1 + 2 * 2 * 3
+    rows = [dict(zip(lines[0].split(","), line.split(","))) for line in lines[1:]]
+    assert {(row["rate"], row["concurrency"]) for row in rows} == {("1000000000", "1")}
     result = run("drp-paper-p2p", *QUICK, f"--csv={tmp_path / 'no' / 'such.csv'}")
     assert result.returncode == 1 and "cannot be written" in result.stderr
     assert result.stdout == ""
+
+
+def test_paper_p2p_csv_keeps_every_nanosecond_after_200_s(tmp_path):
+    # Five transfers, two at a time, 100 s apart: a run over 200 s of
+    # simulated time.
+    csv = tmp_path / "long.csv"
+    result = run(
+        "drp-paper-p2p",
+        "--transfers=5",
+        "--frp=0.3",
+        "--lfp=0.01",
+        "--rate=10Gbps",
+        "--concurrency=2",
+        "--ns3::RdmaHostApplication::Gap=100s",
+        f"--csv={csv}",
+    )
+    assert result.returncode == 0, result.stderr
+    lines = csv.read_text().splitlines()
+    header = lines[0].split(",")
+    rows = [dict(zip(header, line.split(","))) for line in lines[1:]]
+    assert len(rows) == 2 * 5
+    assert {(row["rate"], row["concurrency"]) for row in rows} == {("10000000000", "2")}
+
+    def ns(text):
+        """A CSV time (microseconds, three decimals) in nanoseconds, exactly."""
+        whole, point, decimals = text.partition(".")
+        assert point and len(decimals) == 3, text
+        return int(whole) * 1000 + int(decimals)
+
+    assert max(ns(row["end_us"]) for row in rows) > 200 * 10**9
+    for row in rows:
+        assert ns(row["end_us"]) - ns(row["start_us"]) == ns(row["duration_us"]), row

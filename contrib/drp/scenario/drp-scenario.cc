@@ -22,6 +22,7 @@
 #include "ns3/strict-options.h"
 #include "ns3/string.h"
 #include "ns3/switch-line-helper.h"
+#include "ns3/type-id.h"
 #include "ns3/uinteger.h"
 #include "ns3/v4ping-helper.h"
 #include "ns3/v4ping.h"
@@ -100,33 +101,63 @@ MakeLossModel(const DrpScenario::Config& config)
 }
 
 /**
- * Throws if an attribute default names an attribute that the scenario sets
- * itself on the objects it builds, so that the default would be ignored.
- * \param defaults the attribute defaults
+ * Throws unless the memory that \p config's transfers in flight register at
+ * the responder at once fits its limits (RdmaHostApplication's
+ * MaxRegisteredBytesPerPeer and MaxRegisteredBytes, as the defaults leave
+ * them): it would refuse the transfers beyond them.
+ * \param config the experiment, its defaults checked
  */
 void
-RefuseScenarioAttributes(const std::map<std::string, std::string>& defaults)
+RequireRegistrableConcurrency(const DrpScenario::Config& config)
+{
+    const uint64_t bytes = uint64_t(std::min(config.concurrency, config.transfers)) * config.size;
+    for (std::string attribute : {"MaxRegisteredBytesPerPeer", "MaxRegisteredBytes"})
+    {
+        const std::string name = "ns3::RdmaHostApplication::" + attribute;
+        TypeId::AttributeInformation info;
+        TypeId::LookupByName("ns3::RdmaHostApplication").LookupAttributeByName(attribute, &info);
+        auto given = config.defaults.find(name);
+        const uint64_t limit = given != config.defaults.end()
+                                   ? std::stoull(given->second)
+                                   : DynamicCast<const UintegerValue>(info.initialValue)->Get();
+        if (bytes > limit)
+        {
+            throw std::invalid_argument(
+                "concurrency = " + std::to_string(config.concurrency) +
+                " with size = " + std::to_string(config.size) + ": the responder would register " +
+                std::to_string(bytes) + " bytes at once, over " + name + " = " +
+                std::to_string(limit) + " (it would refuse the transfers beyond it)");
+        }
+    }
+}
+
+} // namespace
+
+void
+DrpScenario::RefuseScenarioAttributes(const std::map<std::string, std::string>& defaults,
+                                      bool options)
 {
     // The attribute (as its declaring class names it) and the scenario
     // parameters that set it, or, after '!', why no parameter does.
-    static const std::map<std::string, std::string> set{
-        {"ns3::EthernetNetDevice::DataRate", "!every link of the scenario runs at 1 Gb/s"},
-        {"ns3::EthernetNetDevice::ReceiveErrorModel", "lfp, lossModel, meanBurst"},
-        {"ns3::RateErrorModel::ErrorRate", "lfp"},
-        {"ns3::RateErrorModel::ErrorUnit", "!the scenario loses whole frames (lfp)"},
-        {"ns3::BurstErrorModel::ErrorRate", "lfp, meanBurst"},
-        {"ns3::BurstErrorModel::BurstSize", "meanBurst"},
-        {"ns3::DrpTransport::PayloadSize", "payload"},
-        {"ns3::RnicNetDevice::Method", "method"},
-        {"ns3::ModePolicy::Method", "method"},
-        {"ns3::RdmaHostApplication::RegistrationFailureProbability", "frp"},
-        {"ns3::RdmaHostApplication::Transfers", "transfers"},
-        {"ns3::RdmaHostApplication::TransferSize", "size"},
-        {"ns3::RdmaHostApplication::Operation", "operation"},
-        {"ns3::RdmaHostApplication::Peer", "!the first host works with the second"},
-        {"ns3::V4Ping::Interval", "pingInterval"},
-        {"ns3::V4Ping::Size", "!the pings are 256, 512 and 1024 bytes"},
-        {"ns3::V4Ping::Remote", "!each host pings the other"},
+    static const std::map<std::string, std::vector<std::string>> set{
+        {"ns3::EthernetNetDevice::DataRate", {"rate"}},
+        {"ns3::EthernetNetDevice::ReceiveErrorModel", {"lfp", "lossModel", "meanBurst"}},
+        {"ns3::RateErrorModel::ErrorRate", {"lfp"}},
+        {"ns3::RateErrorModel::ErrorUnit", {"!the scenario loses whole frames (lfp)"}},
+        {"ns3::BurstErrorModel::ErrorRate", {"lfp", "meanBurst"}},
+        {"ns3::BurstErrorModel::BurstSize", {"meanBurst"}},
+        {"ns3::DrpTransport::PayloadSize", {"payload"}},
+        {"ns3::RnicNetDevice::Method", {"method"}},
+        {"ns3::ModePolicy::Method", {"method"}},
+        {"ns3::RdmaHostApplication::RegistrationFailureProbability", {"frp"}},
+        {"ns3::RdmaHostApplication::Transfers", {"transfers"}},
+        {"ns3::RdmaHostApplication::Concurrency", {"concurrency"}},
+        {"ns3::RdmaHostApplication::TransferSize", {"size"}},
+        {"ns3::RdmaHostApplication::Operation", {"operation"}},
+        {"ns3::RdmaHostApplication::Peer", {"!the first host works with the second"}},
+        {"ns3::V4Ping::Interval", {"pingInterval"}},
+        {"ns3::V4Ping::Size", {"!the pings are 256, 512 and 1024 bytes"}},
+        {"ns3::V4Ping::Remote", {"!each host pings the other"}},
     };
     for (const auto& entry : defaults)
     {
@@ -136,18 +167,27 @@ RefuseScenarioAttributes(const std::map<std::string, std::string>& defaults)
         {
             continue;
         }
-        std::string message =
-            "defaults: " + entry.first + " is set by the scenario (it would ignore this default); ";
-        if (found->second[0] == '!')
+        std::string message = options
+                                  ? entry.first + " is set by the scenario (it would ignore this "
+                                                  "value); "
+                                  : "defaults: " + entry.first +
+                                        " is set by the scenario (it would ignore this "
+                                        "default); ";
+        const std::vector<std::string>& parameters = found->second;
+        if (parameters[0][0] == '!')
         {
-            throw std::invalid_argument(message + found->second.substr(1));
+            throw std::invalid_argument(message + parameters[0].substr(1));
         }
-        throw std::invalid_argument(message + "use the scenario parameter " + found->second +
-                                    " instead");
+        std::string list;
+        for (const auto& parameter : parameters)
+        {
+            list += std::string(list.empty() ? "" : ", ") + (options ? "--" : "") + parameter;
+        }
+        throw std::invalid_argument(message + "use the " +
+                                    (options ? "option" : "scenario parameter") +
+                                    (parameters.size() > 1 ? "s " : " ") + list + " instead");
     }
 }
-
-} // namespace
 
 void
 DrpScenario::Config::Validate() const
@@ -164,15 +204,25 @@ DrpScenario::Config::Validate() const
                                     "on [1, 2 meanBurst - 1])");
     }
     drp::RequireInRange<uint32_t>("transfers", transfers, 1, 10000000);
+    drp::RequireInRange<uint32_t>("concurrency", concurrency, 1, 1024);
     drp::RequireInRange<uint32_t>("size", size, 1, 1u << 31);
     drp::RequireInRange<uint32_t>("payload", payload, 1, 1500 - 32);
     RequireOneOf("operation", operation, {"write", "read"});
     RequireOneOf("topology", topology, {"p2p", "line"});
     drp::RequireInRange<uint32_t>("switches", switches, 1, 64);
+    const DataRate minRate(10000000);     // 10BASE-T
+    const DataRate maxRate(800000000000); // 800GBASE
+    if (!(rate >= minRate && rate <= maxRate))
+    {
+        throw std::invalid_argument("rate = " + drp::ShowDataRate(rate) + " is out of range [" +
+                                    drp::ShowDataRate(minRate) + ", " + drp::ShowDataRate(maxRate) +
+                                    "]");
+    }
     drp::RequireInRange<Time>("pingInterval", pingInterval, MicroSeconds(1), Seconds(10));
     drp::RequireInRange<uint32_t>("seed", seed, 1, UINT32_MAX);
     RefuseScenarioAttributes(defaults);
     drp::CheckAttributeDefaults(defaults);
+    RequireRegistrableConcurrency(*this);
 }
 
 void
@@ -187,11 +237,13 @@ DrpScenario::Config::AddToCommandLine(CommandLine& cmd, drp::StrictOptions& stri
     cmd.AddValue("lossModel", "ns-3 error model for LFP: rate (independent) or burst", lossModel);
     strict.AddValue(cmd, "meanBurst", "burst loss model: mean burst length in frames", meanBurst);
     strict.AddValue(cmd, "transfers", "number of transfers", transfers);
+    strict.AddValue(cmd, "concurrency", "transfers in flight at once, 1 to 1024", concurrency);
     strict.AddValue(cmd, "size", "bytes per transfer", size);
     strict.AddValue(cmd, "payload", "payload bytes per data frame (1 to 1468)", payload);
     cmd.AddValue("operation", "write or read", operation);
     cmd.AddValue("topology", "p2p (one link) or line (of switches)", topology);
     strict.AddValue(cmd, "switches", "line topology: number of switches", switches);
+    strict.AddValue(cmd, "rate", "line rate of every link, 10Mbps to 800Gbps (e.g. 10Gbps)", rate);
     cmd.AddValue("pings", "three pings (256, 512, 1024 bytes) each way during the run", pings);
     strict.AddValue(cmd, "pingInterval", "interval of each ping", pingInterval);
     strict.AddValue(cmd, "seed", "ns-3 RNG seed", seed);
@@ -285,7 +337,7 @@ DrpScenario::RunValidated(const Config& config)
 
     RnicHelper rnic;
     rnic.SetMethod(config.method);
-    rnic.SetDeviceAttribute("DataRate", StringValue("1Gbps"));
+    rnic.SetDeviceAttribute("DataRate", DataRateValue(config.rate));
     rnic.SetTransportAttribute("PayloadSize", UintegerValue(config.payload));
 
     NodeContainer hosts;
@@ -298,7 +350,7 @@ DrpScenario::RunValidated(const Config& config)
     else
     {
         EthernetHelper trunk;
-        trunk.SetDeviceAttribute("DataRate", StringValue("1Gbps"));
+        trunk.SetDeviceAttribute("DataRate", DataRateValue(config.rate));
         // The two hosts sit at the ends of the line (both on the one switch
         // of a line of one).
         uint32_t perSwitch = config.switches == 1 ? 2 : 1;
@@ -333,6 +385,7 @@ DrpScenario::RunValidated(const Config& config)
     RdmaHostHelper hostHelper;
     hostHelper.SetAttribute("RegistrationFailureProbability", DoubleValue(config.frp));
     hostHelper.SetAttribute("Transfers", UintegerValue(config.transfers));
+    hostHelper.SetAttribute("Concurrency", UintegerValue(config.concurrency));
     hostHelper.SetAttribute("TransferSize", UintegerValue(config.size));
     hostHelper.SetAttribute("Operation", StringValue(config.operation));
     ApplicationContainer apps = hostHelper.Install(hosts.Get(0));
@@ -438,8 +491,9 @@ WriteMicroseconds(std::ostream& os, Time t)
 void
 DrpScenario::WriteCsvHeader(std::ostream& os)
 {
-    os << "method,frp,lfp,loss_model,operation,topology,size,payload,seed,run,index,tid,mode,"
-          "status,requests,invalid_replies,timeouts,retransmissions,start_us,end_us,duration_us\n";
+    os << "method,frp,lfp,loss_model,operation,topology,size,payload,rate,concurrency,seed,run,"
+          "index,tid,mode,status,requests,invalid_replies,timeouts,retransmissions,start_us,"
+          "end_us,duration_us\n";
 }
 
 void
@@ -449,10 +503,10 @@ DrpScenario::WriteCsvRows(std::ostream& os, const Result& result)
     for (const auto& r : result.records)
     {
         os << c.method << ',' << c.frp << ',' << c.lfp << ',' << c.lossModel << ',' << c.operation
-           << ',' << c.topology << ',' << c.size << ',' << c.payload << ',' << c.seed << ','
-           << c.run << ',' << r.index << ',' << r.tid << ',' << r.GetModeName() << ','
-           << r.GetStatusName() << ',' << r.requests << ',' << r.invalidReplies << ',' << r.timeouts
-           << ',' << r.retransmissions << ',';
+           << ',' << c.topology << ',' << c.size << ',' << c.payload << ',' << c.rate.GetBitRate()
+           << ',' << c.concurrency << ',' << c.seed << ',' << c.run << ',' << r.index << ','
+           << r.tid << ',' << r.GetModeName() << ',' << r.GetStatusName() << ',' << r.requests
+           << ',' << r.invalidReplies << ',' << r.timeouts << ',' << r.retransmissions << ',';
         WriteMicroseconds(os, r.start);
         os << ',';
         WriteMicroseconds(os, r.end);

@@ -7,6 +7,7 @@
 
 #include "drp-statistics.h"
 
+#include "ns3/data-rate.h"
 #include "ns3/drp-transfer-record.h"
 #include "ns3/nstime.h"
 
@@ -48,11 +49,13 @@ class DrpScenario
         std::string lossModel{"rate"};      //!< rate (independent) or burst losses
         double meanBurst{2.5};              //!< burst loss model: mean burst length, frames
         uint32_t transfers{800};            //!< transfers to run
+        uint32_t concurrency{1};            //!< transfers in flight at once [1, 1024]
         uint32_t size{131072};              //!< bytes per transfer
         uint32_t payload{1024};             //!< payload bytes per data frame
         std::string operation{"write"};     //!< write or read
         std::string topology{"p2p"};        //!< p2p (one link) or line (of switches)
         uint32_t switches{2};               //!< line: number of switches
+        DataRate rate{DataRate("1Gbps")};   //!< every link's line rate [10 Mb/s, 800 Gb/s]
         bool pings{false};                  //!< three pings each way (256, 512, 1024 bytes)
         Time pingInterval{MilliSeconds(1)}; //!< interval of each ping
         uint32_t seed{1};                   //!< ns-3 RNG seed
@@ -122,7 +125,10 @@ class DrpScenario
      * outcomes transfer by transfer (common random numbers), where one
      * stream per run would let the two diverge for the rest of the run after
      * the first transfer in which they behave differently. Their difference
-     * is then measured with far less noise.
+     * is then measured with far less noise. With Config::concurrency above
+     * 1, the transfers in flight share the streams of the one that started
+     * last: the draws are still independent uniforms, but the two methods
+     * meet the same ones only as far as their transfers overlap alike.
      *
      * \param config the experiment; validated first
      * \return what it produced
@@ -133,6 +139,22 @@ class DrpScenario
     static constexpr int64_t PAIRED_STREAM_BASE = 1000;
     /// Streams reserved per transfer: 2 per RNIC's error model, 2 for the responder.
     static constexpr int64_t PAIRED_STREAMS_PER_TRANSFER = 6;
+
+    /**
+     * Throws std::invalid_argument if an attribute default names an attribute
+     * that Run() sets itself on the objects it builds (it would ignore the
+     * default), naming the parameter that sets it, as
+     * "ns3::EthernetNetDevice::DataRate is set by the scenario (it would
+     * ignore this default); use the scenario parameter rate instead".
+     * Config::Validate() calls it.
+     * \param defaults the attribute defaults, "ns3::Class::Attribute" (also
+     * through a subclass) to value
+     * \param options true: a program's command line gave them, and the
+     * message names the options of AddToCommandLine() ("use the option --rate
+     * instead") rather than the parameters
+     */
+    static void RefuseScenarioAttributes(const std::map<std::string, std::string>& defaults,
+                                         bool options = false);
 
   private:
     /**

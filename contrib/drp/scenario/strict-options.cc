@@ -10,7 +10,10 @@
 #include <cmath>
 #include <cstdlib>
 #include <limits>
+#include <map>
+#include <numeric>
 #include <stdexcept>
+#include <utility>
 
 namespace ns3
 {
@@ -67,6 +70,105 @@ ParseStrict<Time>(const std::string& name, const std::string& text)
                                     "fs, min, h, d or y, e.g. 1ms)");
     }
     return Time(text);
+}
+
+std::optional<DataRate>
+ParseDataRate(const std::string& text)
+{
+    static const std::map<std::string, uint64_t> prefixes{{"", 1},
+                                                          {"k", 1000},
+                                                          {"K", 1000},
+                                                          {"Ki", 1024},
+                                                          {"M", 1000000},
+                                                          {"Mi", 1024 * 1024},
+                                                          {"G", 1000000000},
+                                                          {"Gi", 1024 * 1024 * 1024}};
+    static const std::map<std::string, uint64_t> units{{"bps", 1},
+                                                       {"b/s", 1},
+                                                       {"Bps", 8},
+                                                       {"B/s", 8}};
+    const std::string::size_type split = text.find_first_not_of("0123456789.");
+    const std::string number = text.substr(0, split);
+    const std::string::size_type point = number.find('.');
+    // Digits with at most one point, at least one digit, at most 19 digits
+    // (so that they fit 64 bits).
+    const std::size_t digits = number.size() - (point == std::string::npos ? 0 : 1);
+    if (digits == 0 || digits > 19 ||
+        (point != std::string::npos && number.find('.', point + 1) != std::string::npos))
+    {
+        return std::nullopt;
+    }
+    uint64_t multiplier = 1;
+    if (split != std::string::npos)
+    {
+        const std::string unit = text.substr(split);
+        bool known = false;
+        for (const auto& [name, factor] : units)
+        {
+            const std::string::size_type length = unit.size() - std::min(unit.size(), name.size());
+            auto prefix = prefixes.find(unit.substr(0, length));
+            if (unit.size() >= name.size() && unit.substr(length) == name &&
+                prefix != prefixes.end())
+            {
+                multiplier = factor * prefix->second;
+                known = true;
+            }
+        }
+        if (!known)
+        {
+            return std::nullopt;
+        }
+    }
+    // Exactly: the digits as an integer (below 10^19 < 2^64), times the
+    // unit, over 10^decimals, the common factors of the two taken out first.
+    uint64_t value = 0;
+    uint64_t scale = 1;
+    for (std::size_t i = 0; i < number.size(); ++i)
+    {
+        if (number[i] != '.')
+        {
+            value = 10 * value + (number[i] - '0');
+            scale *= (point != std::string::npos && i > point) ? 10 : 1;
+        }
+    }
+    const uint64_t common = std::gcd(multiplier, scale);
+    multiplier /= common;
+    scale /= common;
+    if (value % scale != 0 || value / scale > std::numeric_limits<uint64_t>::max() / multiplier)
+    {
+        return std::nullopt;
+    }
+    return DataRate(value / scale * multiplier);
+}
+
+std::string
+ShowDataRate(DataRate rate)
+{
+    const uint64_t bps = rate.GetBitRate();
+    for (const auto& [unit, factor] :
+         {std::pair<const char*, uint64_t>{"Gbps", 1000000000}, {"Mbps", 1000000}, {"kbps", 1000}})
+    {
+        if (bps != 0 && bps % factor == 0)
+        {
+            return std::to_string(bps / factor) + unit;
+        }
+    }
+    return std::to_string(bps) + "bps";
+}
+
+template <>
+DataRate
+ParseStrict<DataRate>(const std::string& name, const std::string& text)
+{
+    std::optional<DataRate> rate = ParseDataRate(text);
+    if (!rate)
+    {
+        throw std::invalid_argument(name + " = \"" + text +
+                                    "\" is not a data rate (a whole number of bit/s: a number, "
+                                    "then bps, b/s, Bps or B/s with a prefix k, Ki, M, Mi, G or "
+                                    "Gi, e.g. 10Gbps; bit/s without one)");
+    }
+    return *rate;
 }
 
 template <>

@@ -6,12 +6,14 @@
 #define DRP_STRICT_OPTIONS_H
 
 #include "ns3/command-line.h"
+#include "ns3/data-rate.h"
 #include "ns3/nstime.h"
 
 #include <cstdint>
 #include <functional>
 #include <list>
 #include <map>
+#include <optional>
 #include <sstream>
 #include <string>
 
@@ -29,9 +31,9 @@ namespace drp
  *
  * Defined for uint32_t (decimal digits only, 0 to 4294967295), double (a
  * finite number, as strtod reads it, no white space), Time (a number with
- * unit s, ms, us, ns, ps, fs, min, h, d or y; seconds without one) and
- * std::string (the text as given, spaces included, where CommandLine would
- * keep only its first word).
+ * unit s, ms, us, ns, ps, fs, min, h, d or y; seconds without one), DataRate
+ * (see ParseDataRate()) and std::string (the text as given, spaces
+ * included, where CommandLine would keep only its first word).
  *
  * \param name the option, as the user spells it
  * \param text its value
@@ -39,6 +41,29 @@ namespace drp
  */
 template <typename T>
 T ParseStrict(const std::string& name, const std::string& text);
+
+/**
+ * \ingroup drp
+ * Parses a data rate as ns-3's DataRate(std::string) does, but strictly and
+ * exactly: a decimal number (digits with at most one point, no sign, no
+ * exponent, no white space), then nothing (bit/s) or a unit, bps, b/s, Bps or
+ * B/s (B: 8-bit bytes), with an optional prefix k or K (10^3), Ki (2^10), M
+ * (10^6), Mi (2^20), G (10^9) or Gi (2^30). The rate must be a whole number
+ * of bit/s ("2.5Gbps" is, "0.5bps" is not), below 2^64. ns-3 reads a prefix
+ * of a malformed number ("1.5.3Gbps" as 1.5 Gbps), rounds through a double
+ * and ends the process on an unknown unit.
+ * \param text the rate
+ * \return the rate, or nothing if \p text is not one
+ */
+std::optional<DataRate> ParseDataRate(const std::string& text);
+
+/**
+ * \ingroup drp
+ * \param rate a data rate
+ * \return it in the largest unit of bps, kbps, Mbps and Gbps in which it is a
+ * whole number ("10Gbps", "1500Mbps"), as ParseDataRate() reads it back
+ */
+std::string ShowDataRate(DataRate rate);
 
 /**
  * \ingroup drp
@@ -71,7 +96,7 @@ class StrictOptions
      * \param cmd the command line
      * \param name the option
      * \param help its help text
-     * \param value where the value goes (uint32_t, double, Time or
+     * \param value where the value goes (uint32_t, double, Time, DataRate or
      * std::string); its current value is the default shown by --PrintHelp
      */
     template <typename T>
@@ -145,6 +170,17 @@ ShowDefault<Time>(const Time& value)
     std::ostringstream os;
     os << value.As(Time::AUTO);
     return os.str();
+}
+
+/**
+ * \param value a data rate
+ * \return it in its natural unit (10Gbps)
+ */
+template <>
+inline std::string
+ShowDefault<DataRate>(const DataRate& value)
+{
+    return ShowDataRate(value);
 }
 
 template <typename T>

@@ -362,7 +362,7 @@ class DrpConfigScenarioTestCase : public DrpConfigTestCase
             // Attribute defaults that the scenario sets itself (and would ignore).
             {"defaults: DataRate",
              Bad([](auto& c) { c.defaults["ns3::EthernetNetDevice::DataRate"] = "10Mbps"; }),
-             {"ns3::EthernetNetDevice::DataRate", "set by the scenario", "1 Gb/s"}},
+             {"ns3::EthernetNetDevice::DataRate", "set by the scenario", "parameter rate"}},
             {"defaults: DataRate through a subclass",
              Bad([](auto& c) { c.defaults["ns3::RnicNetDevice::DataRate"] = "10Mbps"; }),
              {"ns3::RnicNetDevice::DataRate", "set by the scenario"}},

@@ -2,16 +2,26 @@
  * SPDX-License-Identifier: GPL-2.0-only
  */
 
-// DrpScenario's paired streams: both methods of one run meet the same losses
-// and registration outcomes transfer by transfer.
+// DrpScenario as a measuring instrument: paired streams (both methods of one
+// run meet the same losses and registration outcomes transfer by transfer),
+// its parameters (the links' rate, the transfers in flight) and what it
+// prints and writes.
 
+#include "ns3/command-line.h"
 #include "ns3/drp-compat.h"
 #include "ns3/drp-scenario.h"
+#include "ns3/ethernet-net-device.h"
+#include "ns3/pcie-link.h"
+#include "ns3/strict-options.h"
 #include "ns3/test.h"
 
+#include <algorithm>
 #include <cctype>
+#include <functional>
 #include <sstream>
+#include <stdexcept>
 #include <string>
+#include <vector>
 
 using namespace ns3;
 
@@ -278,6 +288,464 @@ class DrpScenarioSummaryTestCase : public TestCase
 
 /**
  * \ingroup drp-tests
+ * Runs \p action, which should throw std::invalid_argument.
+ * \param action the mistake
+ * \return the exception's message, or "" if nothing was thrown
+ */
+static std::string
+InvalidArgumentMessage(const std::function<void()>& action)
+{
+    try
+    {
+        action();
+    }
+    catch (const std::invalid_argument& e)
+    {
+        return e.what();
+    }
+    return "";
+}
+
+/**
+ * \ingroup drp-tests
+ * Data rates as options: drp::ParseDataRate() reads ns-3's notation exactly
+ * and refuses what ns-3 would misread, drp::ShowDataRate() writes a rate in
+ * its unit, and a StrictOptions option takes one.
+ */
+class DrpScenarioDataRateOptionTestCase : public TestCase
+{
+  public:
+    DrpScenarioDataRateOptionTestCase()
+        : TestCase("data rates as options: parsed exactly, shown in their unit")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        const std::vector<std::pair<std::string, uint64_t>> good{
+            {"10Gbps", 10000000000},
+            {"1Gbps", 1000000000},
+            {"100Mbps", 100000000},
+            {"2.5Gbps", 2500000000},
+            {".5Gbps", 500000000},
+            {"1.25GBps", 10000000000},
+            {"8Kib/s", 8192},
+            {"1kB/s", 8000},
+            {"1Gib/s", 1073741824},
+            {"2.3Gbps", 2300000000}, // a double times 10^9 would give 2299999999.9999998
+            {"1000000", 1000000},
+            {"1000000bps", 1000000},
+        };
+        for (const auto& [text, bps] : good)
+        {
+            std::optional<DataRate> rate = drp::ParseDataRate(text);
+            NS_TEST_EXPECT_MSG_EQ(rate.has_value(), true, "\"" << text << "\" is a rate");
+            NS_TEST_EXPECT_MSG_EQ(rate.value_or(DataRate(0)).GetBitRate(), bps, text);
+        }
+        for (std::string bad : {"",
+                                "Gbps",
+                                ".Gbps",
+                                "10Gbpsx",
+                                "10 Gbps",
+                                " 10Gbps",
+                                "1.5.3Gbps",
+                                "-1Gbps",
+                                "+1Gbps",
+                                "1e9",
+                                "1e9bps",
+                                "10Tbps",
+                                "10gbps",
+                                "0.5bps",
+                                "99999999999999999999",
+                                "9999999999GBps"})
+        {
+            NS_TEST_EXPECT_MSG_EQ(drp::ParseDataRate(bad).has_value(),
+                                  false,
+                                  "\"" << bad << "\" is not a rate");
+            std::string message =
+                InvalidArgumentMessage([bad]() { drp::ParseStrict<DataRate>("rate", bad); });
+            NS_TEST_EXPECT_MSG_NE(message.find("rate = \"" + bad + "\" is not a data rate"),
+                                  std::string::npos,
+                                  "message \"" << message << "\"");
+        }
+
+        NS_TEST_EXPECT_MSG_EQ(drp::ShowDataRate(DataRate("1Gbps")), "1Gbps", "Gb/s");
+        NS_TEST_EXPECT_MSG_EQ(drp::ShowDataRate(DataRate("1500Mbps")), "1500Mbps", "Mb/s");
+        NS_TEST_EXPECT_MSG_EQ(drp::ShowDataRate(DataRate(8000)), "8kbps", "kb/s");
+        NS_TEST_EXPECT_MSG_EQ(drp::ShowDataRate(DataRate(8192)), "8192bps", "b/s");
+        NS_TEST_EXPECT_MSG_EQ(drp::ShowDataRate(DataRate(0)), "0bps", "nothing");
+        for (uint64_t bps : {uint64_t(1), uint64_t(2500000000), uint64_t(800000000000)})
+        {
+            NS_TEST_EXPECT_MSG_EQ(drp::ParseDataRate(drp::ShowDataRate(DataRate(bps)))
+                                      .value_or(DataRate(0))
+                                      .GetBitRate(),
+                                  bps,
+                                  "shown, then read back");
+        }
+
+        DataRate rate("1Gbps");
+        CommandLine cmd;
+        drp::StrictOptions strict;
+        strict.AddValue(cmd, "rate", "", rate);
+        std::vector<std::string> arguments{"program", "--rate=2.5Gbps"};
+        std::vector<char*> argv;
+        for (auto& argument : arguments)
+        {
+            argv.push_back(argument.data());
+        }
+        cmd.Parse(static_cast<int>(argv.size()), argv.data());
+        strict.Apply();
+        NS_TEST_EXPECT_MSG_EQ(rate, DataRate("2.5Gbps"), "an option takes a rate");
+    }
+};
+
+/**
+ * \ingroup drp-tests
+ * Config::rate and Config::concurrency: validated, bound to the command line,
+ * and the only way to set what they set (an attribute default for either is
+ * refused, naming the parameter, or the option on a command line).
+ */
+class DrpScenarioParametersTestCase : public TestCase
+{
+  public:
+    DrpScenarioParametersTestCase()
+        : TestCase("rate and concurrency: validated, refused as attribute defaults")
+    {
+    }
+
+  private:
+    /**
+     * \param change a change to the default configuration
+     * \return the message of Validate() for the changed configuration, "" if valid
+     */
+    static std::string Validate(const std::function<void(DrpScenario::Config&)>& change)
+    {
+        DrpScenario::Config config;
+        change(config);
+        return InvalidArgumentMessage([&config]() { config.Validate(); });
+    }
+
+    void DoRun() override
+    {
+        DrpScenario::Config defaults;
+        NS_TEST_EXPECT_MSG_EQ(defaults.rate, DataRate("1Gbps"), "the paper's Gigabit links");
+        NS_TEST_EXPECT_MSG_EQ(defaults.concurrency, 1, "one transfer at a time");
+
+        const std::vector<std::pair<std::function<void(DrpScenario::Config&)>, std::string>>
+            mistakes{
+                {[](auto& c) { c.rate = DataRate("9999999bps"); },
+                 "rate = 9999999bps is out of range [10Mbps, 800Gbps]"},
+                {[](auto& c) { c.rate = DataRate("801Gbps"); },
+                 "rate = 801Gbps is out of range [10Mbps, 800Gbps]"},
+                {[](auto& c) { c.rate = DataRate(0); }, "rate = 0bps is out of range"},
+                {[](auto& c) { c.concurrency = 0; }, "concurrency = 0 is out of range [1, 1024]"},
+                {[](auto& c) { c.concurrency = 1025; },
+                 "concurrency = 1025 is out of range [1, 1024]"},
+                {[](auto& c) {
+                     c.concurrency = 3;
+                     c.size = 1u << 31;
+                 },
+                 "concurrency = 3 with size = 2147483648: the responder would register "
+                 "6442450944 bytes at once, over "
+                 "ns3::RdmaHostApplication::MaxRegisteredBytesPerPeer = 4294967296"},
+                {[](auto& c) {
+                     c.concurrency = 3;
+                     c.size = 4096;
+                     c.defaults["ns3::RdmaHostApplication::MaxRegisteredBytesPerPeer"] = "8192";
+                 },
+                 "the responder would register 12288 bytes at once, over "
+                 "ns3::RdmaHostApplication::MaxRegisteredBytesPerPeer = 8192"},
+                {[](auto& c) { c.defaults["ns3::EthernetNetDevice::DataRate"] = "10Gbps"; },
+                 "defaults: ns3::EthernetNetDevice::DataRate is set by the scenario (it would "
+                 "ignore this default); use the scenario parameter rate instead"},
+                {[](auto& c) { c.defaults["ns3::RnicNetDevice::DataRate"] = "10Gbps"; },
+                 "use the scenario parameter rate instead"},
+                {[](auto& c) { c.defaults["ns3::RdmaHostApplication::Concurrency"] = "4"; },
+                 "defaults: ns3::RdmaHostApplication::Concurrency is set by the scenario (it "
+                 "would ignore this default); use the scenario parameter concurrency instead"},
+                {[](auto& c) { c.defaults["ns3::BurstErrorModel::ErrorRate"] = "0.1"; },
+                 "use the scenario parameters lfp, meanBurst instead"},
+            };
+        for (const auto& [change, expected] : mistakes)
+        {
+            std::string message = Validate(change);
+            NS_TEST_EXPECT_MSG_NE(message.find(expected),
+                                  std::string::npos,
+                                  "message \"" << message << "\" says \"" << expected << "\"");
+        }
+        NS_TEST_EXPECT_MSG_EQ(Validate([](auto& c) {
+                                  c.rate = DataRate("10Mbps");
+                                  c.concurrency = 1024;
+                                  c.size = 4194304; // 1024 x 4 MiB: 4 GiB in flight
+                              }),
+                              "",
+                              "the smallest rate, the most transfers in flight");
+        NS_TEST_EXPECT_MSG_EQ(Validate([](auto& c) {
+                                  c.rate = DataRate("800Gbps");
+                                  c.concurrency = 1024;
+                                  c.transfers = 2; // only 2 in flight
+                                  c.size = 1u << 31;
+                              }),
+                              "",
+                              "the largest rate; no more in flight than transfers");
+
+        // A program's command line: the options, and the message names them.
+        std::string message = InvalidArgumentMessage([]() {
+            DrpScenario::RefuseScenarioAttributes({{"ns3::EthernetNetDevice::DataRate", "1Gbps"}},
+                                                  true);
+        });
+        NS_TEST_EXPECT_MSG_EQ(message,
+                              "ns3::EthernetNetDevice::DataRate is set by the scenario (it would "
+                              "ignore this value); use the option --rate instead",
+                              "on a command line");
+        DrpScenario::Config config;
+        CommandLine cmd;
+        drp::StrictOptions strict;
+        config.AddToCommandLine(cmd, strict);
+        std::vector<std::string> arguments{"program", "--rate=10Gbps", "--concurrency=4"};
+        std::vector<char*> argv;
+        for (auto& argument : arguments)
+        {
+            argv.push_back(argument.data());
+        }
+        cmd.Parse(static_cast<int>(argv.size()), argv.data());
+        strict.Apply();
+        NS_TEST_EXPECT_MSG_EQ(config.rate, DataRate("10Gbps"), "--rate");
+        NS_TEST_EXPECT_MSG_EQ(config.concurrency, 4, "--concurrency");
+    }
+};
+
+/**
+ * \ingroup drp-tests
+ * Config::concurrency reaches the initiating host: that many transfers are
+ * in flight at once, from the start, and each transfer's slot starts the
+ * next one when it ends.
+ */
+class DrpScenarioConcurrencyTestCase : public TestCase
+{
+  public:
+    DrpScenarioConcurrencyTestCase()
+        : TestCase("concurrency: transfers in flight at once")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        DrpScenario::Config config;
+        config.transfers = 12;
+        config.size = 16384;
+        config.concurrency = 3;
+        DrpScenario::Result result = DrpScenario::Run(config);
+        NS_TEST_ASSERT_MSG_EQ(result.GetSuccesses(), 12, "every transfer succeeds");
+        uint32_t most = 0;
+        for (const auto& record : result.records)
+        {
+            // Transfers in flight when this one started, itself included.
+            uint32_t inFlight = 0;
+            for (const auto& other : result.records)
+            {
+                inFlight += other.start <= record.start && other.end > record.start;
+            }
+            most = std::max(most, inFlight);
+        }
+        NS_TEST_EXPECT_MSG_EQ(most, 3, "at most, and at some time, 3 transfers in flight");
+        uint32_t first = 0;
+        for (const auto& record : result.records)
+        {
+            first += record.start.IsZero();
+        }
+        NS_TEST_EXPECT_MSG_EQ(first, 3, "3 transfers start at once");
+    }
+};
+
+/**
+ * \ingroup drp-tests
+ * Config::rate sets the line rate of every link. A loss-free 128 KiB write of
+ * 1024-byte frames takes the fixed latencies of the hosts, PCIe and RNICs
+ * (which do not depend on the rate) plus the time on the wire of the frames
+ * on its critical path: the REQ and its REQ_ACK, then 128 data frames, then
+ * the last one's ACK, the REL and the REL_ACK. Data frames follow each other
+ * at the pace of the slower of the port (one slot: the frame, its preamble
+ * and the inter-frame gap) and the DMA engines of PCIe (DmaSetupTime plus the
+ * serialisation of the payload per frame, 1.06 us with the defaults): the
+ * port at 1 Gb/s (8.752 us a slot), PCIe at 10 Gb/s (0.8752 us a slot). The
+ * test measures the fixed part at 1 Gb/s and predicts the time at 10 Gb/s
+ * from the frame sizes, with the PCIe defaults and with a DMA set-up short
+ * enough (250 ns) for the port to set the pace at 10 Gb/s too.
+ */
+class DrpScenarioRateTestCase : public TestCase
+{
+  public:
+    DrpScenarioRateTestCase()
+        : TestCase("rate: transfer time at 10 Gbps from the frames' time on the wire")
+    {
+    }
+
+  private:
+    /// Data frames of a 128 KiB transfer of 1024-byte payloads.
+    static constexpr uint32_t FRAMES = 128;
+    /// Payload bytes per data frame.
+    static constexpr uint32_t PAYLOAD = 1024;
+    /// DRP header bytes.
+    static constexpr uint32_t DRP_HEADER = 32;
+    /// Tolerance, ns: frames' times are rounded to the nanosecond, one by one.
+    static constexpr double TOLERANCE_NS = 10;
+
+    /**
+     * \param bytes byte times
+     * \param rate a line rate
+     * \return their duration at that rate, ns (not rounded)
+     */
+    static double Ns(uint32_t bytes, DataRate rate)
+    {
+        return bytes * 8 * 1e9 / rate.GetBitRate();
+    }
+
+    /**
+     * \param rate the line rate
+     * \param dmaBusy the time a PCIe DMA engine spends on a frame's payload, ns
+     * \return the time on the wire of the frames on a transfer's critical
+     * path, data frames paced by the slower of port and PCIe, ns
+     */
+    static double CriticalWireNs(DataRate rate, double dmaBusy)
+    {
+        using E = EthernetNetDevice;
+        // To its last bit: preamble, then the frame padded to the minimum.
+        const uint32_t control = E::PREAMBLE_SFD_SIZE + E::MIN_FRAME_SIZE;
+        const uint32_t data =
+            E::PREAMBLE_SFD_SIZE + E::HEADER_SIZE + DRP_HEADER + PAYLOAD + E::FCS_SIZE;
+        const uint32_t slot = data + 12; // the default InterframeGap
+        return 5 * Ns(control, rate) + (FRAMES - 1) * std::max(Ns(slot, rate), dmaBusy) +
+               Ns(data, rate);
+    }
+
+    /**
+     * \param rate the line rate
+     * \param dmaSetup PcieLink::DmaSetupTime
+     * \return the duration of each of a few loss-free transfers, ns (all equal)
+     */
+    int64_t Measure(DataRate rate, Time dmaSetup)
+    {
+        DrpScenario::Config config;
+        config.transfers = 3;
+        config.rate = rate;
+        config.defaults["ns3::PcieLink::DmaSetupTime"] =
+            std::to_string(dmaSetup.GetNanoSeconds()) + "ns";
+        DrpScenario::Result result = DrpScenario::Run(config);
+        NS_TEST_EXPECT_MSG_EQ(result.GetSuccesses(), 3, "every transfer succeeds");
+        for (const auto& record : result.records)
+        {
+            NS_TEST_EXPECT_MSG_EQ(record.GetDuration(),
+                                  result.records[0].GetDuration(),
+                                  "loss-free transfers all take the same time");
+            NS_TEST_EXPECT_MSG_EQ(record.retransmissions, 0, "nothing sent twice");
+        }
+        return result.records[0].GetDuration().GetNanoSeconds();
+    }
+
+    void DoRun() override
+    {
+        Ptr<PcieLink> pcie = CreateObject<PcieLink>(); // the defaults
+        const Time serialisation = pcie->GetSerializationTime(PAYLOAD);
+        for (Time dmaSetup : {pcie->GetDmaSetupTime(), NanoSeconds(250)})
+        {
+            const double dmaBusy = (dmaSetup + serialisation).GetNanoSeconds();
+            const int64_t gigabit = Measure(DataRate("1Gbps"), dmaSetup);
+            const double fixed = gigabit - CriticalWireNs(DataRate("1Gbps"), dmaBusy);
+            NS_TEST_EXPECT_MSG_GT_OR_EQ(fixed, 20000, "fixed latencies: about 28 us");
+            NS_TEST_EXPECT_MSG_LT_OR_EQ(fixed, 40000, "fixed latencies: about 28 us");
+            const double expected = fixed + CriticalWireNs(DataRate("10Gbps"), dmaBusy);
+            const int64_t measured = Measure(DataRate("10Gbps"), dmaSetup);
+            NS_TEST_EXPECT_MSG_EQ_TOL(double(measured),
+                                      expected,
+                                      TOLERANCE_NS,
+                                      "10 Gb/s, DMA set-up "
+                                          << dmaSetup.As(Time::NS) << ": measured " << measured
+                                          << " ns, computed " << expected
+                                          << " ns (1 Gb/s: " << gigabit << " ns)");
+        }
+        // With the PCIe defaults: 1150.946 us at 1 Gb/s, 163.682 us at 10 Gb/s
+        // (computed 163.680); with a 250 ns set-up 1150.446 and 139.712 (139.710).
+    }
+};
+
+/**
+ * \ingroup drp-tests
+ * A run of more than 200 s of simulated time (three transfers, 100 s apart:
+ * RdmaHostApplication::Gap) writes CSV times that keep every nanosecond: in
+ * every row, end_us - start_us = duration_us exactly, read as integers of
+ * nanoseconds, and each equals the record it comes from.
+ */
+class DrpScenarioLongRunCsvTestCase : public TestCase
+{
+  public:
+    DrpScenarioLongRunCsvTestCase()
+        : TestCase("CSV of a run over 200 s: end - start = duration to the nanosecond")
+    {
+    }
+
+  private:
+    /**
+     * \param text a CSV time, microseconds with three decimals
+     * \return it in nanoseconds, exactly (-1 if it is not one)
+     */
+    static int64_t Nanoseconds(const std::string& text)
+    {
+        std::string::size_type point = text.find('.');
+        if (point == std::string::npos || text.size() - point != 4)
+        {
+            return -1;
+        }
+        return std::stoll(text.substr(0, point)) * 1000 + std::stoll(text.substr(point + 1));
+    }
+
+    void DoRun() override
+    {
+        DrpScenario::Config config;
+        config.transfers = 3;
+        config.frp = 0.3;
+        config.lfp = 0.01;
+        config.defaults["ns3::RdmaHostApplication::Gap"] = "100s";
+        DrpScenario::Result result = DrpScenario::Run(config);
+        NS_TEST_ASSERT_MSG_EQ(result.records.size(), 3, "every transfer recorded");
+        NS_TEST_EXPECT_MSG_GT(result.records.back().end, Seconds(200), "a run over 200 s");
+
+        std::ostringstream csv;
+        DrpScenario::WriteCsvHeader(csv);
+        DrpScenario::WriteCsvRows(csv, result);
+        std::istringstream lines(csv.str());
+        std::string line;
+        std::getline(lines, line);
+        NS_TEST_EXPECT_MSG_EQ(line.substr(line.rfind(",start_us")),
+                              ",start_us,end_us,duration_us",
+                              "the last three columns");
+        uint32_t rows = 0;
+        while (std::getline(lines, line))
+        {
+            std::vector<std::string> fields;
+            std::istringstream cells(line);
+            for (std::string cell; std::getline(cells, cell, ',');)
+            {
+                fields.push_back(cell);
+            }
+            NS_TEST_ASSERT_MSG_GT_OR_EQ(fields.size(), 3, "row \"" << line << "\"");
+            const int64_t start = Nanoseconds(fields[fields.size() - 3]);
+            const int64_t end = Nanoseconds(fields[fields.size() - 2]);
+            const int64_t duration = Nanoseconds(fields[fields.size() - 1]);
+            const DrpTransferRecord& record = result.records.at(rows);
+            NS_TEST_EXPECT_MSG_EQ(start, record.start.GetNanoSeconds(), "row \"" << line << "\"");
+            NS_TEST_EXPECT_MSG_EQ(end, record.end.GetNanoSeconds(), "row \"" << line << "\"");
+            NS_TEST_EXPECT_MSG_EQ(end - start, duration, "row \"" << line << "\"");
+            ++rows;
+        }
+        NS_TEST_EXPECT_MSG_EQ(rows, 3, "one row per transfer");
+    }
+};
+
+/**
+ * \ingroup drp-tests
  * DrpScenario as a measuring instrument.
  */
 class DrpScenarioTestSuite : public TestSuite
@@ -290,6 +758,11 @@ class DrpScenarioTestSuite : public TestSuite
         AddTestCase(new DrpScenarioPairedStreamsTestCase(0, 0.1), DRP_TEST_QUICK);
         AddTestCase(new DrpScenarioSummaryTestCase, DRP_TEST_QUICK);
         AddTestCase(new DrpScenarioNoSuccessTestCase, DRP_TEST_QUICK);
+        AddTestCase(new DrpScenarioDataRateOptionTestCase, DRP_TEST_QUICK);
+        AddTestCase(new DrpScenarioParametersTestCase, DRP_TEST_QUICK);
+        AddTestCase(new DrpScenarioConcurrencyTestCase, DRP_TEST_QUICK);
+        AddTestCase(new DrpScenarioRateTestCase, DRP_TEST_QUICK);
+        AddTestCase(new DrpScenarioLongRunCsvTestCase, DRP_TEST_QUICK);
     }
 };
 

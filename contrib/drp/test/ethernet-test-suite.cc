@@ -323,6 +323,107 @@ class EthernetExactRateTestCase : public TestCase
 
 /**
  * \ingroup drp-tests
+ * Back-to-back frames of mixed sizes (payloads of 0 to 1500 bytes, the
+ * shortest padded to the 64-byte minimum on the wire) keep the nominal rate
+ * at every frame, not only over the whole run: the end of the k-th slot is
+ * within 1 ns of the exact sum of the first k slots' times, whatever the
+ * fractions of a nanosecond that each size leaves over.
+ */
+class EthernetExactRateEveryFrameTestCase : public TestCase
+{
+  public:
+    /// \param rate the link's rate \param frames how many frames to send
+    EthernetExactRateEveryFrameTestCase(const std::string& rate, uint32_t frames)
+        : TestCase("Ethernet: " + std::to_string(frames) + " frames of mixed sizes at " + rate +
+                   " end on time to the nanosecond, each"),
+          m_rate(rate),
+          m_frames(frames)
+    {
+    }
+
+  private:
+    /// Payload sizes, sent in turn.
+    static constexpr uint32_t PAYLOADS[] = {0, 1000, 46, 1500, 333, 64, 777, 1};
+
+    void DoRun() override
+    {
+        EthernetHelper eth;
+        eth.SetDeviceAttribute("DataRate", StringValue(m_rate));
+        NodeContainer nodes;
+        nodes.Create(2);
+        NetDeviceContainer devs = eth.Install(nodes);
+        m_device = DynamicCast<EthernetNetDevice>(devs.Get(0));
+        m_bps = DataRate(m_rate).GetBitRate();
+        m_to = devs.Get(1)->GetAddress();
+        devs.Get(1)->SetReceiveCallback(
+            MakeCallback(&EthernetExactRateEveryFrameTestCase::Rx, this));
+        m_device->TraceConnectWithoutContext(
+            "PhyTxEnd",
+            MakeCallback(&EthernetExactRateEveryFrameTestCase::OnTxEnd, this));
+        Simulator::Schedule(Seconds(0), &EthernetExactRateEveryFrameTestCase::SendOne, this);
+        Simulator::Schedule(Seconds(0), &EthernetExactRateEveryFrameTestCase::SendOne, this);
+        Simulator::Run();
+        Simulator::Destroy();
+
+        NS_TEST_EXPECT_MSG_EQ(m_ended, m_frames, "every frame sent");
+        NS_TEST_EXPECT_MSG_EQ(m_received, m_frames, "every frame received");
+        NS_TEST_EXPECT_MSG_EQ(m_late, 0, "slots that ended off the exact time by 1 ns or more");
+        NS_TEST_EXPECT_MSG_GT(m_inside, m_frames / 2, "most slots end inside a nanosecond");
+    }
+
+    /// Queues one more frame, until all are sent.
+    void SendOne()
+    {
+        if (m_sent < m_frames)
+        {
+            const uint32_t payload = PAYLOADS[m_sent % std::size(PAYLOADS)];
+            m_sizes.push_back(EthernetNetDevice::HEADER_SIZE + payload +
+                              EthernetNetDevice::FCS_SIZE);
+            ++m_sent;
+            m_device->Send(Create<Packet>(payload), m_to, TEST_ETHERTYPE);
+        }
+    }
+
+    /// Receive callback: counts every frame.
+    /// \return true
+    bool Rx(Ptr<NetDevice>, Ptr<const Packet>, uint16_t, const Address&)
+    {
+        ++m_received;
+        return true;
+    }
+
+    /// A frame's slot ended: compare with the exact end of its slot.
+    void OnTxEnd(Ptr<const Packet>)
+    {
+        // Exact end, ns: m_numerator / bps (bits x 10^9 stays below 2^63 here).
+        m_numerator += uint64_t(m_device->GetWireSize(m_sizes.front())) * 8 * 1000000000ULL;
+        m_sizes.pop_front();
+        ++m_ended;
+        const uint64_t whole = m_numerator / m_bps;
+        const bool fraction = m_numerator % m_bps != 0;
+        const uint64_t now = Simulator::Now().GetNanoSeconds();
+        // Within 1 ns of whole + fraction: whole, or whole + 1 if there is a fraction.
+        m_late += !(now == whole || (fraction && now == whole + 1));
+        m_inside += fraction;
+        SendOne();
+    }
+
+    std::string m_rate;              //!< the link's rate
+    uint32_t m_frames;               //!< frames to send
+    uint64_t m_bps{0};               //!< the rate, bit/s
+    uint32_t m_sent{0};              //!< frames queued so far
+    uint32_t m_ended{0};             //!< frames whose slot ended
+    uint32_t m_received{0};          //!< frames received
+    uint32_t m_late{0};              //!< slots that ended 1 ns or more off
+    uint32_t m_inside{0};            //!< slots whose exact end is inside a nanosecond
+    uint64_t m_numerator{0};         //!< exact end of the slots so far, ns x bps
+    std::list<uint32_t> m_sizes;     //!< sizes of the frames queued, in order
+    Address m_to;                    //!< the receiver
+    Ptr<EthernetNetDevice> m_device; //!< the sender
+};
+
+/**
+ * \ingroup drp-tests
  * Both directions at once, each at the single-direction time.
  */
 class EthernetFullDuplexTestCase : public EthernetTestCaseBase
@@ -880,6 +981,8 @@ class EthernetTestSuite : public TestSuite
         AddTestCase(new EthernetTimingTestCase, TestCase::QUICK);
         AddTestCase(new EthernetExactRateTestCase("40Gbps", 1000000), TestCase::QUICK);
         AddTestCase(new EthernetExactRateTestCase("100Gbps", 1000000), TestCase::QUICK);
+        AddTestCase(new EthernetExactRateEveryFrameTestCase("40Gbps", 100000), TestCase::QUICK);
+        AddTestCase(new EthernetExactRateEveryFrameTestCase("100Gbps", 100000), TestCase::QUICK);
         AddTestCase(new EthernetFullDuplexTestCase, TestCase::QUICK);
         AddTestCase(new EthernetErrorModelTestCase, TestCase::QUICK);
         AddTestCase(new EthernetDropTestCase, TestCase::QUICK);
