@@ -27,6 +27,7 @@ to recompute them: ``run(..., recompute_other_builds=True)``.
 
 import itertools
 import json
+import math
 import warnings
 
 from drp import _build, _drp
@@ -283,7 +284,7 @@ class Campaign:
         rows = []
         for params, group in runs.groupby("params", sort=False):
             summaries = [json.loads(s) for s in group["summary"]]
-            counters = {name: sum(s[name] for s in summaries) for name in COUNTERS}
+            counters = {name: sum(s.get(name, math.nan) for s in summaries) for name in COUNTERS}
             row = parameter_columns(key_params(params))
             row["runs"] = len(group)
             row.update(summarize(transfers[transfers["run_id"].isin(group.index)], counters))

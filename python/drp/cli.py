@@ -39,7 +39,7 @@ examples:
 GRID_PARAMETERS = [name for name in PARAMETERS if name not in ("run", "defaults")]
 
 #: Summary columns printed per parameter combination.
-SHOWN = ["runs", "n", "successes", "indirect", "mean_us", "ci95_us", "frames_lost"]
+SHOWN = ["runs", "n", "successes", "indirect", "mean_us", "ci95_us", "frames_lost", "host_drops"]
 
 _BOOLEANS = {"true": True, "1": True, "yes": True, "false": False, "0": False, "no": False}
 

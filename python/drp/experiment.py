@@ -35,6 +35,7 @@ RECORD_COLUMNS = (
 COUNTERS = (
     "corrupt_transfers",
     "frames_lost",
+    "host_drops",
     "drp_drops",
     "buffer_overflows",
     "pcie_requests",
@@ -108,7 +109,8 @@ def summarize(records, counters):
         "ci95_us": interval.half_width if interval.count > 1 else math.nan,
         "note": success_note(interval.count),
     }
-    summary.update((name, counters[name]) for name in COUNTERS)
+    # A run stored before a counter existed did not count it: unknown (NaN), not 0.
+    summary.update((name, counters.get(name, math.nan)) for name in COUNTERS)
     return summary
 
 

@@ -523,6 +523,7 @@ ToDict(const DrpScenario::Result& result)
     py::dict counters;
     counters["corrupt_transfers"] = result.corruptTransfers;
     counters["frames_lost"] = result.framesLost;
+    counters["host_drops"] = result.hostDrops;
     counters["drp_drops"] = result.drpDrops;
     counters["buffer_overflows"] = result.bufferOverflows;
     counters["pcie_requests"] = result.pcieRequests;

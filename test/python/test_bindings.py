@@ -113,6 +113,7 @@ def test_lfp_and_loss_models():
     # burst that meets only one frame's retransmissions cannot end a transfer.
     longer_bursts = drp.run(transfers=30, size=16384, lfp=0.05, loss_model="burst", mean_burst=4)
     assert drp.run(transfers=30, size=16384).counters["frames_lost"] == 0
+    assert drp.run(transfers=30, size=16384).counters["host_drops"] == 0
     assert rate.counters["frames_lost"] > 0 and burst.counters["frames_lost"] > 0
     assert (rate.records["retransmissions"] > 0).any()
     assert burst.summary != rate.summary

@@ -264,6 +264,7 @@ DrpScenario::Result::Merge(const Result& other)
     records.insert(records.end(), other.records.begin(), other.records.end());
     corruptTransfers += other.corruptTransfers;
     framesLost += other.framesLost;
+    hostDrops += other.hostDrops;
     drpDrops += other.drpDrops;
     bufferOverflows += other.bufferOverflows;
     pcieRequests += other.pcieRequests;
@@ -453,6 +454,7 @@ DrpScenario::RunValidated(const Config& config)
     {
         Ptr<DrpTransport> transport = device->GetTransport();
         result.drpDrops += transport->GetTotalDrops();
+        result.hostDrops += device->GetHostDrops();
         if (transport->GetIndirectBuffer())
         {
             result.bufferOverflows += transport->GetIndirectBuffer()->GetOverflowCount();
@@ -540,7 +542,8 @@ DrpScenario::PrintSummary(std::ostream& os, const Result& result)
     }
     line << result.GetSuccesses() << "/" << result.records.size() << " ok, " << result.GetIndirect()
          << " indirect, " << result.corruptTransfers << " corrupt, " << result.framesLost
-         << " frames lost, " << std::setprecision(2) << result.wallSeconds << " s wall";
+         << " frames lost, " << result.hostDrops << " host drops, " << std::setprecision(2)
+         << result.wallSeconds << " s wall";
     if (!result.records.empty())
     {
         line << " (" << std::setprecision(0) << 1e6 * result.wallSeconds / result.records.size()

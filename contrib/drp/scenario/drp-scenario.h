@@ -90,14 +90,15 @@ class DrpScenario
         Config config;                          //!< what was run
         std::vector<DrpTransferRecord> records; //!< one per transfer, in end order
         uint32_t corruptTransfers{0};           //!< successful transfers whose bytes differ
-        uint64_t framesLost{0};                 //!< frames the error models dropped
-        uint64_t drpDrops{0};                   //!< DRP frames the RNICs dropped (checks, buffer)
-        uint64_t bufferOverflows{0};            //!< indirect buffer refusals
-        uint64_t pcieRequests{0};               //!< PCIe DMA requests of both hosts
-        uint32_t pingReplies{0};                //!< ping replies received
-        Time simulatedTime;                     //!< simulated time at the end
-        uint64_t events{0};                     //!< simulator events executed
-        double wallSeconds{0};                  //!< wall-clock time of the run
+        uint64_t framesLost{0};                 //!< frames the error models dropped (on the wire)
+        uint64_t hostDrops{0};       //!< frames dropped inside the hosts and RNICs for want of room
+        uint64_t drpDrops{0};        //!< DRP frames the RNICs dropped (checks, buffer)
+        uint64_t bufferOverflows{0}; //!< indirect buffer refusals
+        uint64_t pcieRequests{0};    //!< PCIe DMA requests of both hosts
+        uint32_t pingReplies{0};     //!< ping replies received
+        Time simulatedTime;          //!< simulated time at the end
+        uint64_t events{0};          //!< simulator events executed
+        double wallSeconds{0};       //!< wall-clock time of the run
 
         /**
          * Adds another run's transfers and counters to this one (pooling

@@ -245,15 +245,17 @@ class DrpScenarioSummaryTestCase : public TestCase
             result.records[i].end = MicroSeconds(1000 + 100 * i);
         }
         result.framesLost = 7;
+        result.hostDrops = 3;
         result.wallSeconds = 0.5;
         result.events = 4000;
         std::ostringstream line;
         DrpScenario::PrintSummary(line, result);
-        NS_TEST_EXPECT_MSG_EQ(line.str(),
-                              "traditional     1100.0 us  +/-   248.4 us (95% CI)   3/4 ok, 1 "
-                              "indirect, 0 corrupt, 7 frames lost, 0.50 s wall (125000 us per "
-                              "transfer, 1000 events per transfer)\n",
-                              "summary line");
+        NS_TEST_EXPECT_MSG_EQ(
+            line.str(),
+            "traditional     1100.0 us  +/-   248.4 us (95% CI)   3/4 ok, 1 "
+            "indirect, 0 corrupt, 7 frames lost, 3 host drops, 0.50 s wall (125000 us per "
+            "transfer, 1000 events per transfer)\n",
+            "summary line");
 
         DrpScenario::Result dynamic = result;
         dynamic.config.method = "dynamic";
@@ -268,11 +270,12 @@ class DrpScenarioSummaryTestCase : public TestCase
         one.records.resize(1);
         std::ostringstream single;
         DrpScenario::PrintSummary(single, one);
-        NS_TEST_EXPECT_MSG_EQ(single.str(),
-                              "traditional     1000.0 us  (one success, no CI)      1/1 ok, 0 "
-                              "indirect, 0 corrupt, 7 frames lost, 0.50 s wall (500000 us per "
-                              "transfer, 4000 events per transfer)\n",
-                              "summary line of a single success: no interval");
+        NS_TEST_EXPECT_MSG_EQ(
+            single.str(),
+            "traditional     1000.0 us  (one success, no CI)      1/1 ok, 0 "
+            "indirect, 0 corrupt, 7 frames lost, 3 host drops, 0.50 s wall (500000 us per "
+            "transfer, 4000 events per transfer)\n",
+            "summary line of a single success: no interval");
 
         // CSV times keep every nanosecond, however large.
         DrpScenario::Result late = one;
