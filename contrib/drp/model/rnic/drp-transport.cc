@@ -111,6 +111,13 @@ DrpTransport::GetTypeId()
                           UintegerValue(8),
                           MakeUintegerAccessor(&DrpTransport::m_txPrefetch),
                           MakeUintegerChecker<uint32_t>(1, 1024))
+            .AddAttribute("TxPrefetchPerTransfer",
+                          "Of those, at most this many of one transfer (1 to 1024): a transfer "
+                          "that starts alone leads those that start a moment later by no more.",
+                          UintegerValue(2),
+                          MakeUintegerAccessor(&DrpTransport::SetTxPrefetchPerTransfer,
+                                               &DrpTransport::GetTxPrefetchPerTransfer),
+                          MakeUintegerChecker<uint32_t>(1, 1024))
             .AddAttribute("MaxTransfersPerPeer",
                           "Transfers one initiator may have this RNIC respond to at once "
                           "(records kept, released ones included; 1 to 65535).",
@@ -611,6 +618,18 @@ DrpTxScheduler::Arbitration
 DrpTransport::GetTxArbitration() const
 {
     return m_scheduler.GetArbitration();
+}
+
+void
+DrpTransport::SetTxPrefetchPerTransfer(uint32_t frames)
+{
+    m_scheduler.SetStageLimit(frames);
+}
+
+uint32_t
+DrpTransport::GetTxPrefetchPerTransfer() const
+{
+    return m_scheduler.GetStageLimit();
 }
 
 void

@@ -342,6 +342,8 @@ class DrpTransport : public Object
     void SetTxArbitration(DrpTxScheduler::Arbitration arbitration);
     /// \return how data frames of different transfers share the port
     DrpTxScheduler::Arbitration GetTxArbitration() const;
+    void SetTxPrefetchPerTransfer(uint32_t frames); //!< \param frames read ahead per transfer
+    uint32_t GetTxPrefetchPerTransfer() const;      //!< \return frames read ahead per transfer
 
     // Transmit path: every frame waits in the transmit scheduler until the port pulls it.
     /// \return a new transmit flow, for a new connection

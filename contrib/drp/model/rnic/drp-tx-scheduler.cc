@@ -200,6 +200,12 @@ DrpTxScheduler::SetStageLimit(uint32_t frames)
     m_stageLimit = frames;
 }
 
+uint32_t
+DrpTxScheduler::GetStageLimit() const
+{
+    return m_stageLimit;
+}
+
 bool
 DrpTxScheduler::TakeNextData(DataFrame& frame)
 {

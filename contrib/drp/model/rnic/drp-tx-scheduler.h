@@ -128,6 +128,8 @@ class DrpTxScheduler
     /// \param frames data frames a flow may have read ahead of the port (fetched or
     ///        being fetched), at most
     void SetStageLimit(uint32_t frames);
+    /// \return data frames a flow may have read ahead of the port, at most
+    uint32_t GetStageLimit() const;
     /**
      * Takes the data frame whose payload is read next, by the arbitration,
      * among the flows below the stage limit.
