@@ -1,0 +1,195 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+// The host's resources: CPUs that serve jobs first come first served.
+
+#include "ns3/drp-compat.h"
+#include "ns3/host-cpus.h"
+#include "ns3/simulator.h"
+#include "ns3/test.h"
+#include "ns3/uinteger.h"
+
+#include <algorithm>
+#include <functional>
+#include <stdexcept>
+#include <string>
+#include <utility>
+#include <vector>
+
+using namespace ns3;
+
+/**
+ * \ingroup drp-tests
+ * HostCpus alone: 16 jobs of 1 ms queued at once end at exactly 1, 2, ...,
+ * 16 ms on one CPU and at 1, 1, 2, 2, ..., 8, 8 ms on two, in the order they
+ * were queued; the counters and traces say so.
+ */
+class DrpHostCpusTestCase : public TestCase
+{
+  public:
+    /// \param count CPUs
+    explicit DrpHostCpusTestCase(uint32_t count)
+        : TestCase("HostCpus: 16 jobs of 1 ms on " + std::to_string(count) + " CPU(s)"),
+          m_count(count)
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        const uint32_t jobs = 16;
+        Ptr<HostCpus> cpus = CreateObject<HostCpus>();
+        cpus->SetAttribute("Count", UintegerValue(m_count));
+        std::vector<Time> waits;
+        cpus->TraceConnectWithoutContext(
+            "JobStart",
+            Callback<void, Time, Time>([&waits](Time wait, Time) { waits.push_back(wait); }));
+        uint32_t longestQueue = 0;
+        cpus->TraceConnectWithoutContext(
+            "QueueLength",
+            Callback<void, uint32_t, uint32_t>([&longestQueue](uint32_t, uint32_t length) {
+                longestQueue = std::max(longestQueue, length);
+            }));
+        std::vector<std::pair<uint32_t, Time>> ended;
+        for (uint32_t i = 0; i < jobs; ++i)
+        {
+            cpus->Run(MilliSeconds(1), [&ended, i]() { ended.emplace_back(i, Simulator::Now()); });
+        }
+        NS_TEST_EXPECT_MSG_EQ(cpus->GetBusy(), m_count, "every CPU took a job at once");
+        NS_TEST_EXPECT_MSG_EQ(cpus->GetQueueLength(), jobs - m_count, "the others wait");
+        Simulator::Run();
+
+        NS_TEST_ASSERT_MSG_EQ(ended.size(), jobs, "every job ended");
+        for (uint32_t i = 0; i < jobs; ++i)
+        {
+            NS_TEST_EXPECT_MSG_EQ(ended[i].first, i, "jobs end in the order they were queued");
+            NS_TEST_EXPECT_MSG_EQ(ended[i].second,
+                                  MilliSeconds(i / m_count + 1),
+                                  "job " << i << " ends when the jobs before it on its CPU did");
+        }
+        NS_TEST_EXPECT_MSG_EQ(cpus->GetJobs(), jobs, "jobs counted");
+        NS_TEST_EXPECT_MSG_EQ(cpus->GetBusyTime(), MilliSeconds(jobs), "CPU time counted");
+        Time longest = MilliSeconds(jobs / m_count - 1);
+        NS_TEST_EXPECT_MSG_EQ(cpus->GetLongestWait(), longest, "longest wait");
+        NS_TEST_ASSERT_MSG_EQ(waits.size(), jobs, "JobStart traced each job");
+        NS_TEST_EXPECT_MSG_EQ(waits.back(), longest, "the last job waited longest");
+        NS_TEST_EXPECT_MSG_EQ(longestQueue, jobs - m_count, "QueueLength traced");
+        NS_TEST_EXPECT_MSG_EQ(cpus->GetBusy(), 0, "all CPUs free in the end");
+        Simulator::Destroy();
+    }
+
+    uint32_t m_count; //!< CPUs
+};
+
+/**
+ * \ingroup drp-tests
+ * HostCpus: a job queued while others wait goes behind them, also when a job
+ * that ends queues it (first come, first served); a job of no length still
+ * waits its turn.
+ */
+class DrpHostCpusFifoTestCase : public TestCase
+{
+  public:
+    DrpHostCpusFifoTestCase()
+        : TestCase("HostCpus: first come, first served, also for jobs queued by jobs")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        Ptr<HostCpus> cpus = CreateObject<HostCpus>();
+        std::vector<std::pair<std::string, Time>> ended;
+        auto record = [&ended](const std::string& name) {
+            ended.emplace_back(name, Simulator::Now());
+        };
+        cpus->Run(MicroSeconds(10), [&]() {
+            record("a");
+            cpus->Run(MicroSeconds(1), [&]() { record("c"); }); // behind b
+        });
+        cpus->Run(Time(0), [&]() { record("b"); });
+        Simulator::Run();
+        NS_TEST_ASSERT_MSG_EQ(ended.size(), 3, "three jobs ended");
+        NS_TEST_EXPECT_MSG_EQ(ended[0].first + ended[1].first + ended[2].first,
+                              "abc",
+                              "first come, first served");
+        NS_TEST_EXPECT_MSG_EQ(ended[0].second, MicroSeconds(10), "a");
+        NS_TEST_EXPECT_MSG_EQ(ended[1].second, MicroSeconds(10), "b: no length, after a");
+        NS_TEST_EXPECT_MSG_EQ(ended[2].second, MicroSeconds(11), "c: after b");
+        Simulator::Destroy();
+    }
+};
+
+/**
+ * \ingroup drp-tests
+ * Invalid host attribute values fail with std::invalid_argument naming the
+ * attribute, the value and the valid range.
+ */
+class DrpHostInvalidValuesTestCase : public TestCase
+{
+  public:
+    DrpHostInvalidValuesTestCase()
+        : TestCase("invalid host CPU values fail clearly")
+    {
+    }
+
+  private:
+    /**
+     * Runs \p action, which must throw std::invalid_argument whose message
+     * names every one of \p parts.
+     * \param action the mistake
+     * \param parts what the message must name
+     */
+    void ExpectInvalid(const std::function<void()>& action, const std::vector<std::string>& parts)
+    {
+        std::string message;
+        try
+        {
+            action();
+        }
+        catch (const std::invalid_argument& e)
+        {
+            message = e.what();
+        }
+        NS_TEST_EXPECT_MSG_NE(message, "", parts[0] << ": std::invalid_argument thrown");
+        for (const auto& part : parts)
+        {
+            NS_TEST_EXPECT_MSG_NE(message.find(part),
+                                  std::string::npos,
+                                  "message \"" << message << "\" names \"" << part << "\"");
+        }
+    }
+
+    void DoRun() override
+    {
+        Ptr<HostCpus> cpus = CreateObject<HostCpus>();
+        ExpectInvalid([&]() { cpus->SetAttribute("Count", UintegerValue(0)); },
+                      {"HostCpus::Count", "= 0", "[1, 1024]"});
+        ExpectInvalid([&]() { cpus->SetAttribute("Count", UintegerValue(1025)); },
+                      {"HostCpus::Count", "= 1025", "[1, 1024]"});
+        NS_TEST_EXPECT_MSG_EQ(cpus->GetCount(), 1, "unchanged after a refused value");
+
+        Simulator::Destroy();
+    }
+};
+
+/**
+ * \ingroup drp-tests
+ * The host's CPUs.
+ */
+class DrpHostTestSuite : public TestSuite
+{
+  public:
+    DrpHostTestSuite()
+        : TestSuite("drp-host", DRP_TEST_SYSTEM)
+    {
+        AddTestCase(new DrpHostCpusTestCase(1), DRP_TEST_QUICK);
+        AddTestCase(new DrpHostCpusTestCase(2), DRP_TEST_QUICK);
+        AddTestCase(new DrpHostCpusFifoTestCase, DRP_TEST_QUICK);
+        AddTestCase(new DrpHostInvalidValuesTestCase, DRP_TEST_QUICK);
+    }
+};
+
+/// The suite's one instance.
+static DrpHostTestSuite g_drpHostTestSuite;
