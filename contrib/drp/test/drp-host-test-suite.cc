@@ -2,13 +2,15 @@
  * SPDX-License-Identifier: GPL-2.0-only
  */
 
-// The host's resources: CPUs that serve jobs first come first served.
+// The host's resources: CPUs that serve jobs first come first served, also
+// for the host's interrupt handling and memory registration.
+
+#include "drp-test-bed.h"
 
 #include "ns3/drp-compat.h"
 #include "ns3/host-cpus.h"
-#include "ns3/simulator.h"
+#include "ns3/node.h"
 #include "ns3/test.h"
-#include "ns3/uinteger.h"
 
 #include <algorithm>
 #include <functional>
@@ -18,6 +20,7 @@
 #include <vector>
 
 using namespace ns3;
+using namespace ns3::drptest;
 
 /**
  * \ingroup drp-tests
@@ -123,6 +126,83 @@ class DrpHostCpusFifoTestCase : public TestCase
 
 /**
  * \ingroup drp-tests
+ * The responder host registers on its CPUs: 16 transfers posted together ask
+ * for 16 registrations of 1 ms (RegistrationLatency 1 ms). With one
+ * CPU the k-th registration ends k ms after the first request reached the
+ * host; with two, the first two requests are served at once and each CPU
+ * then serves every other request. Every transfer succeeds, byte-exact.
+ */
+class DrpHostRegistrationQueueTestCase : public TestCase
+{
+  public:
+    /// \param count the responder's CPUs
+    explicit DrpHostRegistrationQueueTestCase(uint32_t count)
+        : TestCase("16 registrations of 1 ms on " + std::to_string(count) +
+                   " responder CPU(s) end one CPU-time apart"),
+          m_count(count)
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        const uint32_t transfers = 16;
+        RnicHelper rnic;
+        // Long enough that no request is repeated while the host is busy.
+        rnic.SetTransportAttribute("HandshakeTimeout", TimeValue(MilliSeconds(100)));
+        RdmaHostHelper host = MakeWorkload(transfers, 4096);
+        host.SetAttribute("Concurrency", UintegerValue(transfers));
+        host.SetAttribute("RegistrationLatency", TimeValue(MilliSeconds(1)));
+        host.SetCpuAttribute("Count", UintegerValue(m_count));
+        PointToPointBed bed(rnic, host);
+        Ptr<HostCpus> cpus = bed.Rnic(1)->GetNode()->GetObject<HostCpus>();
+        NS_TEST_ASSERT_MSG_NE(cpus, nullptr, "the helper gave the responder node its CPUs");
+        NS_TEST_EXPECT_MSG_EQ(cpus->GetCount(), m_count, "with the helper's Count");
+        std::vector<Time> arrivals; // when a job reached the CPUs
+        cpus->TraceConnectWithoutContext("JobStart",
+                                         Callback<void, Time, Time>([&arrivals](Time wait, Time) {
+                                             arrivals.push_back(Simulator::Now() - wait);
+                                         }));
+        std::vector<Time> registered;
+        bed.App(1)->TraceConnectWithoutContext("Registration",
+                                               Callback<void, Mac48Address, uint16_t, bool>(
+                                                   [&registered](Mac48Address, uint16_t, bool) {
+                                                       registered.push_back(Simulator::Now());
+                                                   }));
+        bed.Run();
+
+        NS_TEST_ASSERT_MSG_EQ(registered.size(), transfers, "one registration per transfer");
+        NS_TEST_ASSERT_MSG_EQ(arrivals.size(), transfers, "one job per registration");
+        NS_TEST_EXPECT_MSG_LT(arrivals.back() - arrivals.front(),
+                              MilliSeconds(1),
+                              "all requests reached the host before the first registration ended");
+        for (uint32_t k = 0; k < transfers; ++k)
+        {
+            NS_TEST_EXPECT_MSG_EQ(registered[k],
+                                  arrivals[k % m_count] + MilliSeconds(k / m_count + 1),
+                                  "registration " << k);
+        }
+        NS_TEST_ASSERT_MSG_EQ(bed.Records().size(), transfers, "every transfer ended");
+        for (const auto& r : bed.Records())
+        {
+            NS_TEST_EXPECT_MSG_EQ(r.GetStatusName(), "success", "transfer " << r.index);
+        }
+        NS_TEST_EXPECT_MSG_EQ(bed.m_corrupt, 0, "byte-exact");
+        // Request k gets a CPU when request k mod Count's CPU has served k / Count before it.
+        Time longest;
+        for (uint32_t k = 0; k < transfers; ++k)
+        {
+            longest = Max(longest, arrivals[k % m_count] + MilliSeconds(k / m_count) - arrivals[k]);
+        }
+        NS_TEST_EXPECT_MSG_EQ(cpus->GetLongestWait(), longest, "longest wait for a CPU");
+        Simulator::Destroy();
+    }
+
+    uint32_t m_count; //!< the responder's CPUs
+};
+
+/**
+ * \ingroup drp-tests
  * Invalid host attribute values fail with std::invalid_argument naming the
  * attribute, the value and the valid range.
  */
@@ -169,6 +249,13 @@ class DrpHostInvalidValuesTestCase : public TestCase
         ExpectInvalid([&]() { cpus->SetAttribute("Count", UintegerValue(1025)); },
                       {"HostCpus::Count", "= 1025", "[1, 1024]"});
         NS_TEST_EXPECT_MSG_EQ(cpus->GetCount(), 1, "unchanged after a refused value");
+        ExpectInvalid(
+            [&]() {
+                RdmaHostHelper helper;
+                helper.SetCpuAttribute("Count", UintegerValue(0));
+                helper.Install(CreateObject<Node>());
+            },
+            {"HostCpus::Count", "= 0", "[1, 1024]"});
 
         Simulator::Destroy();
     }
@@ -187,6 +274,8 @@ class DrpHostTestSuite : public TestSuite
         AddTestCase(new DrpHostCpusTestCase(1), DRP_TEST_QUICK);
         AddTestCase(new DrpHostCpusTestCase(2), DRP_TEST_QUICK);
         AddTestCase(new DrpHostCpusFifoTestCase, DRP_TEST_QUICK);
+        AddTestCase(new DrpHostRegistrationQueueTestCase(1), DRP_TEST_QUICK);
+        AddTestCase(new DrpHostRegistrationQueueTestCase(2), DRP_TEST_QUICK);
         AddTestCase(new DrpHostInvalidValuesTestCase, DRP_TEST_QUICK);
     }
 };

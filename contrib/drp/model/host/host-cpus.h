@@ -32,10 +32,11 @@ namespace ns3
  * waits, as it does on a host whose interrupt handler hands its work to a
  * single worker.
  *
- * Aggregate one HostCpus to each host Node: every application on the node
- * shares it, as programs share a machine's processors. It is an object of
- * the node rather than of an application for that reason, in the way
- * HostMemory is.
+ * Aggregate one HostCpus to each host Node (RdmaHostHelper::Install does,
+ * and RdmaHostApplication does when it starts on a node without one): every
+ * application on the node shares it, as programs share a machine's
+ * processors. It is an object of the node rather than of an application for
+ * that reason, in the way HostMemory is.
  *
  * What it leaves out: CPU time of work that answers nothing (a completion
  * interrupt, the posting of a transfer, the release of a registration: all

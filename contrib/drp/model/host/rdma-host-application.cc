@@ -155,6 +155,7 @@ void
 RdmaHostApplication::DoDispose()
 {
     m_rnic = nullptr;
+    m_cpus = nullptr;
     m_peerHosts.clear();
     m_registrationRv = nullptr;
     m_contentRv = nullptr;
@@ -274,6 +275,12 @@ RdmaHostApplication::GetRnic() const
     return m_rnic;
 }
 
+Ptr<HostCpus>
+RdmaHostApplication::GetCpus() const
+{
+    return m_cpus;
+}
+
 uint64_t
 RdmaHostApplication::GetSlotStride() const
 {
@@ -292,6 +299,12 @@ RdmaHostApplication::StartApplication()
     NS_ABORT_MSG_IF(!m_rnic,
                     "RdmaHostApplication on node " << GetNode()->GetId()
                                                    << " has no RnicNetDevice");
+    m_cpus = GetNode()->GetObject<HostCpus>();
+    if (!m_cpus)
+    {
+        m_cpus = CreateObject<HostCpus>();
+        GetNode()->AggregateObject(m_cpus);
+    }
     NS_ABORT_MSG_IF(m_rnic->GetTransport()->HasHost(),
                     "node " << GetNode()->GetId()
                             << ": the RNIC already serves another RdmaHostApplication (one host "
@@ -356,7 +369,7 @@ RdmaHostApplication::OnReply(uint16_t tid)
 {
     NS_LOG_FUNCTION(this << tid);
     Ptr<RnicNetDevice> rnic = m_rnic;
-    Simulator::Schedule(m_handlerLatency, [rnic, tid]() {
+    m_cpus->Run(m_handlerLatency, [rnic, tid]() {
         rnic->GetPcieLink()->Doorbell([rnic, tid]() { rnic->GetTransport()->StartData(tid); });
     });
 }
@@ -372,23 +385,14 @@ RdmaHostApplication::OnRegistrationRequest(Mac48Address peer,
     Refusal refusal = Admit(peer, address, length);
     if (refusal != REFUSALS)
     {
-        Simulator::Schedule(m_handlerLatency,
-                            &RdmaHostApplication::Refuse,
-                            this,
-                            peer,
-                            tid,
-                            address,
-                            length,
-                            refusal);
+        m_cpus->Run(m_handlerLatency, [this, peer, tid, address, length, refusal]() {
+            Refuse(peer, tid, address, length, refusal);
+        });
         return;
     }
-    Simulator::Schedule(m_registrationLatency,
-                        &RdmaHostApplication::FinishRegistration,
-                        this,
-                        peer,
-                        tid,
-                        address,
-                        length);
+    m_cpus->Run(m_registrationLatency, [this, peer, tid, address, length]() {
+        FinishRegistration(peer, tid, address, length);
+    });
 }
 
 void

@@ -8,6 +8,7 @@
 #include "ns3/address.h"
 #include "ns3/application.h"
 #include "ns3/drp-transfer-record.h"
+#include "ns3/host-cpus.h"
 #include "ns3/random-variable-stream.h"
 #include "ns3/rnic-net-device.h"
 #include "ns3/traced-callback.h"
@@ -51,7 +52,11 @@ namespace ns3
  *
  * Every interaction with the RNIC crosses the RNIC's PcieLink; the host
  * takes HandlerLatency to act on an interrupt that needs an answer (a
- * connection reply: hand the data).
+ * connection reply: hand the data; a refused request).
+ *
+ * Interrupt handling and registrations are jobs on the node's HostCpus
+ * (created with its defaults when the node has none): with one CPU they run
+ * one after the other, in arrival order.
  *
  * Memory layout: slot k of the workload uses [k * stride, k * stride + size)
  * in this host's memory and [(node id + 1) * 2^32 + k * stride, ...) in the
@@ -130,6 +135,8 @@ class RdmaHostApplication : public Application
     uint32_t GetStarted() const;
     /// \return registration attempts that failed
     uint32_t GetFailedRegistrations() const;
+    /// \return the CPUs this host runs its jobs on (null before it starts)
+    Ptr<HostCpus> GetCpus() const;
     /**
      * Lets a peer's requests name [address, address + length) of this host's memory.
      * \param peer the peer RNIC's address
@@ -293,6 +300,7 @@ class RdmaHostApplication : public Application
     mutable std::map<Mac48Address, Ptr<RdmaHostApplication>> m_peerHosts; //!< FindHostOf's
 
     Ptr<RnicNetDevice> m_rnic;             //!< our RNIC
+    Ptr<HostCpus> m_cpus;                  //!< the node's CPUs
     uint32_t m_started;                    //!< transfers started
     uint32_t m_failedRegistrations;        //!< registration attempts that failed
     std::map<uint16_t, Pending> m_pending; //!< our transfers in flight, by TID
