@@ -2,13 +2,14 @@
  * SPDX-License-Identifier: GPL-2.0-only
  */
 
-// The host's resources: CPUs that serve jobs first come first served, also
-// for the host's interrupt handling and memory registration.
+// The host's resources: CPUs that serve jobs first come first served, and
+// the registration time per page.
 
 #include "drp-test-bed.h"
 
 #include "ns3/drp-compat.h"
 #include "ns3/host-cpus.h"
+#include "ns3/host-memory.h"
 #include "ns3/node.h"
 #include "ns3/test.h"
 
@@ -21,6 +22,24 @@
 
 using namespace ns3;
 using namespace ns3::drptest;
+
+namespace
+{
+
+/**
+ * \param object an object
+ * \param name one of its Time attributes
+ * \return its value
+ */
+Time
+GetTime(Ptr<Object> object, const std::string& name)
+{
+    TimeValue value;
+    object->GetAttribute(name, value);
+    return value.Get();
+}
+
+} // namespace
 
 /**
  * \ingroup drp-tests
@@ -127,7 +146,7 @@ class DrpHostCpusFifoTestCase : public TestCase
 /**
  * \ingroup drp-tests
  * The responder host registers on its CPUs: 16 transfers posted together ask
- * for 16 registrations of 1 ms (RegistrationLatency 1 ms). With one
+ * for 16 registrations of 1 ms (fixed part 1 ms, nothing per page). With one
  * CPU the k-th registration ends k ms after the first request reached the
  * host; with two, the first two requests are served at once and each CPU
  * then serves every other request. Every transfer succeeds, byte-exact.
@@ -152,7 +171,8 @@ class DrpHostRegistrationQueueTestCase : public TestCase
         rnic.SetTransportAttribute("HandshakeTimeout", TimeValue(MilliSeconds(100)));
         RdmaHostHelper host = MakeWorkload(transfers, 4096);
         host.SetAttribute("Concurrency", UintegerValue(transfers));
-        host.SetAttribute("RegistrationLatency", TimeValue(MilliSeconds(1)));
+        host.SetAttribute("RegistrationFixedLatency", TimeValue(MilliSeconds(1)));
+        host.SetAttribute("RegistrationLatencyPerPage", TimeValue(Time(0)));
         host.SetCpuAttribute("Count", UintegerValue(m_count));
         PointToPointBed bed(rnic, host);
         Ptr<HostCpus> cpus = bed.Rnic(1)->GetNode()->GetObject<HostCpus>();
@@ -203,6 +223,112 @@ class DrpHostRegistrationQueueTestCase : public TestCase
 
 /**
  * \ingroup drp-tests
+ * Registration time per page: the pages a region touches, aligned; the
+ * defaults give 20 us for a page-aligned 128 KiB region; a responder takes
+ * longer to register 64 MiB than 64 KiB by exactly the pages between them
+ * times RegistrationLatencyPerPage. The deprecated RegistrationLatency sets
+ * one time for every region.
+ */
+class DrpHostRegistrationPagesTestCase : public TestCase
+{
+  public:
+    DrpHostRegistrationPagesTestCase()
+        : TestCase("registration time: fixed part plus a part per page touched")
+    {
+    }
+
+  private:
+    /**
+     * Asks a responder with default attributes, or with \p configure applied,
+     * to register 64 KiB and then 64 MiB (hand-made requests).
+     * \param configure sets the responder host's attributes
+     * \param app receives the responder host
+     * \return the CPU time of the two registrations
+     */
+    std::vector<Time> Register(const std::function<void(RdmaHostHelper&)>& configure,
+                               Ptr<RdmaHostApplication>* app)
+    {
+        RnicHelper rnic;
+        RdmaHostHelper host = MakeWorkload(0, 4096);
+        host.SetAttribute("Grants", StringValue("any"));
+        configure(host);
+        PointToPointBed bed(rnic, host);
+        *app = bed.App(1);
+        Ptr<HostCpus> cpus = bed.Rnic(1)->GetNode()->GetObject<HostCpus>();
+        std::vector<Time> durations;
+        cpus->TraceConnectWithoutContext(
+            "JobStart",
+            Callback<void, Time, Time>([&durations](Time, Time d) { durations.push_back(d); }));
+        SendFrameAt(MicroSeconds(10),
+                    bed.Rnic(0),
+                    bed.Rnic(1),
+                    MakeDrpFrame(DrpHeader::REQ, 0x10, uint64_t(1) << 32, 65536, 0));
+        SendFrameAt(MicroSeconds(20),
+                    bed.Rnic(0),
+                    bed.Rnic(1),
+                    MakeDrpFrame(DrpHeader::REQ, 0x11, uint64_t(2) << 32, 64u << 20, 0));
+        Simulator::Stop(MilliSeconds(50)); // both registered, neither transfer goes on
+        bed.Run();
+        Simulator::Destroy();
+        return durations;
+    }
+
+    void DoRun() override
+    {
+        // Pages touched.
+        NS_TEST_EXPECT_MSG_EQ(HostMemory::CountPages(0, 0), 0, "empty region");
+        NS_TEST_EXPECT_MSG_EQ(HostMemory::CountPages(0, 1), 1, "one byte");
+        NS_TEST_EXPECT_MSG_EQ(HostMemory::CountPages(0, 4096), 1, "one aligned page");
+        NS_TEST_EXPECT_MSG_EQ(HostMemory::CountPages(1, 4096), 2, "one page, unaligned");
+        NS_TEST_EXPECT_MSG_EQ(HostMemory::CountPages(4095, 2), 2, "two bytes across a boundary");
+        NS_TEST_EXPECT_MSG_EQ(HostMemory::CountPages(0, 131072), 32, "128 KiB");
+        NS_TEST_EXPECT_MSG_EQ(HostMemory::CountPages(UINT64_MAX, 1), 1, "the last byte");
+        NS_TEST_EXPECT_MSG_EQ(HostMemory::CountPages(UINT64_MAX - 4096, 10000),
+                              2,
+                              "a region past the end counts up to the last page");
+
+        Ptr<RdmaHostApplication> app;
+        std::vector<Time> durations = Register([](RdmaHostHelper&) {}, &app);
+        Time fixed = GetTime(app, "RegistrationFixedLatency");
+        Time perPage = GetTime(app, "RegistrationLatencyPerPage");
+        NS_TEST_EXPECT_MSG_EQ(fixed, NanoSeconds(12128), "default fixed part");
+        NS_TEST_EXPECT_MSG_EQ(perPage, NanoSeconds(246), "default per page");
+        NS_TEST_EXPECT_MSG_EQ(app->GetRegistrationTime(0, 131072),
+                              MicroSeconds(20),
+                              "defaults: 128 KiB, page-aligned, take 20 us");
+        NS_TEST_EXPECT_MSG_EQ(app->GetRegistrationTime(4095, 2),
+                              fixed + 2 * perPage,
+                              "an unaligned region counts every page it touches");
+        NS_TEST_EXPECT_MSG_EQ(GetTime(app, "RegistrationLatency"),
+                              NanoSeconds(-1),
+                              "the deprecated whole time reads -1ns when it depends on pages");
+        NS_TEST_ASSERT_MSG_EQ(durations.size(), 2, "two registrations");
+        NS_TEST_EXPECT_MSG_EQ(durations[0], fixed + 16 * perPage, "64 KiB: 16 pages");
+        NS_TEST_EXPECT_MSG_EQ(durations[1], fixed + 16384 * perPage, "64 MiB: 16384 pages");
+        NS_TEST_EXPECT_MSG_EQ(durations[1] - durations[0],
+                              (16384 - 16) * perPage,
+                              "the difference is the pages between them times the per-page time");
+
+        // The deprecated attribute still works: one time, whatever the size.
+        durations = Register(
+            [](RdmaHostHelper& host) {
+                host.SetAttribute("RegistrationLatency", TimeValue(MicroSeconds(50)));
+            },
+            &app);
+        NS_TEST_ASSERT_MSG_EQ(durations.size(), 2, "two registrations");
+        NS_TEST_EXPECT_MSG_EQ(durations[0], MicroSeconds(50), "64 KiB, deprecated attribute");
+        NS_TEST_EXPECT_MSG_EQ(durations[1], MicroSeconds(50), "64 MiB, deprecated attribute");
+        NS_TEST_EXPECT_MSG_EQ(GetTime(app, "RegistrationLatency"),
+                              MicroSeconds(50),
+                              "it reads back");
+        NS_TEST_EXPECT_MSG_EQ(GetTime(app, "RegistrationLatencyPerPage"),
+                              Time(0),
+                              "it sets the per-page time to 0");
+    }
+};
+
+/**
+ * \ingroup drp-tests
  * Invalid host attribute values fail with std::invalid_argument naming the
  * attribute, the value and the valid range.
  */
@@ -210,7 +336,7 @@ class DrpHostInvalidValuesTestCase : public TestCase
 {
   public:
     DrpHostInvalidValuesTestCase()
-        : TestCase("invalid host CPU values fail clearly")
+        : TestCase("invalid host CPU and registration values fail clearly")
     {
     }
 
@@ -257,13 +383,32 @@ class DrpHostInvalidValuesTestCase : public TestCase
             },
             {"HostCpus::Count", "= 0", "[1, 1024]"});
 
+        Ptr<RdmaHostApplication> app = CreateObject<RdmaHostApplication>();
+        ExpectInvalid(
+            [&]() { app->SetAttribute("RegistrationFixedLatency", TimeValue(MicroSeconds(-1))); },
+            {"RdmaHostApplication::RegistrationFixedLatency", "out of range", "10s]"});
+        ExpectInvalid(
+            [&]() { app->SetAttribute("RegistrationFixedLatency", TimeValue(Seconds(11))); },
+            {"RdmaHostApplication::RegistrationFixedLatency", "11s", "10s]"});
+        ExpectInvalid(
+            [&]() { app->SetAttribute("RegistrationLatencyPerPage", TimeValue(MilliSeconds(2))); },
+            {"RdmaHostApplication::RegistrationLatencyPerPage", "2ms", "1ms]"});
+        ExpectInvalid(
+            [&]() { app->SetAttribute("RegistrationLatency", TimeValue(NanoSeconds(-2))); },
+            {"RdmaHostApplication::RegistrationLatency", "deprecated", "out of range", "10s]"});
+        NS_TEST_EXPECT_MSG_EQ(GetTime(app, "RegistrationFixedLatency"),
+                              NanoSeconds(12128),
+                              "unchanged after refused values");
+        NS_TEST_EXPECT_MSG_EQ(GetTime(app, "RegistrationLatencyPerPage"),
+                              NanoSeconds(246),
+                              "unchanged after refused values");
         Simulator::Destroy();
     }
 };
 
 /**
  * \ingroup drp-tests
- * The host's CPUs.
+ * The host's CPUs and registration time.
  */
 class DrpHostTestSuite : public TestSuite
 {
@@ -276,6 +421,7 @@ class DrpHostTestSuite : public TestSuite
         AddTestCase(new DrpHostCpusFifoTestCase, DRP_TEST_QUICK);
         AddTestCase(new DrpHostRegistrationQueueTestCase(1), DRP_TEST_QUICK);
         AddTestCase(new DrpHostRegistrationQueueTestCase(2), DRP_TEST_QUICK);
+        AddTestCase(new DrpHostRegistrationPagesTestCase, DRP_TEST_QUICK);
         AddTestCase(new DrpHostInvalidValuesTestCase, DRP_TEST_QUICK);
     }
 };

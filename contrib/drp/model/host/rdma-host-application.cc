@@ -67,13 +67,33 @@ RdmaHostApplication::GetTypeId()
                           MakeUintegerAccessor(&RdmaHostApplication::SetConcurrency,
                                                &RdmaHostApplication::GetConcurrency),
                           MakeUintegerChecker<uint32_t>())
+            .AddAttribute("RegistrationFixedLatency",
+                          "Time the host takes to register (pin) a region, or to fail to, "
+                          "besides RegistrationLatencyPerPage per page (0 to 10 s; 12.128 us: "
+                          "with the default per page, 20 us for 128 KiB).",
+                          TimeValue(NanoSeconds(12128)),
+                          MakeTimeAccessor(&RdmaHostApplication::SetRegistrationFixed,
+                                           &RdmaHostApplication::GetRegistrationFixed),
+                          MakeTimeChecker())
+            .AddAttribute("RegistrationLatencyPerPage",
+                          "Registration time per 4 KiB page the region touches (0 to 1 ms; "
+                          "246 ns: 0.06 ns per byte).",
+                          TimeValue(NanoSeconds(246)),
+                          MakeTimeAccessor(&RdmaHostApplication::SetRegistrationPerPage,
+                                           &RdmaHostApplication::GetRegistrationPerPage),
+                          MakeTimeChecker())
+            // After the two above: at construction, a value set here replaces theirs.
             .AddAttribute("RegistrationLatency",
-                          "Time the host takes to register (pin) a region, or to fail to "
-                          "(0 to 10 s).",
-                          TimeValue(MicroSeconds(20)),
+                          "Deprecated: the whole time of any registration, whatever the region "
+                          "spans. Setting it (0 to 10 s) sets RegistrationFixedLatency to it and "
+                          "RegistrationLatencyPerPage to 0; -1ns (the default) sets nothing. "
+                          "Reads -1ns unless RegistrationLatencyPerPage is 0.",
+                          TimeValue(NanoSeconds(-1)),
                           MakeTimeAccessor(&RdmaHostApplication::SetRegistrationLatency,
                                            &RdmaHostApplication::GetRegistrationLatency),
-                          MakeTimeChecker())
+                          MakeTimeChecker(),
+                          TypeId::DEPRECATED,
+                          "use RegistrationFixedLatency and RegistrationLatencyPerPage")
             .AddAttribute("RegistrationFailureProbability",
                           "FRP: probability that a registration attempt fails (0 to 1).",
                           DoubleValue(0.0),
@@ -138,6 +158,8 @@ RdmaHostApplication::RdmaHostApplication()
       m_transferSize(131072),
       m_operation(WRITE),
       m_concurrency(1),
+      m_registrationFixed(NanoSeconds(12128)),
+      m_registrationPerPage(NanoSeconds(246)),
       m_failureProbability(0),
       m_contentRv(CreateObject<UniformRandomVariable>()),
       m_grantPolicy(WORKLOAD),
@@ -215,19 +237,64 @@ RdmaHostApplication::GetGap() const
 }
 
 void
-RdmaHostApplication::SetRegistrationLatency(Time latency)
+RdmaHostApplication::SetRegistrationFixed(Time latency)
 {
-    drp::RequireInRange<Time>("RdmaHostApplication::RegistrationLatency",
+    drp::RequireInRange<Time>("RdmaHostApplication::RegistrationFixedLatency",
                               latency,
                               Time(0),
                               Seconds(10));
-    m_registrationLatency = latency;
+    m_registrationFixed = latency;
+}
+
+Time
+RdmaHostApplication::GetRegistrationFixed() const
+{
+    return m_registrationFixed;
+}
+
+void
+RdmaHostApplication::SetRegistrationPerPage(Time latency)
+{
+    drp::RequireInRange<Time>("RdmaHostApplication::RegistrationLatencyPerPage",
+                              latency,
+                              Time(0),
+                              MilliSeconds(1));
+    m_registrationPerPage = latency;
+}
+
+Time
+RdmaHostApplication::GetRegistrationPerPage() const
+{
+    return m_registrationPerPage;
+}
+
+void
+RdmaHostApplication::SetRegistrationLatency(Time latency)
+{
+    if (latency == NanoSeconds(-1))
+    {
+        return; // the default: not set
+    }
+    drp::RequireInRange<Time>("RdmaHostApplication::RegistrationLatency (deprecated)",
+                              latency,
+                              Time(0),
+                              Seconds(10));
+    m_registrationFixed = latency;
+    m_registrationPerPage = Time(0);
 }
 
 Time
 RdmaHostApplication::GetRegistrationLatency() const
 {
-    return m_registrationLatency;
+    return m_registrationPerPage.IsZero() ? m_registrationFixed : NanoSeconds(-1);
+}
+
+Time
+RdmaHostApplication::GetRegistrationTime(uint64_t address, uint32_t length) const
+{
+    // At most 2^20 + 1 pages of at most 1 ms: no overflow.
+    uint64_t pages = HostMemory::CountPages(address, length);
+    return m_registrationFixed + TimeStep(m_registrationPerPage.GetTimeStep() * int64_t(pages));
 }
 
 void
@@ -390,7 +457,7 @@ RdmaHostApplication::OnRegistrationRequest(Mac48Address peer,
         });
         return;
     }
-    m_cpus->Run(m_registrationLatency, [this, peer, tid, address, length]() {
+    m_cpus->Run(GetRegistrationTime(address, length), [this, peer, tid, address, length]() {
         FinishRegistration(peer, tid, address, length);
     });
 }

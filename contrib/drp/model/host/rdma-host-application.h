@@ -35,11 +35,13 @@ namespace ns3
  * records every transfer (DrpTransferRecord: start when posted, end when the
  * completion interrupt arrives, mode, retries, status).
  *
- * As a responder it answers its RNIC's registration requests: after
- * RegistrationLatency it registers the region, or fails to with probability
- * RegistrationFailureProbability (a draw of RegistrationRandomVariable below
- * it fails), and rings the RNIC's doorbell with the answer. It releases the
- * registration when the RNIC reports the transfer's end.
+ * As a responder it answers its RNIC's registration requests: registering
+ * takes RegistrationFixedLatency plus RegistrationLatencyPerPage for each
+ * 4 KiB page the region touches; then it registers the region, or fails to
+ * with probability RegistrationFailureProbability (a draw of
+ * RegistrationRandomVariable below it fails), and rings the RNIC's doorbell
+ * with the answer. It releases the registration when the RNIC reports the
+ * transfer's end.
  *
  * It registers only what a peer may target (Grants): by default the region
  * the peer's own workload targets at this host, found from the peer's
@@ -135,6 +137,13 @@ class RdmaHostApplication : public Application
     uint32_t GetStarted() const;
     /// \return registration attempts that failed
     uint32_t GetFailedRegistrations() const;
+    /**
+     * \param address first byte of a region
+     * \param length its bytes
+     * \return the time this host takes to register it: RegistrationFixedLatency
+     *         plus RegistrationLatencyPerPage per page it touches
+     */
+    Time GetRegistrationTime(uint64_t address, uint32_t length) const;
     /// \return the CPUs this host runs its jobs on (null before it starts)
     Ptr<HostCpus> GetCpus() const;
     /**
@@ -200,10 +209,16 @@ class RdmaHostApplication : public Application
     double GetFailureProbability() const;      //!< \return FRP
     void SetGap(Time gap);                     //!< \param gap pause between transfers
     Time GetGap() const;                       //!< \return pause between transfers
-    void SetRegistrationLatency(Time latency); //!< \param latency registration time
-    Time GetRegistrationLatency() const;       //!< \return registration time
-    void SetHandlerLatency(Time latency);      //!< \param latency interrupt handling time
-    Time GetHandlerLatency() const;            //!< \return interrupt handling time
+    void SetRegistrationFixed(Time latency);   //!< \param latency fixed part of a registration
+    Time GetRegistrationFixed() const;         //!< \return fixed part of a registration
+    void SetRegistrationPerPage(Time latency); //!< \param latency registration time per page
+    Time GetRegistrationPerPage() const;       //!< \return registration time per page
+    /// \param latency whole registration time (deprecated alias; -1 ns: nothing)
+    void SetRegistrationLatency(Time latency);
+    /// \return the whole registration time if it does not depend on the region, else -1 ns
+    Time GetRegistrationLatency() const;
+    void SetHandlerLatency(Time latency); //!< \param latency interrupt handling time
+    Time GetHandlerLatency() const;       //!< \return interrupt handling time
 
     /// \return the distance between workload slots in memory
     uint64_t GetSlotStride() const;
@@ -285,7 +300,8 @@ class RdmaHostApplication : public Application
     Time m_gap;              //!< pause in a slot between transfers
     uint32_t m_concurrency;  //!< transfers at once
     // Host behaviour.
-    Time m_registrationLatency;                 //!< time to register (or fail to)
+    Time m_registrationFixed;                   //!< registration time, fixed part
+    Time m_registrationPerPage;                 //!< registration time per page touched
     double m_failureProbability;                //!< FRP
     Ptr<RandomVariableStream> m_registrationRv; //!< registration outcomes
     Ptr<UniformRandomVariable> m_contentRv;     //!< seeds of written data
