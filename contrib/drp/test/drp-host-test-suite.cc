@@ -2,8 +2,9 @@
  * SPDX-License-Identifier: GPL-2.0-only
  */
 
-// The host's resources: CPUs that serve jobs first come first served, and
-// the registration time per page.
+// The host's resources: CPUs that serve jobs first come first served, the
+// registration time per page, the admission limit on transfers posted to
+// the RNIC, and the host's wait for free transfer ids.
 
 #include "drp-test-bed.h"
 
@@ -17,7 +18,6 @@
 #include <functional>
 #include <stdexcept>
 #include <string>
-#include <utility>
 #include <vector>
 
 using namespace ns3;
@@ -35,6 +35,19 @@ Time
 GetTime(Ptr<Object> object, const std::string& name)
 {
     TimeValue value;
+    object->GetAttribute(name, value);
+    return value.Get();
+}
+
+/**
+ * \param object an object
+ * \param name one of its integer attributes
+ * \return its value
+ */
+uint64_t
+GetUint(Ptr<Object> object, const std::string& name)
+{
+    UintegerValue value;
     object->GetAttribute(name, value);
     return value.Get();
 }
@@ -329,6 +342,177 @@ class DrpHostRegistrationPagesTestCase : public TestCase
 
 /**
  * \ingroup drp-tests
+ * The admission limit: with MaxInFlight 3 and Concurrency 8, the RNIC never
+ * has more than 3 transfers initiated at once (and has 3); the other
+ * transfers wait in the host and are posted in the order the workload
+ * started them; every transfer succeeds, byte-exact; a transfer's start is
+ * when the workload asked for it, so its wait is in its duration. At the
+ * default limit nothing waits.
+ */
+class DrpHostAdmissionLimitTestCase : public TestCase
+{
+  public:
+    /// \param limit MaxInFlight (0: the default)
+    explicit DrpHostAdmissionLimitTestCase(uint32_t limit)
+        : TestCase(limit ? "admission: at most " + std::to_string(limit) +
+                               " transfers posted to the RNIC"
+                         : "admission: the default limit holds nothing back"),
+          m_limit(limit)
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        const uint32_t transfers = 20;
+        const uint32_t concurrency = 8;
+        RnicHelper rnic;
+        RdmaHostHelper host = MakeWorkload(transfers, 16384);
+        host.SetAttribute("Concurrency", UintegerValue(concurrency));
+        if (m_limit)
+        {
+            host.SetAttribute("MaxInFlight", UintegerValue(m_limit));
+        }
+        PointToPointBed bed(rnic, host);
+        Ptr<RdmaHostApplication> app = bed.App(0);
+        uint32_t limit = GetUint(app, "MaxInFlight");
+        Ptr<DrpTransport> transport = bed.Rnic(0)->GetTransport();
+        size_t mostActive = 0;
+        transport->TraceConnectWithoutContext(
+            "InitiatorState",
+            Callback<void, uint16_t, InitiatorConnection::State, InitiatorConnection::State>(
+                [&](uint16_t, InitiatorConnection::State, InitiatorConnection::State) {
+                    mostActive = std::max(mostActive, transport->GetActiveInitiated());
+                }));
+        std::vector<Time> asked(transfers);
+        app->TraceConnectWithoutContext("TransferStart",
+                                        Callback<void, uint32_t>([&asked](uint32_t index) {
+                                            asked[index] = Simulator::Now();
+                                        }));
+        std::vector<uint32_t> posted;
+        std::vector<Time> waited;
+        uint32_t mostInFlight = 0;
+        app->TraceConnectWithoutContext(
+            "TransferPost",
+            Callback<void, uint32_t, Time>([&](uint32_t index, Time wait) {
+                posted.push_back(index);
+                waited.push_back(wait);
+                mostInFlight = std::max(mostInFlight, app->GetInFlight());
+            }));
+        bed.Run();
+
+        uint32_t expected = std::min(limit, concurrency);
+        NS_TEST_EXPECT_MSG_EQ(mostActive, expected, "transfers initiated at once, at most");
+        NS_TEST_EXPECT_MSG_EQ(mostInFlight, expected, "transfers posted at once, at most");
+        NS_TEST_ASSERT_MSG_EQ(posted.size(), transfers, "every transfer posted");
+        for (uint32_t i = 0; i < transfers; ++i)
+        {
+            NS_TEST_EXPECT_MSG_EQ(posted[i], i, "posted in the order the workload asked");
+        }
+        for (uint32_t i = 0; i < concurrency; ++i)
+        {
+            NS_TEST_EXPECT_MSG_EQ(asked[i], Time(0), "the workload asks for " << i << " at 0");
+            if (i < expected)
+            {
+                NS_TEST_EXPECT_MSG_EQ(waited[i], Time(0), "transfer " << i << " posted at once");
+            }
+            else
+            {
+                NS_TEST_EXPECT_MSG_GT(waited[i], Time(0), "transfer " << i << " waited");
+            }
+        }
+        NS_TEST_ASSERT_MSG_EQ(bed.Records().size(), transfers, "every transfer ended");
+        for (const auto& r : bed.Records())
+        {
+            NS_TEST_EXPECT_MSG_EQ(r.GetStatusName(), "success", "transfer " << r.index);
+            NS_TEST_EXPECT_MSG_EQ(r.start, asked[r.index], "start: when the workload asked");
+        }
+        NS_TEST_EXPECT_MSG_EQ(bed.m_compared, transfers, "all compared");
+        NS_TEST_EXPECT_MSG_EQ(bed.m_corrupt, 0, "byte-exact");
+        NS_TEST_EXPECT_MSG_EQ(app->GetInFlight(), 0, "nothing in flight in the end");
+        NS_TEST_EXPECT_MSG_EQ(app->GetQueued(), 0, "nothing queued in the end");
+        Simulator::Destroy();
+    }
+
+    uint32_t m_limit; //!< MaxInFlight (0: the default)
+};
+
+/**
+ * \ingroup drp-tests
+ * The host waits for free transfer ids. Transfers to a host that never
+ * answers fail fast (HandshakeTimeout 10 us, MaxRetries 1), and the RNIC
+ * holds each failed transfer's TID for the responder's idle time (23.04 ms
+ * here): 100 slots use up all 65535 TIDs long before the first hold ends.
+ * The host then posts nothing (the RNIC would have no TID to give: it used to
+ * throw) until the first hold ends, and posts at exactly that time; the
+ * workload still runs to its end.
+ */
+class DrpHostTidWaitTestCase : public TestCase
+{
+  public:
+    DrpHostTidWaitTestCase()
+        : TestCase("admission: the host waits for free transfer ids")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        const uint32_t transfers = 66000; // more than there are TIDs
+        RnicHelper rnic;
+        rnic.SetMethod("traditional");
+        rnic.SetTransportAttribute("HandshakeTimeout", TimeValue(MicroSeconds(10)));
+        rnic.SetTransportAttribute("MaxRetries", UintegerValue(1));
+        RdmaHostHelper host = MakeWorkload(transfers, 64);
+        host.SetAttribute("Concurrency", UintegerValue(100));
+        PointToPointBed bed(rnic, host, false);
+        Ptr<DrpTransport> transport = bed.Rnic(0)->GetTransport();
+        Time firstFailure = Time::Max();
+        transport->TraceConnectWithoutContext(
+            "InitiatorState",
+            Callback<void, uint16_t, InitiatorConnection::State, InitiatorConnection::State>(
+                [&](uint16_t, InitiatorConnection::State, InitiatorConnection::State to) {
+                    if (to == InitiatorConnection::FAILED && firstFailure == Time::Max())
+                    {
+                        firstFailure = Simulator::Now();
+                    }
+                }));
+        Time firstWait = Time::Max(); // the first post that had to wait
+        Ptr<RdmaHostApplication> app = bed.App(0);
+        app->TraceConnectWithoutContext("TransferPost",
+                                        Callback<void, uint32_t, Time>([&](uint32_t, Time wait) {
+                                            if (wait > Time(0) && firstWait == Time::Max())
+                                            {
+                                                firstWait = Simulator::Now();
+                                            }
+                                        }));
+        bool threw = false;
+        try
+        {
+            bed.Run();
+        }
+        catch (const std::runtime_error&)
+        {
+            threw = true;
+        }
+        NS_TEST_ASSERT_MSG_EQ(threw, false, "the host never asked for a TID when none was free");
+
+        Time idle = 3 * std::max(GetTime(transport, "HandshakeTimeout"),
+                                 GetTime(transport, "RetransmissionTimeout") *
+                                     int64_t(GetUint(transport, "MaxBackoff")));
+        NS_TEST_EXPECT_MSG_EQ(idle, MicroSeconds(23040), "the responder's idle time");
+        NS_TEST_ASSERT_MSG_NE(firstWait, Time::Max(), "some transfer waited for a TID");
+        NS_TEST_EXPECT_MSG_EQ(firstWait,
+                              firstFailure + idle,
+                              "posted when the first held TID came free");
+        NS_TEST_EXPECT_MSG_EQ(bed.Records().size(), transfers, "the workload ran to its end");
+        NS_TEST_EXPECT_MSG_EQ(app->GetQueued(), 0, "nothing left waiting");
+        Simulator::Destroy();
+    }
+};
+
+/**
+ * \ingroup drp-tests
  * Invalid host attribute values fail with std::invalid_argument naming the
  * attribute, the value and the valid range.
  */
@@ -336,7 +520,7 @@ class DrpHostInvalidValuesTestCase : public TestCase
 {
   public:
     DrpHostInvalidValuesTestCase()
-        : TestCase("invalid host CPU and registration values fail clearly")
+        : TestCase("invalid host CPU, registration and admission values fail clearly")
     {
     }
 
@@ -384,6 +568,10 @@ class DrpHostInvalidValuesTestCase : public TestCase
             {"HostCpus::Count", "= 0", "[1, 1024]"});
 
         Ptr<RdmaHostApplication> app = CreateObject<RdmaHostApplication>();
+        ExpectInvalid([&]() { app->SetAttribute("MaxInFlight", UintegerValue(0)); },
+                      {"RdmaHostApplication::MaxInFlight", "= 0", "[1, 65535]"});
+        ExpectInvalid([&]() { app->SetAttribute("MaxInFlight", UintegerValue(65536)); },
+                      {"RdmaHostApplication::MaxInFlight", "= 65536", "[1, 65535]"});
         ExpectInvalid(
             [&]() { app->SetAttribute("RegistrationFixedLatency", TimeValue(MicroSeconds(-1))); },
             {"RdmaHostApplication::RegistrationFixedLatency", "out of range", "10s]"});
@@ -408,7 +596,7 @@ class DrpHostInvalidValuesTestCase : public TestCase
 
 /**
  * \ingroup drp-tests
- * The host's CPUs and registration time.
+ * The host's CPUs, registration time and admission limit.
  */
 class DrpHostTestSuite : public TestSuite
 {
@@ -422,6 +610,9 @@ class DrpHostTestSuite : public TestSuite
         AddTestCase(new DrpHostRegistrationQueueTestCase(1), DRP_TEST_QUICK);
         AddTestCase(new DrpHostRegistrationQueueTestCase(2), DRP_TEST_QUICK);
         AddTestCase(new DrpHostRegistrationPagesTestCase, DRP_TEST_QUICK);
+        AddTestCase(new DrpHostAdmissionLimitTestCase(3), DRP_TEST_QUICK);
+        AddTestCase(new DrpHostAdmissionLimitTestCase(0), DRP_TEST_QUICK);
+        AddTestCase(new DrpHostTidWaitTestCase, DRP_TEST_QUICK);
         AddTestCase(new DrpHostInvalidValuesTestCase, DRP_TEST_QUICK);
     }
 };

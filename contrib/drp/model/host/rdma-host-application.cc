@@ -62,10 +62,21 @@ RdmaHostApplication::GetTypeId()
                 MakeTimeAccessor(&RdmaHostApplication::SetGap, &RdmaHostApplication::GetGap),
                 MakeTimeChecker())
             .AddAttribute("Concurrency",
-                          "Transfers in flight at once (1 to 1024).",
+                          "Transfers the workload runs at once (1 to 1024); MaxInFlight of "
+                          "them are posted to the RNIC at once, the others wait in the host.",
                           UintegerValue(1),
                           MakeUintegerAccessor(&RdmaHostApplication::SetConcurrency,
                                                &RdmaHostApplication::GetConcurrency),
+                          MakeUintegerChecker<uint32_t>())
+            .AddAttribute("MaxInFlight",
+                          "Transfers posted to the RNIC and not yet ended, at most: the RNIC's "
+                          "limit on transfers in progress (1 to 65535; 1024, the largest "
+                          "Concurrency: no limit on the workload). Further transfers wait in "
+                          "the host, first come first served; their wait counts in their "
+                          "duration.",
+                          UintegerValue(1024),
+                          MakeUintegerAccessor(&RdmaHostApplication::SetMaxInFlight,
+                                               &RdmaHostApplication::GetMaxInFlight),
                           MakeUintegerChecker<uint32_t>())
             .AddAttribute("RegistrationFixedLatency",
                           "Time the host takes to register (pin) a region, or to fail to, "
@@ -142,6 +153,12 @@ RdmaHostApplication::GetTypeId()
                             "and its doorbell rung).",
                             MakeTraceSourceAccessor(&RdmaHostApplication::m_transferStartTrace),
                             "ns3::RdmaHostApplication::TransferStartTracedCallback")
+            .AddTraceSource("TransferPost",
+                            "A transfer of the workload is posted: the host rings the doorbell "
+                            "(after waiting for admission, if MaxInFlight or the RNIC's "
+                            "transfer ids held it back).",
+                            MakeTraceSourceAccessor(&RdmaHostApplication::m_transferPostTrace),
+                            "ns3::RdmaHostApplication::TransferPostTracedCallback")
             .AddTraceSource("TransferComplete",
                             "A transfer this host initiated ended (successfully or not).",
                             MakeTraceSourceAccessor(&RdmaHostApplication::m_transferTrace),
@@ -167,6 +184,9 @@ RdmaHostApplication::RdmaHostApplication()
       m_maxBytes(uint64_t(1) << 36),
       m_registeredTotal(0),
       m_refused{},
+      m_maxInFlight(1024),
+      m_inFlight(0),
+      m_doorbells(0),
       m_started(0),
       m_failedRegistrations(0)
 {
@@ -176,6 +196,8 @@ RdmaHostApplication::RdmaHostApplication()
 void
 RdmaHostApplication::DoDispose()
 {
+    m_retry.Cancel();
+    m_waiting.clear();
     m_rnic = nullptr;
     m_cpus = nullptr;
     m_peerHosts.clear();
@@ -298,6 +320,19 @@ RdmaHostApplication::GetRegistrationTime(uint64_t address, uint32_t length) cons
 }
 
 void
+RdmaHostApplication::SetMaxInFlight(uint32_t transfers)
+{
+    drp::RequireInRange<uint32_t>("RdmaHostApplication::MaxInFlight", transfers, 1, 65535);
+    m_maxInFlight = transfers;
+}
+
+uint32_t
+RdmaHostApplication::GetMaxInFlight() const
+{
+    return m_maxInFlight;
+}
+
+void
 RdmaHostApplication::SetHandlerLatency(Time latency)
 {
     drp::RequireInRange<Time>("RdmaHostApplication::HandlerLatency", latency, Time(0), Seconds(10));
@@ -334,6 +369,18 @@ uint32_t
 RdmaHostApplication::GetFailedRegistrations() const
 {
     return m_failedRegistrations;
+}
+
+uint32_t
+RdmaHostApplication::GetInFlight() const
+{
+    return m_inFlight;
+}
+
+uint32_t
+RdmaHostApplication::GetQueued() const
+{
+    return m_waiting.size();
 }
 
 Ptr<RnicNetDevice>
@@ -411,8 +458,6 @@ RdmaHostApplication::StartTransfer(uint32_t slot)
     m_transferStartTrace(m_started);
     Pending pending{m_started++, slot, Simulator::Now()};
     uint64_t sba = slot * GetSlotStride();
-    uint64_t dba = (uint64_t(GetNode()->GetId() + 1) << 32) + slot * GetSlotStride();
-    bool read = m_operation == READ;
     // Fresh bytes in this host's buffer: a write's source, or a read's
     // destination, so that a read that moved nothing fails the comparison of
     // the two regions (the slot still held the previous read's data).
@@ -423,9 +468,51 @@ RdmaHostApplication::StartTransfer(uint32_t slot)
     // RDMA application registers its buffers (instantly here: the model's
     // registration cost is the responder's).
     m_rnic->GetHostMemory()->Register(sba, m_transferSize);
+    m_waiting.push_back(pending);
+    PostWaiting();
+}
+
+void
+RdmaHostApplication::PostWaiting()
+{
+    while (!m_waiting.empty() && m_inFlight < m_maxInFlight)
+    {
+        // The posts already rung take their TIDs first.
+        Time freeAt = m_rnic->GetTransport()->GetTidsFreeAt(m_doorbells + 1);
+        if (freeAt > Simulator::Now())
+        {
+            // Every TID is in use or held back. A transfer of ours that ends
+            // calls again; a hold that ends is waited for here.
+            NS_LOG_INFO(m_waiting.size() << " transfers wait for a free transfer id");
+            m_retry.Cancel();
+            if (freeAt != Time::Max())
+            {
+                m_retry = Simulator::Schedule(freeAt - Simulator::Now(),
+                                              &RdmaHostApplication::PostWaiting,
+                                              this);
+            }
+            return;
+        }
+        Pending pending = m_waiting.front();
+        m_waiting.pop_front();
+        Post(pending);
+    }
+}
+
+void
+RdmaHostApplication::Post(const Pending& pending)
+{
+    NS_LOG_FUNCTION(this << pending.index);
+    ++m_inFlight;
+    ++m_doorbells;
+    m_transferPostTrace(pending.index, Simulator::Now() - pending.start);
+    uint64_t sba = pending.slot * GetSlotStride();
+    uint64_t dba = (uint64_t(GetNode()->GetId() + 1) << 32) + pending.slot * GetSlotStride();
+    bool read = m_operation == READ;
     Mac48Address peer = Mac48Address::ConvertFrom(m_peer);
     uint32_t length = m_transferSize;
     m_rnic->GetPcieLink()->Doorbell([this, pending, peer, read, sba, dba, length]() {
+        --m_doorbells;
         uint16_t tid = m_rnic->GetTransport()->PostTransfer(peer, read, sba, dba, length);
         m_pending[tid] = pending;
     });
@@ -663,6 +750,7 @@ RdmaHostApplication::OnCompletion(const DrpTransferRecord& completed)
     record.end = Simulator::Now();
     uint32_t slot = it->second.slot;
     m_pending.erase(it);
+    --m_inFlight;
     m_rnic->GetHostMemory()->Deregister(record.sba, record.length);
     NS_LOG_INFO("transfer " << record.index << " (tid " << record.tid << ") "
                             << record.GetStatusName() << " in " << record.GetDuration().As(Time::US)
@@ -673,6 +761,7 @@ RdmaHostApplication::OnCompletion(const DrpTransferRecord& completed)
     {
         Simulator::Schedule(m_gap, &RdmaHostApplication::StartTransfer, this, slot);
     }
+    PostWaiting();
 }
 
 } // namespace ns3

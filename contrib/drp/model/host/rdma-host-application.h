@@ -8,12 +8,14 @@
 #include "ns3/address.h"
 #include "ns3/application.h"
 #include "ns3/drp-transfer-record.h"
+#include "ns3/event-id.h"
 #include "ns3/host-cpus.h"
 #include "ns3/random-variable-stream.h"
 #include "ns3/rnic-net-device.h"
 #include "ns3/traced-callback.h"
 
 #include <boost/icl/interval_set.hpp>
+#include <deque>
 #include <map>
 #include <vector>
 
@@ -30,10 +32,18 @@ namespace ns3
  * Before a write it fills the source region with fresh random bytes, before
  * a read the destination region (so that a read that moves nothing cannot
  * pass a comparison of the two regions). It registers the transfer's own
- * buffer when it posts the transfer and releases that registration when the
+ * buffer when it starts the transfer and releases that registration when the
  * transfer ends (a read's data may only land in registered memory). It
- * records every transfer (DrpTransferRecord: start when posted, end when the
- * completion interrupt arrives, mode, retries, status).
+ * records every transfer (DrpTransferRecord: start when the workload asks for
+ * it, end when the completion interrupt arrives, mode, retries, status).
+ *
+ * Admission: the host posts at most MaxInFlight transfers to its RNIC at once
+ * (posted and not yet ended; the RNIC's limit on transfers in progress, as a
+ * driver knows its adapter's queue-pair limit), and never one for which the
+ * RNIC has no free transfer id (DrpTransport::GetTidsFreeAt). The others wait
+ * in the host, first come first served, and are posted as transfers end (or
+ * as held transfer ids come free). A transfer's start stays the time the
+ * workload asked for it, so its wait shows in its duration.
  *
  * As a responder it answers its RNIC's registration requests: registering
  * takes RegistrationFixedLatency plus RegistrationLatencyPerPage for each
@@ -112,6 +122,12 @@ class RdmaHostApplication : public Application
      */
     typedef void (*TransferStartTracedCallback)(uint32_t index);
     /**
+     * TracedCallback signature for transfer posts.
+     * \param index workload sequence number of the transfer (0, 1, ...)
+     * \param waited how long it waited in the host for admission
+     */
+    typedef void (*TransferPostTracedCallback)(uint32_t index, Time waited);
+    /**
      * TracedCallback signature for transfer ends.
      * \param record what the transfer did
      */
@@ -137,6 +153,10 @@ class RdmaHostApplication : public Application
     uint32_t GetStarted() const;
     /// \return registration attempts that failed
     uint32_t GetFailedRegistrations() const;
+    /// \return transfers posted to the RNIC and not yet ended
+    uint32_t GetInFlight() const;
+    /// \return transfers started and waiting in the host for admission
+    uint32_t GetQueued() const;
     /**
      * \param address first byte of a region
      * \param length its bytes
@@ -217,8 +237,10 @@ class RdmaHostApplication : public Application
     void SetRegistrationLatency(Time latency);
     /// \return the whole registration time if it does not depend on the region, else -1 ns
     Time GetRegistrationLatency() const;
-    void SetHandlerLatency(Time latency); //!< \param latency interrupt handling time
-    Time GetHandlerLatency() const;       //!< \return interrupt handling time
+    void SetMaxInFlight(uint32_t transfers); //!< \param transfers posted at once, at most
+    uint32_t GetMaxInFlight() const;         //!< \return transfers posted at once, at most
+    void SetHandlerLatency(Time latency);    //!< \param latency interrupt handling time
+    Time GetHandlerLatency() const;          //!< \return interrupt handling time
 
     /// \return the distance between workload slots in memory
     uint64_t GetSlotStride() const;
@@ -249,10 +271,18 @@ class RdmaHostApplication : public Application
      */
     void Refuse(Mac48Address peer, uint16_t tid, uint64_t address, uint32_t length, Refusal reason);
     /**
-     * Starts the next transfer of the workload in a slot.
+     * Starts the next transfer of the workload in a slot: prepares its buffer
+     * and queues it for admission.
      * \param slot memory slot
      */
     void StartTransfer(uint32_t slot);
+    /// Posts waiting transfers while MaxInFlight and the RNIC's free TIDs allow.
+    void PostWaiting();
+    /**
+     * Rings the doorbell that posts a transfer to the RNIC.
+     * \param pending the transfer
+     */
+    void Post(const Pending& pending);
     /**
      * RNIC interrupt: a connection reply for one of our transfers.
      * \param tid the transfer
@@ -317,13 +347,19 @@ class RdmaHostApplication : public Application
 
     Ptr<RnicNetDevice> m_rnic;             //!< our RNIC
     Ptr<HostCpus> m_cpus;                  //!< the node's CPUs
+    uint32_t m_maxInFlight;                //!< transfers posted at once, at most
+    uint32_t m_inFlight;                   //!< transfers posted and not yet ended
+    uint32_t m_doorbells;                  //!< posts rung and not yet at the RNIC
+    std::deque<Pending> m_waiting;         //!< started transfers waiting for admission
+    EventId m_retry;                       //!< PostWaiting when a held TID comes free
     uint32_t m_started;                    //!< transfers started
     uint32_t m_failedRegistrations;        //!< registration attempts that failed
     std::map<uint16_t, Pending> m_pending; //!< our transfers in flight, by TID
     std::map<std::pair<Mac48Address, uint16_t>, std::pair<uint64_t, uint32_t>>
-        m_registrations;                           //!< regions registered for peers' transfers
-    std::vector<DrpTransferRecord> m_records;      //!< ended transfers
-    TracedCallback<uint32_t> m_transferStartTrace; //!< transfer starts
+        m_registrations;                                //!< regions registered for peers' transfers
+    std::vector<DrpTransferRecord> m_records;           //!< ended transfers
+    TracedCallback<uint32_t> m_transferStartTrace;      //!< transfer starts
+    TracedCallback<uint32_t, Time> m_transferPostTrace; //!< transfer posts
     TracedCallback<const DrpTransferRecord&> m_transferTrace;         //!< transfer ends
     TracedCallback<Mac48Address, uint16_t, bool> m_registrationTrace; //!< registration attempts
     TracedCallback<Mac48Address, uint16_t, uint64_t, uint32_t, Refusal>
