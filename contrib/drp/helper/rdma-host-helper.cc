@@ -5,6 +5,7 @@
 #include "rdma-host-helper.h"
 
 #include "ns3/address.h"
+#include "ns3/host-cpus.h"
 #include "ns3/net-device.h"
 #include "ns3/node.h"
 #include "ns3/rdma-host-application.h"
@@ -15,6 +16,14 @@ namespace ns3
 RdmaHostHelper::RdmaHostHelper()
 {
     m_factory.SetTypeId(RdmaHostApplication::GetTypeId());
+    m_cpuFactory.SetTypeId(HostCpus::GetTypeId());
+}
+
+void
+RdmaHostHelper::SetCpuAttribute(std::string name, const AttributeValue& value)
+{
+    m_cpuFactory.Set(name, value); // an unknown name, or a value of the wrong type, fails here
+    m_cpuAttributes.emplace_back(name, value.Copy());
 }
 
 void
@@ -26,6 +35,16 @@ RdmaHostHelper::SetAttribute(std::string name, const AttributeValue& value)
 ApplicationContainer
 RdmaHostHelper::Install(Ptr<Node> node) const
 {
+    Ptr<HostCpus> cpus = node->GetObject<HostCpus>();
+    if (!cpus)
+    {
+        cpus = CreateObject<HostCpus>();
+        node->AggregateObject(cpus);
+    }
+    for (const auto& attribute : m_cpuAttributes)
+    {
+        cpus->SetAttribute(attribute.first, *attribute.second);
+    }
     Ptr<Application> app = m_factory.Create<RdmaHostApplication>();
     node->AddApplication(app);
     return ApplicationContainer(app);

@@ -9,18 +9,23 @@
 #include "ns3/node-container.h"
 #include "ns3/object-factory.h"
 
+#include <string>
+#include <utility>
+#include <vector>
+
 namespace ns3
 {
 
 /**
  * \ingroup drp
  * \brief Installs RdmaHostApplication on hosts, in the style of ns-3's
- * application helpers.
+ * application helpers, and gives each host its HostCpus.
  *
  * \code
  *   RdmaHostHelper host;
  *   host.SetAttribute("Transfers", UintegerValue(800));
  *   host.SetAttribute("RegistrationFailureProbability", DoubleValue(0.05));
+ *   host.SetCpuAttribute("Count", UintegerValue(2));          // two host CPUs
  *   ApplicationContainer apps = host.Install(nodes);          // every node answers
  *   host.SetWorkload(apps.Get(0), devices.Get(1));            // node 0 writes to node 1
  * \endcode
@@ -36,6 +41,14 @@ class RdmaHostHelper
      */
     void SetAttribute(std::string name, const AttributeValue& value);
     /**
+     * \param name a HostCpus attribute
+     * \param value its value, for the CPUs of every node installed on from now on
+     */
+    void SetCpuAttribute(std::string name, const AttributeValue& value);
+    /**
+     * Installs an application, and aggregates a HostCpus to the node if it
+     * has none. The CPU attributes set with SetCpuAttribute() are applied to
+     * the node's HostCpus, new or not (the applications of a node share it).
      * \param node a host with an RnicNetDevice
      * \return the application
      */
@@ -60,7 +73,10 @@ class RdmaHostHelper
     static int64_t AssignStreams(ApplicationContainer apps, int64_t stream);
 
   private:
-    ObjectFactory m_factory; //!< RdmaHostApplication
+    ObjectFactory m_factory;    //!< RdmaHostApplication
+    ObjectFactory m_cpuFactory; //!< HostCpus (checks the CPU attributes when they are set)
+    std::vector<std::pair<std::string, Ptr<AttributeValue>>>
+        m_cpuAttributes; //!< the CPU attributes set, in order
 };
 
 } // namespace ns3

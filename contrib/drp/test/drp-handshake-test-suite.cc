@@ -59,7 +59,7 @@ struct HandshakeTiming
     Time handshake;    //!< H: DrpTransport::HandshakeTimeout
     Time retransmit;   //!< R: DrpTransport::RetransmissionTimeout
     Time pcie;         //!< L: PcieLink::Latency
-    Time registration; //!< RdmaHostApplication::RegistrationLatency
+    Time registration; //!< the responder's registration time for the transfer's region
     Time handler;      //!< RdmaHostApplication::HandlerLatency
     Time controlHop;   //!< a control frame from one transport to the other
     Time dataSlot;     //!< time a full data frame occupies the transmitter
@@ -145,7 +145,8 @@ ReadTiming(Ptr<RnicNetDevice> rnic, Ptr<RdmaHostApplication> app)
     t.handshake = GetTimeAttribute(transport, "HandshakeTimeout");
     t.retransmit = GetTimeAttribute(transport, "RetransmissionTimeout");
     t.pcie = rnic->GetPcieLink()->GetLatency();
-    t.registration = GetTimeAttribute(app, "RegistrationLatency");
+    // The workload's regions are page-aligned: as many pages as at address 0.
+    t.registration = app->GetRegistrationTime(0, TRANSFER_SIZE);
     t.handler = GetTimeAttribute(app, "HandlerLatency");
     uint64_t clock = GetUintAttribute(transport, "ClockFrequency");
     Time tx = NanoSeconds(GetUintAttribute(transport, "TxProcessingCycles") * 1000000000 / clock);
@@ -406,7 +407,7 @@ class DrpValidReplyLostTestCase : public DrpHandshakeTestCase
         NS_TEST_ASSERT_MSG_EQ_TOL(Extra(),
                                   expected,
                                   NanoSeconds(1),
-                                  "extra time = H + tx processing - (L + RegistrationLatency + L) "
+                                  "extra time = H + tx processing - (L + registration time + L) "
                                   "(tolerance 1 ns)");
     }
 };
@@ -450,7 +451,7 @@ class DrpRegistrationFailsOnceTestCase : public DrpHandshakeTestCase
                                       m_timing.HandshakeRtt() + m_timing.handshake,
                                       NanoSeconds(1),
                                       "extra time = handshake round trip (2 control hops + 2 L "
-                                      "+ RegistrationLatency) + H (tolerance 1 ns)");
+                                      "+ registration time) + H (tolerance 1 ns)");
             return;
         }
         NS_TEST_ASSERT_MSG_EQ(m_record.GetModeName(), "indirect", "mode");

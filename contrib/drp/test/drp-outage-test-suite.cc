@@ -292,6 +292,9 @@ class DrpStaleTidTestCase : public TestCase
         rnic.SetTransportAttribute("HandshakeTimeout", TimeValue(MilliSeconds(100)));
         RdmaHostHelper host = MakeWorkload(transfers, 1024);
         host.SetAttribute("Concurrency", UintegerValue(16));
+        // A CPU per transfer in flight: no host job waits, so that transfers
+        // are in their data phase when the link goes down.
+        host.SetCpuAttribute("Count", UintegerValue(16));
         PointToPointBed bed(rnic, host);
         Outage outage(bed, MilliSeconds(75), MilliSeconds(100));
         bed.Run();

@@ -193,6 +193,18 @@ HostMemory::IsValidRegion(uint64_t address, uint64_t length)
     return length > 0 && length <= UINT64_MAX - address;
 }
 
+uint64_t
+HostMemory::CountPages(uint64_t address, uint64_t length)
+{
+    if (length == 0)
+    {
+        return 0;
+    }
+    // The last byte, without a sum that could wrap.
+    uint64_t last = length - 1 > UINT64_MAX - address ? UINT64_MAX : address + (length - 1);
+    return last / PAGE_SIZE - address / PAGE_SIZE + 1;
+}
+
 bool
 HostMemory::IsWithin(uint64_t address, uint64_t length, uint64_t base, uint64_t baseLength)
 {

@@ -77,6 +77,16 @@ class HostMemory : public Object
      * \param length bytes
      */
     static void RequireValidRegion(const std::string& what, uint64_t address, uint64_t length);
+    /**
+     * The pages a region touches: a region that starts or ends inside a page
+     * counts that whole page, as the operating system pins whole pages.
+     * \param address first byte
+     * \param length bytes
+     * \return the number of PAGE_SIZE pages, aligned, that [address, address
+     *         + length) touches (0 for an empty region; a region past the
+     *         end of the address space counts up to the last page)
+     */
+    static uint64_t CountPages(uint64_t address, uint64_t length);
 
     /**
      * \brief Get the type ID.

@@ -62,18 +62,49 @@ RdmaHostApplication::GetTypeId()
                 MakeTimeAccessor(&RdmaHostApplication::SetGap, &RdmaHostApplication::GetGap),
                 MakeTimeChecker())
             .AddAttribute("Concurrency",
-                          "Transfers in flight at once (1 to 1024).",
+                          "Transfers the workload runs at once (1 to 1024); MaxInFlight of "
+                          "them are posted to the RNIC at once, the others wait in the host.",
                           UintegerValue(1),
                           MakeUintegerAccessor(&RdmaHostApplication::SetConcurrency,
                                                &RdmaHostApplication::GetConcurrency),
                           MakeUintegerChecker<uint32_t>())
+            .AddAttribute("MaxInFlight",
+                          "Transfers posted to the RNIC and not yet ended, at most: the RNIC's "
+                          "limit on transfers in progress (1 to 65535; 1024, the largest "
+                          "Concurrency: no limit on the workload). Further transfers wait in "
+                          "the host, first come first served; their wait counts in their "
+                          "duration.",
+                          UintegerValue(1024),
+                          MakeUintegerAccessor(&RdmaHostApplication::SetMaxInFlight,
+                                               &RdmaHostApplication::GetMaxInFlight),
+                          MakeUintegerChecker<uint32_t>())
+            .AddAttribute("RegistrationFixedLatency",
+                          "Time the host takes to register (pin) a region, or to fail to, "
+                          "besides RegistrationLatencyPerPage per page (0 to 10 s; 12.128 us: "
+                          "with the default per page, 20 us for 128 KiB).",
+                          TimeValue(NanoSeconds(12128)),
+                          MakeTimeAccessor(&RdmaHostApplication::SetRegistrationFixed,
+                                           &RdmaHostApplication::GetRegistrationFixed),
+                          MakeTimeChecker())
+            .AddAttribute("RegistrationLatencyPerPage",
+                          "Registration time per 4 KiB page the region touches (0 to 1 ms; "
+                          "246 ns: 0.06 ns per byte).",
+                          TimeValue(NanoSeconds(246)),
+                          MakeTimeAccessor(&RdmaHostApplication::SetRegistrationPerPage,
+                                           &RdmaHostApplication::GetRegistrationPerPage),
+                          MakeTimeChecker())
+            // After the two above: at construction, a value set here replaces theirs.
             .AddAttribute("RegistrationLatency",
-                          "Time the host takes to register (pin) a region, or to fail to "
-                          "(0 to 10 s).",
-                          TimeValue(MicroSeconds(20)),
+                          "Deprecated: the whole time of any registration, whatever the region "
+                          "spans. Setting it (0 to 10 s) sets RegistrationFixedLatency to it and "
+                          "RegistrationLatencyPerPage to 0; -1ns (the default) sets nothing. "
+                          "Reads -1ns unless RegistrationLatencyPerPage is 0.",
+                          TimeValue(NanoSeconds(-1)),
                           MakeTimeAccessor(&RdmaHostApplication::SetRegistrationLatency,
                                            &RdmaHostApplication::GetRegistrationLatency),
-                          MakeTimeChecker())
+                          MakeTimeChecker(),
+                          TypeId::DEPRECATED,
+                          "use RegistrationFixedLatency and RegistrationLatencyPerPage")
             .AddAttribute("RegistrationFailureProbability",
                           "FRP: probability that a registration attempt fails (0 to 1).",
                           DoubleValue(0.0),
@@ -122,6 +153,12 @@ RdmaHostApplication::GetTypeId()
                             "and its doorbell rung).",
                             MakeTraceSourceAccessor(&RdmaHostApplication::m_transferStartTrace),
                             "ns3::RdmaHostApplication::TransferStartTracedCallback")
+            .AddTraceSource("TransferPost",
+                            "A transfer of the workload is posted: the host rings the doorbell "
+                            "(after waiting for admission, if MaxInFlight or the RNIC's "
+                            "transfer ids held it back).",
+                            MakeTraceSourceAccessor(&RdmaHostApplication::m_transferPostTrace),
+                            "ns3::RdmaHostApplication::TransferPostTracedCallback")
             .AddTraceSource("TransferComplete",
                             "A transfer this host initiated ended (successfully or not).",
                             MakeTraceSourceAccessor(&RdmaHostApplication::m_transferTrace),
@@ -138,6 +175,8 @@ RdmaHostApplication::RdmaHostApplication()
       m_transferSize(131072),
       m_operation(WRITE),
       m_concurrency(1),
+      m_registrationFixed(NanoSeconds(12128)),
+      m_registrationPerPage(NanoSeconds(246)),
       m_failureProbability(0),
       m_contentRv(CreateObject<UniformRandomVariable>()),
       m_grantPolicy(WORKLOAD),
@@ -145,6 +184,9 @@ RdmaHostApplication::RdmaHostApplication()
       m_maxBytes(uint64_t(1) << 36),
       m_registeredTotal(0),
       m_refused{},
+      m_maxInFlight(1024),
+      m_inFlight(0),
+      m_doorbells(0),
       m_started(0),
       m_failedRegistrations(0)
 {
@@ -154,7 +196,10 @@ RdmaHostApplication::RdmaHostApplication()
 void
 RdmaHostApplication::DoDispose()
 {
+    m_retry.Cancel();
+    m_waiting.clear();
     m_rnic = nullptr;
+    m_cpus = nullptr;
     m_peerHosts.clear();
     m_registrationRv = nullptr;
     m_contentRv = nullptr;
@@ -214,19 +259,77 @@ RdmaHostApplication::GetGap() const
 }
 
 void
-RdmaHostApplication::SetRegistrationLatency(Time latency)
+RdmaHostApplication::SetRegistrationFixed(Time latency)
 {
-    drp::RequireInRange<Time>("RdmaHostApplication::RegistrationLatency",
+    drp::RequireInRange<Time>("RdmaHostApplication::RegistrationFixedLatency",
                               latency,
                               Time(0),
                               Seconds(10));
-    m_registrationLatency = latency;
+    m_registrationFixed = latency;
+}
+
+Time
+RdmaHostApplication::GetRegistrationFixed() const
+{
+    return m_registrationFixed;
+}
+
+void
+RdmaHostApplication::SetRegistrationPerPage(Time latency)
+{
+    drp::RequireInRange<Time>("RdmaHostApplication::RegistrationLatencyPerPage",
+                              latency,
+                              Time(0),
+                              MilliSeconds(1));
+    m_registrationPerPage = latency;
+}
+
+Time
+RdmaHostApplication::GetRegistrationPerPage() const
+{
+    return m_registrationPerPage;
+}
+
+void
+RdmaHostApplication::SetRegistrationLatency(Time latency)
+{
+    if (latency == NanoSeconds(-1))
+    {
+        return; // the default: not set
+    }
+    drp::RequireInRange<Time>("RdmaHostApplication::RegistrationLatency (deprecated)",
+                              latency,
+                              Time(0),
+                              Seconds(10));
+    m_registrationFixed = latency;
+    m_registrationPerPage = Time(0);
 }
 
 Time
 RdmaHostApplication::GetRegistrationLatency() const
 {
-    return m_registrationLatency;
+    return m_registrationPerPage.IsZero() ? m_registrationFixed : NanoSeconds(-1);
+}
+
+Time
+RdmaHostApplication::GetRegistrationTime(uint64_t address, uint32_t length) const
+{
+    // At most 2^20 + 1 pages of at most 1 ms: no overflow.
+    uint64_t pages = HostMemory::CountPages(address, length);
+    return m_registrationFixed + TimeStep(m_registrationPerPage.GetTimeStep() * int64_t(pages));
+}
+
+void
+RdmaHostApplication::SetMaxInFlight(uint32_t transfers)
+{
+    drp::RequireInRange<uint32_t>("RdmaHostApplication::MaxInFlight", transfers, 1, 65535);
+    m_maxInFlight = transfers;
+}
+
+uint32_t
+RdmaHostApplication::GetMaxInFlight() const
+{
+    return m_maxInFlight;
 }
 
 void
@@ -268,10 +371,28 @@ RdmaHostApplication::GetFailedRegistrations() const
     return m_failedRegistrations;
 }
 
+uint32_t
+RdmaHostApplication::GetInFlight() const
+{
+    return m_inFlight;
+}
+
+uint32_t
+RdmaHostApplication::GetQueued() const
+{
+    return m_waiting.size();
+}
+
 Ptr<RnicNetDevice>
 RdmaHostApplication::GetRnic() const
 {
     return m_rnic;
+}
+
+Ptr<HostCpus>
+RdmaHostApplication::GetCpus() const
+{
+    return m_cpus;
 }
 
 uint64_t
@@ -292,6 +413,12 @@ RdmaHostApplication::StartApplication()
     NS_ABORT_MSG_IF(!m_rnic,
                     "RdmaHostApplication on node " << GetNode()->GetId()
                                                    << " has no RnicNetDevice");
+    m_cpus = GetNode()->GetObject<HostCpus>();
+    if (!m_cpus)
+    {
+        m_cpus = CreateObject<HostCpus>();
+        GetNode()->AggregateObject(m_cpus);
+    }
     NS_ABORT_MSG_IF(m_rnic->GetTransport()->HasHost(),
                     "node " << GetNode()->GetId()
                             << ": the RNIC already serves another RdmaHostApplication (one host "
@@ -331,8 +458,6 @@ RdmaHostApplication::StartTransfer(uint32_t slot)
     m_transferStartTrace(m_started);
     Pending pending{m_started++, slot, Simulator::Now()};
     uint64_t sba = slot * GetSlotStride();
-    uint64_t dba = (uint64_t(GetNode()->GetId() + 1) << 32) + slot * GetSlotStride();
-    bool read = m_operation == READ;
     // Fresh bytes in this host's buffer: a write's source, or a read's
     // destination, so that a read that moved nothing fails the comparison of
     // the two regions (the slot still held the previous read's data).
@@ -343,9 +468,51 @@ RdmaHostApplication::StartTransfer(uint32_t slot)
     // RDMA application registers its buffers (instantly here: the model's
     // registration cost is the responder's).
     m_rnic->GetHostMemory()->Register(sba, m_transferSize);
+    m_waiting.push_back(pending);
+    PostWaiting();
+}
+
+void
+RdmaHostApplication::PostWaiting()
+{
+    while (!m_waiting.empty() && m_inFlight < m_maxInFlight)
+    {
+        // The posts already rung take their TIDs first.
+        Time freeAt = m_rnic->GetTransport()->GetTidsFreeAt(m_doorbells + 1);
+        if (freeAt > Simulator::Now())
+        {
+            // Every TID is in use or held back. A transfer of ours that ends
+            // calls again; a hold that ends is waited for here.
+            NS_LOG_INFO(m_waiting.size() << " transfers wait for a free transfer id");
+            m_retry.Cancel();
+            if (freeAt != Time::Max())
+            {
+                m_retry = Simulator::Schedule(freeAt - Simulator::Now(),
+                                              &RdmaHostApplication::PostWaiting,
+                                              this);
+            }
+            return;
+        }
+        Pending pending = m_waiting.front();
+        m_waiting.pop_front();
+        Post(pending);
+    }
+}
+
+void
+RdmaHostApplication::Post(const Pending& pending)
+{
+    NS_LOG_FUNCTION(this << pending.index);
+    ++m_inFlight;
+    ++m_doorbells;
+    m_transferPostTrace(pending.index, Simulator::Now() - pending.start);
+    uint64_t sba = pending.slot * GetSlotStride();
+    uint64_t dba = (uint64_t(GetNode()->GetId() + 1) << 32) + pending.slot * GetSlotStride();
+    bool read = m_operation == READ;
     Mac48Address peer = Mac48Address::ConvertFrom(m_peer);
     uint32_t length = m_transferSize;
     m_rnic->GetPcieLink()->Doorbell([this, pending, peer, read, sba, dba, length]() {
+        --m_doorbells;
         uint16_t tid = m_rnic->GetTransport()->PostTransfer(peer, read, sba, dba, length);
         m_pending[tid] = pending;
     });
@@ -356,7 +523,7 @@ RdmaHostApplication::OnReply(uint16_t tid)
 {
     NS_LOG_FUNCTION(this << tid);
     Ptr<RnicNetDevice> rnic = m_rnic;
-    Simulator::Schedule(m_handlerLatency, [rnic, tid]() {
+    m_cpus->Run(m_handlerLatency, [rnic, tid]() {
         rnic->GetPcieLink()->Doorbell([rnic, tid]() { rnic->GetTransport()->StartData(tid); });
     });
 }
@@ -372,23 +539,14 @@ RdmaHostApplication::OnRegistrationRequest(Mac48Address peer,
     Refusal refusal = Admit(peer, address, length);
     if (refusal != REFUSALS)
     {
-        Simulator::Schedule(m_handlerLatency,
-                            &RdmaHostApplication::Refuse,
-                            this,
-                            peer,
-                            tid,
-                            address,
-                            length,
-                            refusal);
+        m_cpus->Run(m_handlerLatency, [this, peer, tid, address, length, refusal]() {
+            Refuse(peer, tid, address, length, refusal);
+        });
         return;
     }
-    Simulator::Schedule(m_registrationLatency,
-                        &RdmaHostApplication::FinishRegistration,
-                        this,
-                        peer,
-                        tid,
-                        address,
-                        length);
+    m_cpus->Run(GetRegistrationTime(address, length), [this, peer, tid, address, length]() {
+        FinishRegistration(peer, tid, address, length);
+    });
 }
 
 void
@@ -592,6 +750,7 @@ RdmaHostApplication::OnCompletion(const DrpTransferRecord& completed)
     record.end = Simulator::Now();
     uint32_t slot = it->second.slot;
     m_pending.erase(it);
+    --m_inFlight;
     m_rnic->GetHostMemory()->Deregister(record.sba, record.length);
     NS_LOG_INFO("transfer " << record.index << " (tid " << record.tid << ") "
                             << record.GetStatusName() << " in " << record.GetDuration().As(Time::US)
@@ -602,6 +761,7 @@ RdmaHostApplication::OnCompletion(const DrpTransferRecord& completed)
     {
         Simulator::Schedule(m_gap, &RdmaHostApplication::StartTransfer, this, slot);
     }
+    PostWaiting();
 }
 
 } // namespace ns3

@@ -8,11 +8,14 @@
 #include "ns3/address.h"
 #include "ns3/application.h"
 #include "ns3/drp-transfer-record.h"
+#include "ns3/event-id.h"
+#include "ns3/host-cpus.h"
 #include "ns3/random-variable-stream.h"
 #include "ns3/rnic-net-device.h"
 #include "ns3/traced-callback.h"
 
 #include <boost/icl/interval_set.hpp>
+#include <deque>
 #include <map>
 #include <vector>
 
@@ -29,16 +32,26 @@ namespace ns3
  * Before a write it fills the source region with fresh random bytes, before
  * a read the destination region (so that a read that moves nothing cannot
  * pass a comparison of the two regions). It registers the transfer's own
- * buffer when it posts the transfer and releases that registration when the
+ * buffer when it starts the transfer and releases that registration when the
  * transfer ends (a read's data may only land in registered memory). It
- * records every transfer (DrpTransferRecord: start when posted, end when the
- * completion interrupt arrives, mode, retries, status).
+ * records every transfer (DrpTransferRecord: start when the workload asks for
+ * it, end when the completion interrupt arrives, mode, retries, status).
  *
- * As a responder it answers its RNIC's registration requests: after
- * RegistrationLatency it registers the region, or fails to with probability
- * RegistrationFailureProbability (a draw of RegistrationRandomVariable below
- * it fails), and rings the RNIC's doorbell with the answer. It releases the
- * registration when the RNIC reports the transfer's end.
+ * Admission: the host posts at most MaxInFlight transfers to its RNIC at once
+ * (posted and not yet ended; the RNIC's limit on transfers in progress, as a
+ * driver knows its adapter's queue-pair limit), and never one for which the
+ * RNIC has no free transfer id (DrpTransport::GetTidsFreeAt). The others wait
+ * in the host, first come first served, and are posted as transfers end (or
+ * as held transfer ids come free). A transfer's start stays the time the
+ * workload asked for it, so its wait shows in its duration.
+ *
+ * As a responder it answers its RNIC's registration requests: registering
+ * takes RegistrationFixedLatency plus RegistrationLatencyPerPage for each
+ * 4 KiB page the region touches; then it registers the region, or fails to
+ * with probability RegistrationFailureProbability (a draw of
+ * RegistrationRandomVariable below it fails), and rings the RNIC's doorbell
+ * with the answer. It releases the registration when the RNIC reports the
+ * transfer's end.
  *
  * It registers only what a peer may target (Grants): by default the region
  * the peer's own workload targets at this host, found from the peer's
@@ -51,7 +64,11 @@ namespace ns3
  *
  * Every interaction with the RNIC crosses the RNIC's PcieLink; the host
  * takes HandlerLatency to act on an interrupt that needs an answer (a
- * connection reply: hand the data).
+ * connection reply: hand the data; a refused request).
+ *
+ * Interrupt handling and registrations are jobs on the node's HostCpus
+ * (created with its defaults when the node has none): with one CPU they run
+ * one after the other, in arrival order.
  *
  * Memory layout: slot k of the workload uses [k * stride, k * stride + size)
  * in this host's memory and [(node id + 1) * 2^32 + k * stride, ...) in the
@@ -105,6 +122,12 @@ class RdmaHostApplication : public Application
      */
     typedef void (*TransferStartTracedCallback)(uint32_t index);
     /**
+     * TracedCallback signature for transfer posts.
+     * \param index workload sequence number of the transfer (0, 1, ...)
+     * \param waited how long it waited in the host for admission
+     */
+    typedef void (*TransferPostTracedCallback)(uint32_t index, Time waited);
+    /**
      * TracedCallback signature for transfer ends.
      * \param record what the transfer did
      */
@@ -130,6 +153,19 @@ class RdmaHostApplication : public Application
     uint32_t GetStarted() const;
     /// \return registration attempts that failed
     uint32_t GetFailedRegistrations() const;
+    /// \return transfers posted to the RNIC and not yet ended
+    uint32_t GetInFlight() const;
+    /// \return transfers started and waiting in the host for admission
+    uint32_t GetQueued() const;
+    /**
+     * \param address first byte of a region
+     * \param length its bytes
+     * \return the time this host takes to register it: RegistrationFixedLatency
+     *         plus RegistrationLatencyPerPage per page it touches
+     */
+    Time GetRegistrationTime(uint64_t address, uint32_t length) const;
+    /// \return the CPUs this host runs its jobs on (null before it starts)
+    Ptr<HostCpus> GetCpus() const;
     /**
      * Lets a peer's requests name [address, address + length) of this host's memory.
      * \param peer the peer RNIC's address
@@ -193,10 +229,18 @@ class RdmaHostApplication : public Application
     double GetFailureProbability() const;      //!< \return FRP
     void SetGap(Time gap);                     //!< \param gap pause between transfers
     Time GetGap() const;                       //!< \return pause between transfers
-    void SetRegistrationLatency(Time latency); //!< \param latency registration time
-    Time GetRegistrationLatency() const;       //!< \return registration time
-    void SetHandlerLatency(Time latency);      //!< \param latency interrupt handling time
-    Time GetHandlerLatency() const;            //!< \return interrupt handling time
+    void SetRegistrationFixed(Time latency);   //!< \param latency fixed part of a registration
+    Time GetRegistrationFixed() const;         //!< \return fixed part of a registration
+    void SetRegistrationPerPage(Time latency); //!< \param latency registration time per page
+    Time GetRegistrationPerPage() const;       //!< \return registration time per page
+    /// \param latency whole registration time (deprecated alias; -1 ns: nothing)
+    void SetRegistrationLatency(Time latency);
+    /// \return the whole registration time if it does not depend on the region, else -1 ns
+    Time GetRegistrationLatency() const;
+    void SetMaxInFlight(uint32_t transfers); //!< \param transfers posted at once, at most
+    uint32_t GetMaxInFlight() const;         //!< \return transfers posted at once, at most
+    void SetHandlerLatency(Time latency);    //!< \param latency interrupt handling time
+    Time GetHandlerLatency() const;          //!< \return interrupt handling time
 
     /// \return the distance between workload slots in memory
     uint64_t GetSlotStride() const;
@@ -227,10 +271,18 @@ class RdmaHostApplication : public Application
      */
     void Refuse(Mac48Address peer, uint16_t tid, uint64_t address, uint32_t length, Refusal reason);
     /**
-     * Starts the next transfer of the workload in a slot.
+     * Starts the next transfer of the workload in a slot: prepares its buffer
+     * and queues it for admission.
      * \param slot memory slot
      */
     void StartTransfer(uint32_t slot);
+    /// Posts waiting transfers while MaxInFlight and the RNIC's free TIDs allow.
+    void PostWaiting();
+    /**
+     * Rings the doorbell that posts a transfer to the RNIC.
+     * \param pending the transfer
+     */
+    void Post(const Pending& pending);
     /**
      * RNIC interrupt: a connection reply for one of our transfers.
      * \param tid the transfer
@@ -278,7 +330,8 @@ class RdmaHostApplication : public Application
     Time m_gap;              //!< pause in a slot between transfers
     uint32_t m_concurrency;  //!< transfers at once
     // Host behaviour.
-    Time m_registrationLatency;                 //!< time to register (or fail to)
+    Time m_registrationFixed;                   //!< registration time, fixed part
+    Time m_registrationPerPage;                 //!< registration time per page touched
     double m_failureProbability;                //!< FRP
     Ptr<RandomVariableStream> m_registrationRv; //!< registration outcomes
     Ptr<UniformRandomVariable> m_contentRv;     //!< seeds of written data
@@ -293,13 +346,20 @@ class RdmaHostApplication : public Application
     mutable std::map<Mac48Address, Ptr<RdmaHostApplication>> m_peerHosts; //!< FindHostOf's
 
     Ptr<RnicNetDevice> m_rnic;             //!< our RNIC
+    Ptr<HostCpus> m_cpus;                  //!< the node's CPUs
+    uint32_t m_maxInFlight;                //!< transfers posted at once, at most
+    uint32_t m_inFlight;                   //!< transfers posted and not yet ended
+    uint32_t m_doorbells;                  //!< posts rung and not yet at the RNIC
+    std::deque<Pending> m_waiting;         //!< started transfers waiting for admission
+    EventId m_retry;                       //!< PostWaiting when a held TID comes free
     uint32_t m_started;                    //!< transfers started
     uint32_t m_failedRegistrations;        //!< registration attempts that failed
     std::map<uint16_t, Pending> m_pending; //!< our transfers in flight, by TID
     std::map<std::pair<Mac48Address, uint16_t>, std::pair<uint64_t, uint32_t>>
-        m_registrations;                           //!< regions registered for peers' transfers
-    std::vector<DrpTransferRecord> m_records;      //!< ended transfers
-    TracedCallback<uint32_t> m_transferStartTrace; //!< transfer starts
+        m_registrations;                                //!< regions registered for peers' transfers
+    std::vector<DrpTransferRecord> m_records;           //!< ended transfers
+    TracedCallback<uint32_t> m_transferStartTrace;      //!< transfer starts
+    TracedCallback<uint32_t, Time> m_transferPostTrace; //!< transfer posts
     TracedCallback<const DrpTransferRecord&> m_transferTrace;         //!< transfer ends
     TracedCallback<Mac48Address, uint16_t, bool> m_registrationTrace; //!< registration attempts
     TracedCallback<Mac48Address, uint16_t, uint64_t, uint32_t, Refusal>

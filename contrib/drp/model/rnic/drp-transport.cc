@@ -14,6 +14,7 @@
 
 #include <algorithm>
 #include <sstream>
+#include <vector>
 
 namespace ns3
 {
@@ -853,6 +854,38 @@ DrpTransport::AllocateTid()
         ++m_nextTid;
     }
     return m_nextTid++;
+}
+
+Time
+DrpTransport::GetTidsFreeAt(uint32_t count) const
+{
+    // AllocateTid gives 1 to 65535. A TID is never both in use and held.
+    const size_t tids = 65535;
+    Time now = Simulator::Now();
+    if (m_initiators.size() + m_heldTids.size() + count <= tids)
+    {
+        return now; // free even if no hold has ended
+    }
+    std::vector<Time> holds; // holds not yet ended
+    for (const auto& held : m_heldTids)
+    {
+        if (held.second > now)
+        {
+            holds.push_back(held.second);
+        }
+    }
+    size_t free = tids - m_initiators.size() - holds.size();
+    if (free >= count)
+    {
+        return now;
+    }
+    size_t missing = count - free;
+    if (missing > holds.size())
+    {
+        return Time::Max();
+    }
+    std::nth_element(holds.begin(), holds.begin() + (missing - 1), holds.end());
+    return holds[missing - 1];
 }
 
 bool

@@ -292,6 +292,16 @@ class DrpTransport : public Object
     uint64_t GetTotalDrops() const;
     /// \return transfers this RNIC has initiated and not yet finished
     size_t GetActiveInitiated() const;
+    /**
+     * When PostTransfer can take \p count transfers, one after the other, if
+     * no transfer starts or ends before (a TID is free unless in use or held
+     * back after a failed transfer). A host asks before it posts.
+     * \param count transfers to post
+     * \return now if \p count TIDs are free now; else the end of the hold
+     *         that frees the last one needed; Time::Max() if transfers in
+     *         progress must end first
+     */
+    Time GetTidsFreeAt(uint32_t count) const;
     /// \return transfers this RNIC responds to now (including released ones it still remembers)
     size_t GetActiveResponded() const;
     /// \return transfers this RNIC responded to that ended without a release (abandoned)
