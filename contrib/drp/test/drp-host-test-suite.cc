@@ -441,7 +441,7 @@ class DrpHostAdmissionLimitTestCase : public TestCase
  * \ingroup drp-tests
  * The host waits for free transfer ids. Transfers to a host that never
  * answers fail fast (HandshakeTimeout 10 us, MaxRetries 1), and the RNIC
- * holds each failed transfer's TID for the responder's idle time (23.04 ms
+ * holds each failed transfer's TID for the responder's idle time (368.64 ms
  * here): 100 slots use up all 65535 TIDs long before the first hold ends.
  * The host then posts nothing (the RNIC would have no TID to give: it used to
  * throw) until the first hold ends, and posts at exactly that time; the
@@ -463,8 +463,13 @@ class DrpHostTidWaitTestCase : public TestCase
         rnic.SetMethod("traditional");
         rnic.SetTransportAttribute("HandshakeTimeout", TimeValue(MicroSeconds(10)));
         rnic.SetTransportAttribute("MaxRetries", UintegerValue(1));
+        // Long holds: failed transfers' REQs take the wire one at a time
+        // (two of 84 bytes each at 1 Gb/s), so using up the TIDs takes about
+        // 90 ms of simulated time.
+        rnic.SetTransportAttribute("MaxBackoff", UintegerValue(1024));
         RdmaHostHelper host = MakeWorkload(transfers, 64);
         host.SetAttribute("Concurrency", UintegerValue(100));
+        host.SetAttribute("MaxInFlight", UintegerValue(100));
         PointToPointBed bed(rnic, host, false);
         Ptr<DrpTransport> transport = bed.Rnic(0)->GetTransport();
         Time firstFailure = Time::Max();
@@ -500,7 +505,7 @@ class DrpHostTidWaitTestCase : public TestCase
         Time idle = 3 * std::max(GetTime(transport, "HandshakeTimeout"),
                                  GetTime(transport, "RetransmissionTimeout") *
                                      int64_t(GetUint(transport, "MaxBackoff")));
-        NS_TEST_EXPECT_MSG_EQ(idle, MicroSeconds(23040), "the responder's idle time");
+        NS_TEST_EXPECT_MSG_EQ(idle, MicroSeconds(368640), "the responder's idle time");
         NS_TEST_ASSERT_MSG_NE(firstWait, Time::Max(), "some transfer waited for a TID");
         NS_TEST_EXPECT_MSG_EQ(firstWait,
                               firstFailure + idle,

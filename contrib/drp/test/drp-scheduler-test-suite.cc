@@ -165,6 +165,10 @@ class DrpArbitrationTestCase : public TestCase
         rnic.SetTransportAttribute("TxArbitration", StringValue(m_fifo ? "Fifo" : "RoundRobin"));
         RdmaHostHelper host = MakeWorkload(n, 65536);
         host.SetAttribute("Concurrency", UintegerValue(n));
+        // A CPU per transfer: the registrations end together, and so do the
+        // handshakes (one CPU would start the data phases one registration
+        // apart, and the arbitration is what is under test).
+        host.SetCpuAttribute("Count", UintegerValue(n));
         PointToPointBed bed(rnic, host);
         bed.Run();
 
@@ -262,6 +266,9 @@ class DrpRequestAheadTestCase : public TestCase
         RnicHelper rnic;
         RdmaHostHelper host = MakeWorkload(512, 65536);
         host.SetAttribute("Concurrency", UintegerValue(256));
+        host.SetAttribute("MaxInFlight", UintegerValue(256));
+        // A CPU per transfer: every transfer is in its data phase at once.
+        host.SetCpuAttribute("Count", UintegerValue(256));
         PointToPointBed bed(rnic, host);
         std::map<uint16_t, Time> posted;
         std::vector<Time> waits;
