@@ -27,6 +27,7 @@
 #include "ns3/v4ping-helper.h"
 #include "ns3/v4ping.h"
 
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <iomanip>
@@ -269,6 +270,7 @@ DrpScenario::Result::Merge(const Result& other)
     bufferOverflows += other.bufferOverflows;
     pcieRequests += other.pcieRequests;
     pingReplies += other.pingReplies;
+    pingMaxRtt = std::max(pingMaxRtt, other.pingMaxRtt);
     simulatedTime += other.simulatedTime;
     events += other.events;
     wallSeconds += other.wallSeconds;
@@ -439,8 +441,11 @@ DrpScenario::RunValidated(const Config& config)
                 ping.SetAttribute("Size", UintegerValue(size));
                 ping.SetAttribute("Interval", TimeValue(config.pingInterval));
                 ApplicationContainer app = ping.Install(hosts.Get(i));
-                app.Get(0)->TraceConnectWithoutContext("Rtt", Callback<void, Time>([&result](Time) {
+                app.Get(0)->TraceConnectWithoutContext("Rtt",
+                                                       Callback<void, Time>([&result](Time rtt) {
                                                            ++result.pingReplies;
+                                                           result.pingMaxRtt =
+                                                               std::max(result.pingMaxRtt, rtt);
                                                        }));
             }
         }

@@ -96,6 +96,7 @@ class DrpScenario
         uint64_t bufferOverflows{0}; //!< indirect buffer refusals
         uint64_t pcieRequests{0};    //!< PCIe DMA requests of both hosts
         uint32_t pingReplies{0};     //!< ping replies received
+        Time pingMaxRtt;             //!< the longest round trip of a ping
         Time simulatedTime;          //!< simulated time at the end
         uint64_t events{0};          //!< simulator events executed
         double wallSeconds{0};       //!< wall-clock time of the run

@@ -11,12 +11,14 @@
 
 #include "ns3/drop-tail-queue.h"
 #include "ns3/drp-compat.h"
+#include "ns3/drp-scenario.h"
 #include "ns3/enum.h"
 #include "ns3/ethernet-net-device.h"
 #include "ns3/pointer.h"
 #include "ns3/test.h"
 
 #include <algorithm>
+#include <cmath>
 #include <map>
 
 using namespace ns3;
@@ -68,14 +70,22 @@ class DrpLoadTestCase : public TestCase
     /**
      * \param method traditional or dynamic
      * \param operation write or read
-     * \param inFlight N, transfers in flight
+     * \param inFlight N, the workload's concurrency
+     * \param allPosted true: all N posted to the RNIC at once (MaxInFlight N,
+     *        and a responder CPU per transfer, so that the registrations do not
+     *        queue); false: the host's default admission
      */
-    DrpLoadTestCase(const std::string& method, const std::string& operation, uint32_t inFlight)
-        : TestCase(method + " " + operation + "s, " + std::to_string(inFlight) +
-                   " in flight, lossless: no expiry, the link kept busy"),
+    DrpLoadTestCase(const std::string& method,
+                    const std::string& operation,
+                    uint32_t inFlight,
+                    bool allPosted = false)
+        : TestCase(method + " " + operation + "s, concurrency " + std::to_string(inFlight) +
+                   (allPosted ? ", all posted to the RNIC" : "") +
+                   ", lossless: no expiry, the link kept busy"),
           m_method(method),
           m_operation(operation),
-          m_inFlight(inFlight)
+          m_inFlight(inFlight),
+          m_allPosted(allPosted)
     {
     }
 
@@ -88,6 +98,11 @@ class DrpLoadTestCase : public TestCase
         rnic.SetMethod(m_method);
         RdmaHostHelper host = MakeWorkload(transfers, size, m_operation);
         host.SetAttribute("Concurrency", UintegerValue(m_inFlight));
+        if (m_allPosted)
+        {
+            host.SetAttribute("MaxInFlight", UintegerValue(m_inFlight));
+            host.SetCpuAttribute("Count", UintegerValue(m_inFlight));
+        }
         PointToPointBed bed(rnic, host);
         Time wire[2];
         for (uint32_t i = 0; i < 2; ++i)
@@ -138,6 +153,186 @@ class DrpLoadTestCase : public TestCase
     std::string m_method;    //!< traditional or dynamic
     std::string m_operation; //!< write or read
     uint32_t m_inFlight;     //!< N
+    bool m_allPosted;        //!< all N posted to the RNIC at once
+};
+
+/**
+ * \ingroup drp-tests
+ * The load case across a line of two switches (the scenario's line
+ * topology): every transfer succeeds byte-exact, none goes indirect, no
+ * timer expires, no frame is sent twice; from N = 64 on the run takes within
+ * 2 % of the wire time of the busier direction's frames on one link.
+ */
+class DrpLineLoadTestCase : public TestCase
+{
+  public:
+    /**
+     * \param method traditional or dynamic
+     * \param operation write or read
+     * \param concurrency N
+     */
+    DrpLineLoadTestCase(const std::string& method,
+                        const std::string& operation,
+                        uint32_t concurrency)
+        : TestCase(method + " " + operation + "s across two switches, concurrency " +
+                   std::to_string(concurrency) + ", lossless"),
+          m_method(method),
+          m_operation(operation),
+          m_concurrency(concurrency)
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        DrpScenario::Config config;
+        config.method = m_method;
+        config.operation = m_operation;
+        config.topology = "line";
+        config.switches = 2;
+        config.concurrency = m_concurrency;
+        config.transfers = std::max<uint32_t>(m_concurrency, 16);
+        config.size = 16384;
+        DrpScenario::Result result = DrpScenario::Run(config);
+
+        NS_TEST_ASSERT_MSG_EQ(result.records.size(), config.transfers, "every transfer ended");
+        NS_TEST_EXPECT_MSG_EQ(result.GetSuccesses(), config.transfers, "all succeeded");
+        NS_TEST_EXPECT_MSG_EQ(result.corruptTransfers, 0, "byte-exact");
+        NS_TEST_EXPECT_MSG_EQ(result.GetIndirect(), 0, "none went indirect");
+        NS_TEST_EXPECT_MSG_EQ(result.hostDrops, 0, "no host drop");
+        uint32_t timeouts = 0;
+        uint32_t retransmissions = 0;
+        for (const DrpTransferRecord& r : result.records)
+        {
+            timeouts += r.timeouts;
+            retransmissions += r.retransmissions;
+        }
+        NS_TEST_EXPECT_MSG_EQ(timeouts, 0, "no timer expired");
+        NS_TEST_EXPECT_MSG_EQ(retransmissions, 0, "no frame sent twice");
+        if (m_concurrency < 64)
+        {
+            return;
+        }
+        // The busier direction of a link carries each transfer's 16 data
+        // frames and two control frames (write: REQ, REL; read: REQ_ACK,
+        // REL_ACK); control frames are padded to the 64-byte minimum.
+        Ptr<EthernetNetDevice> port = CreateObject<EthernetNetDevice>();
+        port->SetDataRate(DataRate("1Gbps"));
+        uint32_t control =
+            EthernetNetDevice::HEADER_SIZE + DrpHeader::SIZE + EthernetNetDevice::FCS_SIZE;
+        Time wire = config.transfers *
+                    (16 * port->GetSlotTime(DATA_FRAME) + 2 * port->GetSlotTime(control));
+        double ratio = result.simulatedTime.GetSeconds() / wire.GetSeconds();
+        NS_TEST_EXPECT_MSG_LT_OR_EQ(ratio,
+                                    1.02,
+                                    "run time " << result.simulatedTime.As(Time::US)
+                                                << " within 2 % of the wire time "
+                                                << wire.As(Time::US));
+    }
+
+    std::string m_method;    //!< traditional or dynamic
+    std::string m_operation; //!< write or read
+    uint32_t m_concurrency;  //!< N
+};
+
+/**
+ * \ingroup drp-tests
+ * Pings share the RNICs' ports with a workload of concurrency 1024 (16 KiB
+ * writes keep the link busy for about 140 ms): every ping is answered, and
+ * no round trip exceeds 100 us. Bound: each way a ping waits for at most one
+ * DRP frame in the port (8.75 us; the port shares its bytes fairly between
+ * DRP and other traffic), takes its own slot (at most 8.3 us for 1024
+ * bytes), and crosses PCIe twice (each at most a few us behind the DMA
+ * engine's current request), plus the host's stack.
+ */
+class DrpPingsUnderLoadTestCase : public TestCase
+{
+  public:
+    DrpPingsUnderLoadTestCase()
+        : TestCase("pings share the port with concurrency 1024: all answered, RTT <= 100 us")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        DrpScenario::Config config;
+        config.method = "dynamic";
+        config.concurrency = 1024;
+        config.transfers = 2048;
+        config.size = 16384;
+        config.pings = true;
+        // ARP resolves at once (ns-3 waits up to 10 ms before a request by
+        // default, and its pending queue holds three packets meanwhile).
+        config.defaults["ns3::ArpL3Protocol::RequestJitter"] =
+            "ns3::ConstantRandomVariable[Constant=0.0]";
+        DrpScenario::Result result = DrpScenario::Run(config);
+
+        NS_TEST_EXPECT_MSG_EQ(result.GetSuccesses(), config.transfers, "all transfers succeeded");
+        // Six pings (three sizes each way) every interval; the last round
+        // may still be on its way when the workload ends.
+        uint32_t rounds = result.simulatedTime.GetInteger() / config.pingInterval.GetInteger();
+        NS_TEST_EXPECT_MSG_GT_OR_EQ(result.pingReplies,
+                                    6 * rounds,
+                                    "every ping answered (" << rounds << " rounds)");
+        NS_TEST_EXPECT_MSG_LT_OR_EQ(result.pingMaxRtt,
+                                    MicroSeconds(100),
+                                    "longest round trip " << result.pingMaxRtt.As(Time::US));
+        NS_TEST_EXPECT_MSG_EQ(result.hostDrops, 0, "no host drop");
+    }
+};
+
+/**
+ * \ingroup drp-tests
+ * At FRP = LFP = 5 %, 512 writes at concurrency 256 all end, and the share
+ * that fails is no higher than with one transfer at a time: at most the
+ * N = 1 share plus three standard errors of the difference of two shares of
+ * 512 (computed with a share of at least 1/512).
+ */
+class DrpLossyLoadTestCase : public TestCase
+{
+  public:
+    /// \param method traditional or dynamic
+    explicit DrpLossyLoadTestCase(const std::string& method)
+        : TestCase(method + " writes at 5 % loss, concurrency 256: no more failures than one "
+                            "at a time"),
+          m_method(method)
+    {
+    }
+
+  private:
+    /**
+     * \param concurrency N
+     * \return the share of 512 transfers that failed
+     */
+    double FailedShare(uint32_t concurrency)
+    {
+        DrpScenario::Config config;
+        config.method = m_method;
+        config.frp = 0.05;
+        config.lfp = 0.05;
+        config.transfers = 512;
+        config.size = 16384;
+        config.concurrency = concurrency;
+        DrpScenario::Result result = DrpScenario::Run(config);
+        NS_TEST_EXPECT_MSG_EQ(result.records.size(), config.transfers, "every transfer ended");
+        NS_TEST_EXPECT_MSG_EQ(result.corruptTransfers, 0, "byte-exact");
+        return 1.0 - double(result.GetSuccesses()) / config.transfers;
+    }
+
+    void DoRun() override
+    {
+        double one = FailedShare(1);
+        double many = FailedShare(256);
+        double p = std::max(one, 1.0 / 512);
+        double tolerance = 3 * std::sqrt(2 * p * (1 - p) / 512);
+        NS_TEST_EXPECT_MSG_LT_OR_EQ(many,
+                                    one + tolerance,
+                                    "failed share at N = 256 (" << many << ") vs N = 1 (" << one
+                                                                << ") + " << tolerance);
+    }
+
+    std::string m_method; //!< traditional or dynamic
 };
 
 /**
@@ -526,8 +721,21 @@ class DrpSchedulerTestSuite : public TestSuite
                 {
                     AddTestCase(new DrpLoadTestCase(method, operation, n), DRP_TEST_QUICK);
                 }
+                AddTestCase(new DrpLoadTestCase(method, operation, 1024, true), DRP_TEST_QUICK);
             }
         }
+        for (const std::string method : {"traditional", "dynamic"})
+        {
+            for (const std::string operation : {"write", "read"})
+            {
+                for (uint32_t n : {1, 4, 64, 256, 1024})
+                {
+                    AddTestCase(new DrpLineLoadTestCase(method, operation, n), DRP_TEST_QUICK);
+                }
+            }
+            AddTestCase(new DrpLossyLoadTestCase(method), DRP_TEST_QUICK);
+        }
+        AddTestCase(new DrpPingsUnderLoadTestCase, DRP_TEST_QUICK);
         AddTestCase(new DrpArbitrationTestCase(false), DRP_TEST_QUICK);
         AddTestCase(new DrpArbitrationTestCase(true), DRP_TEST_QUICK);
         AddTestCase(new DrpRequestAheadTestCase, DRP_TEST_QUICK);
