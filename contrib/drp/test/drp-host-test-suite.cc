@@ -304,8 +304,8 @@ class DrpHostRegistrationPagesTestCase : public TestCase
         std::vector<Time> durations = Register([](RdmaHostHelper&) {}, &app);
         Time fixed = GetTime(app, "RegistrationFixedLatency");
         Time perPage = GetTime(app, "RegistrationLatencyPerPage");
-        NS_TEST_EXPECT_MSG_EQ(fixed, NanoSeconds(12128), "default fixed part");
-        NS_TEST_EXPECT_MSG_EQ(perPage, NanoSeconds(246), "default per page");
+        NS_TEST_EXPECT_MSG_EQ(fixed, MicroSeconds(8), "default fixed part");
+        NS_TEST_EXPECT_MSG_EQ(perPage, NanoSeconds(375), "default per page");
         NS_TEST_EXPECT_MSG_EQ(app->GetRegistrationTime(0, 131072),
                               MicroSeconds(20),
                               "defaults: 128 KiB, page-aligned, take 20 us");
@@ -590,10 +590,10 @@ class DrpHostInvalidValuesTestCase : public TestCase
             [&]() { app->SetAttribute("RegistrationLatency", TimeValue(NanoSeconds(-2))); },
             {"RdmaHostApplication::RegistrationLatency", "deprecated", "out of range", "10s]"});
         NS_TEST_EXPECT_MSG_EQ(GetTime(app, "RegistrationFixedLatency"),
-                              NanoSeconds(12128),
+                              MicroSeconds(8),
                               "unchanged after refused values");
         NS_TEST_EXPECT_MSG_EQ(GetTime(app, "RegistrationLatencyPerPage"),
-                              NanoSeconds(246),
+                              NanoSeconds(375),
                               "unchanged after refused values");
         Simulator::Destroy();
     }

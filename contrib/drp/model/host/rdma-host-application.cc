@@ -81,16 +81,16 @@ RdmaHostApplication::GetTypeId()
                           MakeUintegerChecker<uint32_t>())
             .AddAttribute("RegistrationFixedLatency",
                           "Time the host takes to register (pin) a region, or to fail to, "
-                          "besides RegistrationLatencyPerPage per page (0 to 10 s; 12.128 us: "
+                          "besides RegistrationLatencyPerPage per page (0 to 10 s; 8 us: "
                           "with the default per page, 20 us for 128 KiB).",
-                          TimeValue(NanoSeconds(12128)),
+                          TimeValue(MicroSeconds(8)),
                           MakeTimeAccessor(&RdmaHostApplication::SetRegistrationFixed,
                                            &RdmaHostApplication::GetRegistrationFixed),
                           MakeTimeChecker())
             .AddAttribute("RegistrationLatencyPerPage",
                           "Registration time per 4 KiB page the region touches (0 to 1 ms; "
-                          "246 ns: 0.06 ns per byte).",
-                          TimeValue(NanoSeconds(246)),
+                          "375 ns, measured: 500 GiB registered in 49.2 s).",
+                          TimeValue(NanoSeconds(375)),
                           MakeTimeAccessor(&RdmaHostApplication::SetRegistrationPerPage,
                                            &RdmaHostApplication::GetRegistrationPerPage),
                           MakeTimeChecker())
@@ -176,8 +176,8 @@ RdmaHostApplication::RdmaHostApplication()
       m_transferSize(131072),
       m_operation(WRITE),
       m_concurrency(1),
-      m_registrationFixed(NanoSeconds(12128)),
-      m_registrationPerPage(NanoSeconds(246)),
+      m_registrationFixed(MicroSeconds(8)),
+      m_registrationPerPage(NanoSeconds(375)),
       m_failureProbability(0),
       m_contentRv(CreateObject<UniformRandomVariable>()),
       m_grantPolicy(WORKLOAD),
