@@ -590,6 +590,88 @@ class DrpAckAheadTestCase : public TestCase
 
 /**
  * \ingroup drp-tests
+ * DRP and other traffic share the port and neither starves: host 0 offers
+ * 1000-byte frames of other traffic at 1.6 Gb/s (more than the 1 Gb/s
+ * link) during a 256 KiB write. The port gives each about half its bytes:
+ * the write takes at most 2.2 times as long as alone, and the other traffic
+ * gets at least 40 % of the link while the write runs.
+ */
+class DrpSharedPortTestCase : public TestCase
+{
+  public:
+    DrpSharedPortTestCase()
+        : TestCase("DRP and other traffic share the port's bytes: neither starves")
+    {
+    }
+
+  private:
+    /**
+     * \param times when each frame was received
+     * \return true
+     */
+    static bool OnReceive(std::vector<Time>* times,
+                          Ptr<NetDevice>,
+                          Ptr<const Packet>,
+                          uint16_t,
+                          const Address&)
+    {
+        times->push_back(Simulator::Now());
+        return true;
+    }
+
+    /**
+     * \param flood true: with the other traffic
+     * \param [out] received frames of other traffic delivered to host 1 during the write
+     * \return the write's duration
+     */
+    Time RunWrite(bool flood, uint32_t& received)
+    {
+        RnicHelper rnic;
+        PointToPointBed bed(rnic, MakeWorkload(1, 262144));
+        Ptr<RnicNetDevice> a = bed.Rnic(0);
+        Ptr<RnicNetDevice> b = bed.Rnic(1);
+        std::vector<Time> times;
+        b->SetReceiveCallback(MakeBoundCallback(&OnReceive, &times));
+        if (flood)
+        {
+            Address toB = b->GetAddress();
+            for (uint32_t i = 0; i < 1000; ++i)
+            {
+                Simulator::Schedule(NanoSeconds(5000) * i,
+                                    [a, toB]() { a->Send(Create<Packet>(1000), toB, 0x88B6); });
+            }
+        }
+        bed.Run();
+        NS_TEST_EXPECT_MSG_EQ(bed.Records().size(), 1, "the write ended");
+        NS_TEST_EXPECT_MSG_EQ(bed.Records()[0].status, DrpTransferRecord::SUCCESS, "success");
+        NS_TEST_EXPECT_MSG_EQ(bed.m_corrupt, 0, "byte-exact");
+        Time duration = bed.Records()[0].GetDuration();
+        Time end = bed.Records()[0].end;
+        received = std::count_if(times.begin(), times.end(), [end](Time t) { return t <= end; });
+        Simulator::Destroy();
+        return duration;
+    }
+
+    void DoRun() override
+    {
+        uint32_t received = 0;
+        Time alone = RunWrite(false, received);
+        Time shared = RunWrite(true, received);
+        NS_TEST_EXPECT_MSG_LT_OR_EQ(shared.GetSeconds(),
+                                    2.2 * alone.GetSeconds(),
+                                    "write alone " << alone.As(Time::US) << ", beside the flood "
+                                                   << shared.As(Time::US));
+        // Frames of 1000 bytes take 1038 wire bytes: 8.304 us each at 1 Gb/s.
+        double share = received * 8.304e-6 / shared.GetSeconds();
+        NS_TEST_EXPECT_MSG_GT_OR_EQ(share,
+                                    0.4,
+                                    "other traffic's share of the link during the write: "
+                                        << share << " (" << received << " frames)");
+    }
+};
+
+/**
+ * \ingroup drp-tests
  * Host drops, each forced and counted under its reason, with its trace: the
  * TxQueue full (a burst of other traffic from the host), the RxQueue full
  * (other traffic for a host behind a slow PCIe link), and the indirect
@@ -740,6 +822,7 @@ class DrpSchedulerTestSuite : public TestSuite
         AddTestCase(new DrpArbitrationTestCase(true), DRP_TEST_QUICK);
         AddTestCase(new DrpRequestAheadTestCase, DRP_TEST_QUICK);
         AddTestCase(new DrpAckAheadTestCase, DRP_TEST_QUICK);
+        AddTestCase(new DrpSharedPortTestCase, DRP_TEST_QUICK);
         AddTestCase(new DrpHostDropTestCase, DRP_TEST_QUICK);
     }
 };
