@@ -9,6 +9,7 @@
 #include "ns3/drp-compat.h"
 #include "ns3/drp-receiver.h"
 #include "ns3/drp-sender.h"
+#include "ns3/drp-tx-scheduler.h"
 #include "ns3/host-memory.h"
 #include "ns3/indirect-buffer.h"
 #include "ns3/pcie-link.h"
@@ -644,6 +645,87 @@ class DrpSenderTestCase : public TestCase
         m_leaveAfter = Time(0);
     }
 
+    /**
+     * Frames that wait 3 R before they leave: a frame is never queued twice,
+     * and an acknowledgement that makes a
+     * waiting frame the first unacknowledged one stops the timer until it
+     * leaves (later frames leaving do not start it).
+     */
+    void NeverQueuedTwice()
+    {
+        TakeSent();
+        m_leaveAfter = 3 * m_timeout;
+        Time t0 = Simulator::Now();
+        std::unique_ptr<DrpSender> s(MakeSender(10));
+        s->Start();
+        TakeSent();
+        // R: three duplicate ACKs while SN 0 still waits to leave.
+        Simulator::Schedule(m_timeout, [&s]() {
+            s->OnAck(0);
+            s->OnAck(0);
+            s->OnAck(0);
+        });
+        Simulator::Stop(1.5 * m_timeout);
+        Simulator::Run();
+        NS_TEST_ASSERT_MSG_EQ((TakeSent() == Sns{}), true, "SN 0 waits: no second copy");
+        NS_TEST_ASSERT_MSG_EQ(s->GetRetransmissions(), 0, "and none counted");
+        // 3 R: 0 to 3 leave, the timer starts; 4 R: expiry, SN 0 again (it
+        // waits until 7 R).
+        Simulator::Stop(3 * m_timeout);
+        Simulator::Run();
+        NS_TEST_ASSERT_MSG_EQ(s->GetTimeouts(), 1, "one expiry, at 4 R");
+        NS_TEST_ASSERT_MSG_EQ((TakeSent() == Sns{0}), true, "SN 0 again");
+        // 7.5 R: ACKN 2, a partial acknowledgement: SN 2 again (it waits
+        // until 10.5 R) and 4, 5 new (they leave at 10.5 R too).
+        Simulator::Schedule(3 * m_timeout, [&s]() { s->OnAck(2); });
+        Simulator::Stop(5.9 * m_timeout);
+        Simulator::Run();
+        NS_TEST_ASSERT_MSG_EQ((TakeSent() == Sns{2, 4, 5}), true, "the hole, then new frames");
+        NS_TEST_ASSERT_MSG_EQ(s->GetTimeouts(), 1, "no expiry while SN 2's copy waits (to 10.4 R)");
+        NS_TEST_ASSERT_MSG_EQ(s->GetRetransmissions(), 2, "SN 0 and SN 2");
+        // 10.5 R: SN 2 leaves, the timer starts; 11.5 R: expiry.
+        Simulator::Stop(1.2 * m_timeout);
+        Simulator::Run();
+        NS_TEST_ASSERT_MSG_EQ(s->GetTimeouts(), 2, "R after SN 2's copy left");
+        NS_TEST_ASSERT_MSG_EQ(m_sent.size(), 1, "SN 2 once more");
+        if (!m_sent.empty())
+        {
+            NS_TEST_ASSERT_MSG_EQ(m_sent[0].first - t0, 11.5 * m_timeout, "at 11.5 R");
+        }
+        s->Stop();
+        m_leaveAfter = Time(0);
+    }
+
+    /**
+     * Frames that wait 3 R before they leave: an acknowledgement of every
+     * frame sent makes the next window's first frame the one the timer
+     * guards, and it starts only when that frame leaves.
+     */
+    void WindowAcknowledgedWhole()
+    {
+        TakeSent();
+        m_leaveAfter = 3 * m_timeout;
+        Time t0 = Simulator::Now();
+        std::unique_ptr<DrpSender> s(MakeSender(8));
+        s->Start();
+        // 3 R: 0 to 3 leave; 3.5 R: all four acknowledged, 4 to 7 made (they leave at 6.5 R).
+        Simulator::Schedule(3.5 * m_timeout, [&s]() { s->OnAck(4); });
+        Simulator::Stop(7.4 * m_timeout);
+        Simulator::Run();
+        NS_TEST_ASSERT_MSG_EQ((TakeSent() == Sns{0, 1, 2, 3, 4, 5, 6, 7}), true, "two windows");
+        NS_TEST_ASSERT_MSG_EQ(s->GetTimeouts(), 0, "no expiry while 4 to 7 wait to leave");
+        Simulator::Stop(0.2 * m_timeout);
+        Simulator::Run();
+        NS_TEST_ASSERT_MSG_EQ(s->GetTimeouts(), 1, "R after SN 4 left (6.5 R)");
+        NS_TEST_ASSERT_MSG_EQ(m_sent.size(), 1, "SN 4 again");
+        if (!m_sent.empty())
+        {
+            NS_TEST_ASSERT_MSG_EQ(m_sent[0].first - t0, 7.5 * m_timeout, "at 7.5 R");
+        }
+        s->Stop();
+        m_leaveAfter = Time(0);
+    }
+
     void DoRun() override
     {
         WindowAndAcks();
@@ -652,6 +734,8 @@ class DrpSenderTestCase : public TestCase
         NoRetryLimit();
         Backoff();
         TimerFromTransmission();
+        NeverQueuedTwice();
+        WindowAcknowledgedWhole();
         Simulator::Destroy();
     }
 
@@ -660,6 +744,80 @@ class DrpSenderTestCase : public TestCase
     Time m_timeout{MicroSeconds(100)};             //!< R of the senders under test
     std::vector<std::pair<Time, uint32_t>> m_sent; //!< (time, SN) of every transmission
     std::vector<Time> m_failedAt;                  //!< when the failure callback ran
+};
+
+/**
+ * \ingroup drp-tests
+ * DrpTxScheduler's data order: round robin among flows, the oldest flow
+ * first under FIFO, in order within a flow, the stage limit, and closing a
+ * flow.
+ */
+class DrpTxSchedulerTestCase : public TestCase
+{
+  public:
+    DrpTxSchedulerTestCase()
+        : TestCase("DrpTxScheduler: round robin, FIFO, stage limit, closing a flow")
+    {
+    }
+
+  private:
+    /**
+     * \param scheduler where \p sn is queued
+     * \param flow its flow
+     * \param sn the frame's SN
+     */
+    static void Post(DrpTxScheduler& scheduler, uint64_t flow, uint32_t sn)
+    {
+        DrpTxScheduler::DataFrame frame;
+        frame.header.SetSequence(sn);
+        frame.flow = flow;
+        scheduler.EnqueueData(frame);
+    }
+
+    /**
+     * \param scheduler takes frames until none is eligible
+     * \return (flow, SN) in the order the payloads would be read
+     */
+    static std::vector<std::pair<uint64_t, uint32_t>> TakeAll(DrpTxScheduler& scheduler)
+    {
+        std::vector<std::pair<uint64_t, uint32_t>> order;
+        DrpTxScheduler::DataFrame frame;
+        while (scheduler.TakeNextData(frame))
+        {
+            order.emplace_back(frame.flow, frame.header.GetSequence());
+        }
+        return order;
+    }
+
+    using Order = std::vector<std::pair<uint64_t, uint32_t>>; //!< (flow, SN) list
+
+    void DoRun() override
+    {
+        for (bool fifo : {false, true})
+        {
+            DrpTxScheduler scheduler;
+            scheduler.SetArbitration(fifo ? DrpTxScheduler::FIFO : DrpTxScheduler::ROUND_ROBIN);
+            scheduler.SetStageLimit(3);
+            uint64_t a = scheduler.OpenFlow();
+            uint64_t b = scheduler.OpenFlow();
+            for (uint32_t sn : {0, 1, 2, 3, 4})
+            {
+                Post(scheduler, a, sn);
+            }
+            Post(scheduler, b, 0);
+            Post(scheduler, b, 1);
+            Order expected = fifo ? Order{{a, 0}, {a, 1}, {a, 2}, {b, 0}, {b, 1}}
+                                  : Order{{a, 0}, {b, 0}, {a, 1}, {b, 1}, {a, 2}};
+            NS_TEST_EXPECT_MSG_EQ((TakeAll(scheduler) == expected),
+                                  true,
+                                  (fifo ? "FIFO" : "round robin")
+                                      << ": in order per flow, three staged per flow");
+            NS_TEST_EXPECT_MSG_EQ(scheduler.GetWaiting(), 2, "SN 3 and 4 of flow a wait");
+            scheduler.CloseFlow(a);
+            NS_TEST_EXPECT_MSG_EQ(scheduler.GetDiscarded(), 2, "closing a discards them");
+            NS_TEST_EXPECT_MSG_EQ(scheduler.GetWaiting(), 0, "nothing waits");
+        }
+    }
 };
 
 /**
@@ -717,6 +875,7 @@ class DrpPartsTestSuite : public TestSuite
         AddTestCase(new DrpPcieTimingTestCase, DRP_TEST_QUICK);
         AddTestCase(new DrpIndirectBufferTestCase, DRP_TEST_QUICK);
         AddTestCase(new DrpSenderTestCase, DRP_TEST_QUICK);
+        AddTestCase(new DrpTxSchedulerTestCase, DRP_TEST_QUICK);
         AddTestCase(new DrpReceiverTestCase, DRP_TEST_QUICK);
     }
 };

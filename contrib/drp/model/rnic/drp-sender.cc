@@ -113,7 +113,7 @@ DrpSender::Pump()
 {
     while (!m_stopped && m_next < m_total && m_next < m_una + m_config.window)
     {
-        if (!m_transmit(m_next++) && m_timer.IsExpired())
+        if (!Transmit(m_next++) && m_timer.IsExpired())
         {
             ArmTimer(); // it will not leave: the timer runs from now
         }
@@ -121,16 +121,44 @@ DrpSender::Pump()
 }
 
 bool
+DrpSender::Transmit(uint32_t sn)
+{
+    m_waiting.insert(sn); // before: the owner may report the departure at once
+    if (!m_transmit(sn))
+    {
+        m_waiting.erase(sn);
+        return false;
+    }
+    return true;
+}
+
+bool
 DrpSender::Retransmit(uint32_t sn)
 {
     NS_LOG_FUNCTION(this << sn);
+    if (m_waiting.count(sn) != 0)
+    {
+        return true; // a copy still waits to leave: that one is the retransmission
+    }
     ++m_retransmissions;
-    return m_transmit(sn);
+    return Transmit(sn);
 }
 
 void
-DrpSender::OnUnsent(uint32_t /* sn */)
+DrpSender::GuardFirstUnacknowledged()
 {
+    if (IsComplete() || m_waiting.count(m_una) != 0)
+    {
+        m_timer.Cancel(); // done, or it starts when that frame leaves
+        return;
+    }
+    ArmTimer(); // on the wire, or it will not leave: the timer runs from now
+}
+
+void
+DrpSender::OnUnsent(uint32_t sn)
+{
+    m_waiting.erase(sn);
     if (m_started && !m_stopped && !IsComplete() && m_timer.IsExpired())
     {
         ArmTimer(); // it will not leave: the timer runs from now
@@ -140,14 +168,15 @@ DrpSender::OnUnsent(uint32_t /* sn */)
 void
 DrpSender::OnSent(uint32_t sn)
 {
+    m_waiting.erase(sn);
     if (!m_started || m_stopped || IsComplete())
     {
         return;
     }
-    m_wireNext = std::max(m_wireNext, sn + 1);
     // The timer guards the first unacknowledged frame: it (re)starts when
-    // that frame leaves, and starts with any frame if it is not running.
-    if (sn == m_una || m_timer.IsExpired())
+    // that frame leaves. Later frames leaving do not touch it, or a frame
+    // that waits behind other transfers would be declared lost unsent.
+    if (sn == m_una)
     {
         ArmTimer();
     }
@@ -181,20 +210,8 @@ DrpSender::OnAck(uint32_t ackn)
         {
             m_recovering = false;
         }
-        if (IsComplete())
-        {
-            m_timer.Cancel();
-            return;
-        }
-        if (m_una < m_wireNext)
-        {
-            ArmTimer(); // frames on the wire are unacknowledged
-        }
-        else
-        {
-            m_timer.Cancel(); // the next one starts it when it leaves
-        }
-        Pump();
+        Pump(); // first: the new first unacknowledged frame may be one it sends
+        GuardFirstUnacknowledged();
         return;
     }
     if (ackn == m_una && m_una < m_next && !m_recovering)
@@ -203,11 +220,8 @@ DrpSender::OnAck(uint32_t ackn)
         {
             m_recovering = true;
             m_recover = m_next;
-            m_timer.Cancel(); // restarts when the retransmission leaves
-            if (!Retransmit(m_una))
-            {
-                ArmTimer();
-            }
+            Retransmit(m_una);
+            GuardFirstUnacknowledged(); // restarts when the retransmission leaves
         }
     }
 }
@@ -227,11 +241,8 @@ DrpSender::OnTimeout()
     m_recover = m_next;
     m_dupAcks = 0;
     m_backoff = std::min(2 * m_backoff, std::max<uint32_t>(1, m_config.maxBackoff));
-    if (!Retransmit(m_una))
-    {
-        ArmTimer(); // not sent: the timer runs from now
-    }
-    // else it restarts when the retransmission leaves
+    Retransmit(m_una);
+    GuardFirstUnacknowledged(); // restarts when the retransmission leaves
 }
 
 } // namespace ns3

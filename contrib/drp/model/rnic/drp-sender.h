@@ -10,6 +10,7 @@
 #include "ns3/nstime.h"
 
 #include <cstdint>
+#include <set>
 
 namespace ns3
 {
@@ -33,12 +34,16 @@ namespace ns3
  * The timer runs from transmission, as a real transport's does: the owner
  * calls OnSent() when a frame leaves onto the wire (it may wait in the
  * RNIC's transmit scheduler behind other transfers' frames first). The timer
- * starts when a frame leaves and it is not running, restarts when the first
- * unacknowledged frame leaves (again) and on every acknowledgement that
- * advances while frames on the wire remain unacknowledged, and stops when
- * none is on the wire. A frame the owner will not send (transmit returns
- * false, or OnUnsent() later) starts it at once, so that the retry limit
- * still applies.
+ * guards the first unacknowledged frame: it starts when that frame leaves
+ * (again), restarts on every acknowledgement that advances while the new
+ * first unacknowledged frame is on the wire, and stops while that frame
+ * still waits to leave (its departure starts it). A frame the owner will not
+ * send (transmit returns false, or OnUnsent() later) starts it at once, so
+ * that the retry limit still applies.
+ *
+ * A frame is never queued twice: while a copy of it waits in the RNIC (the
+ * owner accepted it and it has not left yet), a retransmission of it sends
+ * nothing and is not counted; the copy that waits is the retransmission.
  *
  * The timer doubles with each expiry in a row, up to maxBackoff
  * times the timeout, and returns to the timeout on progress: without it,
@@ -117,13 +122,21 @@ class DrpSender
     /// Timer expiry.
     void OnTimeout();
     /**
-     * Sends a frame again.
+     * Hands a frame to the owner and notes that it waits to leave.
+     * \param sn the frame
+     * \return false if it will not leave
+     */
+    bool Transmit(uint32_t sn);
+    /**
+     * Sends a frame again, unless a copy of it still waits to leave.
      * \param sn the frame
      * \return false if it will not leave
      */
     bool Retransmit(uint32_t sn);
     /// (Re)starts the timer.
     void ArmTimer();
+    /// Sets the timer for the first unacknowledged frame after it changed.
+    void GuardFirstUnacknowledged();
 
     uint32_t m_total;                    //!< frames in the transfer
     Config m_config;                     //!< window and timers
@@ -133,7 +146,6 @@ class DrpSender
     bool m_stopped{false};               //!< Stop() was called or failed
     uint32_t m_una{0};                   //!< first unacknowledged SN
     uint32_t m_next{0};                  //!< next new SN
-    uint32_t m_wireNext{0};              //!< frames below it have left onto the wire
     uint32_t m_dupAcks{0};               //!< repeats of the current ACKN
     bool m_recovering{false};            //!< in fast recovery
     uint32_t m_recover{0};               //!< recovery ends when this SN is acknowledged
@@ -142,6 +154,7 @@ class DrpSender
     bool m_limitActive{true};            //!< the retry limit applies
     uint32_t m_retransmissions{0};       //!< frames sent again
     uint32_t m_timeouts{0};              //!< all expiries
+    std::set<uint32_t> m_waiting;        //!< frames with a copy waiting to leave
     EventId m_timer;                     //!< retransmission timer event
     Time m_deadline;                     //!< when the timer expires
 };

@@ -29,7 +29,6 @@ DrpTxScheduler::FlowQueues<T>::Push(uint64_t flow, T item)
         uint64_t& finish = m_finish[flow];
         finish = std::max(finish, m_virtual);
         m_fair.emplace(finish, flow);
-        m_oldestFirst.insert(flow);
     }
 }
 
@@ -42,16 +41,17 @@ DrpTxScheduler::FlowQueues<T>::Pop(Arbitration arbitration,
     uint64_t flow = 0;
     if (arbitration == FIFO)
     {
-        auto chosen = m_oldestFirst.begin();
-        while (chosen != m_oldestFirst.end() && eligible && !eligible(*chosen))
+        // Flow ids increase with age: the map holds the oldest flow first.
+        auto chosen = m_queues.begin();
+        while (chosen != m_queues.end() && eligible && !eligible(chosen->first))
         {
             ++chosen;
         }
-        if (chosen == m_oldestFirst.end())
+        if (chosen == m_queues.end())
         {
             return false;
         }
-        flow = *chosen;
+        flow = chosen->first;
     }
     else
     {
@@ -83,7 +83,6 @@ DrpTxScheduler::FlowQueues<T>::Pop(Arbitration arbitration,
     if (it->second.empty())
     {
         m_queues.erase(it);
-        m_oldestFirst.erase(flow);
     }
     else
     {
@@ -106,7 +105,6 @@ DrpTxScheduler::FlowQueues<T>::Erase(uint64_t flow)
     uint64_t count = it->second.size();
     m_size -= count;
     m_queues.erase(it);
-    m_oldestFirst.erase(flow);
     m_fair.erase({finish, flow});
     return count;
 }

@@ -192,11 +192,10 @@ class DrpTxScheduler
         uint64_t GetSize() const;
 
       private:
-        std::map<uint64_t, std::deque<T>> m_queues;     //!< flows with items
+        std::map<uint64_t, std::deque<T>> m_queues;     //!< flows with items (oldest first)
         std::set<std::pair<uint64_t, uint64_t>> m_fair; //!< ROUND_ROBIN: (finish tag, flow)
         std::map<uint64_t, uint64_t> m_finish;          //!< finish tag per flow
         uint64_t m_virtual{0};                          //!< the virtual time (frames)
-        std::set<uint64_t> m_oldestFirst;               //!< FIFO: flows, oldest first
         uint64_t m_size{0};                             //!< items queued
     };
 
