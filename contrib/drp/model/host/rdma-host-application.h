@@ -214,7 +214,7 @@ class RdmaHostApplication : public Application
     {
         uint32_t index; //!< workload sequence number
         uint32_t slot;  //!< memory slot
-        Time start;     //!< posted
+        Time start;     //!< when the workload asked for it
     };
 
     void StartApplication() override;

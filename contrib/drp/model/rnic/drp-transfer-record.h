@@ -19,8 +19,9 @@ namespace ns3
  * \brief What one transfer did, as its initiator saw it.
  *
  * The RNIC fills in the protocol's part; the host application adds the
- * start (when it posted the transfer) and the end (when it handled the
- * completion interrupt).
+ * start (when the workload asked for the transfer, which may be before the
+ * host posts it to the RNIC: see RdmaHostApplication's MaxInFlight) and the
+ * end (when it handled the completion interrupt).
  */
 struct DrpTransferRecord
 {
@@ -54,7 +55,7 @@ struct DrpTransferRecord
     uint32_t invalidReplies{0};  //!< invalid replies received
     uint32_t timeouts{0};        //!< timer expiries of any kind
     uint32_t retransmissions{0}; //!< data frames sent again
-    Time start;                  //!< host posted the transfer
+    Time start;                  //!< the workload asked for the transfer
     Time end;                    //!< host saw its completion
 
     /// \return end - start

@@ -13,6 +13,8 @@
 #include "ns3/uinteger.h"
 
 #include <algorithm>
+#include <iterator>
+#include <numeric>
 #include <sstream>
 #include <vector>
 
@@ -469,12 +471,7 @@ DrpTransport::GetDropCount(DropReason reason) const
 uint64_t
 DrpTransport::GetTotalDrops() const
 {
-    uint64_t total = 0;
-    for (uint64_t count : m_drops)
-    {
-        total += count;
-    }
-    return total;
+    return std::accumulate(std::begin(m_drops), std::end(m_drops), uint64_t(0));
 }
 
 size_t

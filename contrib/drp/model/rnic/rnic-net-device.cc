@@ -11,6 +11,9 @@
 #include "ns3/node.h"
 #include "ns3/pointer.h"
 
+#include <iterator>
+#include <numeric>
+
 namespace ns3
 {
 
@@ -192,12 +195,7 @@ RnicNetDevice::GetHostDropCount(HostDropReason reason) const
 uint64_t
 RnicNetDevice::GetHostDrops() const
 {
-    uint64_t total = 0;
-    for (uint64_t count : m_hostDrops)
-    {
-        total += count;
-    }
-    return total;
+    return std::accumulate(std::begin(m_hostDrops), std::end(m_hostDrops), uint64_t(0));
 }
 
 std::string
