@@ -33,6 +33,8 @@ examples:
   drp-campaign run results.db -p rate=1Gbps,10Gbps,40Gbps -p concurrency=1,4 -p lfp=0.01
   drp-campaign run results.db -p lfp=0.05 --scheduler tcp://127.0.0.1:8786
   drp-campaign show results.db --csv transfers.csv --runs-csv runs.csv
+  drp-campaign plot results.db --x lfp --y mean_us --by method -o time.png
+  drp-campaign plot results.db --cdf --by method -o cdf.pdf
 """
 
 #: Parameters that -p sets (run numbers come from -r, attribute defaults from -d).
@@ -196,7 +198,53 @@ def _parser():
     run.add_argument("-q", "--quiet", action="store_true", help="no progress bar")
 
     commands.add_parser("show", parents=[output], help="show (and export) every stored run")
+
+    plot = commands.add_parser(
+        "plot",
+        help="plot every stored run: a summary column against a parameter, or CDFs",
+        description="Plot the store's parameter combinations (repetitions pooled): "
+        "summary column Y against X, one line per combination of the --by names "
+        "(mean_us with its 95%% interval as error bars); or, with --cdf, the CDF of "
+        "the successful transfers' times per combination of the --by names. X and "
+        "--by name a parameter or an ns-3 attribute the runs set with -d. Prints the "
+        "plotted values.",
+    )
+    plot.add_argument("store", help="SQLite results store (must exist)")
+    plot.add_argument("-o", "--out", required=True, metavar="FILE", help="PNG or PDF to write")
+    plot.add_argument("--x", metavar="NAME", help="parameter or attribute on the x axis")
+    plot.add_argument(
+        "--y", metavar="COLUMN", default="mean_us", help="summary column (default mean_us)"
+    )
+    plot.add_argument(
+        "--by", action="append", default=[], metavar="NAME", help="one line per value (repeatable)"
+    )
+    plot.add_argument(
+        "--where",
+        action="append",
+        default=[],
+        metavar="NAME=V1,V2",
+        help="keep only the runs with one of these values (repeatable)",
+    )
+    plot.add_argument("--cdf", action="store_true", help="CDFs of the transfer times instead")
+    plot.add_argument("--logx", action="store_true", help="logarithmic x axis")
     return parser
+
+
+def _plot(campaign, args):
+    """Write the plot the options ask for and print its values."""
+    from drp.plots import plot_cdf, plot_settings, select
+
+    where = dict(_split("--where", text) for text in args.where)
+    if args.cdf:
+        transfers = select(campaign.to_dataframe(), where)
+        table = plot_cdf(transfers, args.out, by=args.by, logx=args.logx)
+    else:
+        if not args.x:
+            raise ValueError("plot: --x NAME is required (or --cdf)")
+        settings = select(campaign.settings_dataframe(), where)
+        table = plot_settings(settings, args.x, args.y, args.out, by=args.by, logx=args.logx)
+    print(table.round(3).to_string(index=False))
+    print(f"wrote {args.out}")
 
 
 def _warn_once(prog):
@@ -226,7 +274,10 @@ def _main(parser, args):
     """Run the parsed command; return the exit status."""
     try:
         grid = parse_grid(args.param, args.default) if args.command == "run" else None
-        with Campaign(args.store, read_only=args.command == "show") as campaign:
+        with Campaign(args.store, read_only=args.command != "run") as campaign:
+            if args.command == "plot":
+                _plot(campaign, args)
+                return 0
             if grid is not None:
                 campaign.run(
                     grid,

@@ -1,0 +1,202 @@
+"""Plots of campaign results: a summary column against a parameter, and CDFs.
+
+The figures of the published experiments have their own code
+(:mod:`drp.figures`); these two functions plot any campaign, which is what
+``drp-campaign plot`` and the labs under ``doc/labs/`` use::
+
+    from drp import Campaign
+    from drp.plots import plot_settings, plot_cdf
+
+    with Campaign("lab3.db", read_only=True) as campaign:
+        settings = campaign.settings_dataframe()
+        plot_settings(settings, x="ns3::IndirectBuffer::Capacity", y="mean_us",
+                      by=["method", "frp"], out="lab3-time.png")
+        plot_cdf(campaign.to_dataframe(), by=["loss_model"], out="lab4-cdf.png")
+
+``x`` and each of ``by`` name a parameter (``frp``, ``method``, ...) or an
+ns-3 attribute that the runs set as a default (``-d`` of ``drp-campaign``;
+the ``defaults`` column). A ``y`` of ``mean_us`` gets error bars: the half
+width of its 95 % Student-t interval (``ci95_us``).
+"""
+
+import json
+import math
+import pathlib
+
+
+def _value(text):
+    """Return ``text`` as a number if it reads as one (attribute values are strings)."""
+    if not isinstance(text, str):
+        return text
+    try:
+        number = float(text)
+    except ValueError:
+        return text
+    return int(number) if number.is_integer() else number
+
+
+def column(frame, name):
+    """Return the values of ``name`` in ``frame``: a column or an attribute default.
+
+    Raises ``ValueError`` naming the choices if ``name`` is neither.
+    """
+    import pandas as pd
+
+    if name in frame.columns and name != "defaults":
+        return frame[name].map(_value)
+    if "defaults" in frame.columns:
+        values = [
+            _value((json.loads(d) if isinstance(d, str) else (d or {})).get(name))
+            for d in frame["defaults"]
+        ]
+        if any(v is not None for v in values):
+            return pd.Series(values, index=frame.index, name=name)
+    choices = [c for c in frame.columns if c != "defaults"]
+    raise ValueError(
+        f"{name!r} is neither a column nor an attribute default of the selected runs; "
+        f"columns: {', '.join(choices)}"
+    )
+
+
+def select(frame, where):
+    """Return the rows of ``frame`` whose values match ``where``.
+
+    ``where``: a mapping of names (parameters or attribute defaults, as
+    :func:`column` reads them) to the values to keep; values compare as
+    numbers where both read as numbers, else as text.
+    """
+    keep = None
+    for name, values in where.items():
+        wanted = {str(_value(v)) for v in values}
+        match = column(frame, name).map(lambda v: str(_value(v)) in wanted)
+        keep = match if keep is None else keep & match
+    if keep is None:
+        return frame
+    if not keep.any():
+        raise ValueError(f"no runs match {dict(where)}")
+    return frame[keep]
+
+
+def _groups(frame, by):
+    """Yield (label, rows) for each combination of the ``by`` columns, in sorted order."""
+    if not by:
+        yield "", frame
+        return
+    keys = frame.assign(**{f"_by{i}": column(frame, name) for i, name in enumerate(by)})
+    names = [f"_by{i}" for i in range(len(by))]
+    for values, rows in keys.groupby(names if len(names) > 1 else names[0], sort=True, dropna=False):
+        values = values if isinstance(values, tuple) else (values,)
+        label = ", ".join(f"{_short(name)}={value}" for name, value in zip(by, values))
+        yield label, frame.loc[rows.index]
+
+
+def _short(name):
+    """Return an attribute's name without its class path (``ns3::A::B`` -> ``B``)."""
+    return name.rsplit("::", 1)[-1]
+
+
+def _save(fig, out):
+    """Write ``fig`` to ``out`` (its suffix picks the format); no creation date in a PDF."""
+    out = pathlib.Path(out)
+    out.parent.mkdir(parents=True, exist_ok=True)
+    if out.suffix.lower() == ".pdf":
+        fig.savefig(out, metadata={"CreationDate": None})
+    else:
+        fig.savefig(out, dpi=150)
+
+
+def _pyplot():
+    """Return matplotlib's pyplot with a backend that needs no display."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    return plt
+
+
+def plot_settings(settings, x, y, out, by=(), logx=False, title=None):
+    """Plot summary column ``y`` against ``x``, one line per combination of ``by``.
+
+    ``settings``: one row per parameter combination, as
+    :meth:`drp.Campaign.settings_dataframe` returns it (or runs, as
+    :meth:`~drp.Campaign.runs_dataframe` does). Writes ``out`` (PNG or PDF,
+    by its suffix) and returns the plotted points as a DataFrame (columns
+    ``series``, ``x``, ``y`` and, for ``mean_us``, ``ci95``).
+    """
+    import pandas as pd
+
+    if y not in settings.columns:
+        raise ValueError(f"y = {y!r} is not a column; columns: {', '.join(settings.columns)}")
+    plt = _pyplot()
+    fig, ax = plt.subplots(figsize=(6, 4))
+    points = []
+    markers = "osD^v<>px*"
+    for i, (label, rows) in enumerate(_groups(settings, list(by))):
+        line = pd.DataFrame({"x": column(rows, x), "y": rows[y]})
+        line["ci95"] = rows["ci95_us"] if y == "mean_us" and "ci95_us" in rows else math.nan
+        line = line.sort_values("x")
+        ax.errorbar(
+            line["x"],
+            line["y"],
+            yerr=None if line["ci95"].isna().all() else line["ci95"],
+            marker=markers[i % len(markers)],
+            capsize=3,
+            label=label or None,
+        )
+        points.append(line.assign(series=label))
+    ax.set_xlabel(_short(x))
+    ax.set_ylabel(y)
+    if logx:
+        ax.set_xscale("log")
+    ax.set_title(title or f"{y} against {_short(x)}", fontsize=9)
+    ax.grid(True, alpha=0.3)
+    if by:
+        ax.legend(fontsize=8)
+    fig.tight_layout()
+    _save(fig, out)
+    plt.close(fig)
+    return pd.concat(points, ignore_index=True)[["series", "x", "y", "ci95"]]
+
+
+def plot_cdf(transfers, out, by=(), value="duration_us", logx=False, title=None):
+    """Plot the empirical CDF of ``value`` over the successful transfers, one line per group.
+
+    ``transfers``: one row per transfer, as :meth:`drp.Campaign.to_dataframe`
+    or :attr:`drp.RunResult.records` gives them. Writes ``out`` and returns
+    per group its transfers, mean, median, 99th percentile and maximum.
+    """
+    import numpy as np
+    import pandas as pd
+
+    ok = transfers[transfers["status"] == "success"]
+    if ok.empty:
+        raise ValueError("no successful transfers to plot")
+    plt = _pyplot()
+    fig, ax = plt.subplots(figsize=(6, 4))
+    rows = []
+    for label, group in _groups(ok, list(by)):
+        sample = np.sort(group[value].to_numpy())
+        ax.step(sample, np.arange(1, len(sample) + 1) / len(sample), where="post", label=label or None)
+        rows.append(
+            {
+                "series": label,
+                "n": len(sample),
+                "mean": sample.mean(),
+                "median": float(np.percentile(sample, 50)),
+                "p99": float(np.percentile(sample, 99)),
+                "max": sample[-1],
+            }
+        )
+    ax.set_xlabel(value)
+    ax.set_ylabel("share of transfers at or below")
+    if logx:
+        ax.set_xscale("log")
+    ax.set_title(title or f"CDF of {value}", fontsize=9)
+    ax.grid(True, alpha=0.3)
+    if by:
+        ax.legend(fontsize=8)
+    fig.tight_layout()
+    _save(fig, out)
+    plt.close(fig)
+    return pd.DataFrame(rows)

@@ -1,0 +1,202 @@
+"""The lab handouts (doc/labs/lab*.md) do not rot.
+
+Every command a handout shows in its ``sh`` blocks is listed here, in order,
+and runs here (at reduced sizes where a full run is long: REDUCED), in a
+folder of its own with ``$DRP`` pointing at this source tree and its build;
+then the test checks what the handout tells students they should see. A
+command changed in a handout and not here fails
+``test_every_command_is_tested``.
+"""
+
+import os
+import pathlib
+import re
+import subprocess
+
+import pandas as pd
+import pytest
+
+import drp
+
+ROOT = pathlib.Path(__file__).resolve().parents[2]
+LABS = ROOT / "doc" / "labs"
+#: The build tree that holds the package under test (<build>/python/drp).
+BUILD = pathlib.Path(drp.__file__).resolve().parents[2]
+
+#: Lines of a handout's set-up that the test provides itself.
+SETUP = re.compile(r"^(export DRP=~/drp|mkdir -p ~/drp-labs/lab\d+ && cd ~/drp-labs/lab\d+)$")
+
+
+def handout(number):
+    """Return the path of lab ``number``'s handout."""
+    (path,) = LABS.glob(f"lab{number}-*.md")
+    return path
+
+
+def commands(path):
+    """Return the commands of the ``sh`` blocks of ``path``, in order, set-up included."""
+    found = []
+    for block in re.findall(r"```sh\n(.*?)```", path.read_text(), re.S):
+        for line in block.replace("\\\n", " ").splitlines():
+            line = line.strip()
+            if line and not line.startswith("#"):
+                found.append(" ".join(line.split()))
+    return found
+
+
+#: Every command of every handout, in order, after the set-up lines.
+EXPECTED = {
+    3: [
+        "$DRP/scripts/drp-campaign run lab3.db -p method=traditional,dynamic -p frp=0,0.3,0.6"
+        " -p transfers=100 -d ns3::IndirectBuffer::Capacity=8192,16384,32768,49152,131072",
+        "$DRP/scripts/drp-campaign plot lab3.db --x ns3::IndirectBuffer::Capacity --y mean_us"
+        " --by method --by frp --logx -o lab3-time.png",
+        "$DRP/scripts/drp-campaign plot lab3.db --x ns3::IndirectBuffer::Capacity"
+        " --y buffer_overflows --by frp --where method=dynamic --logx -o lab3-overflows.png",
+        "$DRP/scripts/drp-campaign plot lab3.db --cdf --by method --where frp=0.6"
+        " --where ns3::IndirectBuffer::Capacity=16384 -o lab3-cdf.png",
+    ],
+    4: [
+        "$DRP/scripts/drp-campaign run lab4.db -p method=traditional,dynamic"
+        " -p loss_model=rate,burst -p lfp=0.01,0.05,0.1 -p frp=0.05 -p transfers=200 -r 5",
+        "$DRP/scripts/drp-campaign plot lab4.db --x lfp --y mean_us --by loss_model"
+        " --by method -o lab4-means.png",
+        "$DRP/scripts/drp-campaign plot lab4.db --cdf --by loss_model --where lfp=0.05"
+        " --where method=traditional --logx -o lab4-cdf.png",
+        "$DRP/scripts/drp-campaign show lab4.db --csv lab4-transfers.csv",
+    ],
+}
+
+#: Per lab, (text, replacement) applied to its commands before they run here.
+REDUCED = {}
+
+
+@pytest.fixture(scope="module")
+def drp_root(tmp_path_factory):
+    """A stand-in for the student's ``$DRP``: this tree's scripts and contrib, and its build."""
+    root = tmp_path_factory.mktemp("drp")
+    for name in ("scripts", "contrib", "doc"):
+        (root / name).symlink_to(ROOT / name)
+    (root / "build").symlink_to(BUILD)
+    return root
+
+
+def run_lab(number, drp_root, tmp_path):
+    """Run lab ``number``'s commands in ``tmp_path``; return their outputs in order."""
+    env = dict(os.environ, DRP=str(drp_root), MPLBACKEND="Agg")
+    outputs = []
+    for command in commands(handout(number)):
+        if SETUP.match(command):
+            continue
+        for text, replacement in REDUCED.get(number, []):
+            command = command.replace(text, replacement)
+        done = subprocess.run(
+            ["bash", "-c", command],
+            cwd=tmp_path,
+            env=env,
+            capture_output=True,
+            text=True,
+            timeout=900,
+        )
+        assert done.returncode == 0, f"{command}\n{done.stdout}\n{done.stderr}"
+        outputs.append(done.stdout)
+    return outputs
+
+
+@pytest.mark.parametrize("number", sorted(EXPECTED))
+def test_every_command_is_tested(number):
+    shown = commands(handout(number))
+    setup = [c for c in shown if SETUP.match(c)]
+    assert len(setup) == 2, f"lab {number}: the two set-up lines (export DRP, mkdir && cd)"
+    assert [c for c in shown if not SETUP.match(c)] == EXPECTED[number]
+
+
+def test_every_handout_is_listed():
+    numbers = sorted(int(re.match(r"lab(\d+)-", p.name).group(1)) for p in LABS.glob("lab*-*.md"))
+    assert numbers == sorted(EXPECTED)
+    index = (LABS / "README.md").read_text()
+    for number in numbers:
+        assert handout(number).name in index, f"the index links lab {number}"
+    assert (LABS / "answers.md").exists()
+
+
+def settings(store):
+    """Return the store's settings, with the indirect-buffer capacity as a column."""
+    with drp.Campaign(store, read_only=True) as campaign:
+        frame = campaign.settings_dataframe()
+    from drp.plots import column
+
+    if frame["defaults"].str.contains("Capacity").any():
+        frame["capacity"] = column(frame, "ns3::IndirectBuffer::Capacity")
+    return frame
+
+
+def test_lab3_registration_failure(drp_root, tmp_path):
+    run_lab(3, drp_root, tmp_path)
+    for name in ("lab3-time.png", "lab3-overflows.png", "lab3-cdf.png"):
+        assert (tmp_path / name).stat().st_size > 10000, name
+    s = settings(tmp_path / "lab3.db")
+    assert len(s) == 30 and (s["successes"] == 100).all()
+    # No failure: both methods take the lossless time at every capacity, nothing overflows.
+    clean = s[s["frp"] == 0]
+    assert clean["mean_us"].round(1).eq(1150.9).all()
+    assert (clean["buffer_overflows"] == 0).all()
+    traditional = s[s["method"] == "traditional"]
+    dynamic = s[s["method"] == "dynamic"]
+    # The traditional RNIC never uses the buffer: one mean per FRP, growing steeply.
+    assert (traditional.groupby("frp")["mean_us"].nunique() == 1).all()
+    by_frp = traditional.groupby("frp")["mean_us"].first()
+    assert 1700 < by_frp[0.3] < 2200 and by_frp[0.6] > 3000
+    assert (traditional["buffer_overflows"] == 0).all()
+    for frp in (0.3, 0.6):
+        d = dynamic[dynamic["frp"] == frp].sort_values("capacity")
+        # Faster than the traditional RNIC at every capacity.
+        assert (d["mean_us"] < by_frp[frp]).all()
+        # Overflows fall as the buffer grows; none once it holds the whole transfer.
+        assert d["buffer_overflows"].is_monotonic_decreasing
+        whole = d[d["capacity"] == 131072].iloc[0]
+        assert whole["buffer_overflows"] == 0 and whole["mean_us"] < 1152
+        assert d[d["capacity"] == 8192].iloc[0]["buffer_overflows"] > 0
+
+
+def test_lab4_loss_models(drp_root, tmp_path):
+    outputs = run_lab(4, drp_root, tmp_path)
+    for name in ("lab4-means.png", "lab4-cdf.png"):
+        assert (tmp_path / name).stat().st_size > 10000, name
+    s = settings(tmp_path / "lab4.db")
+    assert len(s) == 12 and (s["runs"] == 5).all() and (s["n"] == 1000).all()
+    key = s.set_index(["method", "loss_model", "lfp"])
+    for method in ("traditional", "dynamic"):
+        for lfp in (0.01, 0.05, 0.1):
+            rate, burst = key.loc[(method, "rate", lfp)], key.loc[(method, "burst", lfp)]
+            # The same average loss rate: frames lost within 5 %.
+            assert abs(burst["frames_lost"] / rate["frames_lost"] - 1) < 0.05
+        for lfp in (0.05, 0.1):
+            rate, burst = key.loc[(method, "rate", lfp)], key.loc[(method, "burst", lfp)]
+            assert burst["mean_us"] > rate["mean_us"] and burst["ci95_us"] > 2 * rate["ci95_us"]
+        rate, burst = key.loc[(method, "rate", 0.1)], key.loc[(method, "burst", 0.1)]
+        # About twice the mean at 10 %, intervals apart.
+        assert burst["mean_us"] > 1.6 * rate["mean_us"]
+        assert burst["mean_us"] - burst["ci95_us"] > rate["mean_us"] + rate["ci95_us"]
+    # The CDF's table: burst median not longer, 99th percentile much longer.
+    cdf = outputs[2]
+    rows = {line.split()[0]: line.split() for line in cdf.splitlines() if "loss_model=" in line}
+    burst, rate = rows["loss_model=burst"], rows["loss_model=rate"]
+    assert float(burst[3]) <= float(rate[3])  # median
+    assert float(burst[4]) > 1.5 * float(rate[4])  # p99
+    # The exported transfers: more transfers without a timer expiry under bursts.
+    t = pd.read_csv(tmp_path / "lab4-transfers.csv")
+    t = t[(t["lfp"] == 0.05) & (t["method"] == "traditional")]
+    calm = t.groupby("loss_model")["timeouts"].apply(lambda x: (x == 0).mean())
+    assert calm["burst"] > calm["rate"]
+    # The dynamic RNIC's saving in microseconds is similar, so smaller in percent under bursts.
+    saved = {
+        model: key.loc[("traditional", model, 0.1)]["mean_us"]
+        - key.loc[("dynamic", model, 0.1)]["mean_us"]
+        for model in ("rate", "burst")
+    }
+    percent = {
+        model: 100 * saved[model] / key.loc[("traditional", model, 0.1)]["mean_us"]
+        for model in saved
+    }
+    assert percent["burst"] < percent["rate"]
