@@ -18,7 +18,8 @@ namespace ns3
 NS_LOG_COMPONENT_DEFINE("RnicHelper");
 
 RnicHelper::RnicHelper()
-    : m_method(ModePolicy::DYNAMIC)
+    : m_method(ModePolicy::DYNAMIC),
+      m_etherType(DrpHeader::PROT_NUMBER)
 {
     m_transportFactory.SetTypeId(DrpTransport::GetTypeId());
     m_pcieFactory.SetTypeId(PcieLink::GetTypeId());
@@ -42,6 +43,19 @@ ModePolicy::Method
 RnicHelper::GetMethod() const
 {
     return m_method;
+}
+
+void
+RnicHelper::SetEtherType(uint16_t etherType)
+{
+    RnicNetDevice::CheckEtherType("RnicHelper::SetEtherType", etherType);
+    m_etherType = etherType;
+}
+
+uint16_t
+RnicHelper::GetEtherType() const
+{
+    return m_etherType;
 }
 
 void
@@ -82,6 +96,7 @@ RnicHelper::CreateRnic() const
     }
     rnic->SetTransport(transport);
     rnic->SetMethod(m_method);
+    rnic->SetEtherType(m_etherType);
     return rnic;
 }
 

@@ -25,6 +25,7 @@ class RnicNetDevice;
  * pcap and ascii tracing). In addition:
  *
  * - SetMethod() chooses the traditional or the dynamic RNIC;
+ * - SetEtherType() the EtherType of DRP frames (0x01FF by default, or 0x88B5);
  * - SetTransportAttribute(), SetPcieAttribute(), SetIndirectBufferAttribute()
  *   and SetPolicyAttribute() configure the RNIC's parts, each made from an
  *   ObjectFactory.
@@ -53,6 +54,14 @@ class RnicHelper : public EthernetHelper
     void SetMethod(const std::string& method);
     /// \return the method of the RNICs this helper makes
     ModePolicy::Method GetMethod() const;
+    /**
+     * \param etherType the EtherType of DRP frames (RnicNetDevice::EtherType):
+     *        0x01FF (the default) or 0x88B5 (IEEE 802 local experimental); throws
+     *        std::invalid_argument unless RnicNetDevice::IsValidEtherType()
+     */
+    void SetEtherType(uint16_t etherType);
+    /// \return the EtherType of the RNICs this helper makes
+    uint16_t GetEtherType() const;
     /**
      * \param name a DrpTransport attribute
      * \param value its value
@@ -91,6 +100,7 @@ class RnicHelper : public EthernetHelper
     Ptr<RnicNetDevice> CreateRnic() const;
 
     ModePolicy::Method m_method;      //!< traditional or dynamic
+    uint16_t m_etherType;             //!< EtherType of DRP frames
     ObjectFactory m_transportFactory; //!< DrpTransport
     ObjectFactory m_pcieFactory;      //!< PcieLink
     ObjectFactory m_bufferFactory;    //!< IndirectBuffer
