@@ -11,6 +11,7 @@
 #include "ns3/pcie-link.h"
 #include "ns3/pointer.h"
 #include "ns3/rnic-net-device.h"
+#include "ns3/uinteger.h"
 
 namespace ns3
 {
@@ -18,8 +19,7 @@ namespace ns3
 NS_LOG_COMPONENT_DEFINE("RnicHelper");
 
 RnicHelper::RnicHelper()
-    : m_method(ModePolicy::DYNAMIC),
-      m_etherType(DrpHeader::PROT_NUMBER)
+    : m_method(ModePolicy::DYNAMIC)
 {
     m_transportFactory.SetTypeId(DrpTransport::GetTypeId());
     m_pcieFactory.SetTypeId(PcieLink::GetTypeId());
@@ -55,7 +55,13 @@ RnicHelper::SetEtherType(uint16_t etherType)
 uint16_t
 RnicHelper::GetEtherType() const
 {
-    return m_etherType;
+    if (m_etherType)
+    {
+        return *m_etherType;
+    }
+    TypeId::AttributeInformation info;
+    RnicNetDevice::GetTypeId().LookupAttributeByName("EtherType", &info);
+    return static_cast<uint16_t>(DynamicCast<const UintegerValue>(info.initialValue)->Get());
 }
 
 void
@@ -96,7 +102,10 @@ RnicHelper::CreateRnic() const
     }
     rnic->SetTransport(transport);
     rnic->SetMethod(m_method);
-    rnic->SetEtherType(m_etherType);
+    if (m_etherType)
+    {
+        rnic->SetEtherType(*m_etherType);
+    }
     return rnic;
 }
 

@@ -9,6 +9,7 @@
 #include "ns3/mode-policy.h"
 #include "ns3/object-factory.h"
 
+#include <optional>
 #include <string>
 
 namespace ns3
@@ -57,7 +58,8 @@ class RnicHelper : public EthernetHelper
     /**
      * \param etherType the EtherType of DRP frames (RnicNetDevice::EtherType):
      *        0x01FF (the default) or 0x88B5 (IEEE 802 local experimental); throws
-     *        std::invalid_argument unless RnicNetDevice::IsValidEtherType()
+     *        std::invalid_argument unless RnicNetDevice::IsValidEtherType().
+     *        Unless called, the RNICs keep the attribute's default.
      */
     void SetEtherType(uint16_t etherType);
     /// \return the EtherType of the RNICs this helper makes
@@ -99,12 +101,12 @@ class RnicHelper : public EthernetHelper
     /// \return a new RNIC with the configured method and parts
     Ptr<RnicNetDevice> CreateRnic() const;
 
-    ModePolicy::Method m_method;      //!< traditional or dynamic
-    uint16_t m_etherType;             //!< EtherType of DRP frames
-    ObjectFactory m_transportFactory; //!< DrpTransport
-    ObjectFactory m_pcieFactory;      //!< PcieLink
-    ObjectFactory m_bufferFactory;    //!< IndirectBuffer
-    ObjectFactory m_policyFactory;    //!< ModePolicy
+    ModePolicy::Method m_method;         //!< traditional or dynamic
+    std::optional<uint16_t> m_etherType; //!< EtherType of DRP frames, if set
+    ObjectFactory m_transportFactory;    //!< DrpTransport
+    ObjectFactory m_pcieFactory;         //!< PcieLink
+    ObjectFactory m_bufferFactory;       //!< IndirectBuffer
+    ObjectFactory m_policyFactory;       //!< ModePolicy
 };
 
 } // namespace ns3

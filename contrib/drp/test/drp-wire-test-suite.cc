@@ -9,6 +9,7 @@
 #include "drp-test-bed.h"
 
 #include "ns3/boolean.h"
+#include "ns3/config.h"
 #include "ns3/drp-compat.h"
 #include "ns3/drp-transport.h"
 #include "ns3/ethernet-header.h"
@@ -373,6 +374,27 @@ class DrpWireEtherTypeTestCase : public TestCase
             "RnicHelper::SetEtherType = 0x0806 (2054)");
         NS_TEST_EXPECT_MSG_EQ(probe->GetEtherType(), 0x88B5, "unchanged by refused values");
         probe->Dispose();
+
+        // A default set through Config holds unless the helper is told otherwise.
+        Config::SetDefault("ns3::RnicNetDevice::EtherType", UintegerValue(0x88B5));
+        {
+            RnicHelper plain;
+            NS_TEST_EXPECT_MSG_EQ(plain.GetEtherType(), 0x88B5, "the attribute's default");
+            NodeContainer nodes;
+            nodes.Create(2);
+            NetDeviceContainer made = plain.Install(nodes.Get(0), nodes.Get(1));
+            NS_TEST_EXPECT_MSG_EQ(DynamicCast<RnicNetDevice>(made.Get(0))->GetEtherType(),
+                                  0x88B5,
+                                  "the default reaches the RNIC");
+            RnicHelper told;
+            told.SetEtherType(0x01FF);
+            made = told.Install(nodes.Get(0), nodes.Get(1));
+            NS_TEST_EXPECT_MSG_EQ(DynamicCast<RnicNetDevice>(made.Get(0))->GetEtherType(),
+                                  0x01FF,
+                                  "the helper's value wins");
+            Simulator::Destroy();
+        }
+        Config::SetDefault("ns3::RnicNetDevice::EtherType", UintegerValue(DrpHeader::PROT_NUMBER));
 
         // A transfer over 0x88B5: every DRP frame on the wire carries it.
         RnicHelper rnic;
