@@ -37,6 +37,7 @@
 #include "ns3/drp-header.h"
 #include "ns3/drp-transport.h"
 #include "ns3/ethernet-helper.h"
+#include "ns3/ethernet-net-device.h"
 #include "ns3/host-memory.h"
 #include "ns3/random-variable-stream.h"
 #include "ns3/rdma-host-application.h"
@@ -787,6 +788,13 @@ class FuzzRun
             }
         }
 
+        // What arrives: Ethernet pads a payload shorter than 46 bytes with
+        // zeros (a truncated header arrives completed with zeros).
+        if (in.bytes.size() < EthernetNetDevice::MIN_PAYLOAD_SIZE)
+        {
+            in.bytes.resize(EthernetNetDevice::MIN_PAYLOAD_SIZE, 0);
+        }
+
         // What the header alone says (DrpTransport's first checks).
         if (in.bytes.size() < DrpHeader::SIZE)
         {
@@ -811,8 +819,12 @@ class FuzzRun
                 in.wellFormed = true;
                 const bool data = in.header.HasFlag(DrpHeader::DATA);
                 const uint32_t payload = p->GetSize();
-                if ((data && (in.header.GetLength() == 0 || payload != in.header.GetLength())) ||
-                    (!data && payload != 0))
+                const uint64_t expected = data ? in.header.GetLength() : 0;
+                // The 14 bytes that complete a 32-byte header to Ethernet's
+                // 46-byte minimum may be padding.
+                const uint32_t padded = EthernetNetDevice::MIN_PAYLOAD_SIZE - DrpHeader::SIZE;
+                const bool padding = expected < padded && payload == padded;
+                if ((data && in.header.GetLength() == 0) || (payload != expected && !padding))
                 {
                     in.expected = DrpTransport::BAD_LENGTH;
                 }

@@ -7,10 +7,11 @@ DRP_ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 DRP_BUILD="${DRP_BUILD:-$DRP_ROOT/build}"
 
 # ns3, libns3-dev and libgsl-dev are all needed for ns-3's CMake config to load.
-# The rest serve the Python package drp (bindings, campaigns, their tests).
+# The rest serve the Python package drp (bindings, campaigns, their tests), and
+# tshark the test of the Wireshark dissector (contrib/drp/wireshark/drp.lua).
 DRP_PACKAGES=(cmake make g++ ns3 libns3-dev libgsl-dev libboost-dev
   pybind11-dev python3-dev python3-numpy python3-pandas python3-tqdm python3-distributed
-  python3-pytest python3-scipy python3-matplotlib)
+  python3-pytest python3-scipy python3-matplotlib tshark)
 
 missing=()
 for package in "${DRP_PACKAGES[@]}"; do
@@ -24,6 +25,8 @@ if [ ${#missing[@]} -gt 0 ]; then
     exit 1
   fi
   export DEBIAN_FRONTEND=noninteractive
+  # tshark's wireshark-common asks whether non-root users may capture: no.
+  echo "wireshark-common wireshark-common/install-setuid boolean false" | debconf-set-selections
   apt-get update -q
   apt-get install -y -q --no-install-recommends "${missing[@]}"
 fi

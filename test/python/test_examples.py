@@ -110,6 +110,18 @@ def test_paper_p2p_takes_well_formed_options():
         ("--frp=1.5", "frp = 1.5 is out of range [0, 1]"),
         ("--method=fastest", 'method = "fastest" is not a method; valid: traditional, dynamic'),
         ("--ns3::DrpTransport::Window=abc", 'ns3::DrpTransport::Window = "abc" is not a number'),
+        ("--etherType=0x1g", 'etherType = "0x1g" is not a 16-bit number'),
+        ("--etherType=0x10000", 'etherType = "0x10000" is not a 16-bit number'),
+        (
+            "--etherType=0x0800",
+            "etherType = 0x0800 (2048) is not a valid DRP EtherType: use 0x0101-0x01FF or "
+            "0x0600-0xFFFF",
+        ),
+        ("--etherType=1500", "etherType = 0x05DC (1500) is not a valid DRP EtherType"),
+        (
+            "--ns3::RnicNetDevice::EtherType=2054",
+            "RnicNetDevice::EtherType = 0x0806 (2054) is not a valid DRP EtherType",
+        ),
     ],
 )
 def test_rnic_first_refuses_malformed_options(option, message):
@@ -122,6 +134,13 @@ def test_rnic_first_runs():
     result = run("rnic-first", "--transfers=2", "--frp=0.5")
     assert result.returncode == 0, result.stderr
     assert result.stdout.count("transfer ") == 2
+
+
+@pytest.mark.parametrize("ethertype", ["0x88B5", "0x01ff", "511", "35509"])
+def test_rnic_first_takes_both_ethertypes(ethertype):
+    result = run("rnic-first", "--transfers=2", "--lfp=0.05", "--ping=1", f"--etherType={ethertype}")
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.count(": success,") == 2
 
 
 def test_paper_p2p_says_when_no_transfer_succeeded():

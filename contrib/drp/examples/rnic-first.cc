@@ -7,18 +7,27 @@
  * A first drp script: two hosts with RNICs on one Gigabit link; host 0
  * writes a few 64 KiB transfers to host 1, whose memory registration fails
  * now and then. It prints each transfer's mode and time, and can write pcap
- * files of the link (open them in Wireshark: EtherType 0x01FF frames are DRP).
+ * files of the link, frames as on the wire with correct FCSs (open them in
+ * Wireshark with contrib/drp/wireshark/drp.lua, which decodes DRP frames of
+ * EtherType 0x01FF, the default, and 0x88B5); with --pcap, IPv4 and ICMP
+ * checksums are computed too. --ping adds IPv4 on both RNICs and pings from
+ * host 0 to host 1 beside the transfers (ARP and ICMP in the capture).
  *
  *     rnic-first --method=traditional
  *     rnic-first --method=dynamic --frp=0.5 --pcap=1
+ *     rnic-first --etherType=0x88B5 --lfp=0.05 --ping=1 --pcap=1
+ *     tshark -X lua_script:contrib/drp/wireshark/drp.lua -r rnic-first-0-0.pcap
  *     rnic-first --PrintAttributes=ns3::DrpTransport
  */
 
 #include "ns3/core-module.h"
 #include "ns3/drp-module.h"
+#include "ns3/internet-apps-module.h"
+#include "ns3/internet-module.h"
 #include "ns3/network-module.h"
 
 #include <iostream>
+#include <string>
 
 using namespace ns3;
 
@@ -38,6 +47,32 @@ PrintTransfer(const DrpTransferRecord& record)
               << std::endl;
 }
 
+/**
+ * Reads an EtherType as C does: 0x01FF, 0x88b5 or decimal 511.
+ * \param text the option's value
+ * \return the number (checked by RnicHelper::SetEtherType)
+ */
+static uint32_t
+ParseEtherType(const std::string& text)
+{
+    std::size_t end = 0;
+    unsigned long value = 0;
+    try
+    {
+        value = std::stoul(text, &end, 0);
+    }
+    catch (const std::exception&)
+    {
+        end = 0;
+    }
+    if (text.empty() || end != text.size() || text[0] == '-' || text[0] == '+' || value > 0xFFFF)
+    {
+        throw std::invalid_argument("etherType = \"" + text +
+                                    "\" is not a 16-bit number (e.g. 0x01FF or 0x88B5)");
+    }
+    return static_cast<uint32_t>(value);
+}
+
 int
 main(int argc, char* argv[])
 {
@@ -46,6 +81,8 @@ main(int argc, char* argv[])
     double lfp = 0.0;
     uint32_t transfers = 5;
     bool pcap = false;
+    bool ping = false;
+    std::string etherType; // empty: RnicNetDevice::EtherType's default, 0x01FF
 
     CommandLine cmd(__FILE__);
     cmd.AddValue("method", "traditional or dynamic", method);
@@ -58,6 +95,11 @@ main(int argc, char* argv[])
                     lfp);
     strict.AddValue(cmd, "transfers", "number of 64 KiB writes (1 to 10000)", transfers);
     cmd.AddValue("pcap", "write rnic-first-<node>-<device>.pcap", pcap);
+    cmd.AddValue("ping", "IPv4 on both RNICs, and pings from host 0 to host 1", ping);
+    cmd.AddValue("etherType",
+                 "EtherType of DRP frames: 0x01FF (the paper's, the default) or 0x88B5 (IEEE "
+                 "802 local experimental)",
+                 etherType);
     try
     {
         // ns-3 would end the process on a malformed --ns3::Class::Attribute=value.
@@ -68,6 +110,10 @@ main(int argc, char* argv[])
         drp::RequireInRange("lfp", lfp, 0.0, 0.99);
         drp::RequireInRange<uint32_t>("transfers", transfers, 1, 10000);
         ModePolicy::ParseMethod(method);
+        if (!etherType.empty())
+        {
+            RnicNetDevice::CheckEtherType("etherType", ParseEtherType(etherType));
+        }
     }
     catch (const std::invalid_argument& e)
     {
@@ -75,42 +121,79 @@ main(int argc, char* argv[])
         return 1;
     }
 
-    NodeContainer hosts;
-    hosts.Create(2);
-
-    // The link: an RNIC at each end of a Gigabit cable.
-    RnicHelper rnic;
-    rnic.SetMethod(method);
-    rnic.SetDeviceAttribute("DataRate", StringValue("1Gbps"));
-    rnic.SetTransportAttribute("PayloadSize", UintegerValue(1024));
-    NetDeviceContainer devices = rnic.Install(hosts.Get(0), hosts.Get(1));
-
-    // Frame loss comes from an ns-3 error model on each receiving RNIC.
-    if (lfp > 0)
+    // A value that an attribute's setter refuses (--ns3::RnicNetDevice::EtherType=2054,
+    // --ns3::DrpTransport::Window=0) surfaces when the objects are built.
+    try
     {
-        for (uint32_t i = 0; i < devices.GetN(); ++i)
+        // Captures with correct IPv4 and ICMP checksums too (and FCSs checked on receipt).
+        if (pcap)
         {
-            Ptr<RateErrorModel> loss = CreateObject<RateErrorModel>();
-            loss->SetAttribute("ErrorUnit", StringValue("ERROR_UNIT_PACKET"));
-            loss->SetAttribute("ErrorRate", DoubleValue(lfp));
-            devices.Get(i)->SetAttribute("ReceiveErrorModel", PointerValue(loss));
+            GlobalValue::Bind("ChecksumEnabled", BooleanValue(true));
+        }
+
+        NodeContainer hosts;
+        hosts.Create(2);
+
+        // The link: an RNIC at each end of a Gigabit cable.
+        RnicHelper rnic;
+        rnic.SetMethod(method);
+        if (!etherType.empty())
+        {
+            rnic.SetEtherType(static_cast<uint16_t>(ParseEtherType(etherType)));
+        }
+        rnic.SetDeviceAttribute("DataRate", StringValue("1Gbps"));
+        rnic.SetTransportAttribute("PayloadSize", UintegerValue(1024));
+        NetDeviceContainer devices = rnic.Install(hosts.Get(0), hosts.Get(1));
+
+        // Frame loss comes from an ns-3 error model on each receiving RNIC.
+        if (lfp > 0)
+        {
+            for (uint32_t i = 0; i < devices.GetN(); ++i)
+            {
+                Ptr<RateErrorModel> loss = CreateObject<RateErrorModel>();
+                loss->SetAttribute("ErrorUnit", StringValue("ERROR_UNIT_PACKET"));
+                loss->SetAttribute("ErrorRate", DoubleValue(lfp));
+                devices.Get(i)->SetAttribute("ReceiveErrorModel", PointerValue(loss));
+            }
+        }
+
+        // The hosts: host 0 writes to host 1; host 1 answers registration requests.
+        RdmaHostHelper host;
+        host.SetAttribute("RegistrationFailureProbability", DoubleValue(frp));
+        host.SetAttribute("TransferSize", UintegerValue(65536));
+        host.SetAttribute("Transfers", UintegerValue(transfers));
+        ApplicationContainer initiator = host.Install(hosts.Get(0));
+        RdmaHostHelper::SetWorkload(initiator.Get(0), devices.Get(1));
+        host.SetAttribute("Transfers", UintegerValue(0));
+        host.Install(hosts.Get(1));
+
+        // Other traffic beside DRP: IPv4 on both RNICs, pings from host 0 to host 1.
+        if (ping)
+        {
+            InternetStackHelper internet;
+            internet.Install(hosts);
+            Ipv4AddressHelper addresses("10.1.1.0", "255.255.255.0");
+            Ipv4InterfaceContainer interfaces = addresses.Assign(devices);
+            V4PingHelper pinger(interfaces.GetAddress(1));
+            pinger.SetAttribute("Interval", TimeValue(MilliSeconds(1)));
+            ApplicationContainer pings = pinger.Install(hosts.Get(0));
+            // ns-3 delays each ARP request by up to 10 ms (ArpL3Protocol::RequestJitter).
+            pings.Start(MicroSeconds(100));
+            pings.Stop(MilliSeconds(15));
+        }
+
+        initiator.Get(0)->TraceConnectWithoutContext("TransferComplete",
+                                                     MakeCallback(&PrintTransfer));
+        if (pcap)
+        {
+            rnic.EnablePcapAll("rnic-first");
         }
     }
-
-    // The hosts: host 0 writes to host 1; host 1 answers registration requests.
-    RdmaHostHelper host;
-    host.SetAttribute("RegistrationFailureProbability", DoubleValue(frp));
-    host.SetAttribute("TransferSize", UintegerValue(65536));
-    host.SetAttribute("Transfers", UintegerValue(transfers));
-    ApplicationContainer initiator = host.Install(hosts.Get(0));
-    RdmaHostHelper::SetWorkload(initiator.Get(0), devices.Get(1));
-    host.SetAttribute("Transfers", UintegerValue(0));
-    host.Install(hosts.Get(1));
-
-    initiator.Get(0)->TraceConnectWithoutContext("TransferComplete", MakeCallback(&PrintTransfer));
-    if (pcap)
+    catch (const std::invalid_argument& e)
     {
-        rnic.EnablePcapAll("rnic-first");
+        std::cerr << "error: " << e.what() << std::endl;
+        Simulator::Destroy();
+        return 1;
     }
 
     Simulator::Run();

@@ -5,6 +5,7 @@
 #include "ethernet-helper.h"
 
 #include "ns3/abort.h"
+#include "ns3/channel.h"
 #include "ns3/config.h"
 #include "ns3/ethernet-channel.h"
 #include "ns3/log.h"
@@ -167,6 +168,20 @@ EthernetHelper::AssignStreams(NetDeviceContainer c, int64_t stream)
 }
 
 void
+EthernetHelper::ComputeFcsForCapture(Ptr<EthernetNetDevice> device)
+{
+    device->SetComputeFcs(true);
+    Ptr<Channel> channel = device->GetChannel();
+    for (std::size_t i = 0; channel && i < channel->GetNDevices(); ++i)
+    {
+        if (Ptr<EthernetNetDevice> end = DynamicCast<EthernetNetDevice>(channel->GetDevice(i)))
+        {
+            end->SetComputeFcs(true); // the frames it receives, too
+        }
+    }
+}
+
+void
 EthernetHelper::EnablePcapInternal(std::string prefix,
                                    Ptr<NetDevice> nd,
                                    bool promiscuous,
@@ -178,6 +193,7 @@ EthernetHelper::EnablePcapInternal(std::string prefix,
         NS_LOG_INFO("Device " << nd << " is not an ns3::EthernetNetDevice");
         return;
     }
+    ComputeFcsForCapture(device);
     PcapHelper pcapHelper;
     std::string filename =
         explicitFilename ? prefix : pcapHelper.GetFilenameFromDevice(prefix, device);
@@ -200,6 +216,7 @@ EthernetHelper::EnableAsciiInternal(Ptr<OutputStreamWrapper> stream,
         NS_LOG_INFO("Device " << nd << " is not an ns3::EthernetNetDevice");
         return;
     }
+    ComputeFcsForCapture(device);
     // The default sinks print packets.
     Packet::EnablePrinting();
 

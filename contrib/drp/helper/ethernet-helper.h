@@ -46,7 +46,12 @@ namespace ns3
  *   EthernetHelper::CreateDevice(sw))</tt>.
  *
  * Pcap traces are Ethernet (DLT_EN10MB), one record per frame as sent or
- * received, 14-byte header and 4-byte FCS included, short frames unpadded.
+ * received, as on the wire from the destination address to the FCS: 14-byte
+ * header, payload padded to 46 bytes, 4-byte FCS. Pcap and ascii tracing turn
+ * EthernetNetDevice::ComputeFcs on for the traced device and the device at
+ * the other end of its cable, so every frame in the capture carries a correct
+ * FCS (read by Wireshark with "Validate the Ethernet checksum if possible",
+ * eth.check_fcs). DRP frames decode with contrib/drp/wireshark/drp.lua.
  */
 class EthernetHelper : public PcapHelperForDevice, public AsciiTraceHelperForDevice
 {
@@ -173,6 +178,11 @@ class EthernetHelper : public PcapHelperForDevice, public AsciiTraceHelperForDev
     NetDeviceContainer Connect(Ptr<EthernetNetDevice> devA, Ptr<EthernetNetDevice> devB) const;
 
   private:
+    /**
+     * \brief Turn ComputeFcs on for a traced device and the other end of its cable.
+     * \param device the traced device
+     */
+    static void ComputeFcsForCapture(Ptr<EthernetNetDevice> device);
     /**
      * \brief Give a device its queue, node and queue interface.
      * \param node the node

@@ -11,6 +11,7 @@
 #include "ns3/pcie-link.h"
 #include "ns3/pointer.h"
 #include "ns3/rnic-net-device.h"
+#include "ns3/uinteger.h"
 
 namespace ns3
 {
@@ -42,6 +43,25 @@ ModePolicy::Method
 RnicHelper::GetMethod() const
 {
     return m_method;
+}
+
+void
+RnicHelper::SetEtherType(uint16_t etherType)
+{
+    RnicNetDevice::CheckEtherType("RnicHelper::SetEtherType", etherType);
+    m_etherType = etherType;
+}
+
+uint16_t
+RnicHelper::GetEtherType() const
+{
+    if (m_etherType)
+    {
+        return *m_etherType;
+    }
+    TypeId::AttributeInformation info;
+    RnicNetDevice::GetTypeId().LookupAttributeByName("EtherType", &info);
+    return static_cast<uint16_t>(DynamicCast<const UintegerValue>(info.initialValue)->Get());
 }
 
 void
@@ -82,6 +102,10 @@ RnicHelper::CreateRnic() const
     }
     rnic->SetTransport(transport);
     rnic->SetMethod(m_method);
+    if (m_etherType)
+    {
+        rnic->SetEtherType(*m_etherType);
+    }
     return rnic;
 }
 

@@ -9,6 +9,7 @@
 #include "ns3/mode-policy.h"
 #include "ns3/object-factory.h"
 
+#include <optional>
 #include <string>
 
 namespace ns3
@@ -25,6 +26,7 @@ class RnicNetDevice;
  * pcap and ascii tracing). In addition:
  *
  * - SetMethod() chooses the traditional or the dynamic RNIC;
+ * - SetEtherType() the EtherType of DRP frames (0x01FF by default, or 0x88B5);
  * - SetTransportAttribute(), SetPcieAttribute(), SetIndirectBufferAttribute()
  *   and SetPolicyAttribute() configure the RNIC's parts, each made from an
  *   ObjectFactory.
@@ -53,6 +55,15 @@ class RnicHelper : public EthernetHelper
     void SetMethod(const std::string& method);
     /// \return the method of the RNICs this helper makes
     ModePolicy::Method GetMethod() const;
+    /**
+     * \param etherType the EtherType of DRP frames (RnicNetDevice::EtherType):
+     *        0x01FF (the default) or 0x88B5 (IEEE 802 local experimental); throws
+     *        std::invalid_argument unless RnicNetDevice::IsValidEtherType().
+     *        Unless called, the RNICs keep the attribute's default.
+     */
+    void SetEtherType(uint16_t etherType);
+    /// \return the EtherType of the RNICs this helper makes
+    uint16_t GetEtherType() const;
     /**
      * \param name a DrpTransport attribute
      * \param value its value
@@ -90,11 +101,12 @@ class RnicHelper : public EthernetHelper
     /// \return a new RNIC with the configured method and parts
     Ptr<RnicNetDevice> CreateRnic() const;
 
-    ModePolicy::Method m_method;      //!< traditional or dynamic
-    ObjectFactory m_transportFactory; //!< DrpTransport
-    ObjectFactory m_pcieFactory;      //!< PcieLink
-    ObjectFactory m_bufferFactory;    //!< IndirectBuffer
-    ObjectFactory m_policyFactory;    //!< ModePolicy
+    ModePolicy::Method m_method;         //!< traditional or dynamic
+    std::optional<uint16_t> m_etherType; //!< EtherType of DRP frames, if set
+    ObjectFactory m_transportFactory;    //!< DrpTransport
+    ObjectFactory m_pcieFactory;         //!< PcieLink
+    ObjectFactory m_bufferFactory;       //!< IndirectBuffer
+    ObjectFactory m_policyFactory;       //!< ModePolicy
 };
 
 } // namespace ns3

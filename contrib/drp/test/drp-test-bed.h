@@ -229,8 +229,9 @@ inline void
 SendFrameAt(Time at, Ptr<RnicNetDevice> from, Ptr<RnicNetDevice> to, Ptr<Packet> frame)
 {
     Address dest = to->GetAddress();
-    Simulator::Schedule(at, [from, frame, dest]() {
-        from->EthernetNetDevice::Send(frame, dest, DrpHeader::PROT_NUMBER);
+    const uint16_t etherType = to->GetEtherType();
+    Simulator::Schedule(at, [from, frame, dest, etherType]() {
+        from->EthernetNetDevice::Send(frame, dest, etherType);
     });
 }
 

@@ -222,12 +222,12 @@ class EthernetTimingTestCase : public EthernetTestCaseBase
         NS_TEST_EXPECT_MSG_EQ(m_arrivals[1].time,
                               first + NanoSeconds((8 + 14 + 1000 + 4 + 12) * 8),
                               "back-to-back frame");
-        // A 28-byte frame counts as 64 bytes.
+        // A 10-byte payload is padded to 46: a 64-byte frame.
         NS_TEST_EXPECT_MSG_EQ(m_arrivals[2].time,
                               MicroSeconds(100) + NanoSeconds((8 + 64) * 8) + delay,
                               "short frame");
         NS_TEST_EXPECT_MSG_EQ(m_arrivals[0].size, 1000, "payload size");
-        NS_TEST_EXPECT_MSG_EQ(m_arrivals[2].size, 10, "no padding bytes in the payload");
+        NS_TEST_EXPECT_MSG_EQ(m_arrivals[2].size, 46, "the payload padded to 46 bytes");
         NS_TEST_EXPECT_MSG_EQ(m_arrivals[0].device, devs.Get(1), "at the other end");
         Simulator::Destroy();
     }
@@ -784,7 +784,8 @@ class EthernetSwitchTestCase : public EthernetPingTestCaseBase
 
 /**
  * \ingroup drp-tests
- * Pcap output: Ethernet link type, one record per frame, unpadded.
+ * Pcap output: Ethernet link type, one record per frame, short frames padded
+ * to 64 bytes.
  */
 class EthernetPcapTestCase : public TestCase
 {
@@ -821,7 +822,7 @@ class EthernetPcapTestCase : public TestCase
         uint32_t linkType = 0;
         std::vector<uint32_t> tx = ReadPcap(txFile, linkType);
         NS_TEST_EXPECT_MSG_EQ(linkType, 1, "DLT_EN10MB");
-        const std::vector<uint32_t> expectedTx{1018, 28, 1518, 118};
+        const std::vector<uint32_t> expectedTx{1018, 64, 1518, 118};
         NS_TEST_ASSERT_MSG_EQ(tx.size(), expectedTx.size(), "every frame sent");
         for (std::size_t i = 0; i < tx.size(); ++i)
         {

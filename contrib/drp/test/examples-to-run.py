@@ -7,6 +7,7 @@ cpp_examples = [
     ("rnic-first", "True", "True"),
     ("rnic-first --method=traditional --frp=0.5", "True", "False"),
     ("rnic-first --method=dynamic --frp=0.5 --lfp=0.05", "True", "False"),
+    ("rnic-first --etherType=0x88B5 --lfp=0.05 --ping=1", "True", "False"),
 ]
 
 # ("example_name", "do_run")

@@ -6,6 +6,7 @@
 
 #include "ethernet-channel.h"
 
+#include "ns3/boolean.h"
 #include "ns3/drop-tail-queue.h"
 #include "ns3/drp-check.h"
 #include "ns3/error-model.h"
@@ -71,6 +72,15 @@ EthernetNetDevice::GetTypeId()
                 PointerValue(),
                 MakePointerAccessor(&EthernetNetDevice::SetQueue, &EthernetNetDevice::GetQueue),
                 MakePointerChecker<Queue<Packet>>())
+            .AddAttribute("ComputeFcs",
+                          "Put the CRC-32 of each frame sent in its trailer (the FCS); "
+                          "false leaves it zero, which saves its cost per frame, unless "
+                          "Node::ChecksumEnabled(). EthernetHelper's pcap and ascii tracing "
+                          "turn it on.",
+                          BooleanValue(false),
+                          MakeBooleanAccessor(&EthernetNetDevice::SetComputeFcs,
+                                              &EthernetNetDevice::GetComputeFcs),
+                          MakeBooleanChecker())
             .AddAttribute("ReceiveErrorModel",
                           "The error model applied to every received frame (none by default).",
                           PointerValue(),
@@ -134,7 +144,8 @@ EthernetNetDevice::EthernetNetDevice()
       m_linkUp(false),
       m_txState(READY),
       m_receiveErrorDrops(0),
-      m_checksumEnabled(-1)
+      m_checksumEnabled(-1),
+      m_computeFcs(false)
 {
     NS_LOG_FUNCTION(this);
 }
@@ -369,10 +380,15 @@ EthernetNetDevice::AddFraming(Ptr<Packet> packet,
     header.SetSource(source);
     header.SetDestination(dest);
     header.SetLengthType(protocolNumber);
+    if (packet->GetSize() < MIN_PAYLOAD_SIZE)
+    {
+        // Zero bytes (Packet::AddPaddingAtEnd leaves them undefined).
+        packet->AddAtEnd(Create<Packet>(MIN_PAYLOAD_SIZE - packet->GetSize()));
+    }
     packet->AddHeader(header);
 
     EthernetTrailer trailer;
-    trailer.EnableFcs(IsChecksumEnabled());
+    trailer.EnableFcs(IsFcsComputed());
     trailer.CalcFcs(packet);
     packet->AddTrailer(trailer);
 }
@@ -385,6 +401,25 @@ EthernetNetDevice::IsChecksumEnabled() const
         m_checksumEnabled = Node::ChecksumEnabled() ? 1 : 0;
     }
     return m_checksumEnabled == 1;
+}
+
+void
+EthernetNetDevice::SetComputeFcs(bool compute)
+{
+    NS_LOG_FUNCTION(this << compute);
+    m_computeFcs = compute;
+}
+
+bool
+EthernetNetDevice::GetComputeFcs() const
+{
+    return m_computeFcs;
+}
+
+bool
+EthernetNetDevice::IsFcsComputed() const
+{
+    return m_computeFcs || IsChecksumEnabled();
 }
 
 void

@@ -38,19 +38,27 @@ class Node;
  *
  * \par Framing
  * Send() and SendFrom() prepend an EthernetHeader (destination, source,
- * length/type) and append an EthernetTrailer (FCS, really computed only when
- * Node::ChecksumEnabled(), read once at the device's first frame: set it
- * before the simulation runs), so a frame in the queue, on the channel and in a
- * pcap file is 14 + payload + 4 bytes. The length/type field always carries
- * the EtherType given to Send() (Ethernet II / DIX framing), also for values
- * of 1500 and below such as DRP's 0x01FF: the device never interprets the
- * field as an IEEE 802.3 length and never adds or expects LLC/SNAP. (A pcap
- * dissector may nevertheless decode a frame whose type is <= 1500 as 802.3.)
+ * length/type), pad a payload shorter than MIN_PAYLOAD_SIZE (46 bytes) with
+ * zero bytes up to it, as a real MAC does, and append an EthernetTrailer, so a
+ * frame in the queue, on the channel and in a pcap file is 14 +
+ * max(46, payload) + 4 bytes: never shorter than MIN_FRAME_SIZE (64). The
+ * receiver hands the padding up with the payload, as a real NIC does: a
+ * protocol that carries its own length (IPv4, DRP) ignores it. The FCS is a
+ * real CRC-32 when ComputeFcs is true or Node::ChecksumEnabled() (read once,
+ * at the device's first frame: set it before the simulation runs), and zero
+ * otherwise, which saves its cost per frame; EthernetHelper's pcap and ascii
+ * tracing turn ComputeFcs on, so captures carry correct FCSs. A received FCS is
+ * checked only when Node::ChecksumEnabled() (ComputeFcs is about the frames a
+ * device sends: a peer without it sends zero FCSs). The length/type field
+ * always carries the EtherType given to Send() (Ethernet II / DIX framing),
+ * also for values of 1500 and below such as DRP's 0x01FF: the device never
+ * interprets the field as an IEEE 802.3 length and never adds or expects
+ * LLC/SNAP. (A pcap dissector may nevertheless decode a frame whose type is <=
+ * 1500 as 802.3; contrib/drp/wireshark/drp.lua decodes DRP frames.)
  *
  * \par Time on the wire
- * No padding bytes are added to short frames; the padding is accounted for in
- * time instead. A frame of \c s = 14 + payload + 4 bytes keeps the transmitter
- * busy for
+ * A frame of \c s = 14 + max(46, payload) + 4 bytes (so \c s >= 64) keeps the
+ * transmitter busy for
  * \verbatim
    PREAMBLE_SFD_SIZE (8) + max(MIN_FRAME_SIZE (64), s) + InterframeGap (12 by default)
  \endverbatim
@@ -92,12 +100,14 @@ class EthernetNetDevice : public NetDevice
   public:
     /// Bytes of preamble and start-of-frame delimiter sent before every frame.
     static constexpr uint32_t PREAMBLE_SFD_SIZE = 8;
-    /// Minimum frame size (header to FCS); shorter frames are padded on the wire.
+    /// Minimum frame size (header to FCS); shorter payloads are padded to reach it.
     static constexpr uint32_t MIN_FRAME_SIZE = 64;
     /// Bytes of the Ethernet II header (destination, source, type).
     static constexpr uint32_t HEADER_SIZE = 14;
     /// Bytes of the frame check sequence.
     static constexpr uint32_t FCS_SIZE = 4;
+    /// Minimum payload (46 bytes): shorter payloads get zero padding up to it.
+    static constexpr uint32_t MIN_PAYLOAD_SIZE = MIN_FRAME_SIZE - HEADER_SIZE - FCS_SIZE;
     /// Default MTU (largest payload), in bytes.
     static constexpr uint16_t DEFAULT_MTU = 1500;
     /// Smallest accepted MTU: the payload of a minimum-size frame.
@@ -147,6 +157,17 @@ class EthernetNetDevice : public NetDevice
     void SetInterframeGap(uint32_t bytes);
     /// \return the inter-frame gap, in byte times at the DataRate
     uint32_t GetInterframeGap() const;
+
+    /**
+     * \param compute true: the trailer of every frame this device sends
+     *        carries the CRC-32 of the frame (ComputeFcs); false: a zero FCS,
+     *        unless Node::ChecksumEnabled()
+     */
+    void SetComputeFcs(bool compute);
+    /// \return the ComputeFcs attribute
+    bool GetComputeFcs() const;
+    /// \return true if frames this device sends carry a computed FCS
+    bool IsFcsComputed() const;
 
     /// \param em the error model applied to every received frame (null: none)
     void SetReceiveErrorModel(Ptr<ErrorModel> em);
@@ -338,7 +359,8 @@ class EthernetNetDevice : public NetDevice
     /// \return Node::ChecksumEnabled(), read once
     bool IsChecksumEnabled() const;
     /**
-     * \brief Add the Ethernet header and trailer.
+     * \brief Add the Ethernet header, the padding of a payload shorter than
+     * MIN_PAYLOAD_SIZE, and the trailer.
      * \param packet the payload, becomes the frame
      * \param source the source address
      * \param dest the destination address
@@ -384,6 +406,7 @@ class EthernetNetDevice : public NetDevice
     /// Node::ChecksumEnabled() as read at the first frame (-1: not yet read;
     /// reading the global value costs more than the rest of the framing)
     mutable int8_t m_checksumEnabled;
+    bool m_computeFcs; //!< ComputeFcs: a real FCS in the frames sent
 
     NetDevice::ReceiveCallback m_rxCallback;               //!< normal receive callback
     NetDevice::PromiscReceiveCallback m_promiscRxCallback; //!< promiscuous receive callback

@@ -7,6 +7,7 @@
 #include "ns3/drp-check.h"
 #include "ns3/drp-compat.h"
 #include "ns3/enum.h"
+#include "ns3/ethernet-net-device.h"
 #include "ns3/log.h"
 #include "ns3/pointer.h"
 #include "ns3/simulator.h"
@@ -760,6 +761,28 @@ DrpTransport::Drop(Ptr<const Packet> packet, DropReason reason)
     m_dropTrace(packet, reason);
 }
 
+int32_t
+DrpTransport::GetPadding(const DrpHeader& header, uint32_t received)
+{
+    const bool data = header.HasFlag(DrpHeader::DATA);
+    if (data && header.GetLength() == 0)
+    {
+        return -1;
+    }
+    const uint64_t expected = data ? header.GetLength() : 0;
+    if (received == expected)
+    {
+        return 0;
+    }
+    // Ethernet's padding: header and payload below 46 bytes, padded to 46.
+    const uint64_t minimum = EthernetNetDevice::MIN_PAYLOAD_SIZE - DrpHeader::SIZE;
+    if (expected < minimum && received == minimum)
+    {
+        return static_cast<int32_t>(minimum - expected);
+    }
+    return -1;
+}
+
 void
 DrpTransport::Process(Ptr<Packet> frame, Mac48Address from)
 {
@@ -778,12 +801,15 @@ DrpTransport::Process(Ptr<Packet> frame, Mac48Address from)
         Drop(frame, MALFORMED);
         return;
     }
-    bool data = header.HasFlag(DrpHeader::DATA);
-    if ((data && (header.GetLength() == 0 || payload->GetSize() != header.GetLength())) ||
-        (!data && payload->GetSize() != 0))
+    const int32_t padding = GetPadding(header, payload->GetSize());
+    if (padding < 0)
     {
         Drop(frame, BAD_LENGTH);
         return;
+    }
+    if (padding > 0)
+    {
+        payload->RemoveAtEnd(padding);
     }
     if (header.IsFromInitiator())
     {

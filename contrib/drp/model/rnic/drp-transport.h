@@ -104,7 +104,7 @@ class DrpTransport : public Object
     enum DropReason
     {
         MALFORMED,      //!< shorter than a DRP header, or CTRL names no single frame type
-        BAD_LENGTH,     //!< LEN disagrees with the payload
+        BAD_LENGTH,     //!< LEN disagrees with the payload (Ethernet padding aside)
         UNKNOWN_TID,    //!< no such transfer (never existed, or already released)
         FOREIGN,        //!< a known TID, but from another peer than its transfer's
         OUT_OF_REGION,  //!< the frame's address range is outside the registered region
@@ -283,6 +283,21 @@ class DrpTransport : public Object
      * \param mtu the port's MTU
      */
     static void CheckPayloadFitsMtu(uint32_t payload, uint32_t mtu);
+    /**
+     * \brief The length check of a received frame.
+     *
+     * A DATA frame carries LEN bytes of payload (LEN > 0), any other frame
+     * none. Ethernet pads a payload shorter than
+     * EthernetNetDevice::MIN_PAYLOAD_SIZE (46 bytes: the DRP header and 14
+     * bytes) with zeros up to it, so a frame whose header and payload come
+     * to less than 46 bytes may arrive with exactly 46 (the padding's content
+     * is ignored). Any other difference is BAD_LENGTH.
+     * \param header the frame's DRP header
+     * \param received the bytes that followed the header
+     * \return the padding bytes to remove from what followed the header, or
+     *         -1 if the lengths disagree (BAD_LENGTH)
+     */
+    static int32_t GetPadding(const DrpHeader& header, uint32_t received);
     /**
      * \param reason a drop reason
      * \return frames dropped for it

@@ -10,6 +10,11 @@
 #include "ns3/log.h"
 #include "ns3/node.h"
 #include "ns3/pointer.h"
+#include "ns3/uinteger.h"
+
+#include <iomanip>
+#include <sstream>
+#include <stdexcept>
 
 #include <iterator>
 #include <numeric>
@@ -40,6 +45,15 @@ RnicNetDevice::GetTypeId()
                                           "traditional",
                                           ModePolicy::DYNAMIC,
                                           "dynamic"))
+            .AddAttribute("EtherType",
+                          "The EtherType of DRP frames: 0x01FF (511, the paper's value; "
+                          "Wireshark reads values up to 1500 as IEEE 802.3 lengths) or "
+                          "0x88B5 (35509, IEEE 802 local experimental). Valid: 0x0101-0x01FF "
+                          "or 0x0600-0xFFFF, other than IPv4, ARP and IPv6.",
+                          UintegerValue(DrpHeader::PROT_NUMBER),
+                          MakeUintegerAccessor(&RnicNetDevice::SetEtherTypeChecked,
+                                               &RnicNetDevice::GetEtherType),
+                          MakeUintegerChecker<uint32_t>())
             .AddAttribute(
                 "Transport",
                 "The DRP transport-control block.",
@@ -70,11 +84,57 @@ RnicNetDevice::GetTypeId()
 
 RnicNetDevice::RnicNetDevice()
     : m_method(ModePolicy::DYNAMIC),
+      m_etherType(DrpHeader::PROT_NUMBER),
       m_pcie(CreateObject<PcieLink>()),
       m_rxQueue(CreateObject<DropTailQueue<Packet>>())
 {
     NS_LOG_FUNCTION(this);
     SetTransport(CreateObject<DrpTransport>());
+}
+
+bool
+RnicNetDevice::IsValidEtherType(uint32_t etherType)
+{
+    const bool inRange = (etherType >= 0x0101 && etherType <= 0x01FF) ||
+                         (etherType >= 0x0600 && etherType <= 0xFFFF);
+    return inRange && etherType != 0x0800 && etherType != 0x0806 && etherType != 0x86DD;
+}
+
+void
+RnicNetDevice::CheckEtherType(const std::string& name, uint32_t etherType)
+{
+    if (IsValidEtherType(etherType))
+    {
+        return;
+    }
+    std::ostringstream message;
+    message << name << " = 0x" << std::hex << std::uppercase << std::setw(4) << std::setfill('0')
+            << etherType << std::dec << " (" << etherType
+            << ") is not a valid DRP EtherType: use 0x0101-0x01FF or 0x0600-0xFFFF, other than "
+               "IPv4 (0x0800), ARP (0x0806) and IPv6 (0x86DD); 0x01FF is the default, 0x88B5 "
+               "(IEEE 802 local experimental) the alternative";
+    throw std::invalid_argument(message.str());
+}
+
+void
+RnicNetDevice::SetEtherTypeChecked(uint32_t etherType)
+{
+    CheckEtherType("RnicNetDevice::EtherType", etherType);
+    SetEtherType(static_cast<uint16_t>(etherType));
+}
+
+void
+RnicNetDevice::SetEtherType(uint16_t etherType)
+{
+    NS_LOG_FUNCTION(this << etherType);
+    CheckEtherType("RnicNetDevice::EtherType", etherType);
+    m_etherType = etherType;
+}
+
+uint16_t
+RnicNetDevice::GetEtherType() const
+{
+    return m_etherType;
 }
 
 void
@@ -235,7 +295,7 @@ RnicNetDevice::DequeueFrame()
     {
         Mac48Address to;
         Ptr<Packet> frame = m_transport->DequeueFrame(to);
-        FrameForTransmission(frame, to, DrpHeader::PROT_NUMBER);
+        FrameForTransmission(frame, to, m_etherType);
         m_drpBytesAhead += other ? GetWireSize(frame->GetSize()) : 0;
         return frame;
     }
@@ -304,7 +364,7 @@ RnicNetDevice::SendFrom(Ptr<Packet> packet,
                         const Address& dest,
                         uint16_t protocolNumber)
 {
-    if (protocolNumber == DrpHeader::PROT_NUMBER || packet->GetSize() > GetMtu())
+    if (protocolNumber == m_etherType || packet->GetSize() > GetMtu())
     {
         return EnqueueOther(packet, source, dest, protocolNumber);
     }
@@ -322,7 +382,7 @@ RnicNetDevice::DeliverUp(Ptr<Packet> packet,
                          Mac48Address to,
                          PacketType type)
 {
-    if (protocol == DrpHeader::PROT_NUMBER && type == PACKET_HOST)
+    if (protocol == m_etherType && type == PACKET_HOST)
     {
         m_transport->Receive(packet, from);
         return;

@@ -19,11 +19,11 @@ namespace ns3
  * \ingroup drp
  * \brief An RDMA NIC: a full-duplex Ethernet port plus the DRP engine.
  *
- * Frames with EtherType 0x01FF addressed to this port go to the DRP
- * transport; everything else (ARP, IPv4, ...) goes up the stack as from any
- * EthernetNetDevice. Other traffic crosses the PCIe link too (one DMA
- * request per frame each way), so it loads the host interface as well as the
- * link.
+ * Frames with the DRP EtherType (attribute EtherType: by default the
+ * paper's 0x01FF, or 0x88B5, IEEE 802's local experimental EtherType)
+ * addressed to this port go to the DRP transport; everything else (ARP, IPv4,
+ * ...) goes up the stack as from any EthernetNetDevice. Other traffic crosses the PCIe link too
+ * (one DMA request per frame each way), so it loads the host interface as well as the link.
  *
  * \par Sharing the port
  * DRP frames wait in the transport's transmit scheduler (DrpTxScheduler), not
@@ -75,12 +75,39 @@ class RnicNetDevice : public EthernetNetDevice
      */
     typedef void (*HostDropTracedCallback)(Ptr<const Packet> packet, HostDropReason reason);
 
+    /// IEEE 802's local experimental EtherType, the alternative to DrpHeader::PROT_NUMBER.
+    static constexpr uint16_t LOCAL_EXPERIMENTAL_ETHER_TYPE = 0x88B5;
+
     /**
      * \brief Get the type ID.
      * \return the object TypeId
      */
     static TypeId GetTypeId();
     RnicNetDevice();
+
+    /**
+     * \param etherType the EtherType of the DRP frames this RNIC sends and
+     *        claims (throws std::invalid_argument unless IsValidEtherType())
+     */
+    void SetEtherType(uint16_t etherType);
+    /// \return the EtherType of DRP frames
+    uint16_t GetEtherType() const;
+    /**
+     * A DRP EtherType must lie in 0x0101-0x01FF (the range the paper takes
+     * 0x01FF from) or 0x0600-0xFFFF (the Ethernet II types), and must not be
+     * IPv4 (0x0800), ARP (0x0806) or IPv6 (0x86DD), which the RNIC passes to
+     * the host.
+     * \param etherType a value
+     * \return true if it can be DRP's EtherType
+     */
+    static bool IsValidEtherType(uint32_t etherType);
+    /**
+     * Throws std::invalid_argument, naming the value and the valid range,
+     * unless IsValidEtherType().
+     * \param name the parameter, as the user spells it
+     * \param etherType a value
+     */
+    static void CheckEtherType(const std::string& name, uint32_t etherType);
 
     /// \param method traditional or dynamic; (re)creates the indirect buffer as needed
     void SetMethod(ModePolicy::Method method);
@@ -146,6 +173,12 @@ class RnicNetDevice : public EthernetNetDevice
 
   private:
     /**
+     * The EtherType attribute's setter: takes any integer, so that a value
+     * above 0xFFFF gets the same message as any other invalid one.
+     * \param etherType a value
+     */
+    void SetEtherTypeChecked(uint32_t etherType);
+    /**
      * Queues other traffic (or a DRP frame a program sends itself) in the
      * port's TxQueue; a full queue is a host drop.
      * \param packet the payload
@@ -172,6 +205,7 @@ class RnicNetDevice : public EthernetNetDevice
     void OnTransportDrop(Ptr<const Packet> packet, DrpTransport::DropReason reason);
 
     ModePolicy::Method m_method;   //!< traditional or dynamic
+    uint16_t m_etherType;          //!< EtherType of DRP frames
     Ptr<PcieLink> m_pcie;          //!< host interface
     Ptr<DrpTransport> m_transport; //!< the DRP engine
     Ptr<Queue<Packet>> m_rxQueue;  //!< frames for the host, before PCIe

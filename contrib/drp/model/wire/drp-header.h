@@ -15,7 +15,7 @@ namespace ns3
 /**
  * \ingroup drp
  * \brief The DRP header: the 32 bytes that follow the Ethernet header in
- * every DRP frame (EtherType 0x01FF).
+ * every DRP frame (EtherType 0x01FF by default; see RnicNetDevice::EtherType).
  *
  * Layout, network byte order:
  *
@@ -37,7 +37,8 @@ namespace ns3
 class DrpHeader : public Header
 {
   public:
-    /// The EtherType of DRP frames (in the experimental range 0x0101-0x01FF).
+    /// The paper's EtherType of DRP frames (in the range 0x0101-0x01FF), the default of
+    /// RnicNetDevice::EtherType.
     static constexpr uint16_t PROT_NUMBER = 0x01FF;
     /// Serialized size in bytes.
     static constexpr uint32_t SIZE = 32;

@@ -1,0 +1,317 @@
+-- SPDX-License-Identifier: GPL-2.0-only
+--
+-- drp.lua: a Wireshark dissector for DRP, the dynamic RDMA protocol of the
+-- drp ns-3 module (contrib/drp/doc/drp.rst, "Captures and Wireshark").
+--
+-- A DRP frame is an Ethernet II frame whose payload starts with the 32-byte
+-- DRP header (network byte order):
+--
+--   0      CTRL    bit0 REQ, bit1 REQ_ACK, bit2 DATA, bit3 REL, bit4 REL_ACK,
+--                  bit5 READ, bit6 INDIRECT, bit7 ACK (ACKN is meaningful)
+--   1      STATUS  in a REQ_ACK: 0 valid, 1 invalid (registration failed)
+--   2-3    TID     transfer id
+--   4-11   SBA     initiator's address
+--   12-19  DBA     responder's address
+--   20-23  LEN     REQ: transfer length; DATA: this frame's payload length
+--   24-27  SN      data frame sequence number
+--   28-31  ACKN    cumulative acknowledgement (the next SN expected)
+--
+-- followed, in a DATA frame, by LEN bytes of payload, then zero padding up to
+-- Ethernet's 46-byte minimum payload, then (in captures made by ns-3) the
+-- 4-byte FCS.
+--
+-- Two EtherTypes are decoded:
+--   * 0x88B5 (IEEE 802 local experimental), registered in the "ethertype"
+--     table like any protocol;
+--   * 0x01FF (the paper's value, drp's default). Wireshark reads a
+--     length/type value of 1500 or less as an IEEE 802.3 length, so these
+--     frames never reach the ethertype table; a heuristic dissector on "eth"
+--     claims well-formed DRP frames of type 0x01FF before that happens, and
+--     decodes their Ethernet header itself (with the eth.dst, eth.src,
+--     eth.addr and eth.type fields, so the usual filters apply).
+--
+-- Use it with "tshark -X lua_script:drp.lua ..." or install it into the
+-- personal Lua plugin folder ("tshark -G folders"; cmake --install does).
+-- Filters: drp, drp.tid == 3, drp.ctrl.indirect == 1, drp.type == "DATA",
+-- drp.status == 1, drp.sn, drp.ackn, drp.len, drp.sba, drp.dba (a flag such
+-- as drp.ctrl.indirect is present in every frame, as tcp.flags.syn is: compare
+-- it with 1). Preferences: drp.heuristic_01ff (default on), drp.check_fcs
+-- (default off: compute the CRC-32 of each DRP frame, as eth.check_fcs does).
+
+local drp = Proto("drp", "Dynamic RDMA Protocol")
+local drp_eth = Proto("drp_eth", "Ethernet II (DRP EtherType 0x01FF)")
+
+local ETHERTYPE_LOCAL_EXPERIMENTAL = 0x88B5
+local ETHERTYPE_PAPER = 0x01FF
+local ETH_HEADER_SIZE = 14
+local DRP_HEADER_SIZE = 32
+local MIN_PAYLOAD_SIZE = 46
+local FCS_SIZE = 4
+
+local REQ, REQ_ACK, DATA, REL, REL_ACK = 0x01, 0x02, 0x04, 0x08, 0x10
+local READ, INDIRECT, ACK = 0x20, 0x40, 0x80
+local TYPE_NAMES = { [REQ] = "REQ", [REQ_ACK] = "REQ_ACK", [DATA] = "DATA", [REL] = "REL",
+                     [REL_ACK] = "REL_ACK" }
+
+local status_names = { [0] = "valid", [1] = "invalid" }
+local fcs_status_names = { [0] = "Bad", [1] = "Good", [2] = "Unverified" }
+
+local f = drp.fields
+f.ctrl = ProtoField.uint8("drp.ctrl", "CTRL", base.HEX)
+f.req = ProtoField.bool("drp.ctrl.req", "REQ", 8, nil, REQ, "Connection request")
+f.req_ack = ProtoField.bool("drp.ctrl.req_ack", "REQ_ACK", 8, nil, REQ_ACK,
+                            "Connection reply (with ACK: a read confirmation)")
+f.data = ProtoField.bool("drp.ctrl.data", "DATA", 8, nil, DATA, "Data frame")
+f.rel = ProtoField.bool("drp.ctrl.rel", "REL", 8, nil, REL, "Release request")
+f.rel_ack = ProtoField.bool("drp.ctrl.rel_ack", "REL_ACK", 8, nil, REL_ACK, "Release reply")
+f.read = ProtoField.bool("drp.ctrl.read", "READ", 8, { "read", "write" }, READ,
+                         "The transfer is a read (0: write)")
+f.indirect = ProtoField.bool("drp.ctrl.indirect", "INDIRECT", 8, { "indirect", "direct" },
+                             INDIRECT, "Sent in indirect mode (0: direct)")
+f.ack = ProtoField.bool("drp.ctrl.ack", "ACK", 8, nil, ACK, "ACKN is meaningful")
+f.type = ProtoField.string("drp.type", "Frame type")
+f.status = ProtoField.uint8("drp.status", "STATUS", base.DEC, status_names,
+                            nil, "In a REQ_ACK: 0 valid, 1 invalid (registration failed)")
+f.tid = ProtoField.uint16("drp.tid", "TID", base.DEC, nil, nil, "Transfer id")
+f.sba = ProtoField.uint64("drp.sba", "SBA", base.HEX, nil, nil, "Initiator's address")
+f.dba = ProtoField.uint64("drp.dba", "DBA", base.HEX, nil, nil, "Responder's address")
+f.len = ProtoField.uint32("drp.len", "LEN", base.DEC, nil, nil,
+                          "REQ: transfer length; DATA: payload length")
+f.sn = ProtoField.uint32("drp.sn", "SN", base.DEC, nil, nil, "Data frame sequence number")
+f.ackn = ProtoField.uint32("drp.ackn", "ACKN", base.DEC, nil, nil,
+                           "Cumulative acknowledgement: the next SN expected")
+f.payload = ProtoField.bytes("drp.payload", "Payload")
+f.padding = ProtoField.bytes("drp.padding", "Padding", base.NONE,
+                             "Zero padding up to the 46-byte minimum Ethernet payload")
+f.fcs = ProtoField.uint32("drp.fcs", "Frame check sequence", base.HEX)
+f.fcs_status = ProtoField.uint8("drp.fcs.status", "FCS status", base.DEC, fcs_status_names)
+f.trailer = ProtoField.bytes("drp.trailer", "Trailer")
+
+-- The Ethernet header of a 0x01FF frame, under the eth fields' own names.
+local e = drp_eth.fields
+e.dst = ProtoField.ether("eth.dst", "Destination")
+e.src = ProtoField.ether("eth.src", "Source")
+e.addr = ProtoField.ether("eth.addr", "Address")
+e.type = ProtoField.uint16("eth.type", "Type", base.HEX)
+
+local ef_ctrl = ProtoExpert.new("drp.ctrl.invalid", "CTRL names no single frame type",
+                                expert.group.MALFORMED, expert.severity.ERROR)
+local ef_status = ProtoExpert.new("drp.status.invalid", "STATUS is not valid for this frame",
+                                  expert.group.MALFORMED, expert.severity.ERROR)
+local ef_length = ProtoExpert.new("drp.len.mismatch", "LEN disagrees with the frame's length",
+                                  expert.group.MALFORMED, expert.severity.ERROR)
+local ef_fcs = ProtoExpert.new("drp.fcs.bad", "Bad checksum",
+                               expert.group.CHECKSUM, expert.severity.ERROR)
+drp.experts = { ef_ctrl, ef_status, ef_length, ef_fcs }
+
+drp.prefs.heuristic_01ff = Pref.bool("Decode EtherType 0x01FF", true,
+    "Claim well-formed DRP frames with EtherType 0x01FF, which Wireshark "
+    .. "would otherwise read as IEEE 802.3 frames of length 511")
+drp.prefs.check_fcs = Pref.bool("Validate the FCS", false,
+    "Compute the CRC-32 of each DRP frame and compare it with the FCS "
+    .. "(as eth.check_fcs does for other frames)")
+
+-- CRC-32 (IEEE 802.3), table-driven.
+local crc_table = {}
+for i = 0, 255 do
+    local c = i
+    for _ = 1, 8 do
+        if bit32.band(c, 1) == 1 then
+            c = bit32.bxor(0xEDB88320, bit32.rshift(c, 1))
+        else
+            c = bit32.rshift(c, 1)
+        end
+    end
+    crc_table[i] = c
+end
+
+local function crc32(bytes, length)
+    local crc = 0xFFFFFFFF
+    for i = 0, length - 1 do
+        local index = bit32.band(bit32.bxor(crc, bytes:get_index(i)), 0xFF)
+        crc = bit32.bxor(bit32.rshift(crc, 8), crc_table[index])
+    end
+    return bit32.bxor(crc, 0xFFFFFFFF)
+end
+
+-- The frame type named by CTRL: "REQ", ..., "ACK" (a pure acknowledgement),
+-- or nil when CTRL names none or several.
+local function frame_type(ctrl)
+    local types = bit32.band(ctrl, 0x1F)
+    if types == 0 then
+        return bit32.band(ctrl, ACK) ~= 0 and "ACK" or nil
+    end
+    return TYPE_NAMES[types]
+end
+
+local function has(ctrl, flag)
+    return bit32.band(ctrl, flag) ~= 0
+end
+
+-- The Info column: "REQ tid=3 len=131072", "DATA tid=3 sn=17 indirect",
+-- "ACK tid=3 ackn=24", "REQ_ACK tid=3 invalid", "REL tid=3".
+local function summary(name, ctrl, status, tid, len, sn, ackn)
+    local parts = { name or string.format("CTRL=0x%02x", ctrl), "tid=" .. tid }
+    if name == "REQ" then
+        parts[#parts + 1] = "len=" .. len
+    elseif name == "REQ_ACK" then
+        if has(ctrl, ACK) then
+            parts[#parts + 1] = "confirm"
+        else
+            parts[#parts + 1] = status_names[status] or ("status=" .. status)
+        end
+    elseif name == "DATA" then
+        parts[#parts + 1] = "sn=" .. sn
+    end
+    if has(ctrl, INDIRECT) then
+        parts[#parts + 1] = "indirect"
+    end
+    if has(ctrl, READ) then
+        parts[#parts + 1] = "read"
+    end
+    if has(ctrl, ACK) and name ~= "REQ_ACK" then
+        parts[#parts + 1] = "ackn=" .. ackn
+    end
+    return table.concat(parts, " ")
+end
+
+-- Dissects the DRP header and what follows it in tvb from offset; eth_header
+-- holds the frame's 14 header bytes (for the FCS). Returns the bytes consumed.
+local function dissect_drp(tvb, offset, eth_header, pinfo, root)
+    local available = tvb:len() - offset
+    local ctrl = tvb(offset, 1):uint()
+    local status = tvb(offset + 1, 1):uint()
+    local tid = tvb(offset + 2, 2):uint()
+    local len = tvb(offset + 20, 4):uint()
+    local sn = tvb(offset + 24, 4):uint()
+    local ackn = tvb(offset + 28, 4):uint()
+    local name = frame_type(ctrl)
+
+    pinfo.cols.protocol = "DRP"
+    pinfo.cols.info = summary(name, ctrl, status, tid, len, sn, ackn)
+
+    local subtree = root:add(drp, tvb(offset, DRP_HEADER_SIZE))
+    subtree:append_text(", " .. summary(name, ctrl, status, tid, len, sn, ackn))
+    local ctrl_item = subtree:add(f.ctrl, tvb(offset, 1))
+    ctrl_item:append_text(" (" .. (name or "invalid") .. ")")
+    for _, field in ipairs({ f.req, f.req_ack, f.data, f.rel, f.rel_ack, f.read, f.indirect,
+                             f.ack }) do
+        ctrl_item:add(field, tvb(offset, 1))
+    end
+    if name then
+        subtree:add(f.type, name):set_generated()
+    else
+        ctrl_item:add_proto_expert_info(ef_ctrl)
+    end
+    local status_item = subtree:add(f.status, tvb(offset + 1, 1))
+    if (name == "REQ_ACK" and status > 1) or (name ~= "REQ_ACK" and status ~= 0) then
+        status_item:add_proto_expert_info(ef_status)
+    end
+    subtree:add(f.tid, tvb(offset + 2, 2))
+    subtree:add(f.sba, tvb(offset + 4, 8))
+    subtree:add(f.dba, tvb(offset + 12, 8))
+    local len_item = subtree:add(f.len, tvb(offset + 20, 4))
+    subtree:add(f.sn, tvb(offset + 24, 4))
+    subtree:add(f.ackn, tvb(offset + 28, 4))
+
+    -- What follows the header: the payload (DATA), padding, the FCS.
+    local content = DRP_HEADER_SIZE + (name == "DATA" and len or 0)
+    local at = offset + DRP_HEADER_SIZE
+    local rest = available - DRP_HEADER_SIZE
+    if name == "DATA" and len == 0 or available < content then
+        len_item:add_proto_expert_info(ef_length)
+        if rest > 0 then
+            subtree:add(f.payload, tvb(at, rest))
+        end
+        return available
+    end
+    if content > DRP_HEADER_SIZE then
+        subtree:add(f.payload, tvb(at, content - DRP_HEADER_SIZE))
+        at = offset + content
+    end
+    local padding = 0
+    if content < MIN_PAYLOAD_SIZE and available >= MIN_PAYLOAD_SIZE then
+        padding = MIN_PAYLOAD_SIZE - content
+        subtree:add(f.padding, tvb(at, padding))
+        at = at + padding
+    end
+    local trailer = available - content - padding
+    if trailer == FCS_SIZE then
+        -- ns-3's captures carry the FCS (little-endian CRC-32 of the frame).
+        local fcs = tvb(at, FCS_SIZE):le_uint()
+        local fcs_item = subtree:add(f.fcs, tvb(at, FCS_SIZE), fcs)
+        if drp.prefs.check_fcs and eth_header then
+            local frame = eth_header .. tvb:bytes(offset, at - offset)
+            local computed = crc32(frame, frame:len())
+            if computed == fcs then
+                fcs_item:append_text(" [correct]")
+                fcs_item:add(f.fcs_status, 1):set_generated()
+            else
+                fcs_item:append_text(string.format(" [incorrect, should be 0x%08x]", computed))
+                fcs_item:add(f.fcs_status, 0):set_generated()
+                fcs_item:add_proto_expert_info(ef_fcs)
+            end
+        else
+            fcs_item:append_text(" [unverified]")
+            fcs_item:add(f.fcs_status, 2):set_generated()
+        end
+    elseif trailer > 0 then
+        subtree:add(f.trailer, tvb(at, trailer))
+    end
+    return available
+end
+
+local eth_dst_field = Field.new("eth.dst")
+local eth_src_field = Field.new("eth.src")
+local eth_type_field = Field.new("eth.type")
+
+-- EtherType 0x88B5: the ethertype table hands over the payload.
+function drp.dissector(tvb, pinfo, root)
+    if tvb:len() < DRP_HEADER_SIZE then
+        return 0
+    end
+    -- The Ethernet header, as the eth dissector found it (for the FCS).
+    local dst, src, etype = eth_dst_field(), eth_src_field(), eth_type_field()
+    local eth_header = nil
+    if dst and src and etype then
+        eth_header = dst.range:bytes() .. src.range:bytes() .. etype.range:bytes()
+    end
+    return dissect_drp(tvb, 0, eth_header, pinfo, root)
+end
+
+-- EtherType 0x01FF: claimed from the whole Ethernet frame before Wireshark
+-- reads the type as an 802.3 length.
+local function heuristic_01ff(tvb, pinfo, root)
+    if not drp.prefs.heuristic_01ff or tvb:len() < ETH_HEADER_SIZE + DRP_HEADER_SIZE then
+        return false
+    end
+    if tvb(12, 2):uint() ~= ETHERTYPE_PAPER then
+        return false
+    end
+    local ctrl = tvb(ETH_HEADER_SIZE, 1):uint()
+    local status = tvb(ETH_HEADER_SIZE + 1, 1):uint()
+    local name = frame_type(ctrl)
+    if not name or (name == "REQ_ACK" and status > 1) or (name ~= "REQ_ACK" and status ~= 0) then
+        return false -- not DRP: let Wireshark decode it as 802.3
+    end
+    local eth_tree = root:add(drp_eth, tvb(0, ETH_HEADER_SIZE))
+    eth_tree:append_text(", Src: " .. tostring(tvb(6, 6):ether()) .. ", Dst: "
+                         .. tostring(tvb(0, 6):ether()))
+    eth_tree:add(e.dst, tvb(0, 6))
+    eth_tree:add(e.src, tvb(6, 6))
+    eth_tree:add(e.addr, tvb(0, 6)):set_hidden()
+    eth_tree:add(e.addr, tvb(6, 6)):set_hidden()
+    eth_tree:add(e.type, tvb(12, 2)):append_text(" (DRP; not an 802.3 length)")
+    pinfo.dl_src = tvb(6, 6):ether()
+    pinfo.dl_dst = tvb(0, 6):ether()
+    pinfo.src = tvb(6, 6):ether()
+    pinfo.dst = tvb(0, 6):ether()
+    dissect_drp(tvb, ETH_HEADER_SIZE, tvb:bytes(0, ETH_HEADER_SIZE), pinfo, root)
+    return true
+end
+
+local ethertype_table = DissectorTable.get("ethertype")
+ethertype_table:add(ETHERTYPE_LOCAL_EXPERIMENTAL, drp)
+-- Another EtherType (RnicNetDevice::EtherType): "Decode As", or tshark -d ethertype==0x88b6,drp
+ethertype_table:add_for_decode_as(drp)
+drp:register_heuristic("eth", heuristic_01ff)

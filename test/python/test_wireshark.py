@@ -1,0 +1,275 @@
+"""The Wireshark dissector (contrib/drp/wireshark/drp.lua) on rnic-first's captures.
+
+rnic-first --pcap writes what each RNIC sent and received. tshark, with the
+dissector loaded through -X lua_script, must decode every DRP field as the
+frame's bytes say (read here from the pcap file independently), write the Info
+column as documented, answer the display filters, leave ARP and ICMP as
+Wireshark decodes them, find a correct FCS in every frame and report no
+malformed frame, for both EtherTypes (0x01FF through the heuristic on eth,
+0x88B5 through the ethertype table).
+"""
+
+import os
+import pathlib
+import re
+import shutil
+import struct
+import subprocess
+import zlib
+
+import pytest
+
+import drp
+
+ROOT = pathlib.Path(__file__).resolve().parents[2]
+BUILD = pathlib.Path(drp.__file__).resolve().parents[2]
+LUA = ROOT / "contrib" / "drp" / "wireshark" / "drp.lua"
+TSHARK = shutil.which("tshark")
+
+pytestmark = pytest.mark.skipif(TSHARK is None, reason="tshark not installed (scripts/setup.sh)")
+
+#: CTRL bits.
+REQ, REQ_ACK, DATA, REL, REL_ACK, READ, INDIRECT, ACK = (1 << i for i in range(8))
+TYPE_NAMES = {REQ: "REQ", REQ_ACK: "REQ_ACK", DATA: "DATA", REL: "REL", REL_ACK: "REL_ACK"}
+
+#: The captures: (EtherType, impaired). Impaired: registrations fail and frames
+#: are lost, so invalid replies, indirect data and retransmissions appear.
+CAPTURES = [(0x01FF, False), (0x01FF, True), (0x88B5, False), (0x88B5, True)]
+
+
+def environment(home):
+    """tshark with an empty personal configuration: no installed copy of the dissector."""
+    env = dict(os.environ)
+    env["HOME"] = str(home)
+    env.pop("WIRESHARK_CONFIG_DIR", None)
+    return env
+
+
+@pytest.fixture(scope="module")
+def captures(tmp_path_factory):
+    program = BUILD / "examples" / "rnic-first"
+    if not program.exists():
+        pytest.skip("examples not built")
+    made = {}
+    for ethertype, impaired in CAPTURES:
+        folder = tmp_path_factory.mktemp(f"capture-{ethertype:04x}-{int(impaired)}")
+        args = [str(program), f"--etherType=0x{ethertype:04X}", "--pcap=1", "--ping=1"]
+        args += ["--frp=0.5", "--lfp=0.05", "--transfers=12"] if impaired else [
+            "--frp=0", "--transfers=2"]
+        done = subprocess.run(args, cwd=folder, capture_output=True, text=True, timeout=60)
+        assert done.returncode == 0, done.stderr
+        made[(ethertype, impaired)] = folder / "rnic-first-0-0.pcap"
+        assert made[(ethertype, impaired)].stat().st_size > 0
+    return made
+
+
+def read_pcap(path):
+    """The frames of a pcap file (Ethernet, from the destination address to the FCS)."""
+    data = path.read_bytes()
+    magic, _, _, _, _, _, linktype = struct.unpack("<IHHiIII", data[:24])
+    assert magic == 0xA1B2C3D4 and linktype == 1
+    frames, at = [], 24
+    while at < len(data):
+        _, _, incl, _ = struct.unpack("<IIII", data[at:at + 16])
+        frames.append(data[at + 16:at + 16 + incl])
+        at += 16 + incl
+    return frames
+
+
+def expected_info(header):
+    """The documented Info column of a DRP header (32 bytes)."""
+    ctrl, status, tid, _, _, length, sn, ackn = struct.unpack(">BBHQQIII", header)
+    types = ctrl & 0x1F
+    name = TYPE_NAMES.get(types, "ACK" if types == 0 and ctrl & ACK else None)
+    parts = [name, f"tid={tid}"]
+    if name == "REQ":
+        parts.append(f"len={length}")
+    elif name == "REQ_ACK":
+        parts.append("confirm" if ctrl & ACK else ("valid", "invalid")[status])
+    elif name == "DATA":
+        parts.append(f"sn={sn}")
+    if ctrl & INDIRECT:
+        parts.append("indirect")
+    if ctrl & READ:
+        parts.append("read")
+    if ctrl & ACK and name != "REQ_ACK":
+        parts.append(f"ackn={ackn}")
+    return " ".join(parts)
+
+
+FIELDS = ["frame.number", "eth.type", "_ws.col.Protocol", "_ws.col.Info", "drp.ctrl", "drp.type",
+          "drp.status", "drp.tid", "drp.sba", "drp.dba", "drp.len", "drp.sn", "drp.ackn",
+          "drp.ctrl.indirect", "drp.ctrl.read", "drp.ctrl.ack", "drp.fcs", "drp.fcs.status",
+          "eth.fcs.status", "eth.src", "eth.dst"]
+
+
+def tshark(home, pcap, *args, lua=True):
+    command = [TSHARK, "-n", "-r", str(pcap), "-o", "eth.check_fcs:TRUE"]
+    if lua:
+        command += ["-X", f"lua_script:{LUA}", "-o", "drp.check_fcs:TRUE"]
+    done = subprocess.run(command + list(args), capture_output=True, text=True, timeout=120,
+                          env=environment(home))
+    assert done.returncode == 0, done.stderr
+    return done.stdout
+
+
+def decoded(home, pcap):
+    """One dict per frame, FIELDS as tshark decodes them."""
+    args = ["-T", "fields", "-E", "separator=\t", "-E", "occurrence=f"]
+    for field in FIELDS:
+        args += ["-e", field]
+    rows = []
+    for line in tshark(home, pcap, *args).splitlines():
+        rows.append(dict(zip(FIELDS, line.split("\t"))))
+    return rows
+
+
+def count(home, pcap, display_filter):
+    return len(tshark(home, pcap, "-Y", display_filter, "-T", "fields", "-e",
+                      "frame.number").split())
+
+
+@pytest.mark.parametrize("ethertype, impaired", CAPTURES)
+def test_every_drp_field_decoded_as_the_bytes_say(captures, tmp_path, ethertype, impaired):
+    pcap = captures[(ethertype, impaired)]
+    frames = read_pcap(pcap)
+    rows = decoded(tmp_path, pcap)
+    assert len(rows) == len(frames)
+    drp_frames = 0
+    for frame, row in zip(frames, rows):
+        assert len(frame) >= 64, "frames as on the wire: at least 64 bytes"
+        fcs = struct.unpack("<I", frame[-4:])[0]
+        assert fcs == zlib.crc32(frame[:-4]), f"frame {row['frame.number']}: FCS"
+        (kind,) = struct.unpack(">H", frame[12:14])
+        if kind != ethertype:
+            continue
+        drp_frames += 1
+        header = frame[14:46]
+        ctrl, status, tid, sba, dba, length, sn, ackn = struct.unpack(">BBHQQIII", header)
+        where = f"frame {row['frame.number']}"
+        assert row["_ws.col.Protocol"] == "DRP", where
+        assert int(row["eth.type"], 16) == ethertype, where
+        assert int(row["drp.ctrl"], 16) == ctrl, where
+        assert int(row["drp.status"]) == status, where
+        assert int(row["drp.tid"]) == tid, where
+        assert int(row["drp.sba"], 16) == sba, where
+        assert int(row["drp.dba"], 16) == dba, where
+        assert int(row["drp.len"]) == length, where
+        assert int(row["drp.sn"]) == sn, where
+        assert int(row["drp.ackn"]) == ackn, where
+        assert int(row["drp.ctrl.indirect"]) == bool(ctrl & INDIRECT), where
+        assert int(row["drp.ctrl.read"]) == bool(ctrl & READ), where
+        assert int(row["drp.ctrl.ack"]) == bool(ctrl & ACK), where
+        assert int(row["drp.fcs"], 16) == fcs, where
+        assert row["drp.fcs.status"] == "1", f"{where}: FCS verified good"
+        assert row["_ws.col.Info"] == expected_info(header), where
+        assert row["eth.src"] and row["eth.dst"], f"{where}: eth.src and eth.dst"
+    assert drp_frames > 20
+
+
+@pytest.mark.parametrize("ethertype, impaired", CAPTURES)
+def test_the_info_column_reads_as_documented(captures, tmp_path, ethertype, impaired):
+    infos = [row["_ws.col.Info"] for row in decoded(tmp_path, captures[(ethertype, impaired)])
+             if row["_ws.col.Protocol"] == "DRP"]
+    patterns = {
+        "REQ": r"REQ tid=\d+ len=65536",
+        "REQ_ACK valid": r"REQ_ACK tid=\d+ valid",
+        "DATA": r"DATA tid=\d+ sn=\d+",
+        "ACK": r"ACK tid=\d+ ackn=\d+",
+        "REL": r"REL tid=\d+",
+        "REL_ACK": r"REL_ACK tid=\d+",
+    }
+    if impaired:
+        patterns["REQ_ACK invalid"] = r"REQ_ACK tid=\d+ invalid"
+        patterns["DATA indirect"] = r"DATA tid=\d+ sn=\d+ indirect"
+    for what, pattern in patterns.items():
+        assert any(re.fullmatch(pattern, info) for info in infos), what
+    assert "REQ tid=1 len=65536" in infos
+
+
+@pytest.mark.parametrize("ethertype", [0x01FF, 0x88B5])
+def test_display_filters(captures, tmp_path, ethertype):
+    pcap = captures[(ethertype, True)]
+    frames = [f for f in read_pcap(pcap) if struct.unpack(">H", f[12:14])[0] == ethertype]
+    ctrl = [f[14] for f in frames]
+    tids = [struct.unpack(">H", f[16:18])[0] for f in frames]
+    assert count(tmp_path, pcap, "drp") == len(frames)
+    indirect = sum(1 for c in ctrl if c & INDIRECT)
+    assert indirect > 0
+    assert count(tmp_path, pcap, "drp.ctrl.indirect == 1") == indirect
+    assert count(tmp_path, pcap, "drp.ctrl.indirect") == len(frames), "present in every frame"
+    assert count(tmp_path, pcap, "drp.tid == 3") == tids.count(3) > 0
+    invalid = sum(1 for f in frames if f[14] & 0x1F == REQ_ACK and f[15] == 1)
+    assert invalid > 0
+    assert count(tmp_path, pcap, "drp.ctrl.req_ack == 1 && drp.status == 1") == invalid
+    assert count(tmp_path, pcap, 'drp.type == "REQ"') == sum(1 for c in ctrl if c & 0x1F == REQ)
+    assert count(tmp_path, pcap, "drp.sn >= 1 && drp.ctrl.data == 1") == sum(
+        1 for f in frames if f[14] & DATA and struct.unpack(">I", f[38:42])[0] >= 1)
+    assert count(tmp_path, pcap, "eth.type == 0x%04x && !drp" % ethertype) == 0
+
+
+@pytest.mark.parametrize("ethertype", [0x01FF, 0x88B5])
+def test_other_traffic_still_decodes(captures, tmp_path, ethertype):
+    pcap = captures[(ethertype, True)]
+    assert count(tmp_path, pcap, "arp.opcode == 1") >= 1
+    assert count(tmp_path, pcap, "arp.opcode == 2") >= 1
+    assert count(tmp_path, pcap, "icmp.type == 8") >= 2
+    assert count(tmp_path, pcap, "icmp.type == 0") >= 2
+    assert count(tmp_path, pcap, "(arp || icmp) && drp") == 0
+    # Padded short frames (ARP), and the FCS Wireshark checks itself.
+    assert count(tmp_path, pcap, "arp && eth.padding") >= 1
+    assert count(tmp_path, pcap, "(arp || ip) && eth.fcs.status == 1") == count(
+        tmp_path, pcap, "arp || ip")
+
+
+@pytest.mark.parametrize("ethertype, impaired", CAPTURES)
+def test_no_malformed_frame_and_no_error(captures, tmp_path, ethertype, impaired):
+    pcap = captures[(ethertype, impaired)]
+    assert count(tmp_path, pcap, "_ws.malformed || _ws.expert.severity >= error") == 0
+    summary = tshark(tmp_path, pcap, "-q", "-z", "expert,error")
+    assert "Errors" not in summary, summary
+
+
+def test_without_the_dissector_0x01ff_reads_as_malformed_802_3(captures, tmp_path):
+    """Why the heuristic exists: Wireshark reads 0x01FF as an 802.3 length."""
+    pcap = captures[(0x01FF, True)]
+    malformed = count_without(tmp_path, pcap, "_ws.malformed || _ws.expert.severity >= error")
+    assert malformed > 0
+    assert count_without(tmp_path, pcap, "eth.len == 511") > 0
+
+
+def count_without(home, pcap, display_filter):
+    return len(tshark(home, pcap, "-Y", display_filter, "-T", "fields", "-e", "frame.number",
+                      lua=False).split())
+
+
+def test_cmake_install_puts_the_dissector_in_the_personal_plugin_folder(tmp_path):
+    cache = BUILD / "CMakeCache.txt"
+    if not cache.exists():
+        pytest.skip("no CMake build tree")
+    env = environment(tmp_path)
+    env.pop("DRP_WIRESHARK_PLUGIN_DIR", None)
+    done = subprocess.run(["cmake", "--install", str(BUILD), "--component", "wireshark"],
+                          capture_output=True, text=True, env=env, timeout=60)
+    assert done.returncode == 0, done.stderr
+    folders = subprocess.run([TSHARK, "-G", "folders"], capture_output=True, text=True,
+                             env=env).stdout
+    personal = re.search(r"Personal Lua Plugins:\s*(\S+)", folders).group(1)
+    assert pathlib.Path(personal).is_relative_to(tmp_path)
+    assert (pathlib.Path(personal) / "drp.lua").read_bytes() == LUA.read_bytes()
+    # The override.
+    env["DRP_WIRESHARK_PLUGIN_DIR"] = str(tmp_path / "elsewhere")
+    done = subprocess.run(["cmake", "--install", str(BUILD), "--component", "wireshark"],
+                          capture_output=True, text=True, env=env, timeout=60)
+    assert done.returncode == 0, done.stderr
+    assert (tmp_path / "elsewhere" / "drp.lua").exists()
+    # Installed, Wireshark loads it without -X.
+    pcap = tmp_path / "one.pcap"
+    frame = bytes.fromhex("020000000002020000000001") + b"\x88\xb5" + struct.pack(
+        ">BBHQQIII", REQ, 0, 7, 0x1000, 0x2000, 4096, 0, 0) + bytes(14)
+    frame += struct.pack("<I", zlib.crc32(frame))
+    pcap.write_bytes(struct.pack("<IHHiIII", 0xA1B2C3D4, 2, 4, 0, 0, 65535, 1)
+                     + struct.pack("<IIII", 0, 0, len(frame), len(frame)) + frame)
+    done = subprocess.run([TSHARK, "-n", "-r", str(pcap), "-T", "fields", "-e", "_ws.col.Info"],
+                          capture_output=True, text=True, env=environment(tmp_path))
+    assert done.stdout.strip() == "REQ tid=7 len=4096"
