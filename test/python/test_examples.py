@@ -122,6 +122,11 @@ def test_paper_p2p_takes_well_formed_options():
             "--ns3::RnicNetDevice::EtherType=2054",
             "RnicNetDevice::EtherType = 0x0806 (2054) is not a valid DRP EtherType",
         ),
+        ("--failRegistrations=1001", "failRegistrations = 1001 is out of range [0, 1000]"),
+        ("--failRegistrations=-1", 'failRegistrations = "-1" is not'),
+        ("--dropAtResponder=1,", 'dropAtResponder = "1," is not a comma-separated list'),
+        ("--dropAtInitiator=x", 'dropAtInitiator = "x" is not a comma-separated list'),
+        ("--dropAtResponder=-2", 'dropAtResponder = "-2" is not a comma-separated list'),
     ],
 )
 def test_rnic_first_refuses_malformed_options(option, message):
@@ -134,6 +139,25 @@ def test_rnic_first_runs():
     result = run("rnic-first", "--transfers=2", "--frp=0.5")
     assert result.returncode == 0, result.stderr
     assert result.stdout.count("transfer ") == 2
+
+
+def test_rnic_first_refuses_two_loss_choices():
+    result = run("rnic-first", "--lfp=0.1", "--dropAtResponder=1")
+    assert result.returncode == 1
+    assert "lfp = 0.1 and dropAtResponder/dropAtInitiator both choose the losses" in result.stderr
+
+
+def test_rnic_first_places_failures_and_losses():
+    # Two registrations fail: the traditional RNIC asks three times.
+    result = run("rnic-first", "--transfers=1", "--method=traditional", "--failRegistrations=2")
+    assert result.returncode == 0, result.stderr
+    assert "3 request(s), 2 invalid reply(ies)" in result.stdout
+    # The first REQ (the responder's frame 0) is lost, and the REL (then frame 66).
+    result = run("rnic-first", "--transfers=2", "--frp=0", "--dropAtResponder=0,66")
+    assert result.returncode == 0, result.stderr
+    first, second = result.stdout.splitlines()
+    assert first.endswith("2 request(s), 0 invalid reply(ies), 0 retransmission(s), 2 timer expiry(ies)")
+    assert second.endswith("+584.818us, 1 request(s), 0 invalid reply(ies), 0 retransmission(s), 0 timer expiry(ies)")
 
 
 @pytest.mark.parametrize("ethertype", ["0x88B5", "0x01ff", "511", "35509"])

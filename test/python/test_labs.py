@@ -45,7 +45,22 @@ def commands(path):
 
 
 #: Every command of every handout, in order, after the set-up lines.
+RF = "$DRP/build/examples/rnic-first"
+
 EXPECTED = {
+    2: [
+        f"{RF} --PrintAttributes=ns3::DrpTransport",
+        f"{RF} --transfers=1 --frp=0",
+        f"{RF} --transfers=1 --frp=0 --dropAtResponder=0",
+        f"{RF} --transfers=1 --frp=0 --dropAtInitiator=0",
+        f"{RF} --transfers=1 --frp=0 --dropAtResponder=32",
+        f"{RF} --transfers=1 --frp=0 --dropAtResponder=64",
+        f"{RF} --transfers=1 --frp=0 --dropAtInitiator=20",
+        f"{RF} --transfers=1 --frp=0 --dropAtInitiator=64",
+        f"{RF} --transfers=1 --frp=0 --dropAtResponder=65",
+        f"{RF} --transfers=1 --method=traditional --failRegistrations=1",
+        f"{RF} --transfers=1 --method=dynamic --failRegistrations=1",
+    ],
     3: [
         "$DRP/scripts/drp-campaign run lab3.db -p method=traditional,dynamic -p frp=0,0.3,0.6"
         " -p transfers=100 -d ns3::IndirectBuffer::Capacity=8192,16384,32768,49152,131072",
@@ -118,6 +133,52 @@ def test_every_handout_is_listed():
     for number in numbers:
         assert handout(number).name in index, f"the index links lab {number}"
     assert (LABS / "answers.md").exists()
+
+
+def transfer(output):
+    """Return (time in µs, the rest of the line) of rnic-first's one transfer."""
+    (line,) = [line for line in output.splitlines() if line.startswith("transfer 0: ")]
+    time = float(re.search(r"\+([0-9.]+)us", line).group(1))
+    return time, line
+
+
+def test_lab2_losing_one_frame(drp_root, tmp_path):
+    outputs = run_lab(2, drp_root, tmp_path)
+    for name in ("HandshakeTimeout=[+1.5e+06ns]", "RetransmissionTimeout=[+120000ns]",
+                 "DupAckThreshold=[3]", "Window=[8]"):
+        assert name in outputs[0], name
+    t0, line = transfer(outputs[1])
+    assert t0 == 584.818 and "0 retransmission(s), 0 timer expiry(ies)" in line
+    extra = {}
+    for case, output in zip("abcdefg", outputs[2:9]):
+        time, line = transfer(output)
+        extra[case] = (time - t0, line)
+    slot = 8.752
+    # (a), (b): one handshake timer; (b) saves the second registration.
+    assert 1500 <= extra["a"][0] <= 1501 and "2 request(s)" in extra["a"][1]
+    assert 1470 <= extra["b"][0] < extra["a"][0] and "1 timer expiry" in extra["b"][1]
+    # (c): fast retransmit, no timer, less than two frame times.
+    assert 0 < extra["c"][0] < 2 * slot
+    assert "1 retransmission(s), 0 timer expiry(ies)" in extra["c"][1]
+    # (d), (f), (g): about one RetransmissionTimeout, one expiry; (e) free.
+    for case in "dfg":
+        assert 120 <= extra[case][0] < 130, case
+        assert "1 timer expiry(ies)" in extra[case][1], case
+    assert extra["e"][0] == 0
+    # Step 4: the traditional RNIC pays about a handshake timer, the dynamic one nothing.
+    traditional, line = transfer(outputs[9])
+    assert 1500 <= traditional - t0 < 1530 and "1 invalid reply(ies)" in line
+    dynamic, line = transfer(outputs[10])
+    assert dynamic == t0 and "indirect" in line
+    # Question 5: an invalid reply that is lost costs both methods one timer.
+    for method in ("traditional", "dynamic"):
+        done = subprocess.run(
+            [str(BUILD / "examples" / "rnic-first"), "--transfers=1", f"--method={method}",
+             "--failRegistrations=1", "--dropAtInitiator=0"],
+            cwd=tmp_path, capture_output=True, text=True, check=True,
+        )
+        time, line = transfer(done.stdout)
+        assert 1500 <= time - t0 <= 1501 and "direct" in line and "indirect" not in line
 
 
 def settings(store):

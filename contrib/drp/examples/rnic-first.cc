@@ -13,9 +13,19 @@
  * checksums are computed too. --ping adds IPv4 on both RNICs and pings from
  * host 0 to host 1 beside the transfers (ARP and ICMP in the capture).
  *
+ * For labs, losses and failures can be placed exactly: --failRegistrations=N
+ * makes host 1's first N registrations fail and every later one succeed
+ * (instead of --frp's coin), and --dropAtResponder / --dropAtInitiator drop
+ * the frames an RNIC receives with the numbers given (0-based, in arrival
+ * order), with ns-3's ReceiveListErrorModel: a write's responder receives the
+ * REQ (0), then the data frames and the REL; its initiator the REQ_ACK (0),
+ * then an ACK per data frame and the REL_ACK.
+ *
  *     rnic-first --method=traditional
  *     rnic-first --method=dynamic --frp=0.5 --pcap=1
  *     rnic-first --etherType=0x88B5 --lfp=0.05 --ping=1 --pcap=1
+ *     rnic-first --transfers=1 --failRegistrations=1 --pcap=1
+ *     rnic-first --transfers=1 --frp=0 --dropAtResponder=0
  *     tshark -X lua_script:contrib/drp/wireshark/drp.lua -r rnic-first-0-0.pcap
  *     rnic-first --PrintAttributes=ns3::DrpTransport
  */
@@ -27,7 +37,10 @@
 #include "ns3/network-module.h"
 
 #include <iostream>
+#include <list>
+#include <sstream>
 #include <string>
+#include <vector>
 
 using namespace ns3;
 
@@ -43,8 +56,62 @@ PrintTransfer(const DrpTransferRecord& record)
     std::cout << "transfer " << record.index << ": " << record.GetStatusName() << ", "
               << record.GetModeName() << ", " << record.GetDuration().As(Time::US) << ", "
               << record.requests << " request(s), " << record.invalidReplies
-              << " invalid reply(ies), " << record.retransmissions << " retransmission(s)"
-              << std::endl;
+              << " invalid reply(ies), " << record.retransmissions << " retransmission(s), "
+              << record.timeouts << " timer expiry(ies)" << std::endl;
+}
+
+/**
+ * Reads a list of frame numbers: "0", "0,5,17" ("" is none).
+ * \param name the option
+ * \param text its value
+ * \return the numbers
+ */
+static std::list<uint32_t>
+ParseFrameList(const std::string& name, const std::string& text)
+{
+    std::list<uint32_t> frames;
+    std::stringstream items(text);
+    std::string item;
+    while (!text.empty() && std::getline(items, item, ','))
+    {
+        std::size_t end = 0;
+        unsigned long value = 0;
+        try
+        {
+            value = std::stoul(item, &end, 10);
+        }
+        catch (const std::exception&)
+        {
+            end = 0;
+        }
+        if (item.empty() || end != item.size() || item[0] == '-' || item[0] == '+' ||
+            value > UINT32_MAX)
+        {
+            throw std::invalid_argument(name + " = \"" + text +
+                                        "\" is not a comma-separated list of frame numbers "
+                                        "(0-based, e.g. 0 or 0,5,17)");
+        }
+        frames.push_back(static_cast<uint32_t>(value));
+    }
+    if (!text.empty() && text.back() == ',')
+    {
+        throw std::invalid_argument(name + " = \"" + text +
+                                    "\" is not a comma-separated list of frame numbers "
+                                    "(0-based, e.g. 0 or 0,5,17)");
+    }
+    return frames;
+}
+
+/**
+ * \param frames frame numbers to drop (0-based, in arrival order)
+ * \return ns-3's ReceiveListErrorModel dropping them
+ */
+static Ptr<ErrorModel>
+DropFrames(const std::list<uint32_t>& frames)
+{
+    Ptr<ReceiveListErrorModel> model = CreateObject<ReceiveListErrorModel>();
+    model->SetList(frames);
+    return model;
 }
 
 /**
@@ -83,6 +150,9 @@ main(int argc, char* argv[])
     bool pcap = false;
     bool ping = false;
     std::string etherType; // empty: RnicNetDevice::EtherType's default, 0x01FF
+    uint32_t failRegistrations = 0;
+    std::string dropAtResponder;
+    std::string dropAtInitiator;
 
     CommandLine cmd(__FILE__);
     cmd.AddValue("method", "traditional or dynamic", method);
@@ -100,6 +170,21 @@ main(int argc, char* argv[])
                  "EtherType of DRP frames: 0x01FF (the paper's, the default) or 0x88B5 (IEEE "
                  "802 local experimental)",
                  etherType);
+    strict.AddValue(cmd,
+                    "failRegistrations",
+                    "host 1's first N registrations fail, all later ones succeed (0: --frp "
+                    "decides; 0 to 1000)",
+                    failRegistrations);
+    cmd.AddValue("dropAtResponder",
+                 "frames host 1's RNIC drops, by number in arrival order from 0 (e.g. 0: the "
+                 "REQ; 0,5)",
+                 dropAtResponder);
+    cmd.AddValue("dropAtInitiator",
+                 "frames host 0's RNIC drops, by number in arrival order from 0 (e.g. 0: the "
+                 "first REQ_ACK)",
+                 dropAtInitiator);
+    std::list<uint32_t> responderDrops;
+    std::list<uint32_t> initiatorDrops;
     try
     {
         // ns-3 would end the process on a malformed --ns3::Class::Attribute=value.
@@ -110,6 +195,17 @@ main(int argc, char* argv[])
         drp::RequireInRange("lfp", lfp, 0.0, 0.99);
         drp::RequireInRange<uint32_t>("transfers", transfers, 1, 10000);
         ModePolicy::ParseMethod(method);
+        drp::RequireInRange<uint32_t>("failRegistrations", failRegistrations, 0, 1000);
+        responderDrops = ParseFrameList("dropAtResponder", dropAtResponder);
+        initiatorDrops = ParseFrameList("dropAtInitiator", dropAtInitiator);
+        if (lfp > 0 && (!responderDrops.empty() || !initiatorDrops.empty()))
+        {
+            std::ostringstream message;
+            message << "lfp = " << lfp
+                    << " and dropAtResponder/dropAtInitiator both choose the losses; give one "
+                       "of them (lfp=0 with a drop list)";
+            throw std::invalid_argument(message.str());
+        }
         if (!etherType.empty())
         {
             RnicNetDevice::CheckEtherType("etherType", ParseEtherType(etherType));
@@ -156,6 +252,17 @@ main(int argc, char* argv[])
                 devices.Get(i)->SetAttribute("ReceiveErrorModel", PointerValue(loss));
             }
         }
+        // Or exactly the frames the lab asks for.
+        if (!initiatorDrops.empty())
+        {
+            devices.Get(0)->SetAttribute("ReceiveErrorModel",
+                                         PointerValue(DropFrames(initiatorDrops)));
+        }
+        if (!responderDrops.empty())
+        {
+            devices.Get(1)->SetAttribute("ReceiveErrorModel",
+                                         PointerValue(DropFrames(responderDrops)));
+        }
 
         // The hosts: host 0 writes to host 1; host 1 answers registration requests.
         RdmaHostHelper host;
@@ -165,7 +272,17 @@ main(int argc, char* argv[])
         ApplicationContainer initiator = host.Install(hosts.Get(0));
         RdmaHostHelper::SetWorkload(initiator.Get(0), devices.Get(1));
         host.SetAttribute("Transfers", UintegerValue(0));
-        host.Install(hosts.Get(1));
+        ApplicationContainer responder = host.Install(hosts.Get(1));
+        if (failRegistrations > 0)
+        {
+            // A draw below RegistrationFailureProbability fails: N draws of 0, then 1s.
+            std::vector<double> draws(failRegistrations, 0.0);
+            draws.resize(failRegistrations + 4 * transfers + 64, 1.0);
+            Ptr<DeterministicRandomVariable> coin = CreateObject<DeterministicRandomVariable>();
+            coin->SetValueArray(draws.data(), draws.size());
+            responder.Get(0)->SetAttribute("RegistrationFailureProbability", DoubleValue(0.5));
+            responder.Get(0)->SetAttribute("RegistrationRandomVariable", PointerValue(coin));
+        }
 
         // Other traffic beside DRP: IPv4 on both RNICs, pings from host 0 to host 1.
         if (ping)
