@@ -47,7 +47,24 @@ def commands(path):
 #: Every command of every handout, in order, after the set-up lines.
 RF = "$DRP/build/examples/rnic-first"
 
+TS = "tshark -X lua_script:$DRP/contrib/drp/wireshark/drp.lua -r"
+CONTROL = """'drp.type != "DATA" && drp.type != "ACK"'"""
+FIELDS = "-T fields -e frame.time_relative -e eth.src -e drp.type -e drp.status"
+
 EXPECTED = {
+    1: [
+        f"{RF} --method=traditional --transfers=1 --failRegistrations=1 --pcap=1",
+        "mv rnic-first-0-0.pcap traditional.pcap",
+        f"{RF} --method=dynamic --transfers=1 --failRegistrations=1 --pcap=1",
+        "mv rnic-first-0-0.pcap dynamic.pcap",
+        f"{TS} traditional.pcap -Y {CONTROL}",
+        f"""{TS} dynamic.pcap -Y 'drp.type != "ACK" && frame.number <= 30'""",
+        f"{TS} dynamic.pcap -Y 'drp.ctrl.indirect == 1'",
+        f"{TS} dynamic.pcap -V -Y 'drp.ctrl.indirect == 1 && drp.sn == 0'",
+        f"{TS} traditional.pcap -Y {CONTROL} {FIELDS}",
+        f"{TS} dynamic.pcap -Y {CONTROL} {FIELDS}",
+        f"{TS} dynamic.pcap -q -z expert",
+    ],
     2: [
         f"{RF} --PrintAttributes=ns3::DrpTransport",
         f"{RF} --transfers=1 --frp=0",
@@ -133,6 +150,63 @@ def test_every_handout_is_listed():
     for number in numbers:
         assert handout(number).name in index, f"the index links lab {number}"
     assert (LABS / "answers.md").exists()
+
+
+def info(output):
+    """Return the Info column of tshark's one-line summaries (after the length)."""
+    return [re.sub(r"^.* DRP \d+ ", "", line) for line in output.splitlines() if " DRP " in line]
+
+
+def fields(output):
+    """Return tshark's -T fields rows as (time in µs, source, type, status)."""
+    rows = []
+    for line in output.splitlines():
+        time, source, kind, status = line.split("\t")
+        rows.append((round(float(time) * 1e6, 3), source, kind, int(status)))
+    return rows
+
+
+def test_lab1_handshake_on_the_wire(drp_root, tmp_path):
+    outputs = run_lab(1, drp_root, tmp_path)
+    assert "indirect" not in outputs[0] and "+2100.98us" in outputs[0]
+    assert ", indirect, +584.818us" in outputs[2]
+    # Step 3: the traditional handshake, the timer's 1.5 ms between the replies' requests.
+    assert info(outputs[4]) == [
+        "REQ tid=1 len=65536",
+        "REQ_ACK tid=1 invalid",
+        "REQ tid=1 len=65536",
+        "REQ_ACK tid=1 valid",
+        "REL tid=1",
+        "REL_ACK tid=1",
+    ]
+    # Step 4: the dynamic RNIC asks again and sends indirect data at once.
+    lines = info(outputs[5])
+    assert lines[:4] == [
+        "REQ tid=1 len=65536",
+        "REQ_ACK tid=1 invalid",
+        "REQ tid=1 len=65536",
+        "DATA tid=1 sn=0 indirect",
+    ]
+    assert "REQ_ACK tid=1 valid" in lines and "DATA tid=1 sn=9" in lines
+    # Step 5: the indirect frames, SN 0 up.
+    indirect = info(outputs[6])
+    assert indirect == [f"DATA tid=1 sn={sn} indirect" for sn in range(len(indirect))]
+    assert 1 <= len(indirect) <= 16
+    # Step 6: every field decoded.
+    for text in ("INDIRECT: indirect", "DATA: True", "STATUS: valid (0)", "TID: 1",
+                 "SBA: 0x0000000000000000", "DBA: 0x", "LEN: 1024", "SN: 0", "ACKN: 0"):
+        assert text in outputs[7], text
+    # Step 7: the tables for the diagrams.
+    traditional, dynamic = fields(outputs[8]), fields(outputs[9])
+    assert [(kind, status) for _, _, kind, status in traditional] == [
+        ("REQ", 0), ("REQ_ACK", 1), ("REQ", 0), ("REQ_ACK", 0), ("REL", 0), ("REL_ACK", 0)]
+    assert traditional[1][0] == 16 and traditional[2][0] == 1516
+    assert 2090 < traditional[-1][0] < 2110
+    assert [kind for _, _, kind, _ in dynamic] == ["REQ", "REQ_ACK", "REQ", "REQ_ACK", "REL", "REL_ACK"]
+    assert dynamic[2][0] < 25 and 570 < dynamic[-1][0] < 600
+    assert dynamic[0][1] == "00:00:00:00:00:01" and dynamic[1][1] == "00:00:00:00:00:02"
+    # Step 8: nothing malformed, no errors.
+    assert "Malformed" not in outputs[10] and "Error" not in outputs[10]
 
 
 def transfer(output):
