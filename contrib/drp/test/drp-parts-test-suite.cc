@@ -438,9 +438,21 @@ class DrpSenderTestCase : public TestCase
         else
         {
             DrpSender* sender = m_current;
-            Simulator::Schedule(m_leaveAfter, [sender, sn]() { sender->OnSent(sn); });
+            m_departures.push_back(
+                Simulator::Schedule(m_leaveAfter, [sender, sn]() { sender->OnSent(sn); }));
         }
         return true;
+    }
+
+    /// Frames still waiting to leave will not: their sender is about to go.
+    void CancelDepartures()
+    {
+        for (EventId& departure : m_departures)
+        {
+            departure.Cancel();
+        }
+        m_departures.clear();
+        m_leaveAfter = Time(0);
     }
 
     /// \return the SNs sent so far, in order; clears the list
@@ -617,6 +629,7 @@ class DrpSenderTestCase : public TestCase
     /// Frames that wait 3 R before they leave: the timer runs from their departure.
     void TimerFromTransmission()
     {
+        CancelDepartures(); // an earlier case that stopped at a failed assertion
         m_sent.clear();
         m_leaveAfter = 3 * m_timeout;
         Time t0 = Simulator::Now();
@@ -642,7 +655,7 @@ class DrpSenderTestCase : public TestCase
         Simulator::Run();
         NS_TEST_ASSERT_MSG_EQ(s->GetTimeouts(), 2, "R after the retransmission left");
         s->Stop();
-        m_leaveAfter = Time(0);
+        CancelDepartures();
     }
 
     /**
@@ -653,6 +666,7 @@ class DrpSenderTestCase : public TestCase
      */
     void NeverQueuedTwice()
     {
+        CancelDepartures();
         TakeSent();
         m_leaveAfter = 3 * m_timeout;
         Time t0 = Simulator::Now();
@@ -693,7 +707,7 @@ class DrpSenderTestCase : public TestCase
             NS_TEST_ASSERT_MSG_EQ(m_sent[0].first - t0, 11.5 * m_timeout, "at 11.5 R");
         }
         s->Stop();
-        m_leaveAfter = Time(0);
+        CancelDepartures();
     }
 
     /**
@@ -703,6 +717,7 @@ class DrpSenderTestCase : public TestCase
      */
     void WindowAcknowledgedWhole()
     {
+        CancelDepartures();
         TakeSent();
         m_leaveAfter = 3 * m_timeout;
         Time t0 = Simulator::Now();
@@ -723,7 +738,7 @@ class DrpSenderTestCase : public TestCase
             NS_TEST_ASSERT_MSG_EQ(m_sent[0].first - t0, 7.5 * m_timeout, "at 7.5 R");
         }
         s->Stop();
-        m_leaveAfter = Time(0);
+        CancelDepartures();
     }
 
     void DoRun() override
@@ -736,6 +751,7 @@ class DrpSenderTestCase : public TestCase
         TimerFromTransmission();
         NeverQueuedTwice();
         WindowAcknowledgedWhole();
+        CancelDepartures();
         Simulator::Destroy();
     }
 
@@ -743,6 +759,7 @@ class DrpSenderTestCase : public TestCase
     Time m_leaveAfter;                             //!< how long a frame waits before it leaves
     Time m_timeout{MicroSeconds(100)};             //!< R of the senders under test
     std::vector<std::pair<Time, uint32_t>> m_sent; //!< (time, SN) of every transmission
+    std::vector<EventId> m_departures;             //!< frames scheduled to leave
     std::vector<Time> m_failedAt;                  //!< when the failure callback ran
 };
 
