@@ -166,6 +166,7 @@ EthernetNetDevice::DoDispose()
     m_connectedQueue = nullptr;
     m_receiveErrorModel = nullptr;
     m_currentFrame = nullptr;
+    m_padding.fill(nullptr);
     m_rxCallback = NetDevice::ReceiveCallback();
     m_promiscRxCallback = NetDevice::PromiscReceiveCallback();
     NetDevice::DoDispose();
@@ -382,8 +383,16 @@ EthernetNetDevice::AddFraming(Ptr<Packet> packet,
     header.SetLengthType(protocolNumber);
     if (packet->GetSize() < MIN_PAYLOAD_SIZE)
     {
-        // Zero bytes (Packet::AddPaddingAtEnd leaves them undefined).
-        packet->AddAtEnd(Create<Packet>(MIN_PAYLOAD_SIZE - packet->GetSize()));
+        // Zero bytes (Packet::AddPaddingAtEnd leaves them undefined), from a
+        // packet made once per size: a new one per frame would cost more than
+        // the rest of the framing.
+        const uint32_t size = MIN_PAYLOAD_SIZE - packet->GetSize();
+        Ptr<const Packet>& padding = m_padding[size];
+        if (!padding)
+        {
+            padding = Create<Packet>(size);
+        }
+        packet->AddAtEnd(padding);
     }
     packet->AddHeader(header);
 

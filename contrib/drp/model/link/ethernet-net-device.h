@@ -17,6 +17,7 @@
 #include "ns3/queue-fwd.h"
 #include "ns3/traced-callback.h"
 
+#include <array>
 #include <cstdint>
 
 namespace ns3
@@ -407,6 +408,8 @@ class EthernetNetDevice : public NetDevice
     /// reading the global value costs more than the rest of the framing)
     mutable int8_t m_checksumEnabled;
     bool m_computeFcs; //!< ComputeFcs: a real FCS in the frames sent
+    /// zero padding of each size up to MIN_PAYLOAD_SIZE, made when first needed
+    mutable std::array<Ptr<const Packet>, MIN_PAYLOAD_SIZE + 1> m_padding;
 
     NetDevice::ReceiveCallback m_rxCallback;               //!< normal receive callback
     NetDevice::PromiscReceiveCallback m_promiscRxCallback; //!< promiscuous receive callback
