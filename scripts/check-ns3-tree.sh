@@ -40,7 +40,8 @@ done
 
 DRP_ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 module="$DRP_ROOT/contrib/drp"
-tree="$(cd "$tree" 2>/dev/null && pwd)" || { echo "check-ns3-tree: no folder $tree" >&2; exit 2; }
+[ -d "$tree" ] || { echo "check-ns3-tree: no folder $tree" >&2; exit 2; }
+tree="$(cd "$tree" && pwd)"
 jobs=${JOBS:-$(nproc)}
 logs="$tree/drp-check"
 # Debian's python3 has what test.py needs; another python3 may be first on PATH.
