@@ -59,7 +59,10 @@ function(build_lib)
   target_include_directories(${_target} PUBLIC
     $<BUILD_INTERFACE:${NS3_OUT_OF_TREE_INCLUDE_DIR}>
     $<INSTALL_INTERFACE:include>)
-  target_compile_definitions(${_target} PUBLIC ${NS3_OUT_OF_TREE_DEFINITIONS})
+  # As ns-3 does in tree: the module directory's definitions (e.g. the ns-3
+  # release for drp-compat.h) reach everything that links the library.
+  get_directory_property(_dir_definitions COMPILE_DEFINITIONS)
+  target_compile_definitions(${_target} PUBLIC ${NS3_OUT_OF_TREE_DEFINITIONS} ${_dir_definitions})
   target_compile_options(${_target} PRIVATE -Wall -Wextra)
   target_link_libraries(${_target} PUBLIC ${BLIB_LIBRARIES_TO_LINK})
   set(lib${BLIB_LIBNAME} ${_target} CACHE INTERNAL "ns-3 module target ${BLIB_LIBNAME}")

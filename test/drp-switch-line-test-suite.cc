@@ -20,7 +20,6 @@
 #include "ns3/switch-line-helper.h"
 #include "ns3/test.h"
 #include "ns3/uinteger.h"
-#include "ns3/v4ping-helper.h"
 
 #include <map>
 
@@ -134,15 +133,14 @@ class DrpSwitchLineTestCase : public TestCase
         std::map<uint32_t, uint32_t> replies;
         for (uint32_t h = 0; h < hosts.GetN(); ++h)
         {
-            V4PingHelper ping(interfaces.GetAddress((h + 2) % 4));
-            ping.SetAttribute("Interval", TimeValue(MicroSeconds(500)));
-            ping.SetAttribute("Size", UintegerValue(512));
-            ApplicationContainer app = ping.Install(hosts.Get(h));
+            ApplicationContainer app =
+                drp::InstallPing(hosts.Get(h),
+                                 interfaces.GetAddress((h + 2) % 4),
+                                 MicroSeconds(500),
+                                 512,
+                                 Callback<void, Time>([&replies, h](Time) { ++replies[h]; }));
             app.Start(MicroSeconds(10));
             app.Stop(MilliSeconds(40));
-            app.Get(0)->TraceConnectWithoutContext("Rtt", Callback<void, Time>([&replies, h](Time) {
-                                                       ++replies[h];
-                                                   }));
         }
         apps.Start(Seconds(0));
         Simulator::Stop(Seconds(5));

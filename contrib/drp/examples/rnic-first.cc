@@ -291,9 +291,9 @@ main(int argc, char* argv[])
             internet.Install(hosts);
             Ipv4AddressHelper addresses("10.1.1.0", "255.255.255.0");
             Ipv4InterfaceContainer interfaces = addresses.Assign(devices);
-            V4PingHelper pinger(interfaces.GetAddress(1));
-            pinger.SetAttribute("Interval", TimeValue(MilliSeconds(1)));
-            ApplicationContainer pings = pinger.Install(hosts.Get(0));
+            // 56 data bytes, as ping(8) sends.
+            ApplicationContainer pings =
+                drp::InstallPing(hosts.Get(0), interfaces.GetAddress(1), MilliSeconds(1), 56);
             // ns-3 delays each ARP request by up to 10 ms (ArpL3Protocol::RequestJitter).
             pings.Start(MicroSeconds(100));
             pings.Stop(MilliSeconds(15));

@@ -9,6 +9,7 @@
 #include "ns3/config.h"
 #include "ns3/double.h"
 #include "ns3/drp-check.h"
+#include "ns3/drp-compat.h"
 #include "ns3/error-model.h"
 #include "ns3/internet-stack-helper.h"
 #include "ns3/ipv4-address-helper.h"
@@ -24,8 +25,6 @@
 #include "ns3/switch-line-helper.h"
 #include "ns3/type-id.h"
 #include "ns3/uinteger.h"
-#include "ns3/v4ping-helper.h"
-#include "ns3/v4ping.h"
 
 #include <algorithm>
 #include <chrono>
@@ -156,9 +155,10 @@ DrpScenario::RefuseScenarioAttributes(const std::map<std::string, std::string>& 
         {"ns3::RdmaHostApplication::TransferSize", {"size"}},
         {"ns3::RdmaHostApplication::Operation", {"operation"}},
         {"ns3::RdmaHostApplication::Peer", {"!the first host works with the second"}},
-        {"ns3::V4Ping::Interval", {"pingInterval"}},
-        {"ns3::V4Ping::Size", {"!the pings are 256, 512 and 1024 bytes"}},
-        {"ns3::V4Ping::Remote", {"!each host pings the other"}},
+        {DRP_PING_TYPE_NAME "::Interval", {"pingInterval"}},
+        {DRP_PING_TYPE_NAME "::Size", {"!the pings are 256, 512 and 1024 bytes"}},
+        {DRP_PING_TYPE_NAME "::" DRP_PING_REMOTE_ATTRIBUTE, {"!each host pings the other"}},
+        {DRP_PING_TYPE_NAME "::" DRP_PING_VERBOSE_ATTRIBUTE, {"!the pings print nothing"}},
     };
     for (const auto& entry : defaults)
     {
@@ -437,16 +437,14 @@ DrpScenario::RunValidated(const Config& config)
         {
             for (uint32_t size : {256u, 512u, 1024u})
             {
-                V4PingHelper ping(interfaces.GetAddress(1 - i));
-                ping.SetAttribute("Size", UintegerValue(size));
-                ping.SetAttribute("Interval", TimeValue(config.pingInterval));
-                ApplicationContainer app = ping.Install(hosts.Get(i));
-                app.Get(0)->TraceConnectWithoutContext("Rtt",
-                                                       Callback<void, Time>([&result](Time rtt) {
-                                                           ++result.pingReplies;
-                                                           result.pingMaxRtt =
-                                                               std::max(result.pingMaxRtt, rtt);
-                                                       }));
+                drp::InstallPing(hosts.Get(i),
+                                 interfaces.GetAddress(1 - i),
+                                 config.pingInterval,
+                                 size,
+                                 Callback<void, Time>([&result](Time rtt) {
+                                     ++result.pingReplies;
+                                     result.pingMaxRtt = std::max(result.pingMaxRtt, rtt);
+                                 }));
             }
         }
     }

@@ -7,6 +7,7 @@
 
 #include "ns3/command-line.h"
 #include "ns3/data-rate.h"
+#include "ns3/drp-compat.h"
 #include "ns3/nstime.h"
 
 #include <cstdint>
@@ -199,7 +200,7 @@ StrictOptions::AddValue(CommandLine& cmd,
     // operator>> reads of it (up to the first space, even for a string).
     cmd.AddValue(name,
                  help,
-                 Callback<bool, std::string>([option](std::string text) {
+                 Callback<bool, CommandLineText>([option](const std::string& text) {
                      option->text = text;
                      option->given = true;
                      return true;

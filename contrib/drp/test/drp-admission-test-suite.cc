@@ -105,7 +105,7 @@ class DrpGrantTestCase : public TestCase
         }
         NS_TEST_EXPECT_MSG_EQ(refusedTraced, refused, "every refusal traced");
         NS_TEST_EXPECT_MSG_EQ(bed.m_registrationsOk,
-                              (workloadGranted ? 1 : 0) + (any ? 2 : 0),
+                              (workloadGranted ? 1u : 0u) + (any ? 2u : 0u),
                               "registrations");
         uint64_t most =
             registeredAt.empty() ? 0 : *std::max_element(registeredAt.begin(), registeredAt.end());

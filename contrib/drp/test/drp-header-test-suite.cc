@@ -2,6 +2,7 @@
  * SPDX-License-Identifier: GPL-2.0-only
  */
 
+#include "ns3/drp-compat.h"
 #include "ns3/drp-header.h"
 #include "ns3/header-serialization-test.h"
 #include "ns3/packet.h"
@@ -137,10 +138,10 @@ class DrpHeaderTestSuite : public TestSuite
 {
   public:
     DrpHeaderTestSuite()
-        : TestSuite("drp-header", UNIT)
+        : TestSuite("drp-header", DRP_TEST_UNIT)
     {
-        AddTestCase(new DrpHeaderRoundTripTestCase, TestCase::QUICK);
-        AddTestCase(new DrpHeaderClassifyTestCase, TestCase::QUICK);
+        AddTestCase(new DrpHeaderRoundTripTestCase, DRP_TEST_QUICK);
+        AddTestCase(new DrpHeaderClassifyTestCase, DRP_TEST_QUICK);
     }
 };
 

@@ -4,6 +4,7 @@
 
 #include "ns3/boolean.h"
 #include "ns3/bridge-helper.h"
+#include "ns3/drp-compat.h"
 #include "ns3/error-model.h"
 #include "ns3/ethernet-channel.h"
 #include "ns3/ethernet-header.h"
@@ -21,7 +22,6 @@
 #include "ns3/simulator.h"
 #include "ns3/string.h"
 #include "ns3/test.h"
-#include "ns3/v4ping-helper.h"
 
 #include <list>
 #include <string>
@@ -597,12 +597,14 @@ class EthernetPingTestCaseBase : public TestCase
      */
     void StartPing(Ptr<Node> from, Ipv4Address to)
     {
-        V4PingHelper ping(to);
-        ApplicationContainer apps = ping.Install(from);
+        ApplicationContainer apps =
+            drp::InstallPing(from,
+                             to,
+                             Seconds(1),
+                             56,
+                             MakeCallback(&EthernetPingTestCaseBase::Rtt, this));
         apps.Start(Seconds(1));
         apps.Stop(Seconds(4.5));
-        apps.Get(0)->TraceConnectWithoutContext("Rtt",
-                                                MakeCallback(&EthernetPingTestCaseBase::Rtt, this));
     }
 
     /// \param rtt the round-trip time of one reply
@@ -977,21 +979,21 @@ class EthernetTestSuite : public TestSuite
 {
   public:
     EthernetTestSuite()
-        : TestSuite("drp-ethernet", UNIT)
+        : TestSuite("drp-ethernet", DRP_TEST_UNIT)
     {
-        AddTestCase(new EthernetTimingTestCase, TestCase::QUICK);
-        AddTestCase(new EthernetExactRateTestCase("40Gbps", 1000000), TestCase::QUICK);
-        AddTestCase(new EthernetExactRateTestCase("100Gbps", 1000000), TestCase::QUICK);
-        AddTestCase(new EthernetExactRateEveryFrameTestCase("40Gbps", 100000), TestCase::QUICK);
-        AddTestCase(new EthernetExactRateEveryFrameTestCase("100Gbps", 100000), TestCase::QUICK);
-        AddTestCase(new EthernetFullDuplexTestCase, TestCase::QUICK);
-        AddTestCase(new EthernetErrorModelTestCase, TestCase::QUICK);
-        AddTestCase(new EthernetDropTestCase, TestCase::QUICK);
-        AddTestCase(new EthernetIpv4TestCase, TestCase::QUICK);
-        AddTestCase(new EthernetSwitchTestCase(true), TestCase::QUICK);
-        AddTestCase(new EthernetSwitchTestCase(false), TestCase::QUICK);
-        AddTestCase(new EthernetPcapTestCase, TestCase::QUICK);
-        AddTestCase(new EthernetSubclassTestCase, TestCase::QUICK);
+        AddTestCase(new EthernetTimingTestCase, DRP_TEST_QUICK);
+        AddTestCase(new EthernetExactRateTestCase("40Gbps", 1000000), DRP_TEST_QUICK);
+        AddTestCase(new EthernetExactRateTestCase("100Gbps", 1000000), DRP_TEST_QUICK);
+        AddTestCase(new EthernetExactRateEveryFrameTestCase("40Gbps", 100000), DRP_TEST_QUICK);
+        AddTestCase(new EthernetExactRateEveryFrameTestCase("100Gbps", 100000), DRP_TEST_QUICK);
+        AddTestCase(new EthernetFullDuplexTestCase, DRP_TEST_QUICK);
+        AddTestCase(new EthernetErrorModelTestCase, DRP_TEST_QUICK);
+        AddTestCase(new EthernetDropTestCase, DRP_TEST_QUICK);
+        AddTestCase(new EthernetIpv4TestCase, DRP_TEST_QUICK);
+        AddTestCase(new EthernetSwitchTestCase(true), DRP_TEST_QUICK);
+        AddTestCase(new EthernetSwitchTestCase(false), DRP_TEST_QUICK);
+        AddTestCase(new EthernetPcapTestCase, DRP_TEST_QUICK);
+        AddTestCase(new EthernetSubclassTestCase, DRP_TEST_QUICK);
     }
 };
 

@@ -104,7 +104,7 @@ RdmaHostApplication::GetTypeId()
                           MakeTimeAccessor(&RdmaHostApplication::SetRegistrationLatency,
                                            &RdmaHostApplication::GetRegistrationLatency),
                           MakeTimeChecker(),
-                          TypeId::DEPRECATED,
+                          DRP_SUPPORT_DEPRECATED,
                           "use RegistrationFixedLatency and RegistrationLatencyPerPage")
             .AddAttribute("RegistrationFailureProbability",
                           "FRP: probability that a registration attempt fails (0 to 1).",

@@ -1,0 +1,172 @@
+#!/usr/bin/env bash
+# Checks contrib/drp inside an ns-3 source tree (CMake era, ns-3.36 on):
+# copies the module into TREE/contrib/drp, configures the tree with drp and
+# the modules it links only, builds, runs every drp test suite through the
+# tree's own test.py and every run of contrib/drp/test/examples-to-run.py,
+# and prints one line per step. Exits non-zero on the first failed build
+# step, or at the end if any suite or example failed.
+#
+#   scripts/check-ns3-tree.sh [--profile=debug|default|release|optimized] [--werror]
+#                             TREE [-- CMAKE_ARGUMENTS...]
+#
+# TREE is an unpacked ns-3 release (its own code is never changed or kept
+# here). The default profile, debug, is the strictest check: ns-3 asserts and
+# logging on, warnings are errors. Arguments after -- go to CMake (e.g.
+# -DCMAKE_CXX_FLAGS_DEBUG=-O0 builds without debug information, faster).
+# Logs go to TREE/drp-check/; JOBS sets the build's parallelism (default: the
+# number of processors).
+set -uo pipefail
+
+usage() {
+  echo "usage: $0 [--profile=debug|default|release|optimized] [--werror] TREE [-- CMAKE_ARGUMENTS...]" >&2
+  exit 2
+}
+
+werror=0
+profile=debug
+tree=
+cmake_arguments=()
+while [ $# -gt 0 ]; do
+  case $1 in
+  --werror) werror=1 ;;
+  --profile=*) profile=${1#--profile=} ;;
+  --) shift; cmake_arguments=("$@"); break ;;
+  -*) usage ;;
+  *) [ -z "$tree" ] || usage; tree=$1 ;;
+  esac
+  shift
+done
+[ -n "$tree" ] || usage
+
+DRP_ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+module="$DRP_ROOT/contrib/drp"
+[ -d "$tree" ] || { echo "check-ns3-tree: no folder $tree" >&2; exit 2; }
+tree="$(cd "$tree" && pwd)"
+jobs=${JOBS:-$(nproc)}
+logs="$tree/drp-check"
+# Debian's python3 has what test.py needs; another python3 may be first on PATH.
+python=/usr/bin/python3
+[ -x "$python" ] || python=python3
+
+say() { echo "check-ns3-tree: $*"; }
+# Runs a step, its output into a log; on failure says where the log is.
+step() {
+  local name=$1 log=$2
+  shift 2
+  local start=$SECONDS
+  if "$@" >"$log" 2>&1; then
+    say "$name: ok ($((SECONDS - start)) s)"
+    return 0
+  fi
+  say "$name: FAILED ($((SECONDS - start)) s), see $log"
+  tail -n 20 "$log" | sed 's/^/    /'
+  return 1
+}
+
+if [ ! -x "$tree/ns3" ] || [ ! -f "$tree/CMakeLists.txt" ]; then
+  say "$tree is no CMake-era ns-3 source tree (ns-3.36 or later, with ./ns3)"
+  exit 2
+fi
+version=$(head -n 1 "$tree/VERSION" 2>/dev/null || echo unknown)
+say "ns-3 $version in $tree"
+rm -rf "$logs"
+mkdir -p "$logs"
+
+# 1. The module: a fresh copy, so the tree builds what this checkout holds.
+rm -rf "$tree/contrib/drp"
+cp -r "$module" "$tree/contrib/drp"
+say "copy: contrib/drp copied into the tree"
+
+# 2. Configure: drp and what it links, with drp's tests and examples only.
+configure=(./ns3 configure --enable-modules=drp --enable-tests --enable-examples -d "$profile")
+# ns-3 builds every enabled module's tests and examples unless filtered
+# (the filter came with ns-3.37's ./ns3; older trees build them all).
+if grep -q -- "--filter-module-examples-and-tests" "$tree/ns3"; then
+  configure+=(--filter-module-examples-and-tests=drp)
+fi
+# Precompiled standard headers (from ns-3.37's ./ns3) shorten the build.
+if grep -q -- "precompiled-headers" "$tree/ns3"; then
+  configure+=(--enable-precompiled-headers)
+fi
+[ "$werror" -eq 0 ] || configure+=(--enable-werror)
+[ ${#cmake_arguments[@]} -eq 0 ] || configure+=(-- "${cmake_arguments[@]}")
+(cd "$tree" && step "configure (${configure[*]:2})" "$logs/configure.log" "${configure[@]}") || exit 1
+
+# 3. Build.
+build_start=$SECONDS
+# Through CMake: ./ns3 build caps its jobs at one less than the processors.
+(cd "$tree" && step "build (-j $jobs)" "$logs/build.log" cmake --build cmake-cache -j "$jobs") || exit 1
+build_seconds=$((SECONDS - build_start))
+if grep -q "contrib/drp/.*warning:" "$logs/build.log"; then
+  say "build: drp's own sources have warnings:"
+  grep "contrib/drp/.*warning:" "$logs/build.log" | sort -u | sed 's/^/    /'
+fi
+
+# 4. No header of another ns-3 release: an installed ns-3 (/usr/include/ns3)
+#    sits on the compiler's default path, so a header that the tree lacks
+#    would silently come from there.
+if [ -f "$tree/cmake-cache/build.ninja" ]; then
+  (cd "$tree/cmake-cache" && ninja -t deps) >"$logs/deps.txt" 2>/dev/null
+else
+  find "$tree/cmake-cache" -name '*.d' -exec cat {} + >"$logs/deps.txt" 2>/dev/null
+fi
+mapfile -t foreign < <(grep -o '/usr/include/ns3[^ ]*' "$logs/deps.txt" | sort -u)
+if [ ${#foreign[@]} -gt 0 ]; then
+  say "headers: FAILED, the build used headers of an installed ns-3:"
+  printf '    %s\n' "${foreign[@]}"
+  exit 1
+fi
+say "headers: ok (none from an installed ns-3)"
+
+# 5. Every drp test suite, through the tree's test.py.
+mapfile -t suites < <(grep -ho 'TestSuite("[^"]*"' "$module"/test/*.cc | sed 's/TestSuite("//; s/"$//' | sort -u)
+failed=0
+passed=0
+for suite in "${suites[@]}"; do
+  log="$logs/suite-$suite.log"
+  start=$SECONDS
+  (cd "$tree" && "$python" ./test.py --no-build --suite="$suite") >"$log" 2>&1
+  rc=$?
+  # test.py passes a run of zero tests (an unknown suite): demand one pass.
+  if [ $rc -eq 0 ] && grep -q "^1 of 1 tests passed (1 passed" "$log"; then
+    say "suite $suite: PASS ($((SECONDS - start)) s)"
+    passed=$((passed + 1))
+  else
+    say "suite $suite: FAIL ($((SECONDS - start)) s), see $log"
+    grep -E "^(FAIL|CRASH)|Failed|failed" "$log" | head -n 5 | sed 's/^/    /'
+    failed=$((failed + 1))
+  fi
+done
+
+# 6. The module's examples-to-run list, as test.py reads it.
+mapfile -t examples < <("$python" - "$module/test/examples-to-run.py" <<'EOF'
+import sys
+
+names = {}
+exec(open(sys.argv[1]).read(), names)
+flags = {"True": True, "False": False, "ENABLE_REAL_TIME": False, "ENABLE_THREADING": True}
+for example, do_run, *_ in names.get("cpp_examples", []):
+    if eval(do_run, {}, dict(flags)):
+        print(example)
+EOF
+)
+ran=0
+for example in "${examples[@]}"; do
+  slug=$(echo "$example" | tr -c 'A-Za-z0-9=.-' '_')
+  log="$logs/example-$slug.log"
+  start=$SECONDS
+  if (cd "$tree" && ./ns3 run --no-build "$example") >"$log" 2>&1; then
+    say "example '$example': ok ($((SECONDS - start)) s)"
+    ran=$((ran + 1))
+  else
+    say "example '$example': FAILED ($((SECONDS - start)) s), see $log"
+    tail -n 5 "$log" | sed 's/^/    /'
+    failed=$((failed + 1))
+  fi
+done
+
+verdict=PASS
+[ "$failed" -eq 0 ] || verdict=FAIL
+say "ns-3 $version: $passed of ${#suites[@]} suites passed, $ran of ${#examples[@]} examples ran," \
+  "build $((build_seconds / 60)) min $((build_seconds % 60)) s: $verdict"
+[ "$failed" -eq 0 ]
