@@ -134,9 +134,10 @@ class DrpLoadTestCase : public DrpCleanLoadTestCase
                     const std::string& operation,
                     uint32_t inFlight,
                     bool allPosted = false)
-        : DrpCleanLoadTestCase(method + " " + operation + "s, concurrency " + std::to_string(inFlight) +
-                   (allPosted ? ", all posted to the RNIC" : "") +
-                   ", lossless: no expiry, the link kept busy"),
+        : DrpCleanLoadTestCase(method + " " + operation + "s, concurrency " +
+                               std::to_string(inFlight) +
+                               (allPosted ? ", all posted to the RNIC" : "") +
+                               ", lossless: no expiry, the link kept busy"),
           m_method(method),
           m_operation(operation),
           m_inFlight(inFlight),
@@ -221,7 +222,7 @@ class DrpLineLoadTestCase : public DrpCleanLoadTestCase
                         const std::string& operation,
                         uint32_t concurrency)
         : DrpCleanLoadTestCase(method + " " + operation + "s across two switches, concurrency " +
-                   std::to_string(concurrency) + ", lossless"),
+                               std::to_string(concurrency) + ", lossless"),
           m_method(method),
           m_operation(operation),
           m_concurrency(concurrency)

@@ -13,11 +13,10 @@
 #include "ns3/uinteger.h"
 
 #include <iomanip>
-#include <sstream>
-#include <stdexcept>
-
 #include <iterator>
 #include <numeric>
+#include <sstream>
+#include <stdexcept>
 
 namespace ns3
 {
