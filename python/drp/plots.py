@@ -105,6 +105,21 @@ def _save(fig, out):
         fig.savefig(out, dpi=150)
 
 
+def _finish(plt, fig, ax, out, xlabel, ylabel, title, logx, legend):
+    """Label, scale and title ``ax`` (a legend if ``legend``), write ``fig`` to ``out``, close it."""
+    ax.set_xlabel(xlabel)
+    ax.set_ylabel(ylabel)
+    if logx:
+        ax.set_xscale("log")
+    ax.set_title(title, fontsize=9)
+    ax.grid(True, alpha=0.3)
+    if legend:
+        ax.legend(fontsize=8)
+    fig.tight_layout()
+    _save(fig, out)
+    plt.close(fig)
+
+
 def _pyplot():
     """Return matplotlib's pyplot with a backend that needs no display."""
     import matplotlib
@@ -145,17 +160,7 @@ def plot_settings(settings, x, y, out, by=(), logx=False, title=None):
             label=label or None,
         )
         points.append(line.assign(series=label))
-    ax.set_xlabel(_short(x))
-    ax.set_ylabel(y)
-    if logx:
-        ax.set_xscale("log")
-    ax.set_title(title or f"{y} against {_short(x)}", fontsize=9)
-    ax.grid(True, alpha=0.3)
-    if by:
-        ax.legend(fontsize=8)
-    fig.tight_layout()
-    _save(fig, out)
-    plt.close(fig)
+    _finish(plt, fig, ax, out, _short(x), y, title or f"{y} against {_short(x)}", logx, by)
     return pd.concat(points, ignore_index=True)[["series", "x", "y", "ci95"]]
 
 
@@ -188,15 +193,6 @@ def plot_cdf(transfers, out, by=(), value="duration_us", logx=False, title=None)
                 "max": sample[-1],
             }
         )
-    ax.set_xlabel(value)
-    ax.set_ylabel("share of transfers at or below")
-    if logx:
-        ax.set_xscale("log")
-    ax.set_title(title or f"CDF of {value}", fontsize=9)
-    ax.grid(True, alpha=0.3)
-    if by:
-        ax.legend(fontsize=8)
-    fig.tight_layout()
-    _save(fig, out)
-    plt.close(fig)
+    _finish(plt, fig, ax, out, value, "share of transfers at or below",
+            title or f"CDF of {value}", logx, by)
     return pd.DataFrame(rows)
