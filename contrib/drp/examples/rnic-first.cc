@@ -70,34 +70,25 @@ static std::list<uint32_t>
 ParseFrameList(const std::string& name, const std::string& text)
 {
     std::list<uint32_t> frames;
-    std::stringstream items(text);
-    std::string item;
-    while (!text.empty() && std::getline(items, item, ','))
+    for (std::size_t start = 0; !text.empty();)
     {
-        std::size_t end = 0;
-        unsigned long value = 0;
+        std::size_t comma = text.find(',', start);
         try
         {
-            value = std::stoul(item, &end, 10);
+            // Each number as the strict options read one: digits only, 0 to 2^32 - 1.
+            frames.push_back(drp::ParseStrict<uint32_t>(name, text.substr(start, comma - start)));
         }
-        catch (const std::exception&)
-        {
-            end = 0;
-        }
-        if (item.empty() || end != item.size() || item[0] == '-' || item[0] == '+' ||
-            value > UINT32_MAX)
+        catch (const std::invalid_argument&)
         {
             throw std::invalid_argument(name + " = \"" + text +
                                         "\" is not a comma-separated list of frame numbers "
                                         "(0-based, e.g. 0 or 0,5,17)");
         }
-        frames.push_back(static_cast<uint32_t>(value));
-    }
-    if (!text.empty() && text.back() == ',')
-    {
-        throw std::invalid_argument(name + " = \"" + text +
-                                    "\" is not a comma-separated list of frame numbers "
-                                    "(0-based, e.g. 0 or 0,5,17)");
+        if (comma == std::string::npos)
+        {
+            break;
+        }
+        start = comma + 1;
     }
     return frames;
 }
