@@ -455,6 +455,18 @@ class DrpSenderTestCase : public TestCase
         m_leaveAfter = Time(0);
     }
 
+    /**
+     * Starts a case whose frames wait before they leave: drops what an
+     * earlier case left (it may have stopped at a failed assertion).
+     * \param wait how long each frame waits in the RNIC
+     */
+    void FramesWait(Time wait)
+    {
+        CancelDepartures();
+        m_sent.clear();
+        m_leaveAfter = wait;
+    }
+
     /// \return the SNs sent so far, in order; clears the list
     std::vector<uint32_t> TakeSent()
     {
@@ -629,9 +641,7 @@ class DrpSenderTestCase : public TestCase
     /// Frames that wait 3 R before they leave: the timer runs from their departure.
     void TimerFromTransmission()
     {
-        CancelDepartures(); // an earlier case that stopped at a failed assertion
-        m_sent.clear();
-        m_leaveAfter = 3 * m_timeout;
+        FramesWait(3 * m_timeout);
         Time t0 = Simulator::Now();
         std::unique_ptr<DrpSender> s(MakeSender(4));
         s->Start();
@@ -666,9 +676,7 @@ class DrpSenderTestCase : public TestCase
      */
     void NeverQueuedTwice()
     {
-        CancelDepartures();
-        TakeSent();
-        m_leaveAfter = 3 * m_timeout;
+        FramesWait(3 * m_timeout);
         Time t0 = Simulator::Now();
         std::unique_ptr<DrpSender> s(MakeSender(10));
         s->Start();
@@ -717,9 +725,7 @@ class DrpSenderTestCase : public TestCase
      */
     void WindowAcknowledgedWhole()
     {
-        CancelDepartures();
-        TakeSent();
-        m_leaveAfter = 3 * m_timeout;
+        FramesWait(3 * m_timeout);
         Time t0 = Simulator::Now();
         std::unique_ptr<DrpSender> s(MakeSender(8));
         s->Start();
