@@ -108,10 +108,16 @@ EthernetHelper::CreateDeviceOfType(TypeId tid) const
     return factory.Create<EthernetNetDevice>();
 }
 
+Ptr<Queue<Packet>>
+EthernetHelper::CreateQueue() const
+{
+    return m_queueFactory.Create<Queue<Packet>>();
+}
+
 void
 EthernetHelper::Prepare(Ptr<Node> node, Ptr<EthernetNetDevice> device) const
 {
-    device->SetQueue(m_queueFactory.Create<Queue<Packet>>());
+    device->SetQueue(CreateQueue());
     if (device->GetNode() != node)
     {
         NS_ABORT_MSG_IF(device->GetNode(), "EthernetHelper: the device belongs to another node");

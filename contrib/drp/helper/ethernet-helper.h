@@ -87,6 +87,14 @@ class EthernetHelper : public PcapHelperForDevice, public AsciiTraceHelperForDev
     void DisableFlowControl();
 
     /**
+     * \brief A new queue from the queue factory (SetQueue()), as every device
+     * this helper makes gets one; e.g. to give a port made elsewhere the same
+     * kind of queue.
+     * \return the queue
+     */
+    Ptr<Queue<Packet>> CreateQueue() const;
+
+    /**
      * \brief Link the two nodes of a container.
      * \param c exactly two nodes (otherwise a fatal error)
      * \return the two devices, in the order of the nodes

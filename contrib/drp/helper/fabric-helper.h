@@ -1,0 +1,145 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#ifndef FABRIC_HELPER_H
+#define FABRIC_HELPER_H
+
+#include "ns3/ecmp-switch-net-device.h"
+#include "ns3/ethernet-helper.h"
+#include "ns3/net-device-container.h"
+#include "ns3/node-container.h"
+#include "ns3/rnic-helper.h"
+
+#include <cstdint>
+#include <vector>
+
+namespace ns3
+{
+
+class RnicNetDevice;
+
+/**
+ * \ingroup drp
+ * \brief Hosts with RNICs on a fabric of EcmpSwitchNetDevice switches: the
+ * part every topology shares.
+ *
+ * A topology helper (StarFabricHelper, TreeFabricHelper,
+ * LeafSpineFabricHelper, FatTreeFabricHelper) builds its shape in its
+ * constructor with CreateSwitches(), AttachHost() and LinkSwitches(), then
+ * calls Build(), which
+ *
+ * - puts an EcmpSwitchNetDevice on every switch node over all its ports;
+ * - gives every switch port (towards hosts and towards switches) an egress
+ *   queue from the fabric links' EthernetHelper (EthernetHelper::SetQueue;
+ *   by default ns-3's DropTailQueue of 100 frames, the default of its MaxSize
+ *   attribute in drop-tail-queue.h), so one setting sizes every switch
+ *   buffer; the RNICs keep the queue of the RnicHelper;
+ * - computes shortest paths over the switch graph (breadth first, every link
+ *   one hop) and gives each switch, for each host, every port on a shortest
+ *   path towards it: equal-cost next hops, among which the switch picks one
+ *   per flow (ECMP);
+ * - marks one spanning tree (breadth first from switch 0) as the flooding
+ *   ports, for broadcast and unknown destinations.
+ *
+ * Host links come from an RnicHelper (method, RNIC parts, host link rate and
+ * delay), links between switches from an EthernetHelper (their rate and
+ * delay); both can enable pcap and ascii tracing on the devices this helper
+ * returns. Switch attributes (e.g. EcmpSeed) are set with Config::SetDefault
+ * before the helper runs, or on GetSwitch(i) afterwards.
+ *
+ * Hosts are numbered in the order the topology attaches them (documented by
+ * each topology), RNICs in the same order.
+ */
+class FabricHelper
+{
+  public:
+    virtual ~FabricHelper() = default;
+
+    /// \return all host nodes, in host order
+    NodeContainer GetHosts() const;
+    /// \param i host index \return that host
+    Ptr<Node> GetHost(uint32_t i) const;
+    /// \return the hosts' RNICs, in host order
+    NetDeviceContainer GetRnics() const;
+    /// \param i host index \return its RNIC
+    Ptr<RnicNetDevice> GetRnic(uint32_t i) const;
+    /// \return the switch nodes, in switch order
+    NodeContainer GetSwitches() const;
+    /// \param i switch index \return its switch device
+    Ptr<EcmpSwitchNetDevice> GetSwitch(uint32_t i) const;
+    /// \return every switch port (EthernetNetDevice), switch by switch
+    NetDeviceContainer GetSwitchPorts() const;
+    /// \param host host index \return the index of the switch it is attached to
+    uint32_t GetEdgeSwitch(uint32_t host) const;
+    /**
+     * \param a a host index
+     * \param b another host index
+     * \return the switches a frame from a to b crosses (1 on one switch)
+     */
+    uint32_t GetSwitchHops(uint32_t a, uint32_t b) const;
+
+  protected:
+    /**
+     * \param hostLinks makes the host links (RNIC on the host)
+     * \param fabricLinks makes the links between switches and the switch
+     *        ports' egress queues
+     */
+    FabricHelper(RnicHelper& hostLinks, EthernetHelper& fabricLinks);
+
+    /**
+     * \param n switch nodes to add
+     * \return the index of the first of them
+     */
+    uint32_t CreateSwitches(uint32_t n);
+    /**
+     * Adds a host node and links it to a switch.
+     * \param sw switch index
+     * \return the host's index
+     */
+    uint32_t AttachHost(uint32_t sw);
+    /**
+     * Links two switches.
+     * \param a switch index
+     * \param b another switch index
+     */
+    void LinkSwitches(uint32_t a, uint32_t b);
+    /// Installs the switches, their queues, routes and flooding tree (once, last).
+    void Build();
+
+  private:
+    /// One end of a link between switches.
+    struct Trunk
+    {
+        uint32_t port;         //!< the port's index on this switch
+        uint32_t neighbor;     //!< the switch at the other end
+        uint32_t neighborPort; //!< the port's index on that switch
+    };
+
+    /// \return hop distances from switch \p from to every switch (breadth first)
+    std::vector<uint32_t> Distances(uint32_t from) const;
+    /**
+     * Gives every switch its routes to the hosts of one switch.
+     * \param edge the switch
+     * \param distance hop distances from it to every switch
+     */
+    void AddRoutesTo(uint32_t edge, const std::vector<uint32_t>& distance);
+    /// Marks the flooding ports: host ports and a breadth-first spanning tree.
+    void MarkSpanningTree();
+
+    RnicHelper& m_hostLinks;                          //!< host links
+    EthernetHelper& m_fabricLinks;                    //!< switch links and queues
+    NodeContainer m_switchNodes;                      //!< switch nodes
+    NodeContainer m_hosts;                            //!< host nodes
+    NetDeviceContainer m_rnics;                       //!< hosts' RNICs
+    std::vector<uint32_t> m_edge;                     //!< host -> its switch
+    std::vector<uint32_t> m_hostPort;                 //!< host -> its port on that switch
+    std::vector<NetDeviceContainer> m_ports;          //!< switch -> its ports, by port index
+    std::vector<std::vector<Trunk>> m_trunks;         //!< switch -> its links to switches
+    std::vector<Ptr<EcmpSwitchNetDevice>> m_switches; //!< switch devices (after Build)
+    std::vector<std::vector<uint32_t>> m_distance;    //!< switch hop distances (after Build)
+};
+
+} // namespace ns3
+
+#endif /* FABRIC_HELPER_H */

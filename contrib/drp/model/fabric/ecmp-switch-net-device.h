@@ -1,0 +1,324 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#ifndef ECMP_SWITCH_NET_DEVICE_H
+#define ECMP_SWITCH_NET_DEVICE_H
+
+#include "ns3/mac48-address.h"
+#include "ns3/net-device.h"
+#include "ns3/traced-callback.h"
+
+#include <cstdint>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+namespace ns3
+{
+
+class Channel;
+class EthernetNetDevice;
+class Node;
+class Packet;
+
+/**
+ * \ingroup drp
+ * \brief An Ethernet switch for fabrics with more than one path: forwarding
+ * from the topology, equal-cost multi-path (ECMP) by flow hash.
+ *
+ * ns-3's BridgeNetDevice learns addresses and floods, so a topology with
+ * loops (leaf-spine, fat-tree) would circulate its frames forever. This
+ * switch instead forwards from a table that whoever builds the topology fills
+ * in (FabricHelper computes shortest paths over the switch graph when it
+ * builds a fabric, as ns-3's global routing does for IPv4):
+ *
+ * - AddRoute(): a destination MAC address and the ports on a shortest path
+ *   towards it (one or more: equal-cost next hops);
+ * - SetFloodPort(): the ports on one spanning tree of the fabric, over which
+ *   broadcast, multicast and unknown destinations are flooded, so that ARP,
+ *   IPv4, ping and TCP work across the fabric next to DRP.
+ *
+ * \par ECMP
+ * A frame whose destination has several next hops takes the port chosen by a
+ * 32-bit hash (ns-3's Hash32, Murmur3) of its flow key modulo the number of
+ * next hops. The key is the source and destination MAC, the EtherType, and
+ * - for a DRP frame (EtherType 0x0101-0x01FF or 0x88B5): its TID, so that one
+ *   transfer's frames in one direction take one path and stay in order, and
+ *   different transfers between the same hosts spread;
+ * - for IPv4: source and destination address, protocol and, for TCP and UDP,
+ *   the two ports (the classic 5-tuple);
+ * - otherwise nothing more (all such frames between two hosts take one path).
+ *
+ * The hash also covers the attribute EcmpSeed and the switch's node id: each
+ * switch hashes differently (as HPCC's switches seed their hash with their
+ * node id), so that the choices of successive switches are independent, and
+ * a run can be repeated with other path choices by changing EcmpSeed alone.
+ *
+ * \par Timing and queues
+ * The ports are EthernetNetDevice: a frame is handed to the switch when its
+ * last bit has arrived (store and forward) and leaves through the egress
+ * port's transmit queue (an ns-3 Queue, TxQueue of the port; FabricHelper
+ * gives every switch port a DropTailQueue of 100 frames unless told
+ * otherwise) at the port's rate. A frame the egress queue refuses is dropped
+ * and counted at that port (GetPortStats(), trace source Drop); the peak
+ * backlog of each egress queue (frames waiting behind the one on the wire) is
+ * kept in bytes and in frames. The queues' own trace sources (Enqueue, Drop,
+ * PacketsInQueue, BytesInQueue) remain available for finer traces.
+ *
+ * A frame is never sent back out of the port it came in on: a route that
+ * would do so drops the frame and counts it (GetHairpinDrops(); a correct
+ * table never does). Frames addressed to the switch itself go up the node's
+ * stack, as BridgeNetDevice does.
+ */
+class EcmpSwitchNetDevice : public NetDevice
+{
+  public:
+    /// Counters of one port.
+    struct PortStats
+    {
+        uint64_t framesOut{0};   //!< frames handed to the port's egress queue
+        uint64_t egressDrops{0}; //!< frames its egress queue refused
+        uint32_t peakBytes{0};   //!< most bytes waiting in its egress queue
+        uint32_t peakFrames{0};  //!< most frames waiting in its egress queue
+    };
+
+    /**
+     * TracedCallback signature for forwarded frames.
+     * \param packet the frame's payload (Ethernet header removed)
+     * \param inPort index of the port it came in on
+     * \param outPort index of the port it leaves by
+     */
+    typedef void (*ForwardTracedCallback)(Ptr<const Packet> packet,
+                                          uint32_t inPort,
+                                          uint32_t outPort);
+    /**
+     * TracedCallback signature for dropped frames.
+     * \param packet the frame's payload (Ethernet header removed)
+     * \param port index of the port whose egress queue refused it
+     */
+    typedef void (*DropTracedCallback)(Ptr<const Packet> packet, uint32_t port);
+
+    /**
+     * \brief Get the type ID.
+     * \return the object TypeId
+     */
+    static TypeId GetTypeId();
+
+    EcmpSwitchNetDevice();
+    ~EcmpSwitchNetDevice() override;
+
+    // Delete copy constructor and assignment operator to avoid misuse
+    EcmpSwitchNetDevice(const EcmpSwitchNetDevice&) = delete;
+    EcmpSwitchNetDevice& operator=(const EcmpSwitchNetDevice&) = delete;
+
+    /**
+     * \brief Adds a port. The switch must be on its node already, and the
+     * port an EthernetNetDevice on the same node.
+     * \param port the port
+     * \return its index (0, 1, ... in the order ports are added)
+     */
+    uint32_t AddPort(Ptr<EthernetNetDevice> port);
+    /// \return the number of ports
+    uint32_t GetNPorts() const;
+    /// \param index a port index \return that port
+    Ptr<EthernetNetDevice> GetPort(uint32_t index) const;
+    /**
+     * \param port a device of this node
+     * \return its port index (a fatal error if it is no port of this switch)
+     */
+    uint32_t GetPortIndex(Ptr<const NetDevice> port) const;
+
+    /**
+     * \brief Sets the next hops towards a destination (replacing any).
+     * \param destination a host's MAC address
+     * \param ports indices of the ports on a shortest path towards it, in
+     *        the order the ECMP hash indexes them (not empty)
+     */
+    void AddRoute(Mac48Address destination, const std::vector<uint32_t>& ports);
+    /// \param destination a MAC address \return its next hops (empty: none)
+    std::vector<uint32_t> GetRoute(Mac48Address destination) const;
+    /**
+     * \param index a port index
+     * \param flood true: broadcast and unknown destinations go out of this
+     *        port (it is on the spanning tree); false: never
+     */
+    void SetFloodPort(uint32_t index, bool flood);
+    /// \param index a port index \return true if it floods
+    bool IsFloodPort(uint32_t index) const;
+
+    /**
+     * \brief The port a frame leaves by (what Forward() would choose).
+     * \param packet the frame's payload (Ethernet header removed)
+     * \param protocol its EtherType
+     * \param source its source address
+     * \param destination its destination address (one with a route)
+     * \return the port index (a fatal error if the destination has no route)
+     */
+    uint32_t SelectPort(Ptr<const Packet> packet,
+                        uint16_t protocol,
+                        Mac48Address source,
+                        Mac48Address destination) const;
+    /**
+     * \brief The flow hash of a frame (see the class documentation).
+     * \param packet the frame's payload (Ethernet header removed)
+     * \param protocol its EtherType
+     * \param source its source address
+     * \param destination its destination address
+     * \return the hash
+     */
+    uint32_t GetFlowHash(Ptr<const Packet> packet,
+                         uint16_t protocol,
+                         Mac48Address source,
+                         Mac48Address destination) const;
+
+    /// \param index a port index \return its counters
+    PortStats GetPortStats(uint32_t index) const;
+    /// \return frames forwarded on a route (one per frame)
+    uint64_t GetUnicastFrames() const;
+    /// \return frames flooded (one per frame, however many ports it went out of)
+    uint64_t GetFloodedFrames() const;
+    /// \return frames dropped because their route led back out of their port
+    uint64_t GetHairpinDrops() const;
+    /// \return frames refused by an egress queue, all ports together
+    uint64_t GetEgressDrops() const;
+
+    // Inherited from NetDevice
+    void SetIfIndex(const uint32_t index) override;
+    uint32_t GetIfIndex() const override;
+    Ptr<Channel> GetChannel() const override;
+    void SetAddress(Address address) override;
+    Address GetAddress() const override;
+    bool SetMtu(const uint16_t mtu) override;
+    uint16_t GetMtu() const override;
+    bool IsLinkUp() const override;
+    void AddLinkChangeCallback(Callback<void> callback) override;
+    bool IsBroadcast() const override;
+    Address GetBroadcast() const override;
+    bool IsMulticast() const override;
+    Address GetMulticast(Ipv4Address multicastGroup) const override;
+    Address GetMulticast(Ipv6Address addr) const override;
+    bool IsPointToPoint() const override;
+    bool IsBridge() const override;
+    bool Send(Ptr<Packet> packet, const Address& dest, uint16_t protocolNumber) override;
+    bool SendFrom(Ptr<Packet> packet,
+                  const Address& source,
+                  const Address& dest,
+                  uint16_t protocolNumber) override;
+    Ptr<Node> GetNode() const override;
+    void SetNode(Ptr<Node> node) override;
+    bool NeedsArp() const override;
+    void SetReceiveCallback(NetDevice::ReceiveCallback cb) override;
+    void SetPromiscReceiveCallback(NetDevice::PromiscReceiveCallback cb) override;
+    bool SupportsSendFrom() const override;
+
+  protected:
+    void DoDispose() override;
+
+  private:
+    /// One port and what the switch keeps about it.
+    struct Port
+    {
+        Ptr<EthernetNetDevice> device; //!< the port
+        bool flood{false};             //!< on the spanning tree
+        PortStats stats;               //!< its counters
+    };
+
+    /**
+     * A frame from a port (the node's promiscuous protocol handler).
+     * \param incomingPort the port
+     * \param packet the frame's payload
+     * \param protocol its EtherType
+     * \param source its source address
+     * \param destination its destination address
+     * \param packetType how the port classified it
+     */
+    void ReceiveFromPort(Ptr<NetDevice> incomingPort,
+                         Ptr<const Packet> packet,
+                         uint16_t protocol,
+                         const Address& source,
+                         const Address& destination,
+                         PacketType packetType);
+    /**
+     * Sends a frame along its route.
+     * \param inPort the port it came in on
+     * \param packet the frame's payload
+     * \param protocol its EtherType
+     * \param source its source address
+     * \param destination its destination address
+     * \param route the destination's next hops
+     */
+    void ForwardUnicast(uint32_t inPort,
+                        Ptr<const Packet> packet,
+                        uint16_t protocol,
+                        Mac48Address source,
+                        Mac48Address destination,
+                        const std::vector<uint32_t>& route);
+    /**
+     * Sends a frame out of every flooding port but the one it came in on.
+     * \param inPort the port it came in on (GetNPorts(): none, sent by the node)
+     * \param packet the frame's payload
+     * \param protocol its EtherType
+     * \param source its source address
+     * \param destination its destination address
+     */
+    void Flood(uint32_t inPort,
+               Ptr<const Packet> packet,
+               uint16_t protocol,
+               Mac48Address source,
+               Mac48Address destination);
+    /**
+     * Hands a copy of a frame to a port's egress queue and counts it.
+     * \param inPort the port it came in on (GetNPorts(): none)
+     * \param outPort the port it leaves by
+     * \param packet the frame's payload
+     * \param protocol its EtherType
+     * \param source its source address
+     * \param destination its destination address
+     */
+    void SendOut(uint32_t inPort,
+                 uint32_t outPort,
+                 Ptr<const Packet> packet,
+                 uint16_t protocol,
+                 Mac48Address source,
+                 Mac48Address destination);
+    /**
+     * The next hop of a frame: the route's only port, or the one its flow hash picks.
+     * \param route the destination's next hops (not empty)
+     * \param packet the frame's payload
+     * \param protocol its EtherType
+     * \param source its source address
+     * \param destination its destination address
+     * \return the port index
+     */
+    uint32_t PickPort(const std::vector<uint32_t>& route,
+                      Ptr<const Packet> packet,
+                      uint16_t protocol,
+                      Mac48Address source,
+                      Mac48Address destination) const;
+    /**
+     * \param address a MAC address
+     * \return its 48 bits as an integer (the route table's key)
+     */
+    static uint64_t ToKey(Mac48Address address);
+
+    Ptr<Node> m_node;                                             //!< the switch node
+    Ptr<Channel> m_channel;                                       //!< the ports' channels
+    Mac48Address m_address;                                       //!< the switch's own address
+    uint32_t m_ifIndex{0};                                        //!< interface index
+    uint16_t m_mtu{1500};                                         //!< MTU
+    uint32_t m_ecmpSeed{0};                                       //!< EcmpSeed attribute
+    std::vector<Port> m_ports;                                    //!< ports, by index
+    std::unordered_map<uint64_t, std::vector<uint32_t>> m_routes; //!< MAC -> next hops
+    uint64_t m_unicastFrames{0};                                  //!< frames forwarded on a route
+    uint64_t m_floodedFrames{0};                                  //!< frames flooded
+    uint64_t m_hairpinDrops{0};                            //!< routes back out of the in-port
+    NetDevice::ReceiveCallback m_rxCallback;               //!< up the stack
+    NetDevice::PromiscReceiveCallback m_promiscRxCallback; //!< up the stack, promiscuous
+    TracedCallback<Ptr<const Packet>, uint32_t, uint32_t> m_forwardTrace; //!< Forward
+    TracedCallback<Ptr<const Packet>, uint32_t> m_dropTrace;              //!< Drop
+};
+
+} // namespace ns3
+
+#endif /* ECMP_SWITCH_NET_DEVICE_H */

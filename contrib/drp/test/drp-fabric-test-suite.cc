@@ -1,0 +1,503 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+// Fabrics: the ECMP switch and the topology helpers (star, tree, leaf-spine,
+// fat-tree): paths, flooding, IPv4 next to DRP, and overflowing switch queues.
+
+#include "drp-test-bed.h"
+
+#include "ns3/applications-module.h"
+#include "ns3/drp-compat.h"
+#include "ns3/ecmp-switch-net-device.h"
+#include "ns3/fat-tree-fabric-helper.h"
+#include "ns3/internet-stack-helper.h"
+#include "ns3/ipv4-address-helper.h"
+#include "ns3/leaf-spine-fabric-helper.h"
+#include "ns3/queue-size.h"
+#include "ns3/star-fabric-helper.h"
+#include "ns3/test.h"
+#include "ns3/tree-fabric-helper.h"
+
+#include <functional>
+#include <map>
+#include <memory>
+#include <set>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+using namespace ns3;
+using namespace ns3::drptest;
+
+namespace
+{
+
+/// Every frame forwarded by any switch of a fabric, by packet UID.
+class PathRecorder
+{
+  public:
+    /// \param fabric the fabric whose switches are watched
+    explicit PathRecorder(const FabricHelper& fabric)
+    {
+        for (uint32_t s = 0; s < fabric.GetSwitches().GetN(); ++s)
+        {
+            fabric.GetSwitch(s)->TraceConnectWithoutContext(
+                "Forward",
+                MakeCallback(&PathRecorder::OnForward, this));
+        }
+    }
+
+    /**
+     * \return the most switch ports any one packet UID left by (one frame
+     *         each, unless a sender reuses a UID: TCP's segments do)
+     */
+    uint32_t MostHops() const
+    {
+        uint32_t most = 0;
+        for (const auto& [uid, hops] : m_hops)
+        {
+            most = std::max(most, hops);
+        }
+        return most;
+    }
+
+    uint32_t m_hairpins{0};              //!< frames sent back out of their port
+    std::map<uint64_t, uint32_t> m_hops; //!< packet UID -> ports it left by
+    Time m_last;                         //!< when the last frame was forwarded
+
+  private:
+    /// \param packet a frame \param in its port in \param out its port out
+    void OnForward(Ptr<const Packet> packet, uint32_t in, uint32_t out)
+    {
+        ++m_hops[packet->GetUid()];
+        m_last = Simulator::Now();
+        m_hairpins += in == out;
+    }
+};
+
+/// \param packet a DRP frame's payload \return its TID
+uint16_t
+TidOf(Ptr<const Packet> packet)
+{
+    DrpHeader header;
+    packet->PeekHeader(header);
+    return header.GetTid();
+}
+
+/**
+ * Compares every successful transfer of a host application byte for byte.
+ * \param app the initiator's application
+ * \param mine its RNIC
+ * \param peer the responder's RNIC
+ * \param compared incremented per compared transfer
+ * \param corrupt incremented per transfer whose regions differ
+ */
+void
+CompareTransfers(Ptr<Application> app,
+                 Ptr<RnicNetDevice> mine,
+                 Ptr<RnicNetDevice> peer,
+                 uint32_t* compared,
+                 uint32_t* corrupt)
+{
+    app->TraceConnectWithoutContext(
+        "TransferComplete",
+        Callback<void, const DrpTransferRecord&>([=](const DrpTransferRecord& r) {
+            if (r.status == DrpTransferRecord::SUCCESS)
+            {
+                ++*compared;
+                *corrupt += mine->GetHostMemory()->CountDifferences(r.sba,
+                                                                    peer->GetHostMemory(),
+                                                                    r.dba,
+                                                                    r.length) != 0;
+            }
+        }));
+}
+
+} // namespace
+
+/**
+ * \ingroup drp-tests
+ * ECMP on a leaf-spine: one transfer's frames take one spine, different
+ * transfers spread over the spines, no frame goes back out of its port or
+ * crosses more than leaf, spine, leaf.
+ */
+class DrpFabricEcmpTestCase : public TestCase
+{
+  public:
+    /// \param method traditional or dynamic
+    explicit DrpFabricEcmpTestCase(const std::string& method)
+        : TestCase("Fabric: ECMP on a 2-leaf, 4-spine fabric, " + method),
+          m_method(method)
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        const uint32_t transfers = 32;
+        RnicHelper rnic;
+        rnic.SetMethod(m_method);
+        EthernetHelper uplinks;
+        LeafSpineFabricHelper fabric(2, 4, 2, rnic, uplinks);
+        PathRecorder paths(fabric);
+        // Leaf 0's port to host 0 is its port 0; its uplinks are ports 2 to 5.
+        std::map<uint16_t, std::set<uint32_t>> uplinkOfTid;
+        Ptr<EcmpSwitchNetDevice> leaf = fabric.GetLeaf(0);
+        bool selectAgrees = true;
+        leaf->TraceConnectWithoutContext(
+            "Forward",
+            Callback<void, Ptr<const Packet>, uint32_t, uint32_t>(
+                [&](Ptr<const Packet> packet, uint32_t in, uint32_t out) {
+                    if (in == 0)
+                    {
+                        uplinkOfTid[TidOf(packet)].insert(out);
+                        selectAgrees &=
+                            leaf->SelectPort(
+                                packet,
+                                fabric.GetRnic(0)->GetEtherType(),
+                                Mac48Address::ConvertFrom(fabric.GetRnic(0)->GetAddress()),
+                                Mac48Address::ConvertFrom(fabric.GetRnic(2)->GetAddress())) == out;
+                    }
+                }));
+
+        RdmaHostHelper host = MakeWorkload(transfers, 8192);
+        host.SetAttribute("Concurrency", UintegerValue(16));
+        ApplicationContainer apps = host.Install(fabric.GetHost(0));
+        host.SetAttribute("Transfers", UintegerValue(0));
+        apps.Add(host.Install(fabric.GetHost(2)));
+        RdmaHostHelper::SetWorkload(apps.Get(0), fabric.GetRnic(2));
+        uint32_t compared = 0;
+        uint32_t corrupt = 0;
+        CompareTransfers(apps.Get(0), fabric.GetRnic(0), fabric.GetRnic(2), &compared, &corrupt);
+        apps.Start(Seconds(0));
+        Simulator::Run();
+
+        NS_TEST_ASSERT_MSG_EQ(compared, transfers, "every transfer succeeded");
+        NS_TEST_EXPECT_MSG_EQ(corrupt, 0, "byte-exact");
+        NS_TEST_EXPECT_MSG_GT(uplinkOfTid.size(), 1, "several TIDs");
+        std::set<uint32_t> used;
+        for (const auto& [tid, ports] : uplinkOfTid)
+        {
+            NS_TEST_EXPECT_MSG_EQ(ports.size(), 1, "TID " << tid << " takes one spine");
+            NS_TEST_EXPECT_MSG_EQ((*ports.begin() >= 2 && *ports.begin() < 6),
+                                  true,
+                                  "TID " << tid << " goes up an uplink");
+            used.insert(ports.begin(), ports.end());
+        }
+        NS_TEST_EXPECT_MSG_GT(used.size(), 1, "transfers spread over the spines");
+        NS_TEST_EXPECT_MSG_EQ(selectAgrees, true, "SelectPort tells the port taken");
+        NS_TEST_EXPECT_MSG_EQ(paths.m_hairpins, 0, "no frame back out of its port");
+        NS_TEST_EXPECT_MSG_EQ(paths.MostHops(), 3, "at most leaf, spine, leaf");
+        for (uint32_t s = 0; s < fabric.GetSwitches().GetN(); ++s)
+        {
+            NS_TEST_EXPECT_MSG_EQ(fabric.GetSwitch(s)->GetHairpinDrops(), 0, "switch " << s);
+        }
+        Simulator::Destroy();
+    }
+
+    std::string m_method; //!< traditional or dynamic
+};
+
+/**
+ * \ingroup drp-tests
+ * The shapes: switch and host counts, hops between hosts, equal-cost routes.
+ */
+class DrpFabricShapeTestCase : public TestCase
+{
+  public:
+    DrpFabricShapeTestCase()
+        : TestCase("Fabric: star, tree, leaf-spine and fat-tree shapes and routes")
+    {
+    }
+
+  private:
+    /// \param fabric a fabric \param host a host \return its MAC address
+    static Mac48Address Mac(const FabricHelper& fabric, uint32_t host)
+    {
+        return Mac48Address::ConvertFrom(fabric.GetRnic(host)->GetAddress());
+    }
+
+    void DoRun() override
+    {
+        RnicHelper rnic;
+        EthernetHelper links;
+
+        StarFabricHelper star(5, rnic, links);
+        NS_TEST_EXPECT_MSG_EQ(star.GetSwitches().GetN(), 1, "star: one switch");
+        NS_TEST_EXPECT_MSG_EQ(star.GetHosts().GetN(), 5, "star: hosts");
+        NS_TEST_EXPECT_MSG_EQ(star.GetSwitchHops(0, 4), 1, "star: one hop");
+        NS_TEST_EXPECT_MSG_EQ(star.GetSwitch(0)->GetRoute(Mac(star, 3)).at(0), 3, "port order");
+
+        TreeFabricHelper tree(3, 2, rnic, links);
+        NS_TEST_EXPECT_MSG_EQ(tree.GetSwitches().GetN(), 7, "tree: 1 + 2 + 4 switches");
+        NS_TEST_EXPECT_MSG_EQ(tree.GetHosts().GetN(), 8, "tree: 2^3 hosts");
+        NS_TEST_EXPECT_MSG_EQ(tree.GetSwitchHops(0, 1), 1, "tree: same edge");
+        NS_TEST_EXPECT_MSG_EQ(tree.GetSwitchHops(0, 2), 3, "tree: same middle switch");
+        NS_TEST_EXPECT_MSG_EQ(tree.GetSwitchHops(0, 7), 5, "tree: across the root");
+
+        LeafSpineFabricHelper leafSpine(3, 2, 4, rnic, links);
+        NS_TEST_EXPECT_MSG_EQ(leafSpine.GetSwitches().GetN(), 5, "leaf-spine: 3 + 2 switches");
+        NS_TEST_EXPECT_MSG_EQ(leafSpine.GetHosts().GetN(), 12, "leaf-spine: hosts");
+        NS_TEST_EXPECT_MSG_EQ(leafSpine.GetEdgeSwitch(5), 1, "host 5 on leaf 1");
+        NS_TEST_EXPECT_MSG_EQ(leafSpine.GetSwitchHops(0, 3), 1, "leaf-spine: same leaf");
+        NS_TEST_EXPECT_MSG_EQ(leafSpine.GetSwitchHops(0, 11), 3, "leaf-spine: across");
+        NS_TEST_EXPECT_MSG_EQ(leafSpine.GetLeaf(0)->GetRoute(Mac(leafSpine, 11)).size(),
+                              2,
+                              "leaf: one next hop per spine");
+        NS_TEST_EXPECT_MSG_EQ(leafSpine.GetSpine(1)->GetRoute(Mac(leafSpine, 11)).size(),
+                              1,
+                              "spine: one way down");
+
+        FatTreeFabricHelper fatTree(4, rnic, links);
+        NS_TEST_EXPECT_MSG_EQ(fatTree.GetSwitches().GetN(), 20, "fat-tree k=4: 5 k^2/4 switches");
+        NS_TEST_EXPECT_MSG_EQ(fatTree.GetHosts().GetN(), 16, "fat-tree k=4: k^3/4 hosts");
+        NS_TEST_EXPECT_MSG_EQ(fatTree.GetSwitchHops(0, 1), 1, "fat-tree: same edge");
+        NS_TEST_EXPECT_MSG_EQ(fatTree.GetSwitchHops(0, 2), 3, "fat-tree: same pod");
+        NS_TEST_EXPECT_MSG_EQ(fatTree.GetSwitchHops(0, 15), 5, "fat-tree: across pods");
+        NS_TEST_EXPECT_MSG_EQ(fatTree.GetEdge(0, 0)->GetRoute(Mac(fatTree, 15)).size(),
+                              2,
+                              "edge: up to either aggregation switch");
+        NS_TEST_EXPECT_MSG_EQ(fatTree.GetAggregation(0, 1)->GetRoute(Mac(fatTree, 15)).size(),
+                              2,
+                              "aggregation: up to either of its cores");
+        NS_TEST_EXPECT_MSG_EQ(fatTree.GetCore(3)->GetRoute(Mac(fatTree, 15)).size(),
+                              1,
+                              "core: one way down");
+        // Flooding: a spanning tree has one link fewer than switches.
+        uint32_t floodingTrunkEnds = 0;
+        for (uint32_t s = 0; s < fatTree.GetSwitches().GetN(); ++s)
+        {
+            Ptr<EcmpSwitchNetDevice> sw = fatTree.GetSwitch(s);
+            for (uint32_t p = 0; p < sw->GetNPorts(); ++p)
+            {
+                floodingTrunkEnds += sw->IsFloodPort(p);
+            }
+        }
+        NS_TEST_EXPECT_MSG_EQ(floodingTrunkEnds, 16 + 2 * (20 - 1), "host ports and a tree");
+        Simulator::Destroy();
+    }
+};
+
+/**
+ * \ingroup drp-tests
+ * ARP, ping and a TCP bulk transfer between hosts of a fabric, beside DRP.
+ */
+class DrpFabricIpTestCase : public TestCase
+{
+  public:
+    /// \param fatTree true: a k=4 fat-tree; false: a 2-leaf, 2-spine fabric
+    explicit DrpFabricIpTestCase(bool fatTree)
+        : TestCase(std::string("Fabric: ARP, ping and TCP across a ") +
+                   (fatTree ? "fat-tree" : "leaf-spine")),
+          m_fatTree(fatTree)
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        RnicHelper rnic;
+        EthernetHelper links;
+        std::unique_ptr<FabricHelper> fabric;
+        if (m_fatTree)
+        {
+            fabric = std::make_unique<FatTreeFabricHelper>(4, rnic, links);
+        }
+        else
+        {
+            fabric = std::make_unique<LeafSpineFabricHelper>(2, 2, 2, rnic, links);
+        }
+        const uint32_t last = fabric->GetHosts().GetN() - 1;
+        InternetStackHelper stack;
+        stack.Install(fabric->GetHosts());
+        Ipv4AddressHelper addresses("10.1.0.0", "255.255.0.0");
+        Ipv4InterfaceContainer interfaces = addresses.Assign(fabric->GetRnics());
+
+        uint32_t replies = 0;
+        ApplicationContainer ping =
+            drp::InstallPing(fabric->GetHost(0),
+                             interfaces.GetAddress(last),
+                             Seconds(1),
+                             56,
+                             Callback<void, Time>([&replies](Time) { ++replies; }));
+        ping.Start(Seconds(0.5));
+        ping.Stop(Seconds(3.9));
+
+        const uint32_t bytes = 200000;
+        const uint16_t port = 9;
+        BulkSendHelper bulk("ns3::TcpSocketFactory",
+                            InetSocketAddress(interfaces.GetAddress(last - 1), port));
+        bulk.SetAttribute("MaxBytes", UintegerValue(bytes));
+        ApplicationContainer sender = bulk.Install(fabric->GetHost(1));
+        sender.Start(Seconds(0.5));
+        PacketSinkHelper sinkHelper("ns3::TcpSocketFactory",
+                                    InetSocketAddress(Ipv4Address::GetAny(), port));
+        ApplicationContainer sink = sinkHelper.Install(fabric->GetHost(last - 1));
+        sink.Start(Seconds(0));
+
+        PathRecorder paths(*fabric);
+        Simulator::Stop(Seconds(4));
+        Simulator::Run();
+
+        NS_TEST_EXPECT_MSG_EQ(replies, 4, "four pings answered (ARP across the fabric first)");
+        NS_TEST_EXPECT_MSG_EQ(DynamicCast<PacketSink>(sink.Get(0))->GetTotalRx(),
+                              bytes,
+                              "the TCP transfer arrived whole");
+        NS_TEST_EXPECT_MSG_EQ(paths.m_hairpins, 0, "no frame back out of its port");
+        // The last ping leaves at 3.5 s; TCP is done long before. A frame
+        // that circulated would keep the switches busy to the end.
+        NS_TEST_EXPECT_MSG_LT(paths.m_last, Seconds(3.6), "the fabric falls silent");
+        uint64_t flooded = 0;
+        for (uint32_t s = 0; s < fabric->GetSwitches().GetN(); ++s)
+        {
+            flooded += fabric->GetSwitch(s)->GetFloodedFrames();
+        }
+        NS_TEST_EXPECT_MSG_GT(flooded, 0, "ARP requests were flooded");
+        Simulator::Destroy();
+    }
+
+    bool m_fatTree; //!< which fabric
+};
+
+/**
+ * \ingroup drp-tests
+ * Incast on a star whose switch buffers hold 8 frames: 8 hosts write 64 KiB
+ * each to host 0 at once. The switch drops at host 0's port only, every
+ * transfer ends, and every successful one is byte-exact.
+ */
+class DrpFabricIncastTestCase : public TestCase
+{
+  public:
+    /// \param method traditional or dynamic
+    explicit DrpFabricIncastTestCase(const std::string& method)
+        : TestCase("Fabric: incast of 8 into an 8-frame switch queue, " + method),
+          m_method(method)
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        const uint32_t senders = 8;
+        RnicHelper rnic;
+        rnic.SetMethod(m_method);
+        EthernetHelper links;
+        links.SetQueue("ns3::DropTailQueue", "MaxSize", QueueSizeValue(QueueSize("8p")));
+        StarFabricHelper star(senders + 1, rnic, links);
+        RdmaHostHelper host = MakeWorkload(1, 65536);
+        ApplicationContainer apps;
+        for (uint32_t i = 1; i <= senders; ++i)
+        {
+            apps.Add(host.Install(star.GetHost(i)));
+        }
+        host.SetAttribute("Transfers", UintegerValue(0));
+        apps.Add(host.Install(star.GetHost(0)));
+        uint32_t compared = 0;
+        uint32_t corrupt = 0;
+        for (uint32_t i = 0; i < senders; ++i)
+        {
+            RdmaHostHelper::SetWorkload(apps.Get(i), star.GetRnic(0));
+            CompareTransfers(apps.Get(i),
+                             star.GetRnic(i + 1),
+                             star.GetRnic(0),
+                             &compared,
+                             &corrupt);
+        }
+        apps.Start(Seconds(0));
+        Simulator::Run();
+
+        Ptr<EcmpSwitchNetDevice> sw = star.GetSwitch(0);
+        NS_TEST_EXPECT_MSG_GT(sw->GetPortStats(0).egressDrops, 0, "drops at host 0's port");
+        NS_TEST_EXPECT_MSG_EQ(sw->GetPortStats(0).peakFrames, 8, "its queue filled up");
+        NS_TEST_EXPECT_MSG_EQ(sw->GetEgressDrops(),
+                              sw->GetPortStats(0).egressDrops,
+                              "and nowhere else");
+        uint32_t ended = 0;
+        for (uint32_t i = 0; i < senders; ++i)
+        {
+            ended += DynamicCast<RdmaHostApplication>(apps.Get(i))->GetRecords().size();
+        }
+        NS_TEST_EXPECT_MSG_EQ(ended, senders, "every transfer ended");
+        NS_TEST_EXPECT_MSG_EQ(compared, senders, "and succeeded after retransmissions");
+        NS_TEST_EXPECT_MSG_EQ(corrupt, 0, "byte-exact");
+        Simulator::Destroy();
+    }
+
+    std::string m_method; //!< traditional or dynamic
+};
+
+/**
+ * \ingroup drp-tests
+ * Topologies that cannot be built fail with a message naming the value and
+ * what is valid.
+ */
+class DrpFabricBadInputTestCase : public TestCase
+{
+  public:
+    DrpFabricBadInputTestCase()
+        : TestCase("Fabric: invalid topologies are refused with a clear message")
+    {
+    }
+
+  private:
+    /**
+     * \param build builds a topology
+     * \param expected the message it must throw
+     */
+    void ExpectRefused(const std::function<void()>& build, const std::string& expected)
+    {
+        std::string message;
+        try
+        {
+            build();
+        }
+        catch (const std::invalid_argument& e)
+        {
+            message = e.what();
+        }
+        NS_TEST_EXPECT_MSG_EQ(message, expected, "refused");
+    }
+
+    void DoRun() override
+    {
+        RnicHelper rnic;
+        EthernetHelper links;
+        ExpectRefused([&]() { StarFabricHelper(0, rnic, links); },
+                      "StarFabricHelper hosts = 0 is out of range [1, 65535]");
+        ExpectRefused([&]() { LeafSpineFabricHelper(2, 0, 4, rnic, links); },
+                      "LeafSpineFabricHelper spines = 0 is out of range [1, 65535]");
+        ExpectRefused([&]() { LeafSpineFabricHelper(4, 2, 0, rnic, links); },
+                      "LeafSpineFabricHelper hostsPerLeaf = 0 is out of range [1, 16383]");
+        ExpectRefused([&]() { FatTreeFabricHelper(5, rnic, links); },
+                      "FatTreeFabricHelper k = 5 must be even (2, 4, ..., 64)");
+        ExpectRefused([&]() { TreeFabricHelper(4, 20, rnic, links); },
+                      "TreeFabricHelper: fanOut^levels = 20^4 hosts exceeds 65535");
+        Simulator::Destroy();
+    }
+};
+
+/**
+ * \ingroup drp-tests
+ * The fabric suite.
+ */
+class DrpFabricTestSuite : public TestSuite
+{
+  public:
+    DrpFabricTestSuite()
+        : TestSuite("drp-fabric", DRP_TEST_SYSTEM)
+    {
+        AddTestCase(new DrpFabricShapeTestCase, DRP_TEST_QUICK);
+        AddTestCase(new DrpFabricBadInputTestCase, DRP_TEST_QUICK);
+        for (const char* method : {"traditional", "dynamic"})
+        {
+            AddTestCase(new DrpFabricEcmpTestCase(method), DRP_TEST_QUICK);
+            AddTestCase(new DrpFabricIncastTestCase(method), DRP_TEST_QUICK);
+        }
+        AddTestCase(new DrpFabricIpTestCase(false), DRP_TEST_QUICK);
+        AddTestCase(new DrpFabricIpTestCase(true), DRP_TEST_QUICK);
+    }
+};
+
+/// Registers the suite.
+static DrpFabricTestSuite g_drpFabricTestSuite;
