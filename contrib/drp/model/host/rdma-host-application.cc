@@ -17,6 +17,9 @@
 #include "ns3/string.h"
 #include "ns3/uinteger.h"
 
+#include <iterator>
+#include <limits>
+
 namespace ns3
 {
 
@@ -429,6 +432,17 @@ RdmaHostApplication::StartApplication()
         MakeCallback(&RdmaHostApplication::OnReply, this),
         MakeCallback(&RdmaHostApplication::OnCompletion, this),
         MakeCallback(&RdmaHostApplication::OnResponderDone, this));
+    NS_ABORT_MSG_IF(m_transfers > 0 && !m_list.empty(),
+                    "RdmaHostApplication on node "
+                        << GetNode()->GetId()
+                        << " has both Transfers > 0 and a transfer list: use one of them");
+    for (uint32_t position = 0; position < m_list.size(); ++position)
+    {
+        Simulator::Schedule(m_list[position].delay,
+                            &RdmaHostApplication::StartListed,
+                            this,
+                            position);
+    }
     if (m_transfers > 0)
     {
         NS_ABORT_MSG_UNLESS(Mac48Address::IsMatchingType(m_peer),
@@ -447,6 +461,7 @@ RdmaHostApplication::StopApplication()
 {
     NS_LOG_FUNCTION(this);
     m_transfers = m_started; // start nothing more
+    m_stopped = true;
 }
 
 void
@@ -457,20 +472,99 @@ RdmaHostApplication::StartTransfer(uint32_t slot)
         return;
     }
     m_transferStartTrace(m_started);
-    Pending pending{m_started++, slot, Simulator::Now()};
-    uint64_t sba = slot * GetSlotStride();
+    const uint64_t offset = slot * GetSlotStride();
+    Prepare(Pending{m_started++,
+                    slot,
+                    Simulator::Now(),
+                    Mac48Address::ConvertFrom(m_peer),
+                    m_operation == READ,
+                    offset,
+                    (uint64_t(GetNode()->GetId() + 1) << 32) + offset,
+                    m_transferSize});
+}
+
+void
+RdmaHostApplication::StartListed(uint32_t position)
+{
+    if (m_stopped)
+    {
+        return;
+    }
+    const Listed& listed = m_list[position];
+    m_transferStartTrace(position);
+    ++m_listStarted;
+    const uint64_t offset = TakeRingRegion(listed.bytes);
+    Prepare(Pending{position,
+                    0,
+                    Simulator::Now(),
+                    listed.peer,
+                    listed.operation == READ,
+                    offset,
+                    (uint64_t(GetNode()->GetId() + 1) << 32) + offset,
+                    listed.bytes});
+}
+
+uint64_t
+RdmaHostApplication::TakeRingRegion(uint32_t bytes)
+{
+    const uint64_t ring = uint64_t(1) << 32;
+    const uint64_t page = HostMemory::PAGE_SIZE;
+    const uint64_t stride = (uint64_t(bytes) + page - 1) / page * page;
+    if (m_ringNext + stride > ring)
+    {
+        m_ringNext = 0;
+    }
+    const uint64_t offset = m_ringNext;
+    auto next = m_ringInUse.lower_bound(offset);
+    const bool overlapsNext = next != m_ringInUse.end() && next->first < offset + stride;
+    const bool overlapsPrevious =
+        next != m_ringInUse.begin() && std::prev(next)->first + std::prev(next)->second > offset;
+    NS_ABORT_MSG_IF(overlapsNext || overlapsPrevious,
+                    "RdmaHostApplication on node "
+                        << GetNode()->GetId()
+                        << ": more than 4 GiB of listed transfers in flight at once");
+    m_ringInUse[offset] = stride;
+    m_ringNext = offset + stride;
+    return offset;
+}
+
+void
+RdmaHostApplication::Prepare(const Pending& pending)
+{
     // Fresh bytes in this host's buffer: a write's source, or a read's
     // destination, so that a read that moved nothing fails the comparison of
     // the two regions (the slot still held the previous read's data).
     uint64_t seed = (uint64_t(m_contentRv->GetInteger(0, UINT32_MAX)) << 32) |
                     m_contentRv->GetInteger(0, UINT32_MAX);
-    m_rnic->GetHostMemory()->Fill(sba, m_transferSize, seed);
+    m_rnic->GetHostMemory()->Fill(pending.sba, pending.length, seed);
     // The transfer's own buffer is registered before it is posted, as an
     // RDMA application registers its buffers (instantly here: the model's
     // registration cost is the responder's).
-    m_rnic->GetHostMemory()->Register(sba, m_transferSize);
+    m_rnic->GetHostMemory()->Register(pending.sba, pending.length);
     m_waiting.push_back(pending);
     PostWaiting();
+}
+
+void
+RdmaHostApplication::AddTransfer(Time delay, Mac48Address peer, uint32_t bytes, Operation operation)
+{
+    NS_LOG_FUNCTION(this << delay << peer << bytes << operation);
+    drp::RequireInRange<uint32_t>("RdmaHostApplication::AddTransfer bytes",
+                                  bytes,
+                                  1,
+                                  std::numeric_limits<uint32_t>::max());
+    drp::RequireInRange<int64_t>("RdmaHostApplication::AddTransfer delay (ns)",
+                                 delay.GetNanoSeconds(),
+                                 0,
+                                 std::numeric_limits<int64_t>::max());
+    m_list.push_back(Listed{delay, peer, bytes, operation});
+    m_listPeers.insert(peer);
+}
+
+uint32_t
+RdmaHostApplication::GetListedTransfers() const
+{
+    return m_list.size();
 }
 
 void
@@ -507,14 +601,13 @@ RdmaHostApplication::Post(const Pending& pending)
     ++m_inFlight;
     ++m_doorbells;
     m_transferPostTrace(pending.index, Simulator::Now() - pending.start);
-    uint64_t sba = pending.slot * GetSlotStride();
-    uint64_t dba = (uint64_t(GetNode()->GetId() + 1) << 32) + pending.slot * GetSlotStride();
-    bool read = m_operation == READ;
-    Mac48Address peer = Mac48Address::ConvertFrom(m_peer);
-    uint32_t length = m_transferSize;
-    m_rnic->GetPcieLink()->Doorbell([this, pending, peer, read, sba, dba, length]() {
+    m_rnic->GetPcieLink()->Doorbell([this, pending]() {
         --m_doorbells;
-        uint16_t tid = m_rnic->GetTransport()->PostTransfer(peer, read, sba, dba, length);
+        uint16_t tid = m_rnic->GetTransport()->PostTransfer(pending.peer,
+                                                            pending.read,
+                                                            pending.sba,
+                                                            pending.dba,
+                                                            pending.length);
         m_pending[tid] = pending;
     });
 }
@@ -628,12 +721,16 @@ RdmaHostApplication::IsGranted(Mac48Address peer, uint64_t address, uint64_t len
 std::pair<uint64_t, uint64_t>
 RdmaHostApplication::GetWorkloadRegion(Mac48Address peer) const
 {
+    uint64_t base = uint64_t(GetNode()->GetId() + 1) << 32;
+    if (m_listPeers.count(peer) != 0)
+    {
+        return {base, uint64_t(1) << 32}; // the whole ring
+    }
     if (m_transfers == 0 || !Mac48Address::IsMatchingType(m_peer) ||
         Mac48Address::ConvertFrom(m_peer) != peer)
     {
         return {0, 0};
     }
-    uint64_t base = uint64_t(GetNode()->GetId() + 1) << 32;
     return {base, uint64_t(std::min(m_concurrency, m_transfers)) * GetSlotStride()};
 }
 
@@ -756,6 +853,10 @@ RdmaHostApplication::OnCompletion(const DrpTransferRecord& completed)
     NS_LOG_INFO("transfer " << record.index << " (tid " << record.tid << ") "
                             << record.GetStatusName() << " in " << record.GetDuration().As(Time::US)
                             << ", " << record.GetModeName());
+    if (!m_list.empty())
+    {
+        m_ringInUse.erase(record.sba);
+    }
     m_records.push_back(record);
     m_transferTrace(record);
     if (m_started < m_transfers)

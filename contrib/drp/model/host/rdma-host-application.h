@@ -17,6 +17,7 @@
 #include <boost/icl/interval_set.hpp>
 #include <deque>
 #include <map>
+#include <set>
 #include <vector>
 
 namespace ns3
@@ -74,6 +75,19 @@ namespace ns3
  * in this host's memory and [(node id + 1) * 2^32 + k * stride, ...) in the
  * peer's (stride: TransferSize rounded up to 4 KiB), so that several
  * initiators can use one responder at once.
+ *
+ * \par Transfer lists
+ * Instead of the Transfers workload, a host can run a list of transfers, each
+ * with its own start, peer, size and operation (AddTransfer(); fabric
+ * workloads such as incast, permutation, all-to-all and Poisson arrivals are
+ * lists made by FabricWorkloadHelper). A listed transfer starts its delay
+ * after the application starts, then goes through admission like any other
+ * (MaxInFlight, free TIDs). Its record's index is its position in the list.
+ * Listed transfers take their regions one after the other from a ring of
+ * 2^32 bytes: [offset, offset + size) here and [(node id + 1) * 2^32 +
+ * offset, ...) at the peer, so that transfers in flight never share bytes
+ * (more than 4 GiB in flight from one host is a fatal error). A host runs
+ * either the Transfers workload or a list, not both.
  */
 class RdmaHostApplication : public Application
 {
@@ -198,6 +212,18 @@ class RdmaHostApplication : public Application
     std::pair<uint64_t, uint64_t> GetWorkloadRegion(Mac48Address peer) const;
     /// \return the RNIC this host uses
     Ptr<RnicNetDevice> GetRnic() const;
+
+    /**
+     * Adds a transfer to this host's list (see "Transfer lists" above); call
+     * before the application starts.
+     * \param delay when it starts, after the application's start
+     * \param peer the responder's RNIC address
+     * \param bytes its size (1 to 4,294,967,295)
+     * \param operation write or read
+     */
+    void AddTransfer(Time delay, Mac48Address peer, uint32_t bytes, Operation operation);
+    /// \return the transfers added with AddTransfer()
+    uint32_t GetListedTransfers() const;
     /**
      * Assigns fixed random variable streams.
      * \param stream first stream index
@@ -212,9 +238,23 @@ class RdmaHostApplication : public Application
     /// A transfer in flight, as the host knows it.
     struct Pending
     {
-        uint32_t index; //!< workload sequence number
-        uint32_t slot;  //!< memory slot
-        Time start;     //!< when the workload asked for it
+        uint32_t index;    //!< workload sequence number, or position in the list
+        uint32_t slot;     //!< memory slot (Transfers workload)
+        Time start;        //!< when the workload asked for it
+        Mac48Address peer; //!< the responder
+        bool read;         //!< read or write
+        uint64_t sba;      //!< this host's region
+        uint64_t dba;      //!< the peer's region
+        uint32_t length;   //!< bytes
+    };
+
+    /// A transfer of the list (AddTransfer()).
+    struct Listed
+    {
+        Time delay;          //!< after the application's start
+        Mac48Address peer;   //!< the responder
+        uint32_t bytes;      //!< size
+        Operation operation; //!< write or read
     };
 
     void StartApplication() override;
@@ -276,6 +316,23 @@ class RdmaHostApplication : public Application
      * \param slot memory slot
      */
     void StartTransfer(uint32_t slot);
+    /**
+     * Starts a transfer of the list: takes its region from the ring and
+     * prepares it as StartTransfer() does.
+     * \param position its position in the list
+     */
+    void StartListed(uint32_t position);
+    /**
+     * Fills a transfer's buffer with fresh bytes, registers it and queues the
+     * transfer for admission.
+     * \param pending the transfer
+     */
+    void Prepare(const Pending& pending);
+    /**
+     * \param bytes a listed transfer's size
+     * \return the offset of its region in the ring
+     */
+    uint64_t TakeRingRegion(uint32_t bytes);
     /// Posts waiting transfers while MaxInFlight and the RNIC's free TIDs allow.
     void PostWaiting();
     /**
@@ -345,16 +402,22 @@ class RdmaHostApplication : public Application
     uint64_t m_refused[REFUSALS];                         //!< refused requests per reason
     mutable std::map<Mac48Address, Ptr<RdmaHostApplication>> m_peerHosts; //!< FindHostOf's
 
-    Ptr<RnicNetDevice> m_rnic;             //!< our RNIC
-    Ptr<HostCpus> m_cpus;                  //!< the node's CPUs
-    uint32_t m_maxInFlight;                //!< transfers posted at once, at most
-    uint32_t m_inFlight;                   //!< transfers posted and not yet ended
-    uint32_t m_doorbells;                  //!< posts rung and not yet at the RNIC
-    std::deque<Pending> m_waiting;         //!< started transfers waiting for admission
-    EventId m_retry;                       //!< PostWaiting when a held TID comes free
-    uint32_t m_started;                    //!< transfers started
-    uint32_t m_failedRegistrations;        //!< registration attempts that failed
-    std::map<uint16_t, Pending> m_pending; //!< our transfers in flight, by TID
+    Ptr<RnicNetDevice> m_rnic;                //!< our RNIC
+    Ptr<HostCpus> m_cpus;                     //!< the node's CPUs
+    uint32_t m_maxInFlight;                   //!< transfers posted at once, at most
+    uint32_t m_inFlight;                      //!< transfers posted and not yet ended
+    uint32_t m_doorbells;                     //!< posts rung and not yet at the RNIC
+    std::deque<Pending> m_waiting;            //!< started transfers waiting for admission
+    EventId m_retry;                          //!< PostWaiting when a held TID comes free
+    uint32_t m_started;                       //!< transfers started
+    std::vector<Listed> m_list;               //!< the transfer list
+    std::set<Mac48Address> m_listPeers;       //!< peers the list targets
+    std::map<uint64_t, uint64_t> m_ringInUse; //!< ring regions in flight: offset -> bytes
+    uint64_t m_ringNext{0};                   //!< next ring offset to try
+    uint32_t m_listStarted{0};                //!< listed transfers started
+    bool m_stopped{false};                    //!< StopApplication() ran
+    uint32_t m_failedRegistrations;           //!< registration attempts that failed
+    std::map<uint16_t, Pending> m_pending;    //!< our transfers in flight, by TID
     std::map<std::pair<Mac48Address, uint16_t>, std::pair<uint64_t, uint32_t>>
         m_registrations;                                //!< regions registered for peers' transfers
     std::vector<DrpTransferRecord> m_records;           //!< ended transfers

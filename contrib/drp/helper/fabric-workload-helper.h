@@ -1,0 +1,170 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#ifndef FABRIC_WORKLOAD_HELPER_H
+#define FABRIC_WORKLOAD_HELPER_H
+
+#include "ns3/application-container.h"
+#include "ns3/data-rate.h"
+#include "ns3/fabric-helper.h"
+#include "ns3/flow-size-cdf.h"
+#include "ns3/nstime.h"
+#include "ns3/random-variable-stream.h"
+#include "ns3/rdma-host-application.h"
+#include "ns3/rdma-host-helper.h"
+
+#include <cstdint>
+#include <vector>
+
+namespace ns3
+{
+
+/**
+ * \ingroup drp
+ * \brief Traffic matrices for the hosts of a fabric: incast, permutation,
+ * all-to-all and open-loop Poisson arrivals with flow sizes from a CDF.
+ *
+ * The helper collects transfers ("flows": source host, destination host,
+ * bytes, start time, operation) from any number of Add calls, then Install()
+ * puts one RdmaHostApplication on every host of the fabric and gives each
+ * initiator its transfers as a transfer list (RdmaHostApplication::
+ * AddTransfer()). Hosts are named by their index in the fabric
+ * (FabricHelper::GetHost()).
+ *
+ * Random choices (permutation partners, Poisson arrival times, destinations
+ * and sizes) are drawn when an Add call runs, from ns-3 random variables
+ * owned by the helper: call AssignStreams() before the Add calls to fix
+ * them. Flows within one Add call are in the order of their start times per
+ * source; GetFlows() lists them all.
+ *
+ * \code
+ *   LeafSpineFabricHelper fabric(2, 2, 4, rnic, uplinks);
+ *   FabricWorkloadHelper workload(fabric);
+ *   workload.AssignStreams(1);
+ *   workload.AddPoisson(FlowSizeCdf::Load("web-search"), 0.5, DataRate("1Gbps"),
+ *                       Seconds(0), MilliSeconds(100));
+ *   ApplicationContainer apps = workload.Install(RdmaHostHelper());
+ * \endcode
+ */
+class FabricWorkloadHelper
+{
+  public:
+    /// One transfer of the workload.
+    struct Flow
+    {
+        uint32_t source;                          //!< initiator host index
+        uint32_t destination;                     //!< responder host index
+        uint32_t bytes;                           //!< size
+        Time start;                               //!< start, after the applications start
+        RdmaHostApplication::Operation operation; //!< write or read
+    };
+
+    /// \param fabric the fabric whose hosts exchange the flows
+    explicit FabricWorkloadHelper(const FabricHelper& fabric);
+
+    /// \param operation the operation of the flows added from now on (default write)
+    void SetOperation(RdmaHostApplication::Operation operation);
+
+    /**
+     * Incast: every sender sends \p bytes to one receiver, all at \p start.
+     * \param receiver host index
+     * \param senders host indices (not the receiver; at least one)
+     * \param bytes per sender
+     * \param start when all start
+     * \return flows added
+     */
+    uint32_t AddIncast(uint32_t receiver,
+                       const std::vector<uint32_t>& senders,
+                       uint32_t bytes,
+                       Time start);
+    /**
+     * Incast from the first \p degree hosts other than the receiver.
+     * \param receiver host index
+     * \param degree senders (1 to hosts - 1)
+     * \param bytes per sender
+     * \param start when all start
+     * \return flows added
+     */
+    uint32_t AddIncast(uint32_t receiver, uint32_t degree, uint32_t bytes, Time start);
+    /**
+     * Permutation: every host sends \p bytes to one other host and receives
+     * from one (a random derangement), all at \p start.
+     * \param bytes per host
+     * \param start when all start
+     * \return flows added (the number of hosts; at least 2 hosts)
+     */
+    uint32_t AddPermutation(uint32_t bytes, Time start);
+    /**
+     * All-to-all: every host sends \p bytes to every other host, all at \p start.
+     * \param bytes per ordered pair
+     * \param start when all start
+     * \return flows added
+     */
+    uint32_t AddAllToAll(uint32_t bytes, Time start);
+    /**
+     * Open-loop Poisson arrivals, as the field's generators make them (HPCC's
+     * traffic_gen.py): every host is an independent Poisson source whose
+     * mean gap between flows is mean flow size x 8 / (hostRate x load), so
+     * that it offers \p load of its link on average; each flow goes to a
+     * host drawn uniformly among the others and has a size drawn from
+     * \p sizes.
+     * \param sizes the flow-size distribution
+     * \param load offered load of each host link, in (0, 1]
+     * \param hostRate the host link rate the load refers to
+     * \param start the first arrivals may come from here on
+     * \param duration arrivals come in [start, start + duration) (positive)
+     * \return flows added
+     */
+    uint32_t AddPoisson(const FlowSizeCdf& sizes,
+                        double load,
+                        DataRate hostRate,
+                        Time start,
+                        Time duration);
+
+    /// \return every flow added, in the order added
+    const std::vector<Flow>& GetFlows() const;
+
+    /**
+     * Installs an RdmaHostApplication on every host of the fabric (the
+     * helper's attributes apply; Transfers is set to 0) and gives each host
+     * its flows as a transfer list.
+     * \param host the host helper (RdmaHostApplication and HostCpus attributes)
+     * \return the applications, in host order
+     */
+    ApplicationContainer Install(RdmaHostHelper host) const;
+
+    /**
+     * Fixes the random streams of the helper's draws (call before Add calls):
+     * \p stream for partners and destinations, \p stream + 1 for Poisson
+     * gaps, and \p stream + 2 for the flow sizes of the first AddPoisson()
+     * call; a second AddPoisson() call draws its sizes from \p stream + 3,
+     * and so on.
+     * \param stream first stream index
+     * \return the number of streams used (3)
+     */
+    int64_t AssignStreams(int64_t stream);
+
+  private:
+    /// \param host a host index, checked against the fabric's hosts \param what its role
+    void RequireHost(uint32_t host, const char* what) const;
+    /// \param bytes a flow size, checked (at least 1)
+    static void RequireBytes(uint32_t bytes);
+    /**
+     * \param source a host index
+     * \return another host index, drawn uniformly
+     */
+    uint32_t DrawOtherHost(uint32_t source);
+
+    const FabricHelper& m_fabric;               //!< the fabric
+    uint32_t m_hosts;                           //!< its number of hosts
+    RdmaHostApplication::Operation m_operation; //!< of new flows
+    std::vector<Flow> m_flows;                  //!< flows added
+    Ptr<UniformRandomVariable> m_choice;        //!< partners and destinations
+    Ptr<ExponentialRandomVariable> m_gap;       //!< Poisson gaps (mean 1)
+    int64_t m_sizeStream{-1}; //!< stream of the next AddPoisson()'s sizes (-1: automatic)
+};
+
+} // namespace ns3
+
+#endif /* FABRIC_WORKLOAD_HELPER_H */
