@@ -247,3 +247,35 @@ def test_paper_p2p_csv_keeps_every_nanosecond_after_200_s(tmp_path):
     assert max(ns(row["end_us"]) for row in rows) > 200 * 10**9
     for row in rows:
         assert ns(row["end_us"]) - ns(row["start_us"]) == ns(row["duration_us"]), row
+
+
+@pytest.mark.parametrize(
+    "option, message",
+    [
+        ("--topology=ring", "topology = ring is none of star, tree, leaf-spine, fat-tree"),
+        ("--workload=gossip", "workload = gossip is none of incast, permutation, all-to-all"),
+        ("--hosts=0", "StarFabricHelper hosts = 0 is out of range [1, 65535]"),
+        ("--hosts=4x", 'hosts = "4x" is not an integer'),
+        ("--topology=fat-tree --k=3", "FatTreeFabricHelper k = 3 must be even"),
+        ("--queue=8x", "queue = 8x is no queue size"),
+        ("--workload=poisson --load=1.5", "load = 1.5 is out of range (0, 1]"),
+        ("--workload=poisson --cdf=/nonexistent.cdf", "flow-size CDF /nonexistent.cdf: cannot"),
+        ("--degree=9", "incast degree = 9 is out of range [1, 8]"),
+        ("--fabricRate=10G", 'fabricRate = "10G" is not a data rate'),
+    ],
+)
+def test_rnic_fabric_refuses_malformed_options(option, message):
+    result = run("rnic-fabric", *option.split())
+    assert result.returncode == 1, (result.returncode, result.stdout, result.stderr)
+    assert result.stderr.startswith("error: ") and message in result.stderr, result.stderr
+
+
+def test_rnic_fabric_incast_drops_at_the_receiver_port(tmp_path):
+    csv = tmp_path / "flows.csv"
+    result = run("rnic-fabric", "--hosts=9", "--queue=8p", f"--csv={csv}")
+    assert result.returncode == 0, result.stderr
+    assert "8 flows; ended: 8 success" in result.stdout
+    assert "switch 0 port 0:" in result.stdout and "peak queue 8 frames" in result.stdout
+    lines = csv.read_text().splitlines()
+    assert lines[0].startswith("source,destination,bytes,start_us,fct_us,status")
+    assert len(lines) == 9 and all(",0,65536,0," in line for line in lines[1:])

@@ -8,6 +8,8 @@ cpp_examples = [
     ("rnic-first --method=traditional --frp=0.5", "True", "False"),
     ("rnic-first --method=dynamic --frp=0.5 --lfp=0.05", "True", "False"),
     ("rnic-first --etherType=0x88B5 --lfp=0.05 --ping=1", "True", "False"),
+    ("rnic-fabric --topology=star --hosts=9 --workload=incast --queue=8p", "True", "False"),
+    ("rnic-fabric --topology=fat-tree --k=4 --workload=permutation --bytes=100000", "True", "False"),
 ]
 
 # ("example_name", "do_run")
