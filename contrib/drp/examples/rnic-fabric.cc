@@ -142,7 +142,7 @@ AddWorkload(const Options& o, const FabricHelper& fabric, FabricWorkloadHelper& 
     if (o.workload == "incast")
     {
         const uint32_t degree = o.degree > 0 ? o.degree : fabric.GetHosts().GetN() - 1;
-        return workload.AddIncast(0, degree, o.bytes, Seconds(0));
+        return workload.AddIncastOfDegree(0, degree, o.bytes, Seconds(0));
     }
     if (o.workload == "permutation")
     {
@@ -300,6 +300,9 @@ main(int argc, char* argv[])
         const uint32_t flows = AddWorkload(o, *fabric, workload);
         RdmaHostHelper host;
         host.SetAttribute("RegistrationFailureProbability", DoubleValue(o.frp));
+        // Nothing here compares the bytes: forget each transfer's buffers once
+        // it has ended, so that memory holds only what is in flight.
+        host.SetAttribute("ForgetData", BooleanValue(true));
         ApplicationContainer apps = workload.Install(host);
         RdmaHostHelper::AssignStreams(apps, 100);
         apps.Start(Seconds(0));

@@ -86,7 +86,10 @@ FabricWorkloadHelper::AddIncast(uint32_t receiver,
 }
 
 uint32_t
-FabricWorkloadHelper::AddIncast(uint32_t receiver, uint32_t degree, uint32_t bytes, Time start)
+FabricWorkloadHelper::AddIncastOfDegree(uint32_t receiver,
+                                        uint32_t degree,
+                                        uint32_t bytes,
+                                        Time start)
 {
     RequireHost(receiver, "receiver");
     drp::RequireInRange<uint32_t>("FabricWorkloadHelper incast degree",

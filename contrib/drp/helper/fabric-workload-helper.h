@@ -79,14 +79,15 @@ class FabricWorkloadHelper
                        uint32_t bytes,
                        Time start);
     /**
-     * Incast from the first \p degree hosts other than the receiver.
+     * Incast from the first \p degree hosts other than the receiver (a name
+     * of its own: AddIncast(receiver, {2}, ...) is the sender list {2}).
      * \param receiver host index
      * \param degree senders (1 to hosts - 1)
      * \param bytes per sender
      * \param start when all start
      * \return flows added
      */
-    uint32_t AddIncast(uint32_t receiver, uint32_t degree, uint32_t bytes, Time start);
+    uint32_t AddIncastOfDegree(uint32_t receiver, uint32_t degree, uint32_t bytes, Time start);
     /**
      * Permutation: every host sends \p bytes to one other host and receives
      * from one (a random derangement), all at \p start.

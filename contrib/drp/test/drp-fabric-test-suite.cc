@@ -8,6 +8,7 @@
 #include "drp-test-bed.h"
 
 #include "ns3/applications-module.h"
+#include "ns3/boolean.h"
 #include "ns3/drp-compat.h"
 #include "ns3/ecmp-switch-net-device.h"
 #include "ns3/fabric-workload-helper.h"
@@ -690,6 +691,60 @@ class DrpFabricTidReuseTestCase : public TestCase
 
 /**
  * \ingroup drp-tests
+ * ForgetData: once a transfer has ended and its trace has run, both of its
+ * regions are forgotten (no pages left), and the comparison in the trace
+ * still sees the bytes.
+ */
+class DrpFabricForgetDataTestCase : public TestCase
+{
+  public:
+    DrpFabricForgetDataTestCase()
+        : TestCase("Fabric: ForgetData bounds the memory of a long run")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        RnicHelper rnic;
+        EthernetHelper links;
+        StarFabricHelper star(3, rnic, links);
+        FabricWorkloadHelper workload(star);
+        workload.AddIncastOfDegree(0, 2, 1 << 20, Seconds(0));
+        workload.SetOperation(RdmaHostApplication::READ);
+        workload.AddIncast(1, {2}, 1 << 20, MilliSeconds(1));
+        RdmaHostHelper host;
+        host.SetAttribute("ForgetData", BooleanValue(true));
+        ApplicationContainer apps = workload.Install(host);
+        FabricOutcome outcome(star, apps);
+        apps.Start(Seconds(0));
+        Simulator::Run();
+        NS_TEST_EXPECT_MSG_EQ(outcome.m_succeeded, 3, "every transfer succeeded");
+        NS_TEST_EXPECT_MSG_EQ(outcome.m_corrupt, 0, "byte-exact when the trace ran");
+        for (uint32_t h = 0; h < 3; ++h)
+        {
+            NS_TEST_EXPECT_MSG_EQ(star.GetRnic(h)->GetHostMemory()->GetPageCount(),
+                                  0,
+                                  "host " << h << " forgot its buffers");
+        }
+        // Forgotten bytes read as untouched memory of the same seed.
+        Ptr<HostMemory> memory = CreateObject<HostMemory>();
+        Ptr<HostMemory> untouched = CreateObject<HostMemory>();
+        memory->Fill(1000, 20000, 7);
+        memory->Forget(1000, 20000);
+        NS_TEST_EXPECT_MSG_EQ(memory->GetPageCount(), 2, "the two partly covered pages stay");
+        NS_TEST_EXPECT_MSG_EQ(memory->CountDifferences(4096, untouched, 4096, 12288),
+                              0,
+                              "whole pages read as untouched memory");
+        NS_TEST_EXPECT_MSG_GT(memory->CountDifferences(1000, untouched, 1000, 3096),
+                              0,
+                              "the partly covered page keeps its bytes");
+        Simulator::Destroy();
+    }
+};
+
+/**
+ * \ingroup drp-tests
  * Workloads that cannot be made are refused with a clear message.
  */
 class DrpFabricWorkloadBadInputTestCase : public TestCase
@@ -733,10 +788,10 @@ class DrpFabricWorkloadBadInputTestCase : public TestCase
                       "FabricWorkloadHelper load = 1.5 is out of range (0, 1]");
         ExpectRefused([&]() { workload.AddPoisson(sizes, 0.5, rate, Seconds(0), Seconds(0)); },
                       "FabricWorkloadHelper duration = +0s must be positive");
-        ExpectRefused([&]() { workload.AddIncast(4, 2, 1000, Seconds(0)); },
+        ExpectRefused([&]() { workload.AddIncastOfDegree(4, 2, 1000, Seconds(0)); },
                       "FabricWorkloadHelper: receiver 4 is out of range [0, 3] (the fabric's "
                       "hosts)");
-        ExpectRefused([&]() { workload.AddIncast(0, 4, 1000, Seconds(0)); },
+        ExpectRefused([&]() { workload.AddIncastOfDegree(0, 4, 1000, Seconds(0)); },
                       "FabricWorkloadHelper incast degree = 4 is out of range [1, 3]");
         ExpectRefused(
             [&]() {
@@ -772,6 +827,7 @@ class DrpFabricTestSuite : public TestSuite
         AddTestCase(new DrpFabricMatrixTestCase("traditional"), DRP_TEST_QUICK);
         AddTestCase(new DrpFabricMatrixTestCase("dynamic"), DRP_TEST_QUICK);
         AddTestCase(new DrpFabricPoissonTestCase, DRP_TEST_QUICK);
+        AddTestCase(new DrpFabricForgetDataTestCase, DRP_TEST_QUICK);
         AddTestCase(new DrpFabricWorkloadBadInputTestCase, DRP_TEST_QUICK);
         AddTestCase(new DrpFabricTidReuseTestCase(false), DRP_TEST_QUICK);
         AddTestCase(new DrpFabricTidReuseTestCase(true), DRP_TEST_QUICK);

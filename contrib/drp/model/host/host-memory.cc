@@ -158,6 +158,22 @@ HostMemory::Fill(uint64_t address, uint32_t length, uint64_t seed)
     }
 }
 
+void
+HostMemory::Forget(uint64_t address, uint64_t length)
+{
+    NS_LOG_FUNCTION(this << address << length);
+    if (!IsValidRegion(address, length))
+    {
+        return;
+    }
+    const uint64_t first = address / PAGE_SIZE + (address % PAGE_SIZE != 0); // first whole page
+    const uint64_t end = (address + length) / PAGE_SIZE; // past the last whole page
+    for (uint64_t page = first; page < end; ++page)
+    {
+        m_pages.erase(page);
+    }
+}
+
 uint64_t
 HostMemory::CountDifferences(uint64_t address,
                              Ptr<const HostMemory> other,

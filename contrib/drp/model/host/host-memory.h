@@ -117,6 +117,15 @@ class HostMemory : public Object
      */
     void Fill(uint64_t address, uint32_t length, uint64_t seed);
     /**
+     * Forgets the bytes of the pages that lie wholly in a range: they read as
+     * untouched memory again (the background pattern) and take no memory
+     * until written. A long simulation forgets the buffers of ended transfers
+     * so that its memory stays bounded (RdmaHostApplication::ForgetData).
+     * \param address first byte
+     * \param length how many
+     */
+    void Forget(uint64_t address, uint64_t length);
+    /**
      * Compares a range of this memory with a range of another.
      * \param address first byte here
      * \param other the other memory (may be this one)

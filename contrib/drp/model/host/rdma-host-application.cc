@@ -4,6 +4,7 @@
 
 #include "rdma-host-application.h"
 
+#include "ns3/boolean.h"
 #include "ns3/double.h"
 #include "ns3/drp-check.h"
 #include "ns3/drp-compat.h"
@@ -141,6 +142,14 @@ RdmaHostApplication::GetTypeId()
                           UintegerValue(uint64_t(1) << 32),
                           MakeUintegerAccessor(&RdmaHostApplication::m_maxBytesPerPeer),
                           MakeUintegerChecker<uint64_t>(1, uint64_t(1) << 63))
+            .AddAttribute("ForgetData",
+                          "Once a transfer of this host has ended and its TransferComplete "
+                          "trace has run, forget the bytes of both its regions (HostMemory::"
+                          "Forget), so that a long run's memory stays bounded (false: every "
+                          "region keeps its bytes to the end of the run).",
+                          BooleanValue(false),
+                          MakeBooleanAccessor(&RdmaHostApplication::m_forgetData),
+                          MakeBooleanChecker())
             .AddAttribute("MaxRegisteredBytes",
                           "Memory this host registers for all peers' transfers at once, at most "
                           "(1 to 2^63; 64 GiB).",
@@ -838,6 +847,17 @@ RdmaHostApplication::OnResponderDone(Mac48Address peer, uint16_t tid, bool relea
 }
 
 void
+RdmaHostApplication::ForgetRegions(const DrpTransferRecord& record)
+{
+    m_rnic->GetHostMemory()->Forget(record.sba, record.length);
+    Ptr<RdmaHostApplication> peer = FindHostOf(record.peer);
+    if (peer && peer->GetRnic())
+    {
+        peer->GetRnic()->GetHostMemory()->Forget(record.dba, record.length);
+    }
+}
+
+void
 RdmaHostApplication::OnCompletion(const DrpTransferRecord& completed)
 {
     auto it = m_pending.find(completed.tid);
@@ -859,6 +879,10 @@ RdmaHostApplication::OnCompletion(const DrpTransferRecord& completed)
     }
     m_records.push_back(record);
     m_transferTrace(record);
+    if (m_forgetData)
+    {
+        ForgetRegions(record);
+    }
     if (m_started < m_transfers)
     {
         Simulator::Schedule(m_gap, &RdmaHostApplication::StartTransfer, this, slot);

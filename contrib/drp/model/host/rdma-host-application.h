@@ -372,6 +372,11 @@ class RdmaHostApplication : public Application
      */
     void OnCompletion(const DrpTransferRecord& record);
     /**
+     * Forgets the bytes of an ended transfer's two regions (ForgetData).
+     * \param record the transfer
+     */
+    void ForgetRegions(const DrpTransferRecord& record);
+    /**
      * RNIC interrupt: a transfer we responded to ended.
      * \param peer the initiator
      * \param tid its transfer
@@ -416,6 +421,7 @@ class RdmaHostApplication : public Application
     uint64_t m_ringNext{0};                   //!< next ring offset to try
     uint32_t m_listStarted{0};                //!< listed transfers started
     bool m_stopped{false};                    //!< StopApplication() ran
+    bool m_forgetData{false};                 //!< ForgetData attribute
     uint32_t m_failedRegistrations;           //!< registration attempts that failed
     std::map<uint16_t, Pending> m_pending;    //!< our transfers in flight, by TID
     std::map<std::pair<Mac48Address, uint16_t>, std::pair<uint64_t, uint32_t>>
