@@ -46,6 +46,7 @@ def commands(path):
 
 #: Every command of every handout, in order, after the set-up lines.
 RF = "$DRP/build/examples/rnic-first"
+FABRIC = "$DRP/build/examples/rnic-fabric"
 
 TS = "tshark -X lua_script:$DRP/contrib/drp/wireshark/drp.lua -r"
 CONTROL = """'drp.type != "DATA" && drp.type != "ACK"'"""
@@ -96,6 +97,16 @@ EXPECTED = {
         "$DRP/scripts/drp-campaign plot lab4.db --cdf --by loss_model --where lfp=0.05"
         " --where method=traditional --logx -o lab4-cdf.png",
         "$DRP/scripts/drp-campaign show lab4.db --csv lab4-transfers.csv",
+    ],
+    5: [
+        f"{FABRIC} --hosts=3",
+        f"{FABRIC} --hosts=9",
+        f"{FABRIC} --hosts=9 --queue=8p",
+        f"{FABRIC} --hosts=9 --queue=32p",
+        f"{FABRIC} --hosts=9 --queue=1000p",
+        f"{FABRIC} --hosts=9 --queue=1000p --ns3::DrpTransport::RetransmissionTimeout=1ms",
+        f"{FABRIC} --hosts=17 --frp=0.2 --method=traditional",
+        f"{FABRIC} --hosts=17 --frp=0.2 --method=dynamic",
     ],
 }
 
@@ -335,3 +346,38 @@ def test_lab4_loss_models(drp_root, tmp_path):
         for model in saved
     }
     assert percent["burst"] < percent["rate"]
+
+
+def fabric(output):
+    """Return rnic-fabric's figures: FCT (mean, max) in µs, retransmissions, drops by port."""
+    mean, maximum = map(float, re.search(r"mean ([0-9.]+), .* max ([0-9.]+)", output).groups())
+    retransmissions = int(re.search(r"(\d+) retransmissions", output).group(1))
+    drops = {int(port): int(count) for port, count in
+             re.findall(r"switch 0 port (\d+): (\d+) frames dropped", output)}
+    return mean, maximum, retransmissions, drops
+
+
+def test_lab5_incast(drp_root, tmp_path):
+    outputs = run_lab(5, drp_root, tmp_path)
+    results = [fabric(output) for output in outputs]
+    for output, flows in zip(outputs, [2, 8, 8, 8, 8, 8, 16, 16]):
+        assert f"{flows} flows; ended: {flows} success" in output
+    slot = 8.752
+    # Step 1: two senders, no drop, the link's time plus the handshake.
+    _, longest, retransmissions, drops = results[0]
+    assert drops == {} and retransmissions == 0
+    assert 2 * 64 * slot < longest < 2 * 64 * slot + 50
+    # Step 2: drops at the port towards host 0 only, more retransmissions than drops.
+    _, longest, retransmissions, drops = results[1]
+    assert list(drops) == [0] and retransmissions > drops[0]
+    assert longest > 8 * 64 * slot + 1000
+    # Step 3: the smallest buffer is the fastest, the largest the slowest, without drops.
+    small, middle, large = results[2], results[3], results[4]
+    assert small[1] < middle[1] < large[1]
+    assert large[3] == {} and large[2] > 0
+    # Step 4: a timer that fits the queue: no retransmission, close to the prediction.
+    _, longest, retransmissions, drops = results[5]
+    assert retransmissions == 0 and drops == {}
+    assert 8 * 64 * slot < longest < 8 * 64 * slot + 50
+    # Step 5: the dynamic method is not faster under incast.
+    assert "indirect" in outputs[7] and results[7][0] >= results[6][0]
