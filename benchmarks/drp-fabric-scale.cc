@@ -1,0 +1,180 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+/**
+ * \file
+ * Scale of fabric runs: leaf-spine fabrics of several sizes running
+ * open-loop Poisson traffic with web-search flow sizes at a load of the host
+ * links. For each size it prints wall time, simulated time, events, events
+ * per second, peak resident memory, data frames moved and wall time per
+ * frame. Each size runs in a child process of its own, so that its peak
+ * memory is its own.
+ *
+ * Defaults: 16 hosts per leaf (8 leaves for 128 hosts), 4 spines, 1 Gbps
+ * host links, 10 Gbps uplinks, 50 % load, 10,000 flows for 128 hosts and
+ * proportionally many for the other sizes (the arrivals window is chosen so
+ * that the expected number of flows is that). A benchmark: it prints
+ * figures and checks nothing.
+ *
+ *     drp-fabric-scale [--hosts=16,32,64,128,256] [--flows=10000] [--load=0.5]
+ *                      [--cdf=web-search] [--method=dynamic]
+ */
+
+#include "ns3/core-module.h"
+#include "ns3/drp-module.h"
+#include "ns3/network-module.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <iomanip>
+#include <iostream>
+#include <sstream>
+#include <string>
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <unistd.h>
+#include <vector>
+
+using namespace ns3;
+
+namespace
+{
+
+/// What one size is run with.
+struct Settings
+{
+    uint32_t flowsAt128{10000};    //!< flows for 128 hosts
+    double load{0.5};              //!< load of the host links
+    std::string cdf{"web-search"}; //!< flow sizes
+    std::string method{"dynamic"}; //!< RNIC method
+    uint32_t spines{4};            //!< spine switches
+    DataRate hostRate{"1Gbps"};    //!< host links
+    DataRate uplinkRate{"10Gbps"}; //!< leaf-spine links
+};
+
+/**
+ * Runs one fabric size and prints its line.
+ * \param hosts hosts in the fabric
+ * \param s the settings
+ */
+void
+RunSize(uint32_t hosts, const Settings& s)
+{
+    const auto start = std::chrono::steady_clock::now();
+    const uint32_t perLeaf = std::min<uint32_t>(16, std::max<uint32_t>(hosts / 2, 1));
+    RnicHelper rnic;
+    rnic.SetMethod(s.method);
+    rnic.SetDeviceAttribute("DataRate", DataRateValue(s.hostRate));
+    EthernetHelper uplinks;
+    uplinks.SetDeviceAttribute("DataRate", DataRateValue(s.uplinkRate));
+    LeafSpineFabricHelper fabric(hosts / perLeaf, s.spines, perLeaf, rnic, uplinks);
+
+    FlowSizeCdf sizes = FlowSizeCdf::Load(s.cdf);
+    const double flows = s.flowsAt128 * hosts / 128.0;
+    const double perHostPerSecond = s.load * s.hostRate.GetBitRate() / (8 * sizes.GetMeanBytes());
+    const Time window = Seconds(flows / (hosts * perHostPerSecond));
+    FabricWorkloadHelper workload(fabric);
+    workload.AssignStreams(1);
+    const uint32_t added = workload.AddPoisson(sizes, s.load, s.hostRate, Seconds(0), window);
+    uint64_t bytes = 0;
+    for (const auto& flow : workload.GetFlows())
+    {
+        bytes += flow.bytes;
+    }
+    RdmaHostHelper host;
+    host.SetAttribute("ForgetData", BooleanValue(true));
+    ApplicationContainer apps = workload.Install(host);
+    RdmaHostHelper::AssignStreams(apps, 100);
+    apps.Start(Seconds(0));
+    Simulator::Run();
+
+    uint32_t ended = 0;
+    uint32_t succeeded = 0;
+    for (uint32_t h = 0; h < apps.GetN(); ++h)
+    {
+        for (const auto& r : DynamicCast<RdmaHostApplication>(apps.Get(h))->GetRecords())
+        {
+            ++ended;
+            succeeded += r.status == DrpTransferRecord::SUCCESS;
+        }
+    }
+    const double wall =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    const uint64_t events = Simulator::GetEventCount();
+    const Time simulated = Simulator::Now();
+    Simulator::Destroy();
+    struct rusage usage;
+    getrusage(RUSAGE_SELF, &usage);
+    const double frames = std::ceil(bytes / 1024.0);
+    std::cout << std::fixed << std::setw(6) << hosts << std::setw(8) << added << std::setw(8)
+              << ended << std::setw(8) << succeeded << std::setprecision(1) << std::setw(10) << wall
+              << std::setprecision(3) << std::setw(10) << simulated.GetSeconds() << std::setw(13)
+              << events << std::setprecision(0) << std::setw(11) << events / wall << std::setw(9)
+              << usage.ru_maxrss / 1024 << std::setw(11) << frames << std::setprecision(2)
+              << std::setw(10) << wall / frames * 1e6 << std::endl;
+}
+
+} // namespace
+
+int
+main(int argc, char* argv[])
+{
+    Settings s;
+    std::string sizes = "16,32,64,128,256";
+    CommandLine cmd(__FILE__);
+    drp::StrictOptions strict;
+    cmd.AddValue("hosts", "fabric sizes, comma-separated (multiples of 2; 16 per leaf)", sizes);
+    strict.AddValue(cmd, "flows", "flows for 128 hosts (others in proportion)", s.flowsAt128);
+    strict.AddValue(cmd, "load", "load of the host links, (0, 1]", s.load);
+    cmd.AddValue("cdf", "flow sizes: web-search, data-mining or a CDF file", s.cdf);
+    cmd.AddValue("method", "traditional or dynamic", s.method);
+    std::vector<uint32_t> hosts;
+    try
+    {
+        drp::StrictOptions::CheckArguments(argc, argv);
+        cmd.Parse(argc, argv);
+        strict.Apply();
+        ModePolicy::ParseMethod(s.method);
+        std::stringstream list(sizes);
+        for (std::string item; std::getline(list, item, ',');)
+        {
+            const uint32_t n = drp::ParseStrict<uint32_t>("hosts", item);
+            drp::RequireInRange<uint32_t>("hosts", n, 2, 65535);
+            hosts.push_back(n);
+        }
+        FlowSizeCdf::Load(s.cdf);
+    }
+    catch (const std::invalid_argument& e)
+    {
+        std::cerr << "error: " << e.what() << std::endl;
+        return 1;
+    }
+    std::cout << "leaf-spine, " << s.spines << " spines, 16 hosts per leaf, host links "
+              << drp::ShowDataRate(s.hostRate) << ", uplinks " << drp::ShowDataRate(s.uplinkRate)
+              << "; Poisson " << s.cdf << " flows at load " << s.load << ", " << s.method
+              << " RNICs\n"
+              << " hosts   flows   ended      ok  wall (s)   sim (s)       events   events/s"
+              << "  RSS MiB     frames  us/frame" << std::endl;
+    for (uint32_t n : hosts)
+    {
+        // One child per size: its peak memory is its own.
+        const pid_t child = fork();
+        if (child == 0)
+        {
+            RunSize(n, s);
+            std::fflush(stdout);
+            _exit(0);
+        }
+        int status = 0;
+        waitpid(child, &status, 0);
+        if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
+        {
+            std::cerr << "error: the run with " << n << " hosts failed" << std::endl;
+            return 1;
+        }
+    }
+    return 0;
+}
