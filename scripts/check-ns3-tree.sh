@@ -189,7 +189,14 @@ for example in "${examples[@]}"; do
   log="$logs/example-$slug.log"
   start=$SECONDS
   if [ "$system" = waf ]; then
-    run=("$python" ./waf --run-no-build "$example")
+    # What ./waf --run-no-build does, without its demand for src/visualizer
+    # (a tree made of the modules drp needs has none): the program of the
+    # module's examples, with the tree's libraries.
+    read -r -a words <<<"$example"
+    program=$(find "$tree/build/contrib/drp/examples" -type f -perm -u+x \
+      -name "ns3*-${words[0]}-*" 2>/dev/null | head -n 1)
+    run=(env LD_LIBRARY_PATH="$tree/build/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+      "${program:-${words[0]}}" "${words[@]:1}")
   else
     run=(./ns3 run --no-build "$example")
   fi
