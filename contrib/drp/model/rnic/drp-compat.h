@@ -10,15 +10,15 @@
  * \ingroup drp
  * The one place where drp hides differences between ns-3 releases (3.35 on).
  *
- * contrib/drp/CMakeLists.txt defines DRP_NS3_VERSION_MINOR from the ns-3 it
- * builds against: ns-3's own version-defines.h exists in a source tree only
- * when ns-3 was configured with --enable-build-version, and a stale copy of
- * another release (an installed libns3-dev) may be found on the include path
- * instead.
+ * contrib/drp/CMakeLists.txt (contrib/drp/wscript in a waf-era tree) defines
+ * DRP_NS3_VERSION_MINOR from the ns-3 it builds against: ns-3's own
+ * version-defines.h exists in a source tree only when ns-3 was configured
+ * with --enable-build-version, and a stale copy of another release (an
+ * installed libns3-dev) may be found on the include path instead.
  */
 
 #ifndef DRP_NS3_VERSION_MINOR
-#error "DRP_NS3_VERSION_MINOR is undefined: build drp through contrib/drp/CMakeLists.txt"
+#error "DRP_NS3_VERSION_MINOR is undefined: build drp through contrib/drp/CMakeLists.txt or wscript"
 #endif
 
 #include "ns3/application-container.h"
