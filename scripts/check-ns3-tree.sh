@@ -136,6 +136,10 @@ if [ "$system" = waf ]; then
     g++ -std=c++17 -M -I. -I"$(dirname "$source")" -DDRP_NS3_VERSION_MINOR="${version#3.}" \
       "$source" 2>/dev/null
   done) >>"$logs/deps.txt"
+  if ! grep -q "drp-compat.h" "$logs/deps.txt"; then
+    say "headers: FAILED, the compiler listed no headers of drp's sources (see $logs/deps.txt)"
+    exit 1
+  fi
 elif [ -f "$tree/cmake-cache/build.ninja" ]; then
   (cd "$tree/cmake-cache" && ninja -t deps) >"$logs/deps.txt" 2>/dev/null
 else
