@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
-# Checks contrib/drp inside an ns-3 source tree (CMake era, ns-3.36 on):
-# copies the module into TREE/contrib/drp, configures the tree with drp and
-# the modules it links only, builds, runs every drp test suite through the
-# tree's own test.py and every run of contrib/drp/test/examples-to-run.py,
-# and prints one line per step. Exits non-zero on the first failed build
-# step, or at the end if any suite or example failed.
+# Checks contrib/drp inside an ns-3 source tree, CMake era (ns-3.36 on, ./ns3)
+# or waf era (ns-3.35 and earlier, ./waf): copies the module into
+# TREE/contrib/drp, configures the tree with drp and the modules it links
+# only, builds, runs every drp test suite through the tree's own test.py and
+# every run of contrib/drp/test/examples-to-run.py, and prints one line per
+# step. Exits non-zero on the first failed build step, or at the end if any
+# suite or example failed.
 #
 #   scripts/check-ns3-tree.sh [--profile=debug|default|release|optimized] [--werror]
 #                             TREE [-- CMAKE_ARGUMENTS...]
@@ -12,7 +13,10 @@
 # TREE is an unpacked ns-3 release (its own code is never changed or kept
 # here). The default profile, debug, is the strictest check: ns-3 asserts and
 # logging on, warnings are errors. Arguments after -- go to CMake (e.g.
-# -DCMAKE_CXX_FLAGS_DEBUG=-O0 builds without debug information, faster).
+# -DCMAKE_CXX_FLAGS_DEBUG=-O0 builds without debug information, faster) or
+# to waf's configure. A waf tree is configured with --disable-werror unless
+# --werror is given: ns-3.35's own core has warnings under g++ 12 that its
+# debug profile would make errors (profiles there: debug, release, optimized).
 # Logs go to TREE/drp-check/; JOBS sets the build's parallelism (default: the
 # number of processors).
 set -uo pipefail
@@ -63,12 +67,20 @@ step() {
   return 1
 }
 
-if [ ! -x "$tree/ns3" ] || [ ! -f "$tree/CMakeLists.txt" ]; then
-  say "$tree is no CMake-era ns-3 source tree (ns-3.36 or later, with ./ns3)"
+if [ -x "$tree/ns3" ] && [ -f "$tree/CMakeLists.txt" ]; then
+  system=cmake
+elif [ -f "$tree/waf" ] && [ -f "$tree/wscript" ]; then
+  system=waf
+  case $profile in
+  debug | release | optimized) ;;
+  *) say "waf trees know the profiles debug, release and optimized, not $profile"; exit 2 ;;
+  esac
+else
+  say "$tree is no ns-3 source tree (CMake era with ./ns3, or waf era with ./waf)"
   exit 2
 fi
 version=$(head -n 1 "$tree/VERSION" 2>/dev/null || echo unknown)
-say "ns-3 $version in $tree"
+say "ns-3 $version ($system) in $tree"
 rm -rf "$logs"
 mkdir -p "$logs"
 
@@ -78,6 +90,12 @@ cp -r "$module" "$tree/contrib/drp"
 say "copy: contrib/drp copied into the tree"
 
 # 2. Configure: drp and what it links, with drp's tests and examples only.
+if [ "$system" = waf ]; then
+  configure=("$python" ./waf configure --enable-modules=drp --enable-tests --enable-examples -d "$profile")
+  [ "$werror" -eq 1 ] || configure+=(--disable-werror)
+  [ ${#cmake_arguments[@]} -eq 0 ] || configure+=("${cmake_arguments[@]}")
+  (cd "$tree" && step "configure (${configure[*]:2})" "$logs/configure.log" "${configure[@]}") || exit 1
+else
 configure=(./ns3 configure --enable-modules=drp --enable-tests --enable-examples -d "$profile")
 # ns-3 builds every enabled module's tests and examples unless filtered
 # (the filter came with ns-3.37's ./ns3; older trees build them all).
@@ -91,11 +109,16 @@ fi
 [ "$werror" -eq 0 ] || configure+=(--enable-werror)
 [ ${#cmake_arguments[@]} -eq 0 ] || configure+=(-- "${cmake_arguments[@]}")
 (cd "$tree" && step "configure (${configure[*]:2})" "$logs/configure.log" "${configure[@]}") || exit 1
+fi
 
 # 3. Build.
 build_start=$SECONDS
-# Through CMake: ./ns3 build caps its jobs at one less than the processors.
-(cd "$tree" && step "build (-j $jobs)" "$logs/build.log" cmake --build cmake-cache -j "$jobs") || exit 1
+if [ "$system" = waf ]; then
+  (cd "$tree" && step "build (-j $jobs)" "$logs/build.log" "$python" ./waf build -j "$jobs") || exit 1
+else
+  # Through CMake: ./ns3 build caps its jobs at one less than the processors.
+  (cd "$tree" && step "build (-j $jobs)" "$logs/build.log" cmake --build cmake-cache -j "$jobs") || exit 1
+fi
 build_seconds=$((SECONDS - build_start))
 if grep -q "contrib/drp/.*warning:" "$logs/build.log"; then
   say "build: drp's own sources have warnings:"
@@ -105,7 +128,19 @@ fi
 # 4. No header of another ns-3 release: an installed ns-3 (/usr/include/ns3)
 #    sits on the compiler's default path, so a header that the tree lacks
 #    would silently come from there.
-if [ -f "$tree/cmake-cache/build.ninja" ]; then
+if [ "$system" = waf ]; then
+  # waf keeps its dependencies in its own database: ask the compiler which
+  # headers each drp source reads, with the flags the build used for it.
+  : >"$logs/deps.txt"
+  (cd "$tree/build" && find ../contrib/drp -name '*.cc' | while read -r source; do
+    g++ -std=c++17 -M -I. -I"$(dirname "$source")" -DDRP_NS3_VERSION_MINOR="${version#3.}" \
+      "$source" 2>/dev/null
+  done) >>"$logs/deps.txt"
+  if ! grep -q "drp-compat.h" "$logs/deps.txt"; then
+    say "headers: FAILED, the compiler listed no headers of drp's sources (see $logs/deps.txt)"
+    exit 1
+  fi
+elif [ -f "$tree/cmake-cache/build.ninja" ]; then
   (cd "$tree/cmake-cache" && ninja -t deps) >"$logs/deps.txt" 2>/dev/null
 else
   find "$tree/cmake-cache" -name '*.d' -exec cat {} + >"$logs/deps.txt" 2>/dev/null
@@ -118,14 +153,16 @@ if [ ${#foreign[@]} -gt 0 ]; then
 fi
 say "headers: ok (none from an installed ns-3)"
 
-# 5. Every drp test suite, through the tree's test.py.
+# 5. Every drp test suite, through the tree's test.py (waf era: --nowaf).
+no_build=--no-build
+[ "$system" = cmake ] || no_build=--nowaf
 mapfile -t suites < <(grep -ho 'TestSuite("[^"]*"' "$module"/test/*.cc | sed 's/TestSuite("//; s/"$//' | sort -u)
 failed=0
 passed=0
 for suite in "${suites[@]}"; do
   log="$logs/suite-$suite.log"
   start=$SECONDS
-  (cd "$tree" && "$python" ./test.py --no-build --suite="$suite") >"$log" 2>&1
+  (cd "$tree" && "$python" ./test.py "$no_build" --suite="$suite") >"$log" 2>&1
   rc=$?
   # test.py passes a run of zero tests (an unknown suite): demand one pass.
   if [ $rc -eq 0 ] && grep -q "^1 of 1 tests passed (1 passed" "$log"; then
@@ -155,7 +192,19 @@ for example in "${examples[@]}"; do
   slug=$(echo "$example" | tr -c 'A-Za-z0-9=.-' '_')
   log="$logs/example-$slug.log"
   start=$SECONDS
-  if (cd "$tree" && ./ns3 run --no-build "$example") >"$log" 2>&1; then
+  if [ "$system" = waf ]; then
+    # What ./waf --run-no-build does, without its demand for src/visualizer
+    # (a tree made of the modules drp needs has none): the program of the
+    # module's examples, with the tree's libraries.
+    read -r -a words <<<"$example"
+    program=$(find "$tree/build/contrib/drp/examples" -type f -perm -u+x \
+      -name "ns3*-${words[0]}-*" 2>/dev/null | head -n 1)
+    run=(env LD_LIBRARY_PATH="$tree/build/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+      "${program:-${words[0]}}" "${words[@]:1}")
+  else
+    run=(./ns3 run --no-build "$example")
+  fi
+  if (cd "$tree" && "${run[@]}") >"$log" 2>&1; then
     say "example '$example': ok ($((SECONDS - start)) s)"
     ran=$((ran + 1))
   else

@@ -379,7 +379,7 @@ DrpScenario::RunValidated(const Config& config)
             device->SetAttribute("ReceiveErrorModel", PointerValue(loss));
             device->TraceConnectWithoutContext(
                 "PhyRxDrop",
-                Callback<void, Ptr<const Packet>>(
+                drp::FunctorCallback<void, Ptr<const Packet>>(
                     [&result](Ptr<const Packet>) { ++result.framesLost; }));
         }
         stream += device->AssignStreams(stream);
@@ -403,7 +403,7 @@ DrpScenario::RunValidated(const Config& config)
         Ptr<RdmaHostApplication> responder = DynamicCast<RdmaHostApplication>(apps.Get(1));
         initiator->TraceConnectWithoutContext(
             "TransferStart",
-            Callback<void, uint32_t>([devices, responder](uint32_t index) {
+            drp::FunctorCallback<void, uint32_t>([devices, responder](uint32_t index) {
                 int64_t first = PAIRED_STREAM_BASE + index * PAIRED_STREAMS_PER_TRANSFER;
                 devices[0]->AssignStreams(first);
                 devices[1]->AssignStreams(first + 2);
@@ -414,7 +414,7 @@ DrpScenario::RunValidated(const Config& config)
     Ptr<HostMemory> target = devices[1]->GetHostMemory();
     initiator->TraceConnectWithoutContext(
         "TransferComplete",
-        Callback<void, const DrpTransferRecord&>([&](const DrpTransferRecord& record) {
+        drp::FunctorCallback<void, const DrpTransferRecord&>([&](const DrpTransferRecord& record) {
             if (config.verify && record.status == DrpTransferRecord::SUCCESS &&
                 source->CountDifferences(record.sba, target, record.dba, record.length) != 0)
             {
@@ -441,7 +441,7 @@ DrpScenario::RunValidated(const Config& config)
                                  interfaces.GetAddress(1 - i),
                                  config.pingInterval,
                                  size,
-                                 Callback<void, Time>([&result](Time rtt) {
+                                 drp::FunctorCallback<void, Time>([&result](Time rtt) {
                                      ++result.pingReplies;
                                      result.pingMaxRtt = std::max(result.pingMaxRtt, rtt);
                                  }));

@@ -200,7 +200,7 @@ StrictOptions::AddValue(CommandLine& cmd,
     // operator>> reads of it (up to the first space, even for a string).
     cmd.AddValue(name,
                  help,
-                 Callback<bool, CommandLineText>([option](const std::string& text) {
+                 drp::FunctorCallback<bool, CommandLineText>([option](const std::string& text) {
                      option->text = text;
                      option->given = true;
                      return true;

@@ -265,8 +265,8 @@ class DrpEarlyDataRecordTestCase : public TestCase
             SendFrameAt(MicroSeconds(10 + 10 * i), a, b, frame);
         }
         size_t records = 0;
-        Simulator::Schedule(MicroSeconds(200),
-                            [&records, b]() { records = b->GetTransport()->GetActiveResponded(); });
+        drp::Schedule(MicroSeconds(200),
+                      [&records, b]() { records = b->GetTransport()->GetActiveResponded(); });
         bed.Run();
 
         NS_TEST_EXPECT_MSG_EQ(records, 2, "a record for each frame kept, none for the others");

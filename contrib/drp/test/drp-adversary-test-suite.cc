@@ -123,7 +123,7 @@ class DrpAdversaryTestCase : public TestCase
             Address source = f.forgeA ? a->GetAddress() : m->GetAddress();
             Address dest = to->GetAddress();
             Ptr<Packet> frame = f.frame;
-            Simulator::Schedule(f.at, [m, frame, source, dest]() {
+            drp::Schedule(f.at, [m, frame, source, dest]() {
                 m->EthernetNetDevice::SendFrom(frame, source, dest, DrpHeader::PROT_NUMBER);
             });
         }
@@ -139,7 +139,7 @@ class DrpAdversaryTestCase : public TestCase
             {a->GetHostMemory(), {0, size}},
         };
         std::vector<std::vector<uint8_t>> before(watched.size());
-        Simulator::Schedule(MicroSeconds(1), [&]() {
+        drp::Schedule(MicroSeconds(1), [&]() {
             for (uint32_t i = 0; i < watched.size(); ++i)
             {
                 before[i] =

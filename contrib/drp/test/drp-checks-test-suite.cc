@@ -280,7 +280,10 @@ class DrpReadDestinationTestCase : public TestCase
         std::vector<uint64_t> differences; // at the first data frame of each read
         a->GetTransport()->TraceConnectWithoutContext(
             "Rx",
-            MakeBoundCallback(&DrpReadDestinationTestCase::OnRx, &differences, a, b, source, size));
+            drp::FunctorCallback<void, Ptr<const Packet>>(
+                [&differences, a, b, source, size](Ptr<const Packet> p) {
+                    OnRx(&differences, a, b, source, size, p);
+                }));
         bed.Run();
 
         NS_TEST_ASSERT_MSG_EQ(bed.Records().size(), 2, "both reads ended");

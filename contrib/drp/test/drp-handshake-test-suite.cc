@@ -217,17 +217,17 @@ RunHandshake(const HandshakeRunSpec& spec)
     }
 
     HandshakeRunResult result;
-    responderApp->TraceConnectWithoutContext("Registration",
-                                             Callback<void, Mac48Address, uint16_t, bool>(
-                                                 [&result](Mac48Address, uint16_t, bool success) {
-                                                     ++(success ? result.registrationsOk
-                                                                : result.registrationsFailed);
-                                                 }));
+    responderApp->TraceConnectWithoutContext(
+        "Registration",
+        drp::FunctorCallback<void, Mac48Address, uint16_t, bool>(
+            [&result](Mac48Address, uint16_t, bool success) {
+                ++(success ? result.registrationsOk : result.registrationsFailed);
+            }));
     Ptr<HostMemory> initiatorMemory = initiator->GetHostMemory();
     Ptr<HostMemory> responderMemory = responder->GetHostMemory();
     initiatorApp->TraceConnectWithoutContext(
         "TransferComplete",
-        Callback<void, const DrpTransferRecord&>([&](const DrpTransferRecord& r) {
+        drp::FunctorCallback<void, const DrpTransferRecord&>([&](const DrpTransferRecord& r) {
             result.differences +=
                 initiatorMemory->CountDifferences(r.sba, responderMemory, r.dba, r.length);
         }));

@@ -77,15 +77,15 @@ class DrpHostCpusTestCase : public TestCase
         Ptr<HostCpus> cpus = CreateObject<HostCpus>();
         cpus->SetAttribute("Count", UintegerValue(m_count));
         std::vector<Time> waits;
-        cpus->TraceConnectWithoutContext(
-            "JobStart",
-            Callback<void, Time, Time>([&waits](Time wait, Time) { waits.push_back(wait); }));
+        cpus->TraceConnectWithoutContext("JobStart",
+                                         drp::FunctorCallback<void, Time, Time>(
+                                             [&waits](Time wait, Time) { waits.push_back(wait); }));
         uint32_t longestQueue = 0;
-        cpus->TraceConnectWithoutContext(
-            "QueueLength",
-            Callback<void, uint32_t, uint32_t>([&longestQueue](uint32_t, uint32_t length) {
-                longestQueue = std::max(longestQueue, length);
-            }));
+        cpus->TraceConnectWithoutContext("QueueLength",
+                                         drp::FunctorCallback<void, uint32_t, uint32_t>(
+                                             [&longestQueue](uint32_t, uint32_t length) {
+                                                 longestQueue = std::max(longestQueue, length);
+                                             }));
         std::vector<std::pair<uint32_t, Time>> ended;
         for (uint32_t i = 0; i < jobs; ++i)
         {
@@ -192,16 +192,17 @@ class DrpHostRegistrationQueueTestCase : public TestCase
         NS_TEST_ASSERT_MSG_NE(cpus, nullptr, "the helper gave the responder node its CPUs");
         NS_TEST_EXPECT_MSG_EQ(cpus->GetCount(), m_count, "with the helper's Count");
         std::vector<Time> arrivals; // when a job reached the CPUs
-        cpus->TraceConnectWithoutContext("JobStart",
-                                         Callback<void, Time, Time>([&arrivals](Time wait, Time) {
-                                             arrivals.push_back(Simulator::Now() - wait);
-                                         }));
+        cpus->TraceConnectWithoutContext(
+            "JobStart",
+            drp::FunctorCallback<void, Time, Time>(
+                [&arrivals](Time wait, Time) { arrivals.push_back(Simulator::Now() - wait); }));
         std::vector<Time> registered;
-        bed.App(1)->TraceConnectWithoutContext("Registration",
-                                               Callback<void, Mac48Address, uint16_t, bool>(
-                                                   [&registered](Mac48Address, uint16_t, bool) {
-                                                       registered.push_back(Simulator::Now());
-                                                   }));
+        bed.App(1)->TraceConnectWithoutContext(
+            "Registration",
+            drp::FunctorCallback<void, Mac48Address, uint16_t, bool>(
+                [&registered](Mac48Address, uint16_t, bool) {
+                    registered.push_back(Simulator::Now());
+                }));
         bed.Run();
 
         NS_TEST_ASSERT_MSG_EQ(registered.size(), transfers, "one registration per transfer");
@@ -271,7 +272,8 @@ class DrpHostRegistrationPagesTestCase : public TestCase
         std::vector<Time> durations;
         cpus->TraceConnectWithoutContext(
             "JobStart",
-            Callback<void, Time, Time>([&durations](Time, Time d) { durations.push_back(d); }));
+            drp::FunctorCallback<void, Time, Time>(
+                [&durations](Time, Time d) { durations.push_back(d); }));
         SendFrameAt(MicroSeconds(10),
                     bed.Rnic(0),
                     bed.Rnic(1),
@@ -380,21 +382,24 @@ class DrpHostAdmissionLimitTestCase : public TestCase
         size_t mostActive = 0;
         transport->TraceConnectWithoutContext(
             "InitiatorState",
-            Callback<void, uint16_t, InitiatorConnection::State, InitiatorConnection::State>(
+            drp::FunctorCallback<void,
+                                 uint16_t,
+                                 InitiatorConnection::State,
+                                 InitiatorConnection::State>(
                 [&](uint16_t, InitiatorConnection::State, InitiatorConnection::State) {
                     mostActive = std::max(mostActive, transport->GetActiveInitiated());
                 }));
         std::vector<Time> asked(transfers);
-        app->TraceConnectWithoutContext("TransferStart",
-                                        Callback<void, uint32_t>([&asked](uint32_t index) {
-                                            asked[index] = Simulator::Now();
-                                        }));
+        app->TraceConnectWithoutContext(
+            "TransferStart",
+            drp::FunctorCallback<void, uint32_t>(
+                [&asked](uint32_t index) { asked[index] = Simulator::Now(); }));
         std::vector<uint32_t> posted;
         std::vector<Time> waited;
         uint32_t mostInFlight = 0;
         app->TraceConnectWithoutContext(
             "TransferPost",
-            Callback<void, uint32_t, Time>([&](uint32_t index, Time wait) {
+            drp::FunctorCallback<void, uint32_t, Time>([&](uint32_t index, Time wait) {
                 posted.push_back(index);
                 waited.push_back(wait);
                 mostInFlight = std::max(mostInFlight, app->GetInFlight());
@@ -475,7 +480,10 @@ class DrpHostTidWaitTestCase : public TestCase
         Time firstFailure = Time::Max();
         transport->TraceConnectWithoutContext(
             "InitiatorState",
-            Callback<void, uint16_t, InitiatorConnection::State, InitiatorConnection::State>(
+            drp::FunctorCallback<void,
+                                 uint16_t,
+                                 InitiatorConnection::State,
+                                 InitiatorConnection::State>(
                 [&](uint16_t, InitiatorConnection::State, InitiatorConnection::State to) {
                     if (to == InitiatorConnection::FAILED && firstFailure == Time::Max())
                     {
@@ -484,13 +492,14 @@ class DrpHostTidWaitTestCase : public TestCase
                 }));
         Time firstWait = Time::Max(); // the first post that had to wait
         Ptr<RdmaHostApplication> app = bed.App(0);
-        app->TraceConnectWithoutContext("TransferPost",
-                                        Callback<void, uint32_t, Time>([&](uint32_t, Time wait) {
-                                            if (wait > Time(0) && firstWait == Time::Max())
-                                            {
-                                                firstWait = Simulator::Now();
-                                            }
-                                        }));
+        app->TraceConnectWithoutContext(
+            "TransferPost",
+            drp::FunctorCallback<void, uint32_t, Time>([&](uint32_t, Time wait) {
+                if (wait > Time(0) && firstWait == Time::Max())
+                {
+                    firstWait = Simulator::Now();
+                }
+            }));
         bool threw = false;
         try
         {

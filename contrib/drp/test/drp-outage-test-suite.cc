@@ -196,7 +196,7 @@ class DrpLongOutageTestCase : public TestCase
         Ptr<IndirectBuffer> buffer = responder->GetIndirectBuffer();
 
         uint64_t bufferedAtOutage = 0;
-        Simulator::Schedule(MilliSeconds(5), [&bufferedAtOutage, buffer]() {
+        drp::Schedule(MilliSeconds(5), [&bufferedAtOutage, buffer]() {
             bufferedAtOutage = buffer ? buffer->GetOccupancy() : 0;
         });
         std::vector<bool> ends;

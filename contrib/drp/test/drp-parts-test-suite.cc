@@ -252,11 +252,11 @@ class DrpPcieTimingTestCase : public TestCase
         std::vector<Time> landed;
         auto record = [&landed]() { landed.push_back(Simulator::Now()); };
         bool bytesRight = false;
-        pcie->DmaWrite(0x1000, MakeBytes(1000, 7), Callback<void>([&]() {
+        pcie->DmaWrite(0x1000, MakeBytes(1000, 7), drp::FunctorCallback<void>([&]() {
                            record();
                            bytesRight = ReadBytes(memory, 0x1000, 1) == std::vector<uint8_t>{7};
                        }));
-        pcie->DmaWrite(0x8000, MakeBytes(300), Callback<void>(record));
+        pcie->DmaWrite(0x8000, MakeBytes(300), drp::FunctorCallback<void>(record));
         Simulator::Run();
         NS_TEST_ASSERT_MSG_EQ(landed.size(), 2, "both writes landed");
         if (landed.size() != 2)
@@ -280,7 +280,7 @@ class DrpPcieTimingTestCase : public TestCase
         }
         landed.clear();
         Time start = Simulator::Now();
-        pcie->DmaWriteBatch(pieces, Callback<void>(record));
+        pcie->DmaWriteBatch(pieces, drp::FunctorCallback<void>(record));
         Simulator::Run();
         NS_TEST_ASSERT_MSG_EQ(landed.size(), 1, "the batch landed");
         if (landed.size() != 1)
@@ -304,11 +304,11 @@ class DrpPcieTimingTestCase : public TestCase
         // Doorbell, interrupt: Latency. DMA read: request and completions.
         landed.clear();
         start = Simulator::Now();
-        pcie->Doorbell(Callback<void>(record));
-        pcie->Interrupt(Callback<void>(record));
+        pcie->Doorbell(drp::FunctorCallback<void>(record));
+        pcie->Interrupt(drp::FunctorCallback<void>(record));
         Ptr<Packet> read;
         Time readAt;
-        pcie->DmaRead(0x1000, 1000, Callback<void, Ptr<Packet>>([&](Ptr<Packet> p) {
+        pcie->DmaRead(0x1000, 1000, drp::FunctorCallback<void, Ptr<Packet>>([&](Ptr<Packet> p) {
                           read = p;
                           readAt = Simulator::Now();
                       }));
@@ -365,7 +365,7 @@ class DrpIndirectBufferTestCase : public TestCase
         uint32_t flushed = 0;
         buffer->TraceConnectWithoutContext(
             "Flush",
-            Callback<void, Mac48Address, uint16_t, uint32_t>(
+            drp::FunctorCallback<void, Mac48Address, uint16_t, uint32_t>(
                 [&flushed](Mac48Address, uint16_t, uint32_t bytes) { flushed += bytes; }));
 
         // Out of order, one duplicate.
@@ -439,7 +439,7 @@ class DrpSenderTestCase : public TestCase
         {
             DrpSender* sender = m_current;
             m_departures.push_back(
-                Simulator::Schedule(m_leaveAfter, [sender, sn]() { sender->OnSent(sn); }));
+                drp::Schedule(m_leaveAfter, [sender, sn]() { sender->OnSent(sn); }));
         }
         return true;
     }
@@ -487,11 +487,11 @@ class DrpSenderTestCase : public TestCase
     DrpSender* MakeSender(uint32_t total, uint32_t maxBackoff = 1)
     {
         DrpSender::Config config{4, m_timeout, 2, 3, maxBackoff};
-        m_current =
-            new DrpSender(total,
-                          config,
-                          MakeCallback(&DrpSenderTestCase::Transmit, this),
-                          Callback<void>([this]() { m_failedAt.push_back(Simulator::Now()); }));
+        m_current = new DrpSender(
+            total,
+            config,
+            MakeCallback(&DrpSenderTestCase::Transmit, this),
+            drp::FunctorCallback<void>([this]() { m_failedAt.push_back(Simulator::Now()); }));
         return m_current;
     }
 
@@ -551,7 +551,7 @@ class DrpSenderTestCase : public TestCase
         s->Start();
         TakeSent();
         // Progress at 1.5 R resets the count of expiries in a row.
-        Simulator::Schedule(1.5 * m_timeout, [&s]() { s->OnAck(1); });
+        drp::Schedule(1.5 * m_timeout, [&s]() { s->OnAck(1); });
         Simulator::Run();
         std::vector<Time> times;
         for (const auto& [time, sn] : m_sent)
@@ -682,7 +682,7 @@ class DrpSenderTestCase : public TestCase
         s->Start();
         TakeSent();
         // R: three duplicate ACKs while SN 0 still waits to leave.
-        Simulator::Schedule(m_timeout, [&s]() {
+        drp::Schedule(m_timeout, [&s]() {
             s->OnAck(0);
             s->OnAck(0);
             s->OnAck(0);
@@ -699,7 +699,7 @@ class DrpSenderTestCase : public TestCase
         NS_TEST_ASSERT_MSG_EQ((TakeSent() == Sns{0}), true, "SN 0 again");
         // 7.5 R: ACKN 2, a partial acknowledgement: SN 2 again (it waits
         // until 10.5 R) and 4, 5 new (they leave at 10.5 R too).
-        Simulator::Schedule(3 * m_timeout, [&s]() { s->OnAck(2); });
+        drp::Schedule(3 * m_timeout, [&s]() { s->OnAck(2); });
         Simulator::Stop(5.9 * m_timeout);
         Simulator::Run();
         NS_TEST_ASSERT_MSG_EQ((TakeSent() == Sns{2, 4, 5}), true, "the hole, then new frames");
@@ -730,7 +730,7 @@ class DrpSenderTestCase : public TestCase
         std::unique_ptr<DrpSender> s(MakeSender(8));
         s->Start();
         // 3 R: 0 to 3 leave; 3.5 R: all four acknowledged, 4 to 7 made (they leave at 6.5 R).
-        Simulator::Schedule(3.5 * m_timeout, [&s]() { s->OnAck(4); });
+        drp::Schedule(3.5 * m_timeout, [&s]() { s->OnAck(4); });
         Simulator::Stop(7.4 * m_timeout);
         Simulator::Run();
         NS_TEST_ASSERT_MSG_EQ((TakeSent() == Sns{0, 1, 2, 3, 4, 5, 6, 7}), true, "two windows");

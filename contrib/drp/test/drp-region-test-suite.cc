@@ -312,10 +312,10 @@ class DrpReleasedRegionTestCase : public TestCase
         std::vector<uint8_t> atRelease;
         // The host takes the region back; a PCIe write already under way may
         // still land, so the memory is compared from one PCIe write later.
-        Simulator::Schedule(release, [owner, address, size]() {
+        drp::Schedule(release, [owner, address, size]() {
             owner->GetHostMemory()->Deregister(address, size);
         });
-        Simulator::Schedule(release + MicroSeconds(20), [&atRelease, owner, address, size]() {
+        drp::Schedule(release + MicroSeconds(20), [&atRelease, owner, address, size]() {
             atRelease = Snapshot(owner->GetHostMemory(), address, size);
         });
         uint32_t dataAfter = 0;

@@ -674,8 +674,8 @@ class DrpSharedPortTestCase : public TestCase
             Address toB = b->GetAddress();
             for (uint32_t i = 0; i < 1000; ++i)
             {
-                Simulator::Schedule(NanoSeconds(5000) * i,
-                                    [a, toB]() { a->Send(Create<Packet>(1000), toB, 0x88B6); });
+                drp::Schedule(NanoSeconds(5000) * i,
+                              [a, toB]() { a->Send(Create<Packet>(1000), toB, 0x88B6); });
             }
         }
         bed.Run();
@@ -766,7 +766,7 @@ class DrpHostDropTestCase : public TestCase
         // TxQueue: 150 frames at once from host 0; the PCIe link brings them
         // far faster than the port sends them, and its queue holds 100.
         Address toB = b->GetAddress();
-        Simulator::Schedule(MicroSeconds(1), [a, toB]() {
+        drp::Schedule(MicroSeconds(1), [a, toB]() {
             for (uint32_t i = 0; i < 150; ++i)
             {
                 a->Send(Create<Packet>(1000), toB, protocol);

@@ -96,31 +96,34 @@ RunStates(const StatesRunSpec& spec)
     StatesRunResult result;
     initiator->GetTransport()->TraceConnectWithoutContext(
         "InitiatorState",
-        Callback<void, uint16_t, InitiatorConnection::State, InitiatorConnection::State>(
-            [&result](uint16_t, InitiatorConnection::State from, InitiatorConnection::State to) {
-                result.initiator.push_back(InitiatorConnection::GetStateName(from) + ">" +
-                                           InitiatorConnection::GetStateName(to));
-            }));
+        drp::
+            FunctorCallback<void, uint16_t, InitiatorConnection::State, InitiatorConnection::State>(
+                [&result](uint16_t,
+                          InitiatorConnection::State from,
+                          InitiatorConnection::State to) {
+                    result.initiator.push_back(InitiatorConnection::GetStateName(from) + ">" +
+                                               InitiatorConnection::GetStateName(to));
+                }));
     responder->GetTransport()->TraceConnectWithoutContext(
         "ResponderState",
-        Callback<void,
-                 Mac48Address,
-                 uint16_t,
-                 ResponderConnection::State,
-                 ResponderConnection::State>([&result](Mac48Address,
-                                                       uint16_t,
-                                                       ResponderConnection::State from,
-                                                       ResponderConnection::State to) {
+        drp::FunctorCallback<void,
+                             Mac48Address,
+                             uint16_t,
+                             ResponderConnection::State,
+                             ResponderConnection::State>([&result](Mac48Address,
+                                                                   uint16_t,
+                                                                   ResponderConnection::State from,
+                                                                   ResponderConnection::State to) {
             result.responder.push_back(ResponderConnection::GetStateName(from) + ">" +
                                        ResponderConnection::GetStateName(to));
         }));
     responder->GetTransport()->TraceConnectWithoutContext(
         "ResponderRegistration",
-        Callback<void,
-                 Mac48Address,
-                 uint16_t,
-                 ResponderConnection::Registration,
-                 ResponderConnection::Registration>(
+        drp::FunctorCallback<void,
+                             Mac48Address,
+                             uint16_t,
+                             ResponderConnection::Registration,
+                             ResponderConnection::Registration>(
             [&result](Mac48Address,
                       uint16_t,
                       ResponderConnection::Registration from,

@@ -9,6 +9,7 @@
 // workload from host 0 to host 1, byte comparison of every ended transfer,
 // and hand-made DRP frames.
 
+#include "ns3/drp-compat.h"
 #include "ns3/drp-header.h"
 #include "ns3/error-model.h"
 #include "ns3/packet.h"
@@ -230,7 +231,7 @@ SendFrameAt(Time at, Ptr<RnicNetDevice> from, Ptr<RnicNetDevice> to, Ptr<Packet>
 {
     Address dest = to->GetAddress();
     const uint16_t etherType = to->GetEtherType();
-    Simulator::Schedule(at, [from, frame, dest, etherType]() {
+    drp::Schedule(at, [from, frame, dest, etherType]() {
         from->EthernetNetDevice::Send(frame, dest, etherType);
     });
 }

@@ -65,7 +65,7 @@ class DrpRegistrationFailsThriceTestCase : public TestCase
             uint32_t decisions = 0;
             bed.Rnic(0)->GetTransport()->TraceConnectWithoutContext(
                 "Rx",
-                Callback<void, Ptr<const Packet>>([&firstInvalid](Ptr<const Packet> p) {
+                drp::FunctorCallback<void, Ptr<const Packet>>([&firstInvalid](Ptr<const Packet> p) {
                     DrpHeader h;
                     p->PeekHeader(h);
                     if (h.HasFlag(DrpHeader::REQ_ACK) && h.GetStatus() == DrpHeader::INVALID &&
@@ -76,7 +76,7 @@ class DrpRegistrationFailsThriceTestCase : public TestCase
                 }));
             bed.Rnic(0)->GetTransport()->TraceConnectWithoutContext(
                 "ModeDecision",
-                Callback<void, uint16_t, DrpTransferRecord::Mode>(
+                drp::FunctorCallback<void, uint16_t, DrpTransferRecord::Mode>(
                     [&](uint16_t, DrpTransferRecord::Mode) {
                         decided = Simulator::Now();
                         ++decisions;
@@ -208,11 +208,11 @@ class DrpBufferOverflowTestCase : public TestCase
         uint32_t peak = 0;
         buffer->TraceConnectWithoutContext(
             "Overflow",
-            Callback<void, Ptr<const Packet>>(
+            drp::FunctorCallback<void, Ptr<const Packet>>(
                 [&overflowTraces](Ptr<const Packet>) { ++overflowTraces; }));
         buffer->TraceConnectWithoutContext(
             "Occupancy",
-            Callback<void, uint32_t, uint32_t>(
+            drp::FunctorCallback<void, uint32_t, uint32_t>(
                 [&peak](uint32_t, uint32_t now) { peak = std::max(peak, now); }));
         bed.Run();
 
@@ -300,7 +300,7 @@ class DrpNeverHangsTestCase : public TestCase
         size_t respondedMax = 0;
         responder->TraceConnectWithoutContext(
             "Rx",
-            Callback<void, Ptr<const Packet>>([&](Ptr<const Packet>) {
+            drp::FunctorCallback<void, Ptr<const Packet>>([&](Ptr<const Packet>) {
                 respondedMax = std::max(respondedMax, responder->GetActiveResponded());
             }));
         bed.Run();
@@ -423,22 +423,24 @@ class DrpConcurrentTestCase : public TestCase
                 DynamicCast<RnicNetDevice>(rnics.Get(w.responder))->GetHostMemory();
             apps.Get(i)->TraceConnectWithoutContext(
                 "TransferComplete",
-                Callback<void, const DrpTransferRecord&>([&, mine, peer](
-                                                             const DrpTransferRecord& r) {
-                    if (r.status == DrpTransferRecord::SUCCESS)
-                    {
-                        ++compared;
-                        corrupt +=
-                            mine->GetHostMemory()->CountDifferences(r.sba, peer, r.dba, r.length) !=
-                            0;
-                    }
-                }));
+                drp::FunctorCallback<void, const DrpTransferRecord&>(
+                    [&, mine, peer](const DrpTransferRecord& r) {
+                        if (r.status == DrpTransferRecord::SUCCESS)
+                        {
+                            ++compared;
+                            corrupt += mine->GetHostMemory()->CountDifferences(r.sba,
+                                                                               peer,
+                                                                               r.dba,
+                                                                               r.length) != 0;
+                        }
+                    }));
             Ptr<DrpTransport> transport = mine->GetTransport();
             transport->TraceConnectWithoutContext(
                 "Tx",
-                Callback<void, Ptr<const Packet>>([&peak, i, transport](Ptr<const Packet>) {
-                    peak[i] = std::max(peak[i], transport->GetActiveInitiated());
-                }));
+                drp::FunctorCallback<void, Ptr<const Packet>>(
+                    [&peak, i, transport](Ptr<const Packet>) {
+                        peak[i] = std::max(peak[i], transport->GetActiveInitiated());
+                    }));
         }
         apps.Start(Seconds(0));
         Simulator::Run();
@@ -568,7 +570,7 @@ class DrpBadFramesTestCase : public TestCase
             before.push_back(bytes);
             Ptr<Packet> frame = injection.frame;
             Address dest = to->GetAddress();
-            Simulator::Schedule(injection.at, [from, frame, dest]() {
+            drp::Schedule(injection.at, [from, frame, dest]() {
                 from->EthernetNetDevice::Send(frame, dest, DrpHeader::PROT_NUMBER);
             });
         }

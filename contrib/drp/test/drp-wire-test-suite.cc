@@ -125,11 +125,11 @@ class DrpWirePaddingTestCase : public TestCase
         std::vector<std::vector<uint8_t>> sent;
         a->TraceConnectWithoutContext(
             "PhyTxBegin",
-            Callback<void, Ptr<const Packet>>(
+            drp::FunctorCallback<void, Ptr<const Packet>>(
                 [&sent](Ptr<const Packet> f) { sent.push_back(Bytes(f)); }));
         std::vector<Arrival> arrivals;
         b->SetReceiveCallback(
-            Callback<bool, Ptr<NetDevice>, Ptr<const Packet>, uint16_t, const Address&>(
+            drp::FunctorCallback<bool, Ptr<NetDevice>, Ptr<const Packet>, uint16_t, const Address&>(
                 [&arrivals](Ptr<NetDevice>, Ptr<const Packet> p, uint16_t, const Address&) {
                     arrivals.push_back({Simulator::Now(), Bytes(p)});
                     return true;
@@ -139,13 +139,10 @@ class DrpWirePaddingTestCase : public TestCase
         {
             const uint32_t size = sizes[i];
             const Address dest = b->GetAddress();
-            Simulator::ScheduleWithContext(
-                a->GetNode()->GetId(),
-                MilliSeconds(i),
-                [a, size, dest]() {
-                    std::vector<uint8_t> payload(size, 0xA5);
-                    a->Send(Create<Packet>(payload.data(), payload.size()), dest, TEST_ETHERTYPE);
-                });
+            drp::ScheduleWithContext(a->GetNode()->GetId(), MilliSeconds(i), [a, size, dest]() {
+                std::vector<uint8_t> payload(size, 0xA5);
+                a->Send(Create<Packet>(payload.data(), payload.size()), dest, TEST_ETHERTYPE);
+            });
         }
         Simulator::Run();
         Simulator::Destroy();
@@ -264,7 +261,7 @@ class DrpWireLengthCheckTestCase : public TestCase
         std::vector<uint32_t> seenAtB;
         b->GetTransport()->TraceConnectWithoutContext(
             "Rx",
-            Callback<void, Ptr<const Packet>>(
+            drp::FunctorCallback<void, Ptr<const Packet>>(
                 [&seenAtB](Ptr<const Packet> f) { seenAtB.push_back(f->GetSize()); }));
 
         const uint64_t far = 0x7000000000ULL;
@@ -405,14 +402,15 @@ class DrpWireEtherTypeTestCase : public TestCase
         for (uint32_t i = 0; i < 2; ++i)
         {
             NS_TEST_EXPECT_MSG_EQ(bed.Rnic(i)->GetEtherType(), 0x88B5, "set by the helper");
-            bed.Rnic(i)->TraceConnectWithoutContext(
-                "PhyTxBegin",
-                Callback<void, Ptr<const Packet>>([&frames, &otherType](Ptr<const Packet> f) {
-                    EthernetHeader header(false);
-                    f->PeekHeader(header);
-                    ++frames;
-                    otherType += header.GetLengthType() != 0x88B5;
-                }));
+            bed.Rnic(i)->TraceConnectWithoutContext("PhyTxBegin",
+                                                    drp::FunctorCallback<void, Ptr<const Packet>>(
+                                                        [&frames, &otherType](Ptr<const Packet> f) {
+                                                            EthernetHeader header(false);
+                                                            f->PeekHeader(header);
+                                                            ++frames;
+                                                            otherType +=
+                                                                header.GetLengthType() != 0x88B5;
+                                                        }));
         }
         bed.Run();
         NS_TEST_ASSERT_MSG_EQ(bed.Records().size(), 2, "both transfers ended");
@@ -463,13 +461,13 @@ class DrpWireFcsTestCase : public TestCase
         {
             devs.Get(i)->TraceConnectWithoutContext(
                 "PhyTxBegin",
-                Callback<void, Ptr<const Packet>>(
+                drp::FunctorCallback<void, Ptr<const Packet>>(
                     [&sent](Ptr<const Packet> f) { sent.push_back(Bytes(f)); }));
             const Address dest = devs.Get(1 - i)->GetAddress();
             Ptr<NetDevice> from = devs.Get(i);
             for (uint32_t size : {0u, 10u, 46u, 333u, 1500u})
             {
-                Simulator::ScheduleWithContext(
+                drp::ScheduleWithContext(
                     from->GetNode()->GetId(),
                     MicroSeconds(size + 10 * i),
                     [from, size, dest]() {

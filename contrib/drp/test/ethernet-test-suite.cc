@@ -953,7 +953,7 @@ class EthernetSubclassTestCase : public TestCase
 
         Ptr<NetDevice> sw = devs.Get(1);
         const Address host = nic->GetAddress();
-        Simulator::ScheduleWithContext(sw->GetNode()->GetId(), Seconds(0), [sw, host]() {
+        drp::ScheduleWithContext(sw->GetNode()->GetId(), Seconds(0), [sw, host]() {
             sw->Send(Create<Packet>(100), host, EthernetTestClaimingDevice::CLAIMED);
             sw->Send(Create<Packet>(100), host, TEST_ETHERTYPE);
         });

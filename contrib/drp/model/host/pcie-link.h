@@ -9,6 +9,7 @@
 
 #include "ns3/callback.h"
 #include "ns3/data-rate.h"
+#include "ns3/drp-compat.h"
 #include "ns3/nstime.h"
 #include "ns3/object.h"
 #include "ns3/packet.h"
@@ -257,29 +258,29 @@ template <typename F>
 void
 PcieLink::Doorbell(F handler)
 {
-    Simulator::Schedule(StartSignal(DOORBELL), handler);
+    drp::Schedule(StartSignal(DOORBELL), handler);
 }
 
 template <typename F>
 void
 PcieLink::Interrupt(F handler)
 {
-    Simulator::Schedule(StartSignal(INTERRUPT), handler);
+    drp::Schedule(StartSignal(INTERRUPT), handler);
 }
 
 template <typename F>
 void
 PcieLink::DmaRead(uint64_t address, uint32_t length, F done, Time then)
 {
-    Simulator::Schedule(StartRead(address, length) + then,
-                        [this, address, length, done]() { done(ReadMemory(address, length)); });
+    drp::Schedule(StartRead(address, length) + then,
+                  [this, address, length, done]() { done(ReadMemory(address, length)); });
 }
 
 template <typename F>
 void
 PcieLink::DmaWrite(uint64_t address, Ptr<const Packet> data, F done, Time then)
 {
-    Simulator::Schedule(StartWrite(address, data->GetSize()) + then, [this, address, data, done]() {
+    drp::Schedule(StartWrite(address, data->GetSize()) + then, [this, address, data, done]() {
         WriteMemory(address, data);
         done();
     });
@@ -289,7 +290,7 @@ template <typename F>
 void
 PcieLink::DmaMove(bool toHost, uint32_t bytes, F done)
 {
-    Simulator::Schedule(StartMove(toHost, bytes), done);
+    drp::Schedule(StartMove(toHost, bytes), done);
 }
 
 } // namespace ns3

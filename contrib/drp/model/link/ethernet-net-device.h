@@ -14,7 +14,7 @@
 #include "ns3/nstime.h"
 #include "ns3/packet.h"
 #include "ns3/ptr.h"
-#include "ns3/queue-fwd.h"
+#include "ns3/queue.h"
 #include "ns3/traced-callback.h"
 
 #include <array>

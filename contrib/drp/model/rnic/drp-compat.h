@@ -8,17 +8,17 @@
 /**
  * \file
  * \ingroup drp
- * The one place where drp hides differences between ns-3 releases (3.37 on).
+ * The one place where drp hides differences between ns-3 releases (3.35 on).
  *
- * contrib/drp/CMakeLists.txt defines DRP_NS3_VERSION_MINOR from the ns-3 it
- * builds against: ns-3's own version-defines.h exists in a source tree only
- * when ns-3 was configured with --enable-build-version, and a stale copy of
- * another release (an installed libns3-dev) may be found on the include path
- * instead.
+ * contrib/drp/CMakeLists.txt (contrib/drp/wscript in a waf-era tree) defines
+ * DRP_NS3_VERSION_MINOR from the ns-3 it builds against: ns-3's own
+ * version-defines.h exists in a source tree only when ns-3 was configured
+ * with --enable-build-version, and a stale copy of another release (an
+ * installed libns3-dev) may be found on the include path instead.
  */
 
 #ifndef DRP_NS3_VERSION_MINOR
-#error "DRP_NS3_VERSION_MINOR is undefined: build drp through contrib/drp/CMakeLists.txt"
+#error "DRP_NS3_VERSION_MINOR is undefined: build drp through contrib/drp/CMakeLists.txt or wscript"
 #endif
 
 #include "ns3/application-container.h"
@@ -26,9 +26,12 @@
 #include "ns3/ipv4-address.h"
 #include "ns3/node.h"
 #include "ns3/nstime.h"
+#include "ns3/simulator.h"
 #include "ns3/uinteger.h"
 
 #include <string>
+#include <type_traits>
+#include <utility>
 
 #if DRP_NS3_VERSION_MINOR >= 38
 #include "ns3/enum.h"
@@ -85,6 +88,76 @@ namespace ns3
 namespace drp
 {
 
+#if DRP_NS3_VERSION_MINOR < 37
+/**
+ * \ingroup drp
+ * A function object that ns-3.36's and earlier Callbacks can hold: their
+ * equality test compares the functors, which lambdas cannot do. Two copies
+ * are equal only if they are the same object (as two lambdas never are).
+ */
+template <typename F>
+class ComparableFunctor
+{
+  public:
+    /// \param functor the function object to call
+    explicit ComparableFunctor(F functor)
+        : m_functor(std::move(functor))
+    {
+    }
+
+    /**
+     * Calls the function object.
+     * \param args its arguments
+     * \return its result
+     */
+    template <typename... A>
+    decltype(auto) operator()(A&&... args)
+    {
+        return m_functor(std::forward<A>(args)...);
+    }
+
+    /// \param other another functor \return whether both are this one
+    bool operator==(const ComparableFunctor& other) const
+    {
+        return this == &other;
+    }
+
+    /// \param other another functor \return whether other is another one
+    bool operator!=(const ComparableFunctor& other) const
+    {
+        return this != &other;
+    }
+
+  private:
+    F m_functor; //!< the function object
+};
+#endif
+
+/**
+ * \ingroup drp
+ * A Callback that calls a lambda or other function object, on every release:
+ * Callback has a constructor from any callable from ns-3.37 on; before, a
+ * functor needed the two dummy arguments of Callback(functor, bool, bool) and
+ * an equality operator (ComparableFunctor).
+ *
+ * \tparam R the return type of the callback
+ * \tparam Args the argument types of the callback
+ * \param functor the callable
+ * \return the callback
+ */
+template <typename R, typename... Args, typename F>
+Callback<R, Args...>
+FunctorCallback(F&& functor)
+{
+#if DRP_NS3_VERSION_MINOR >= 37
+    return Callback<R, Args...>(std::forward<F>(functor));
+#else
+    return Callback<R, Args...>(ComparableFunctor<std::decay_t<F>>(std::forward<F>(functor)),
+                                true,
+                                true);
+#endif
+}
+
 #if DRP_NS3_VERSION_MINOR >= 38
 /// The argument of a CommandLine::AddValue callback (a const reference from ns-3.38 on).
 using CommandLineText = const std::string&;
@@ -92,6 +165,92 @@ using CommandLineText = const std::string&;
 /// The argument of a CommandLine::AddValue callback (a copy before ns-3.38).
 using CommandLineText = std::string;
 #endif
+
+#if DRP_NS3_VERSION_MINOR < 36
+/**
+ * \ingroup drp
+ * An event that calls a function object: what ns-3.36's MakeEvent(T) makes
+ * of a lambda, which ns-3.35's Simulator cannot schedule.
+ */
+template <typename F>
+class FunctorEvent : public EventImpl
+{
+  public:
+    /// \param functor the function object to call
+    explicit FunctorEvent(F functor)
+        : m_functor(std::move(functor))
+    {
+    }
+
+  private:
+    void Notify() override
+    {
+        m_functor();
+    }
+
+    F m_functor; //!< the function object
+};
+#endif
+
+/**
+ * \ingroup drp
+ * Simulator::Schedule(delay, lambda) on every release (ns-3.36 on schedule
+ * function objects themselves).
+ * \param delay the time from now
+ * \param functor the function object to call, without arguments
+ * \return the event
+ */
+template <typename F>
+EventId
+Schedule(const Time& delay, F&& functor)
+{
+#if DRP_NS3_VERSION_MINOR >= 36
+    return Simulator::Schedule(delay, std::forward<F>(functor));
+#else
+    return Simulator::Schedule(
+        delay,
+        Ptr<EventImpl>(new FunctorEvent<std::decay_t<F>>(std::forward<F>(functor)), false));
+#endif
+}
+
+/**
+ * \ingroup drp
+ * Simulator::ScheduleNow(lambda) on every release.
+ * \param functor the function object to call, without arguments
+ * \return the event
+ */
+template <typename F>
+EventId
+ScheduleNow(F&& functor)
+{
+#if DRP_NS3_VERSION_MINOR >= 36
+    return Simulator::ScheduleNow(std::forward<F>(functor));
+#else
+    return Simulator::ScheduleNow(
+        Ptr<EventImpl>(new FunctorEvent<std::decay_t<F>>(std::forward<F>(functor)), false));
+#endif
+}
+
+/**
+ * \ingroup drp
+ * Simulator::ScheduleWithContext(context, delay, lambda) on every release.
+ * \param context the node of the event
+ * \param delay the time from now
+ * \param functor the function object to call, without arguments
+ */
+template <typename F>
+void
+ScheduleWithContext(uint32_t context, const Time& delay, F&& functor)
+{
+#if DRP_NS3_VERSION_MINOR >= 36
+    Simulator::ScheduleWithContext(context, delay, std::forward<F>(functor));
+#else
+    // Takes the reference that `new` gives, as MakeEvent's events.
+    Simulator::ScheduleWithContext(context,
+                                   delay,
+                                   new FunctorEvent<std::decay_t<F>>(std::forward<F>(functor)));
+#endif
+}
 
 /**
  * \ingroup drp
@@ -132,7 +291,7 @@ InstallPing(Ptr<Node> node,
         // Ping's trace adds the sequence number; V4Ping's passes the time only.
         app.Get(0)->TraceConnectWithoutContext(
             "Rtt",
-            Callback<void, uint16_t, Time>([rtt](uint16_t, Time delay) { rtt(delay); }));
+            FunctorCallback<void, uint16_t, Time>([rtt](uint16_t, Time delay) { rtt(delay); }));
 #else
         app.Get(0)->TraceConnectWithoutContext("Rtt", rtt);
 #endif
@@ -144,3 +303,75 @@ InstallPing(Ptr<Node> node,
 } // namespace ns3
 
 #endif /* DRP_COMPAT_H */
+
+/*
+ * The part for test sources only (it includes ns3/test.h): a test source
+ * defines DRP_COMPAT_TESTS before it includes this header. Outside the guard
+ * above, so that an earlier inclusion without the definition does not hide it.
+ */
+#if defined(DRP_COMPAT_TESTS) && !defined(DRP_COMPAT_TESTS_H)
+#define DRP_COMPAT_TESTS_H
+
+#if DRP_NS3_VERSION_MINOR >= 37
+#include "ns3/header-serialization-test.h"
+#else
+#include "ns3/buffer.h"
+#include "ns3/test.h"
+
+namespace ns3
+{
+
+/**
+ * \ingroup drp-tests
+ * ns-3.37's HeaderSerializationTestCase (src/network/test), which earlier
+ * releases lack: serializes a header, deserializes a copy from the bytes,
+ * serializes the copy and demands the same bytes.
+ */
+class HeaderSerializationTestCase : public TestCase
+{
+  protected:
+    /// \param name the name of the test case
+    HeaderSerializationTestCase(std::string name)
+        : TestCase(name)
+    {
+    }
+
+  public:
+    /**
+     * \tparam T the header type
+     * \tparam Args the types of the arguments of the copy's constructor
+     * \param hdr the header to test
+     * \param args the arguments of the copy's constructor
+     */
+    template <typename T, typename... Args>
+    void TestHeaderSerialization(const T& hdr, Args&&... args)
+    {
+        Buffer buffer;
+        buffer.AddAtStart(hdr.GetSerializedSize());
+        hdr.Serialize(buffer.Begin());
+
+        T otherHdr(std::forward<Args>(args)...);
+        otherHdr.Deserialize(buffer.Begin());
+        Buffer otherBuffer;
+        otherBuffer.AddAtStart(otherHdr.GetSerializedSize());
+        otherHdr.Serialize(otherBuffer.Begin());
+
+        NS_TEST_ASSERT_MSG_EQ(buffer.GetSize(), otherBuffer.GetSize(), "Size of buffers differs");
+        Buffer::Iterator bufferIterator = buffer.Begin();
+        Buffer::Iterator otherBufferIterator = otherBuffer.Begin();
+        for (uint32_t j = 0; j < buffer.GetSize(); j++)
+        {
+            uint8_t bufferVal = bufferIterator.ReadU8();
+            uint8_t otherBufferVal = otherBufferIterator.ReadU8();
+            NS_TEST_EXPECT_MSG_EQ(+bufferVal,
+                                  +otherBufferVal,
+                                  "Serialization -> Deserialization -> Serialization "
+                                      << "is different than Serialization at byte " << j);
+        }
+    }
+};
+
+} // namespace ns3
+#endif
+
+#endif /* DRP_COMPAT_TESTS */

@@ -683,7 +683,7 @@ DrpTransport::SendControl(const DrpHeader& header,
     Ptr<Packet> packet = Create<Packet>();
     packet->AddHeader(header);
     // The transmit processing, then the scheduler's control queue.
-    Simulator::Schedule(GetTxDelay(), [this, packet, to, flow, sent]() {
+    drp::Schedule(GetTxDelay(), [this, packet, to, flow, sent]() {
         m_scheduler.EnqueueControl({packet, to, flow, sent});
     });
 }
@@ -855,10 +855,11 @@ DrpTransport::PostTransfer(Mac48Address peer,
     uint16_t tid = record.tid;
     auto& c = m_initiators[tid];
     c = std::make_unique<InitiatorConnection>(this, record);
-    c->ConnectTrace(Callback<void, InitiatorConnection::State, InitiatorConnection::State>(
-        [this, tid](InitiatorConnection::State from, InitiatorConnection::State to) {
-            m_initiatorStateTrace(tid, from, to);
-        }));
+    c->ConnectTrace(
+        drp::FunctorCallback<void, InitiatorConnection::State, InitiatorConnection::State>(
+            [this, tid](InitiatorConnection::State from, InitiatorConnection::State to) {
+                m_initiatorStateTrace(tid, from, to);
+            }));
     c->Open();
     return tid;
 }
@@ -984,7 +985,7 @@ DrpTransport::RetireInitiator(const DrpTransferRecord& record)
     // The connection is on the call stack (its sender's retry limit, maybe):
     // let it go once the current event ends.
     std::shared_ptr<InitiatorConnection> gone(std::move(it->second));
-    Simulator::ScheduleNow([gone]() {});
+    drp::ScheduleNow([gone]() {});
     m_initiators.erase(it);
     if (record.status != DrpTransferRecord::SUCCESS)
     {
@@ -1019,11 +1020,13 @@ DrpTransport::CreateResponder(Mac48Address peer, uint16_t tid, bool read)
     auto& slot = m_responders[ResponderKey(peer, tid)];
     slot = std::make_unique<ResponderConnection>(this, peer, tid, read);
     slot->ConnectTraces(
-        Callback<void, ResponderConnection::State, ResponderConnection::State>(
+        drp::FunctorCallback<void, ResponderConnection::State, ResponderConnection::State>(
             [this, peer, tid](ResponderConnection::State from, ResponderConnection::State to) {
                 m_responderStateTrace(peer, tid, from, to);
             }),
-        Callback<void, ResponderConnection::Registration, ResponderConnection::Registration>(
+        drp::FunctorCallback<void,
+                             ResponderConnection::Registration,
+                             ResponderConnection::Registration>(
             [this, peer, tid](ResponderConnection::Registration from,
                               ResponderConnection::Registration to) {
                 m_responderRegistrationTrace(peer, tid, from, to);
@@ -1282,7 +1285,7 @@ DrpTransport::AbandonResponder(ResponderKey key)
     }
     // The record (its sender: the retry limit) may be on the call stack: let it go afterwards.
     std::shared_ptr<ResponderConnection> gone(EraseResponder(key));
-    Simulator::ScheduleNow([gone]() {});
+    drp::ScheduleNow([gone]() {});
     while (!m_releasedOrder.empty() &&
            !FindResponder(m_releasedOrder.front().first, m_releasedOrder.front().second))
     {

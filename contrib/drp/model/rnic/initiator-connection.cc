@@ -6,6 +6,7 @@
 
 #include "drp-transport.h"
 
+#include "ns3/drp-compat.h"
 #include "ns3/log.h"
 #include "ns3/simulator.h"
 
@@ -88,19 +89,19 @@ InitiatorConnection::Open()
     {
         DrpTransport* transport = m_transport;
         uint16_t tid = m_record.tid;
-        m_sender =
-            std::make_unique<DrpSender>(m_transport->FrameCount(m_record.length),
-                                        m_transport->SenderConfig(),
-                                        Callback<bool, uint32_t>([transport, tid](uint32_t sn) {
-                                            InitiatorConnection* c = Find(transport, tid);
-                                            return c && c->SendWriteData(sn);
-                                        }),
-                                        Callback<void>([transport, tid]() {
-                                            if (InitiatorConnection* c = Find(transport, tid))
-                                            {
-                                                c->Finish(DrpTransferRecord::DATA_FAILED);
-                                            }
-                                        }));
+        m_sender = std::make_unique<DrpSender>(
+            m_transport->FrameCount(m_record.length),
+            m_transport->SenderConfig(),
+            drp::FunctorCallback<bool, uint32_t>([transport, tid](uint32_t sn) {
+                InitiatorConnection* c = Find(transport, tid);
+                return c && c->SendWriteData(sn);
+            }),
+            drp::FunctorCallback<void>([transport, tid]() {
+                if (InitiatorConnection* c = Find(transport, tid))
+                {
+                    c->Finish(DrpTransferRecord::DATA_FAILED);
+                }
+            }));
     }
     SetState(REQUESTING);
     SendRequest(true);

@@ -6,6 +6,7 @@
 
 #include "drp-transport.h"
 
+#include "ns3/drp-compat.h"
 #include "ns3/host-memory.h"
 #include "ns3/log.h"
 #include "ns3/simulator.h"
@@ -237,13 +238,12 @@ ResponderConnection::SendReply(bool valid)
         {
             DrpTransport* transport = m_transport;
             Key key = GetKey();
-            m_confirmTimer =
-                Simulator::Schedule(m_transport->m_handshakeTimeout, [transport, key]() {
-                    if (ResponderConnection* r = Find(transport, key))
-                    {
-                        r->OnConfirmTimeout();
-                    }
-                });
+            m_confirmTimer = drp::Schedule(m_transport->m_handshakeTimeout, [transport, key]() {
+                if (ResponderConnection* r = Find(transport, key))
+                {
+                    r->OnConfirmTimeout();
+                }
+            });
         }
     });
 }
@@ -431,7 +431,7 @@ ResponderConnection::Flush()
     ++m_pendingWrites;
     DrpTransport* transport = m_transport;
     Key key = GetKey();
-    m_transport->m_pcie->DmaWriteBatch(pieces, Callback<void>([transport, key]() {
+    m_transport->m_pcie->DmaWriteBatch(pieces, drp::FunctorCallback<void>([transport, key]() {
                                            if (ResponderConnection* r = Find(transport, key))
                                            {
                                                r->OnWriteLanded();
@@ -489,11 +489,11 @@ ResponderConnection::StartReadData(bool indirect)
     m_sender = std::make_unique<DrpSender>(
         m_transport->FrameCount(m_length),
         m_transport->SenderConfig(),
-        Callback<bool, uint32_t>([transport, key](uint32_t sn) {
+        drp::FunctorCallback<bool, uint32_t>([transport, key](uint32_t sn) {
             ResponderConnection* r = Find(transport, key);
             return r && r->SendReadData(sn);
         }),
-        Callback<void>([transport, key]() { transport->AbandonResponder(key); }));
+        drp::FunctorCallback<void>([transport, key]() { transport->AbandonResponder(key); }));
     m_sender->Start();
 }
 
@@ -563,7 +563,7 @@ ResponderConnection::ScheduleIdleCheck(Time delay)
 {
     DrpTransport* transport = m_transport;
     Key key = GetKey();
-    m_idleTimer = Simulator::Schedule(delay, [transport, key]() {
+    m_idleTimer = drp::Schedule(delay, [transport, key]() {
         if (ResponderConnection* r = Find(transport, key))
         {
             r->OnIdleTimeout();
