@@ -104,7 +104,7 @@ CompareTransfers(Ptr<Application> app,
 {
     app->TraceConnectWithoutContext(
         "TransferComplete",
-        Callback<void, const DrpTransferRecord&>([=](const DrpTransferRecord& r) {
+        drp::FunctorCallback<void, const DrpTransferRecord&>([=](const DrpTransferRecord& r) {
             if (r.status == DrpTransferRecord::SUCCESS)
             {
                 ++*compared;
@@ -149,7 +149,7 @@ class DrpFabricEcmpTestCase : public TestCase
         bool selectAgrees = true;
         leaf->TraceConnectWithoutContext(
             "Forward",
-            Callback<void, Ptr<const Packet>, uint32_t, uint32_t>(
+            drp::FunctorCallback<void, Ptr<const Packet>, uint32_t, uint32_t>(
                 [&](Ptr<const Packet> packet, uint32_t in, uint32_t out) {
                     if (in == 0)
                     {
@@ -322,7 +322,7 @@ class DrpFabricIpTestCase : public TestCase
                              interfaces.GetAddress(last),
                              Seconds(1),
                              56,
-                             Callback<void, Time>([&replies](Time) { ++replies; }));
+                             drp::FunctorCallback<void, Time>([&replies](Time) { ++replies; }));
         ping.Start(Seconds(0.5));
         ping.Stop(Seconds(3.9));
 
@@ -504,18 +504,19 @@ class FabricOutcome
             Ptr<HostMemory> mine = fabric.GetRnic(h)->GetHostMemory();
             apps.Get(h)->TraceConnectWithoutContext(
                 "TransferComplete",
-                Callback<void, const DrpTransferRecord&>([this, mine, memories](
-                                                             const DrpTransferRecord& r) {
-                    ++m_ended;
-                    if (r.status == DrpTransferRecord::SUCCESS)
-                    {
-                        ++m_succeeded;
-                        m_corrupt +=
-                            mine->CountDifferences(r.sba, memories.at(r.peer), r.dba, r.length) !=
-                            0;
-                    }
-                    m_tids.insert(r.tid);
-                }));
+                drp::FunctorCallback<void, const DrpTransferRecord&>(
+                    [this, mine, memories](const DrpTransferRecord& r) {
+                        ++m_ended;
+                        if (r.status == DrpTransferRecord::SUCCESS)
+                        {
+                            ++m_succeeded;
+                            m_corrupt += mine->CountDifferences(r.sba,
+                                                                memories.at(r.peer),
+                                                                r.dba,
+                                                                r.length) != 0;
+                        }
+                        m_tids.insert(r.tid);
+                    }));
         }
     }
 
@@ -671,9 +672,10 @@ class DrpFabricTidReuseTestCase : public TestCase
         Ptr<DrpTransport> transport = star.GetRnic(0)->GetTransport();
         transport->TraceConnectWithoutContext(
             "Tx",
-            Callback<void, Ptr<const Packet>>([&mostAtOnce, transport](Ptr<const Packet>) {
-                mostAtOnce = std::max(mostAtOnce, transport->GetActiveInitiated());
-            }));
+            drp::FunctorCallback<void, Ptr<const Packet>>(
+                [&mostAtOnce, transport](Ptr<const Packet>) {
+                    mostAtOnce = std::max(mostAtOnce, transport->GetActiveInitiated());
+                }));
         apps.Start(Seconds(0));
         Simulator::Run();
         NS_TEST_EXPECT_MSG_EQ(outcome.m_ended, transfers, "every transfer ended");
