@@ -682,8 +682,9 @@ class DrpFabricTidReuseTestCase : public TestCase
         NS_TEST_EXPECT_MSG_EQ(outcome.m_succeeded, transfers, "and succeeded");
         NS_TEST_EXPECT_MSG_EQ(outcome.m_corrupt, 0, "byte-exact: no two shared a TID");
         NS_TEST_EXPECT_MSG_EQ(outcome.m_tids.size(), 65535, "every TID was used");
+        const size_t expectedAtOnce = m_atOnce ? 65535 : 1;
         NS_TEST_EXPECT_MSG_EQ(mostAtOnce,
-                              m_atOnce ? 65535 : 1,
+                              expectedAtOnce,
                               (m_atOnce ? "every TID in use at once" : "one at a time"));
         Simulator::Destroy();
     }
