@@ -88,35 +88,87 @@ TidOf(Ptr<const Packet> packet)
 }
 
 /**
- * Compares every successful transfer of a host application byte for byte.
- * \param app the initiator's application
- * \param mine its RNIC
- * \param peer the responder's RNIC
- * \param compared incremented per compared transfer
- * \param corrupt incremented per transfer whose regions differ
+ * Checks every transfer of a fabric workload: each ended, succeeded and is
+ * byte-exact in both hosts' memories.
  */
-void
-CompareTransfers(Ptr<Application> app,
-                 Ptr<RnicNetDevice> mine,
-                 Ptr<RnicNetDevice> peer,
-                 uint32_t* compared,
-                 uint32_t* corrupt)
+class FabricOutcome
 {
-    app->TraceConnectWithoutContext(
-        "TransferComplete",
-        drp::FunctorCallback<void, const DrpTransferRecord&>([=](const DrpTransferRecord& r) {
-            if (r.status == DrpTransferRecord::SUCCESS)
-            {
-                ++*compared;
-                *corrupt += mine->GetHostMemory()->CountDifferences(r.sba,
-                                                                    peer->GetHostMemory(),
-                                                                    r.dba,
-                                                                    r.length) != 0;
-            }
-        }));
-}
+  public:
+    /**
+     * \param fabric the fabric
+     * \param apps host applications on its hosts, in any order
+     */
+    FabricOutcome(const FabricHelper& fabric, const ApplicationContainer& apps)
+    {
+        std::map<Mac48Address, Ptr<HostMemory>> memories; // by RNIC address
+        std::map<uint32_t, Ptr<HostMemory>> ofNode;       // by node id
+        for (uint32_t h = 0; h < fabric.GetHosts().GetN(); ++h)
+        {
+            Ptr<HostMemory> memory = fabric.GetRnic(h)->GetHostMemory();
+            memories[Mac48Address::ConvertFrom(fabric.GetRnic(h)->GetAddress())] = memory;
+            ofNode[fabric.GetHost(h)->GetId()] = memory;
+        }
+        for (uint32_t a = 0; a < apps.GetN(); ++a)
+        {
+            Ptr<HostMemory> mine = ofNode.at(apps.Get(a)->GetNode()->GetId());
+            apps.Get(a)->TraceConnectWithoutContext(
+                "TransferComplete",
+                drp::FunctorCallback<void, const DrpTransferRecord&>(
+                    [this, mine, memories](const DrpTransferRecord& r) {
+                        ++m_ended;
+                        if (r.status == DrpTransferRecord::SUCCESS)
+                        {
+                            ++m_succeeded;
+                            m_corrupt += mine->CountDifferences(r.sba,
+                                                                memories.at(r.peer),
+                                                                r.dba,
+                                                                r.length) != 0;
+                        }
+                        m_tids.insert(r.tid);
+                    }));
+        }
+    }
+
+    uint32_t m_ended{0};       //!< transfers ended
+    uint32_t m_succeeded{0};   //!< of them, successful
+    uint32_t m_corrupt{0};     //!< successful ones whose regions differ
+    std::set<uint16_t> m_tids; //!< TIDs seen
+};
 
 } // namespace
+
+/**
+ * \ingroup drp-tests
+ * Base of the cases that check refusals: a call must throw
+ * std::invalid_argument with exactly the expected message.
+ */
+class DrpRefusalTestCase : public TestCase
+{
+  protected:
+    /// \param name the test case name
+    explicit DrpRefusalTestCase(const std::string& name)
+        : TestCase(name)
+    {
+    }
+
+    /**
+     * \param call builds or adds what must be refused
+     * \param expected the message it must throw
+     */
+    void ExpectRefused(const std::function<void()>& call, const std::string& expected)
+    {
+        std::string message;
+        try
+        {
+            call();
+        }
+        catch (const std::invalid_argument& e)
+        {
+            message = e.what();
+        }
+        NS_TEST_EXPECT_MSG_EQ(message, expected, "refused");
+    }
+};
 
 /**
  * \ingroup drp-tests
@@ -169,14 +221,12 @@ class DrpFabricEcmpTestCase : public TestCase
         host.SetAttribute("Transfers", UintegerValue(0));
         apps.Add(host.Install(fabric.GetHost(2)));
         RdmaHostHelper::SetWorkload(apps.Get(0), fabric.GetRnic(2));
-        uint32_t compared = 0;
-        uint32_t corrupt = 0;
-        CompareTransfers(apps.Get(0), fabric.GetRnic(0), fabric.GetRnic(2), &compared, &corrupt);
+        FabricOutcome outcome(fabric, apps);
         apps.Start(Seconds(0));
         Simulator::Run();
 
-        NS_TEST_ASSERT_MSG_EQ(compared, transfers, "every transfer succeeded");
-        NS_TEST_EXPECT_MSG_EQ(corrupt, 0, "byte-exact");
+        NS_TEST_ASSERT_MSG_EQ(outcome.m_succeeded, transfers, "every transfer succeeded");
+        NS_TEST_EXPECT_MSG_EQ(outcome.m_corrupt, 0, "byte-exact");
         NS_TEST_EXPECT_MSG_GT(uplinkOfTid.size(), 1, "several TIDs");
         std::set<uint32_t> used;
         for (const auto& [tid, ports] : uplinkOfTid)
@@ -395,17 +445,11 @@ class DrpFabricIncastTestCase : public TestCase
         }
         host.SetAttribute("Transfers", UintegerValue(0));
         apps.Add(host.Install(star.GetHost(0)));
-        uint32_t compared = 0;
-        uint32_t corrupt = 0;
         for (uint32_t i = 0; i < senders; ++i)
         {
             RdmaHostHelper::SetWorkload(apps.Get(i), star.GetRnic(0));
-            CompareTransfers(apps.Get(i),
-                             star.GetRnic(i + 1),
-                             star.GetRnic(0),
-                             &compared,
-                             &corrupt);
         }
+        FabricOutcome outcome(star, apps);
         apps.Start(Seconds(0));
         Simulator::Run();
 
@@ -421,8 +465,8 @@ class DrpFabricIncastTestCase : public TestCase
             ended += DynamicCast<RdmaHostApplication>(apps.Get(i))->GetRecords().size();
         }
         NS_TEST_EXPECT_MSG_EQ(ended, senders, "every transfer ended");
-        NS_TEST_EXPECT_MSG_EQ(compared, senders, "and succeeded after retransmissions");
-        NS_TEST_EXPECT_MSG_EQ(corrupt, 0, "byte-exact");
+        NS_TEST_EXPECT_MSG_EQ(outcome.m_succeeded, senders, "and succeeded after retransmissions");
+        NS_TEST_EXPECT_MSG_EQ(outcome.m_corrupt, 0, "byte-exact");
         Simulator::Destroy();
     }
 
@@ -434,33 +478,15 @@ class DrpFabricIncastTestCase : public TestCase
  * Topologies that cannot be built fail with a message naming the value and
  * what is valid.
  */
-class DrpFabricBadInputTestCase : public TestCase
+class DrpFabricBadInputTestCase : public DrpRefusalTestCase
 {
   public:
     DrpFabricBadInputTestCase()
-        : TestCase("Fabric: invalid topologies are refused with a clear message")
+        : DrpRefusalTestCase("Fabric: invalid topologies are refused with a clear message")
     {
     }
 
   private:
-    /**
-     * \param build builds a topology
-     * \param expected the message it must throw
-     */
-    void ExpectRefused(const std::function<void()>& build, const std::string& expected)
-    {
-        std::string message;
-        try
-        {
-            build();
-        }
-        catch (const std::invalid_argument& e)
-        {
-            message = e.what();
-        }
-        NS_TEST_EXPECT_MSG_EQ(message, expected, "refused");
-    }
-
     void DoRun() override
     {
         RnicHelper rnic;
@@ -477,53 +503,6 @@ class DrpFabricBadInputTestCase : public TestCase
                       "TreeFabricHelper: fanOut^levels = 20^4 hosts exceeds 65535");
         Simulator::Destroy();
     }
-};
-
-/**
- * \ingroup drp-tests
- * Checks every transfer of a fabric workload: each ended, succeeded and is
- * byte-exact in both hosts' memories.
- */
-class FabricOutcome
-{
-  public:
-    /**
-     * \param fabric the fabric
-     * \param apps its hosts' applications, in host order
-     */
-    FabricOutcome(const FabricHelper& fabric, const ApplicationContainer& apps)
-    {
-        std::map<Mac48Address, Ptr<HostMemory>> memories;
-        for (uint32_t h = 0; h < fabric.GetHosts().GetN(); ++h)
-        {
-            memories[Mac48Address::ConvertFrom(fabric.GetRnic(h)->GetAddress())] =
-                fabric.GetRnic(h)->GetHostMemory();
-        }
-        for (uint32_t h = 0; h < apps.GetN(); ++h)
-        {
-            Ptr<HostMemory> mine = fabric.GetRnic(h)->GetHostMemory();
-            apps.Get(h)->TraceConnectWithoutContext(
-                "TransferComplete",
-                drp::FunctorCallback<void, const DrpTransferRecord&>(
-                    [this, mine, memories](const DrpTransferRecord& r) {
-                        ++m_ended;
-                        if (r.status == DrpTransferRecord::SUCCESS)
-                        {
-                            ++m_succeeded;
-                            m_corrupt += mine->CountDifferences(r.sba,
-                                                                memories.at(r.peer),
-                                                                r.dba,
-                                                                r.length) != 0;
-                        }
-                        m_tids.insert(r.tid);
-                    }));
-        }
-    }
-
-    uint32_t m_ended{0};       //!< transfers ended
-    uint32_t m_succeeded{0};   //!< of them, successful
-    uint32_t m_corrupt{0};     //!< successful ones whose regions differ
-    std::set<uint16_t> m_tids; //!< TIDs seen
 };
 
 /**
@@ -750,33 +729,15 @@ class DrpFabricForgetDataTestCase : public TestCase
  * \ingroup drp-tests
  * Workloads that cannot be made are refused with a clear message.
  */
-class DrpFabricWorkloadBadInputTestCase : public TestCase
+class DrpFabricWorkloadBadInputTestCase : public DrpRefusalTestCase
 {
   public:
     DrpFabricWorkloadBadInputTestCase()
-        : TestCase("Fabric: invalid workloads are refused with a clear message")
+        : DrpRefusalTestCase("Fabric: invalid workloads are refused with a clear message")
     {
     }
 
   private:
-    /**
-     * \param add adds a workload
-     * \param expected the message it must throw
-     */
-    void ExpectRefused(const std::function<void()>& add, const std::string& expected)
-    {
-        std::string message;
-        try
-        {
-            add();
-        }
-        catch (const std::invalid_argument& e)
-        {
-            message = e.what();
-        }
-        NS_TEST_EXPECT_MSG_EQ(message, expected, "refused");
-    }
-
     void DoRun() override
     {
         RnicHelper rnic;
