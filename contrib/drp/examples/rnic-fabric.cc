@@ -221,14 +221,10 @@ Report(const FabricHelper& fabric,
     std::cout << "; " << indirect << " indirect; " << retransmissions << " retransmissions\n";
     if (!fct.empty())
     {
-        double mean = 0;
-        for (double v : fct)
-        {
-            mean += v / fct.size();
-        }
         std::cout << std::fixed << std::setprecision(1) << "FCT of successful flows (us): mean "
-                  << mean << ", p50 " << Quantile(fct, 0.5) << ", p95 " << Quantile(fct, 0.95)
-                  << ", p99 " << Quantile(fct, 0.99) << ", max " << fct.back() << "\n";
+                  << DrpMeanInterval::Compute(fct).mean << ", p50 " << Quantile(fct, 0.5)
+                  << ", p95 " << Quantile(fct, 0.95) << ", p99 " << Quantile(fct, 0.99) << ", max "
+                  << fct.back() << "\n";
     }
     for (uint32_t s = 0; s < fabric.GetSwitches().GetN(); ++s)
     {
