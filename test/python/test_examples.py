@@ -252,8 +252,14 @@ def test_paper_p2p_csv_keeps_every_nanosecond_after_200_s(tmp_path):
 @pytest.mark.parametrize(
     "option, message",
     [
-        ("--topology=ring", "topology = ring is none of star, tree, leaf-spine, fat-tree"),
-        ("--workload=gossip", "workload = gossip is none of incast, permutation, all-to-all"),
+        (
+            "--topology=ring",
+            'topology = "ring" is not valid; valid: star, tree, leaf-spine, fat-tree',
+        ),
+        (
+            "--workload=gossip",
+            'workload = "gossip" is not valid; valid: incast, permutation, all-to-all',
+        ),
         ("--hosts=0", "StarFabricHelper hosts = 0 is out of range [1, 65535]"),
         ("--hosts=4x", 'hosts = "4x" is not an integer'),
         ("--topology=fat-tree --k=3", "FatTreeFabricHelper k = 3 must be even"),
@@ -277,5 +283,13 @@ def test_rnic_fabric_incast_drops_at_the_receiver_port(tmp_path):
     assert "8 flows; ended: 8 success" in result.stdout
     assert "switch 0 port 0:" in result.stdout and "peak queue 8 frames" in result.stdout
     lines = csv.read_text().splitlines()
-    assert lines[0].startswith("source,destination,bytes,start_us,fct_us,status")
-    assert len(lines) == 9 and all(",0,65536,0," in line for line in lines[1:])
+    assert lines[0].startswith("source,destination,switches,bytes,start_us,fct_us,ideal_us,slowdown")
+    assert len(lines) == 9 and all(",0,1,65536,0," in line for line in lines[1:])
+    # One ideal for the one size and path; each slowdown is FCT / ideal (> 1: the queue overflowed).
+    rows = [line.split(",") for line in lines[1:]]
+    assert len({row[6] for row in rows}) == 1
+    for row in rows:
+        assert abs(float(row[7]) - float(row[5]) / float(row[6])) < 1e-4 * float(row[7])
+        assert float(row[7]) > 1
+    assert "slowdown (FCT / ideal FCT) by flow size:" in result.stdout
+    assert "65536 to 65536 bytes, 8 flows: p50 " in result.stdout

@@ -249,4 +249,28 @@ FabricHelper::GetSwitchHops(uint32_t a, uint32_t b) const
     return m_distance[GetEdgeSwitch(a)][GetEdgeSwitch(b)] + 1;
 }
 
+std::vector<Ptr<EthernetNetDevice>>
+FabricHelper::GetPath(uint32_t a, uint32_t b) const
+{
+    NS_ABORT_MSG_IF(m_distance.empty(), "FabricHelper: the fabric is not built yet");
+    NS_ABORT_MSG_IF(a == b, "FabricHelper::GetPath: host " << a << " to itself");
+    std::vector<Ptr<EthernetNetDevice>> path{GetRnic(a)};
+    const uint32_t last = GetEdgeSwitch(b);
+    uint32_t sw = GetEdgeSwitch(a);
+    while (sw != last)
+    {
+        for (const Trunk& trunk : m_trunks[sw])
+        {
+            if (m_distance[trunk.neighbor][last] + 1 == m_distance[sw][last])
+            {
+                path.push_back(DynamicCast<EthernetNetDevice>(m_ports[sw].Get(trunk.port)));
+                sw = trunk.neighbor;
+                break;
+            }
+        }
+    }
+    path.push_back(DynamicCast<EthernetNetDevice>(m_ports[last].Get(m_hostPort[b])));
+    return path;
+}
+
 } // namespace ns3

@@ -78,6 +78,17 @@ class FabricHelper
      * \return the switches a frame from a to b crosses (1 on one switch)
      */
     uint32_t GetSwitchHops(uint32_t a, uint32_t b) const;
+    /**
+     * One shortest path, as the devices that transmit a frame along it: host
+     * a's RNIC, then one switch port per switch. Where ECMP offers several
+     * next hops this takes the first (lowest port); every topology here
+     * gives equal-cost paths the same rates and delays, so any of them times
+     * a frame alike (DrpIdealFct uses it so).
+     * \param a the sending host's index
+     * \param b the receiving host's index (not a)
+     * \return GetSwitchHops(a, b) + 1 transmitting devices, in path order
+     */
+    std::vector<Ptr<EthernetNetDevice>> GetPath(uint32_t a, uint32_t b) const;
 
   protected:
     /**

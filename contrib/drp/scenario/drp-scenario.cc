@@ -41,32 +41,6 @@ namespace
 {
 
 /**
- * Throws unless \p value is one of \p choices.
- * \param name option name
- * \param value its value
- * \param choices the valid values
- */
-void
-RequireOneOf(const std::string& name,
-             const std::string& value,
-             const std::vector<std::string>& choices)
-{
-    for (const auto& choice : choices)
-    {
-        if (value == choice)
-        {
-            return;
-        }
-    }
-    std::string list;
-    for (const auto& choice : choices)
-    {
-        list += (list.empty() ? "" : ", ") + choice;
-    }
-    throw std::invalid_argument(name + " = \"" + value + "\" is not valid; valid: " + list);
-}
-
-/**
  * Makes the receive error model that applies LFP.
  * \param config the experiment
  * \return the error model, or null when LFP is 0
@@ -193,10 +167,10 @@ DrpScenario::RefuseScenarioAttributes(const std::map<std::string, std::string>& 
 void
 DrpScenario::Config::Validate() const
 {
-    RequireOneOf("method", method, {"traditional", "dynamic"});
+    drp::RequireOneOf("method", method, {"traditional", "dynamic"});
     drp::RequireInRange("frp", frp, 0.0, 1.0);
     drp::RequireInRange("lfp", lfp, 0.0, 0.99);
-    RequireOneOf("lossModel", lossModel, {"rate", "burst"});
+    drp::RequireOneOf("lossModel", lossModel, {"rate", "burst"});
     drp::RequireInRange("meanBurst", meanBurst, 1.0, 100.0);
     if (2 * meanBurst != std::floor(2 * meanBurst))
     {
@@ -208,8 +182,8 @@ DrpScenario::Config::Validate() const
     drp::RequireInRange<uint32_t>("concurrency", concurrency, 1, 1024);
     drp::RequireInRange<uint32_t>("size", size, 1, 1u << 31);
     drp::RequireInRange<uint32_t>("payload", payload, 1, 1500 - 32);
-    RequireOneOf("operation", operation, {"write", "read"});
-    RequireOneOf("topology", topology, {"p2p", "line"});
+    drp::RequireOneOf("operation", operation, {"write", "read"});
+    drp::RequireOneOf("topology", topology, {"p2p", "line"});
     drp::RequireInRange<uint32_t>("switches", switches, 1, 64);
     const DataRate minRate(10000000);     // 10BASE-T
     const DataRate maxRate(800000000000); // 800GBASE

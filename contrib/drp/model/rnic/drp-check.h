@@ -21,6 +21,7 @@
 #include <sstream>
 #include <stdexcept>
 #include <string>
+#include <vector>
 
 namespace ns3
 {
@@ -66,6 +67,32 @@ RequireInRange(const std::string& name, T value, T min, T max)
            << "]";
         throw std::invalid_argument(os.str());
     }
+}
+
+/**
+ * Throws unless \p value is one of \p choices.
+ * \param name option name
+ * \param value its value
+ * \param choices the valid values
+ */
+inline void
+RequireOneOf(const std::string& name,
+             const std::string& value,
+             const std::vector<std::string>& choices)
+{
+    for (const auto& choice : choices)
+    {
+        if (value == choice)
+        {
+            return;
+        }
+    }
+    std::string list;
+    for (const auto& choice : choices)
+    {
+        list += (list.empty() ? "" : ", ") + choice;
+    }
+    throw std::invalid_argument(name + " = \"" + value + "\" is not valid; valid: " + list);
 }
 
 } // namespace drp

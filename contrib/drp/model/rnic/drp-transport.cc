@@ -607,6 +607,12 @@ DrpTransport::GetTxDelay() const
     return NanoSeconds(m_txCycles * 1000000000ULL / m_clockHz);
 }
 
+Time
+DrpTransport::GetRxDelay() const
+{
+    return NanoSeconds(m_rxCycles * 1000000000ULL / m_clockHz);
+}
+
 void
 DrpTransport::SetTxArbitration(DrpTxScheduler::Arbitration arbitration)
 {
@@ -748,7 +754,7 @@ void
 DrpTransport::Receive(Ptr<Packet> packet, Mac48Address from)
 {
     Time now = Simulator::Now();
-    Time ready = std::max(now, m_rxFree) + NanoSeconds(m_rxCycles * 1000000000ULL / m_clockHz);
+    Time ready = std::max(now, m_rxFree) + GetRxDelay();
     m_rxFree = ready;
     Simulator::Schedule(ready - now, &DrpTransport::Process, this, packet, from);
 }

@@ -272,6 +272,10 @@ class DrpTransport : public Object
      */
     void Receive(Ptr<Packet> packet, Mac48Address from);
 
+    /// \return the transmit processing of one frame: TxProcessingCycles at ClockFrequency
+    Time GetTxDelay() const;
+    /// \return the receive processing of one frame: RxProcessingCycles at ClockFrequency
+    Time GetRxDelay() const;
     /// \return payload bytes per data frame
     uint32_t GetPayloadSize() const;
     /// Throws std::invalid_argument if a data frame (header and PayloadSize) exceeds the port's
@@ -375,8 +379,6 @@ class DrpTransport : public Object
     uint64_t OpenFlow();
     /// \param flow a connection's flow: it ended (its waiting data frames are discarded)
     void CloseFlow(uint64_t flow);
-    /// \return the transmit processing of one frame: TxProcessingCycles at ClockFrequency
-    Time GetTxDelay() const;
     /**
      * Sends a frame with no payload: after the transmit processing it joins
      * the scheduler's control queue.

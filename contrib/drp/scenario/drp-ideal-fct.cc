@@ -1,0 +1,167 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#include "drp-ideal-fct.h"
+
+#include "ns3/abort.h"
+#include "ns3/drp-header.h"
+#include "ns3/drp-transport.h"
+#include "ns3/ethernet-channel.h"
+#include "ns3/pcie-link.h"
+#include "ns3/rdma-host-application.h"
+#include "ns3/rnic-net-device.h"
+#include "ns3/uinteger.h"
+
+#include <algorithm>
+#include <stdexcept>
+#include <string>
+
+namespace ns3
+{
+
+DrpIdealFct::DrpIdealFct(Ptr<RdmaHostApplication> initiator,
+                         Ptr<RdmaHostApplication> responder,
+                         std::vector<Ptr<EthernetNetDevice>> forward,
+                         std::vector<Ptr<EthernetNetDevice>> backward)
+    : m_responder(responder),
+      m_forward(std::move(forward)),
+      m_backward(std::move(backward))
+{
+    NS_ABORT_MSG_IF(!initiator || !responder || !initiator->GetRnic() || !responder->GetRnic(),
+                    "DrpIdealFct: both hosts need an RNIC");
+    NS_ABORT_MSG_IF(m_forward.empty() || m_backward.empty(), "DrpIdealFct: an empty path");
+    m_forwardDelays = Delays(m_forward);
+    m_backwardDelays = Delays(m_backward);
+    Ptr<DrpTransport> sender = initiator->GetRnic()->GetTransport();
+    Ptr<DrpTransport> receiver = responder->GetRnic()->GetTransport();
+    m_readLink = initiator->GetRnic()->GetPcieLink();
+    m_writeLink = responder->GetRnic()->GetPcieLink();
+    m_payloadSize = sender->GetPayloadSize();
+    UintegerValue window;
+    sender->GetAttribute("Window", window);
+    m_window = window.Get();
+    m_initiatorPcie = m_readLink->GetLatency();
+    m_responderPcie = m_writeLink->GetLatency();
+    TimeValue handler;
+    initiator->GetAttribute("HandlerLatency", handler);
+    m_handler = handler.Get();
+    m_initiatorTx = sender->GetTxDelay();
+    m_initiatorRx = sender->GetRxDelay();
+    m_responderTx = receiver->GetTxDelay();
+    m_responderRx = receiver->GetRxDelay();
+    m_readSetup = m_readLink->GetDmaSetupTime();
+    m_writeSetup = m_writeLink->GetDmaSetupTime();
+}
+
+uint32_t
+DrpIdealFct::FrameSize(uint32_t payload)
+{
+    return EthernetNetDevice::HEADER_SIZE +
+           std::max(EthernetNetDevice::MIN_PAYLOAD_SIZE, DrpHeader::SIZE + payload) +
+           EthernetNetDevice::FCS_SIZE;
+}
+
+std::vector<Time>
+DrpIdealFct::Delays(const std::vector<Ptr<EthernetNetDevice>>& path)
+{
+    std::vector<Time> delays;
+    for (const auto& device : path)
+    {
+        Ptr<EthernetChannel> cable = DynamicCast<EthernetChannel>(device->GetChannel());
+        NS_ABORT_MSG_IF(!cable, "DrpIdealFct: a device of the path has no EthernetChannel");
+        delays.push_back(cable->GetDelay());
+    }
+    return delays;
+}
+
+Time
+DrpIdealFct::Along(const std::vector<Ptr<EthernetNetDevice>>& path, uint32_t frameSize)
+{
+    Time total;
+    for (const auto& device : path)
+    {
+        total += device->GetFrameTxTime(frameSize) +
+                 DynamicCast<EthernetChannel>(device->GetChannel())->GetDelay();
+    }
+    return total;
+}
+
+DrpIdealFct::FrameTimes
+DrpIdealFct::Next(uint32_t payload, const FrameTimes* previous, Time windowOpen) const
+{
+    const uint32_t size = FrameSize(payload);
+    const uint32_t fullSize = FrameSize(m_payloadSize);
+    FrameTimes t;
+    // The frame is read once the window lets it go; the read engine takes
+    // one request after the other, and the payload is back after the
+    // request went up and the completions came down.
+    t.readDone = std::max(previous ? previous->readDone : Time(), windowOpen) + m_readSetup +
+                 m_readLink->GetSerializationTime(payload);
+    Time ready = t.readDone + 2 * m_initiatorPcie + m_initiatorTx;
+    t.departures.resize(m_forward.size());
+    for (std::size_t k = 0; k < m_forward.size(); ++k)
+    {
+        // A port sends the next frame one slot (gap included) after the last.
+        const Time portFree =
+            previous ? previous->departures[k] + m_forward[k]->GetSlotTime(fullSize) : Time();
+        t.departures[k] = std::max(ready, portFree);
+        ready = t.departures[k] + m_forward[k]->GetFrameTxTime(size) + m_forwardDelays[k];
+    }
+    t.received = std::max(ready, previous ? previous->received : Time()) + m_responderRx;
+    t.written = std::max(t.received, previous ? previous->written : Time()) + m_writeSetup +
+                m_writeLink->GetSerializationTime(payload);
+    // Its acknowledgement leaves when the write has landed, and may wait
+    // for the one before it at each port on the way back.
+    const uint32_t control = FrameSize(0);
+    ready = t.written + m_responderPcie + m_responderTx;
+    t.ackDepartures.resize(m_backward.size());
+    for (std::size_t k = 0; k < m_backward.size(); ++k)
+    {
+        const Time portFree =
+            previous ? previous->ackDepartures[k] + m_backward[k]->GetSlotTime(control) : Time();
+        t.ackDepartures[k] = std::max(ready, portFree);
+        ready = t.ackDepartures[k] + m_backward[k]->GetFrameTxTime(control) + m_backwardDelays[k];
+    }
+    t.acknowledged = ready + m_initiatorRx;
+    return t;
+}
+
+DrpIdealFct::FrameTimes
+DrpIdealFct::Frame(uint32_t index, uint32_t payload) const
+{
+    while (m_full.size() < index + (payload == m_payloadSize ? 1 : 0))
+    {
+        const std::size_t i = m_full.size();
+        const Time windowOpen = i >= m_window ? m_full[i - m_window].acknowledged : Time();
+        FrameTimes next = Next(m_payloadSize, i > 0 ? &m_full[i - 1] : nullptr, windowOpen);
+        m_full.push_back(std::move(next));
+    }
+    if (payload == m_payloadSize)
+    {
+        return m_full[index];
+    }
+    const Time windowOpen = index >= m_window ? m_full[index - m_window].acknowledged : Time();
+    return Next(payload, index > 0 ? &m_full[index - 1] : nullptr, windowOpen);
+}
+
+Time
+DrpIdealFct::GetWrite(uint32_t bytes, uint64_t address) const
+{
+    if (bytes == 0)
+    {
+        throw std::invalid_argument("DrpIdealFct: bytes = 0 is no transfer (1 or more)");
+    }
+    const uint32_t control = FrameSize(0);
+    const Time forward = m_initiatorTx + Along(m_forward, control) + m_responderRx;
+    const Time backward = m_responderTx + Along(m_backward, control) + m_initiatorRx;
+    const Time handshake = m_initiatorPcie + forward + m_responderPcie +
+                           m_responder->GetRegistrationTime(address, bytes) + m_responderPcie +
+                           backward + m_initiatorPcie + m_handler + m_initiatorPcie;
+    const uint32_t frames = (bytes + m_payloadSize - 1) / m_payloadSize;
+    const FrameTimes last = Frame(frames - 1, bytes - (frames - 1) * m_payloadSize);
+    // After the last acknowledgement: release request, release reply, interrupt.
+    return handshake + last.acknowledged + forward + backward + m_initiatorPcie;
+}
+
+} // namespace ns3

@@ -1,0 +1,188 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#ifndef FABRIC_SCENARIO_H
+#define FABRIC_SCENARIO_H
+
+#include "drp-statistics.h"
+
+#include "ns3/data-rate.h"
+#include "ns3/drp-transfer-record.h"
+#include "ns3/ecmp-switch-net-device.h"
+#include "ns3/nstime.h"
+
+#include <cstdint>
+#include <ostream>
+#include <string>
+#include <vector>
+
+namespace ns3
+{
+
+class CommandLine;
+
+namespace drp
+{
+class StrictOptions;
+} // namespace drp
+
+/**
+ * \ingroup drp
+ * \brief One fabric experiment, ready to run: hosts with RNICs on a star, a
+ * tree, a leaf-spine or a k-ary fat-tree of EcmpSwitchNetDevice switches,
+ * running one traffic matrix (incast, permutation, all-to-all, or open-loop
+ * Poisson arrivals with flow sizes from a CDF). Frames are lost only where a
+ * switch queue is full; registrations fail with probability frp.
+ *
+ * The fabric counterpart of DrpScenario: rnic-fabric, the tests and the
+ * campaign tools share this one definition, so a number printed by one is
+ * the number the others get. Every transfer is a write; its slowdown is its
+ * FCT over DrpIdealFct's ideal for its size and path.
+ */
+class FabricScenario
+{
+  public:
+    /// Everything a fabric experiment can vary.
+    struct Config
+    {
+        std::string topology{"star"};    //!< star, tree, leaf-spine or fat-tree
+        uint32_t hosts{9};               //!< star: hosts; tree: fan-out; leaf-spine: per leaf
+        uint32_t leaves{2};              //!< leaf-spine: leaves
+        uint32_t spines{2};              //!< leaf-spine: spines
+        uint32_t levels{2};              //!< tree: switch levels
+        uint32_t k{4};                   //!< fat-tree: ports per switch (even)
+        std::string workload{"incast"};  //!< incast, permutation, all-to-all or poisson
+        uint32_t bytes{65536};           //!< incast, permutation, all-to-all: bytes per flow
+        uint32_t degree{0};              //!< incast: senders (0: every other host)
+        double load{0.5};                //!< poisson: load of each host link, (0, 1]
+        std::string cdf{"web-search"};   //!< poisson: web-search, data-mining or a file
+        Time duration{MilliSeconds(10)}; //!< poisson: arrivals come this long
+        std::string method{"dynamic"};   //!< traditional or dynamic
+        double frp{0};                   //!< failed-registration probability [0, 1]
+        DataRate hostRate{"1Gbps"};      //!< host links
+        DataRate fabricRate{"1Gbps"};    //!< links between switches
+        std::string queue{"100p"};       //!< every switch port's egress queue (QueueSize)
+        uint32_t seed{1};                //!< ns-3 RNG seed
+        uint32_t run{1};                 //!< ns-3 RNG run number
+
+        /**
+         * Throws std::invalid_argument naming the first invalid option, its
+         * value and what is valid.
+         */
+        void Validate() const;
+        /**
+         * Binds every field to a command-line option of the same name (the
+         * numbers, rates and times strictly: call strict.Apply() after
+         * cmd.Parse()).
+         * \param cmd the command line
+         * \param strict where the numeric options go
+         */
+        void AddToCommandLine(CommandLine& cmd, drp::StrictOptions& strict);
+    };
+
+    /// One transfer of the workload, as it ended.
+    struct Transfer
+    {
+        uint32_t source{0};       //!< the writing host's index
+        uint32_t destination{0};  //!< the host written to
+        uint32_t switches{0};     //!< switches on the path between them
+        DrpTransferRecord record; //!< how it went
+        Time ideal;               //!< DrpIdealFct of its size and path
+        /// \return FCT / ideal FCT
+        double GetSlowdown() const;
+    };
+
+    /// One switch port's counters.
+    struct Port
+    {
+        uint32_t sw{0};                       //!< switch index
+        uint32_t port{0};                     //!< port index on that switch
+        EcmpSwitchNetDevice::PortStats stats; //!< frames out, drops, peak queue
+    };
+
+    /// Slowdowns of the successful transfers in one size bucket.
+    struct SizeBucket
+    {
+        uint32_t minBytes{0}; //!< smallest transfer in it
+        uint32_t maxBytes{0}; //!< largest transfer in it
+        size_t count{0};      //!< transfers in it
+        double p50{0};        //!< median slowdown
+        double p95{0};        //!< 95th percentile
+        double p99{0};        //!< 99th percentile
+    };
+
+    /// What a fabric experiment produced.
+    struct Result
+    {
+        Config config;                   //!< what was run
+        uint32_t hosts{0};               //!< hosts in the fabric
+        uint32_t switchCount{0};         //!< switches in it
+        uint32_t flows{0};               //!< transfers the workload asked for
+        std::vector<Transfer> transfers; //!< every ended transfer, host by host
+        std::vector<Port> ports;         //!< every switch port that sent or dropped a frame
+        Time simulatedTime;              //!< simulated time at the end
+        uint64_t events{0};              //!< simulator events executed
+        double wallSeconds{0};           //!< wall-clock time of the run
+
+        /// \return mean and 95 % interval of successful transfers' FCT, microseconds
+        DrpMeanInterval GetFct() const;
+        /**
+         * \param q a quantile in (0, 1]
+         * \return the nearest-rank quantile of successful transfers' FCT, microseconds
+         */
+        double GetFctQuantile(double q) const;
+        /**
+         * The successful transfers sorted by size and cut into \p buckets
+         * buckets of (nearly) equal count, as the field reports slowdown
+         * (HPCC's fct_analysis.py); transfers of one size stay in one bucket.
+         * \param buckets the number of buckets (1 or more)
+         * \return the non-empty buckets, smallest sizes first
+         */
+        std::vector<SizeBucket> GetSlowdownBySize(uint32_t buckets) const;
+        /// \return frames the switch queues dropped
+        uint64_t GetDrops() const;
+        /// \return transfers that ended with \p status
+        uint32_t Count(DrpTransferRecord::Status status) const;
+    };
+
+    /**
+     * Runs a fabric experiment (the simulator must be idle; it is destroyed
+     * after).
+     * \param config the experiment; validated first
+     * \return what it produced
+     */
+    static Result Run(const Config& config);
+
+    /**
+     * Writes the CSV header matching WriteCsvRows().
+     * \param os the stream
+     */
+    static void WriteCsvHeader(std::ostream& os);
+    /**
+     * Writes one CSV row per transfer.
+     * \param os the stream
+     * \param result an experiment's result
+     */
+    static void WriteCsvRows(std::ostream& os, const Result& result);
+    /**
+     * Writes what rnic-fabric prints: outcomes, FCT mean and quantiles,
+     * slowdown by size bucket, and the ports that dropped frames.
+     * \param os the stream
+     * \param result the run
+     * \param buckets size buckets of the slowdown table
+     */
+    static void PrintSummary(std::ostream& os, const Result& result, uint32_t buckets);
+
+  private:
+    /**
+     * Runs a validated experiment.
+     * \param config the experiment
+     * \return what it produced
+     */
+    static Result RunValidated(const Config& config);
+};
+
+} // namespace ns3
+
+#endif /* FABRIC_SCENARIO_H */
