@@ -41,10 +41,18 @@ from drp.experiment import (
     success_note,
     summarize,
 )
+from drp.fabric import (
+    FABRIC_COUNTERS,
+    FABRIC_PARAMETERS,
+    FABRIC_SUMMARY,
+    fabric_parameters,
+    summarize_fabric,
+)
+from drp.fabric import SCENARIO as FABRIC_SCENARIO
 from drp.store import Store, key_params, params_key
 
 
-def param_combinations(grid):
+def param_combinations(grid, kind=None):
     """Return every combination of a parameter grid, in canonical form.
 
     ``grid`` maps parameter names to lists (or tuples) of values; any other
@@ -54,12 +62,14 @@ def param_combinations(grid):
     invalid parameter or value before anything runs.
 
     ``grid`` may also be a list of grids: their combinations together (for
-    parameters that vary together, such as ``frp`` = ``lfp``).
+    parameters that vary together, such as ``frp`` = ``lfp``). ``kind`` is
+    :data:`P2P` (the default: ``DrpScenario`` parameters) or :data:`FABRIC`.
     """
+    kind = kind or P2P
     if isinstance(grid, list):
         combinations = {}
         for one in grid:
-            for params in param_combinations(one):
+            for params in param_combinations(one, kind):
                 combinations.setdefault(params_key(params), params)
         return list(combinations.values())
     if "run" in grid:
@@ -68,7 +78,7 @@ def param_combinations(grid):
     choices = [v if isinstance(v, (list, tuple)) else [v] for v in grid.values()]
     combinations = {}
     for values in itertools.product(*choices):
-        params = parameters(**dict(zip(names, values)))
+        params = kind.parameters(**dict(zip(names, values)))
         del params["run"]
         combinations.setdefault(params_key(params), params)
     return list(combinations.values())
@@ -83,6 +93,81 @@ def estimated_cost(params):
     frames = params["transfers"] * -(-params["size"] // params["payload"])
     background = 1.6 if params["pings"] else 1.0  # the pings' own frames and IP stack
     return frames * background * (1 + 2 * params["lfp"] + params["frp"])
+
+
+def estimated_fabric_cost(params):
+    """Return a rough relative cost of a fabric run: bytes the workload offers.
+
+    Only the order of a campaign's runs depends on it (longest first).
+    """
+    topology = params["topology"]
+    hosts = {
+        "star": params["hosts"],
+        "tree": params["hosts"] ** params["levels"],
+        "leaf-spine": params["leaves"] * params["hosts"],
+        "fat-tree": params["k"] ** 3 // 4,
+    }[topology]
+    if params["workload"] == "poisson":
+        return hosts * params["load"] * params["duration"] * params["host_rate"] / 8
+    senders = params["degree"] or hosts - 1
+    flows = {"incast": senders, "permutation": hosts, "all-to-all": hosts * (hosts - 1)}
+    return flows[params["workload"]] * params["bytes"]
+
+
+class Kind:
+    """What a campaign's experiments are: their parameters, runs and summaries.
+
+    :data:`P2P` (``DrpScenario``, :func:`drp.run`) or :data:`FABRIC`
+    (``FabricScenario``, :func:`drp.run_fabric`). A fabric run's parameters
+    carry ``scenario = "fabric"`` (:data:`drp.fabric.SCENARIO`), so that the
+    two kinds share one store without sharing an identity, and the workers
+    know which to run.
+    """
+
+    def __init__(self, name, parameters, names, summarize, summary, counters, cost, table):
+        self.name = name
+        self._parameters = parameters
+        #: parameter names, in the order of the C++ Config
+        self.names = names
+        #: summarize(transfers, counters) -> dict of :attr:`summary` fields
+        self.summarize = summarize
+        #: fields of a run's summary, in order
+        self.summary = summary
+        #: counters of a run, summed when runs are pooled
+        self.counters = counters
+        #: estimated_cost(params): only orders the runs
+        self.estimated_cost = cost
+        #: the store's table of this kind's transfers
+        self.table = table
+
+    def parameters(self, **params):
+        """Return every parameter in canonical form (with the kind's marker)."""
+        canonical = self._parameters(**params)
+        if self.name == FABRIC_SCENARIO:
+            canonical["scenario"] = FABRIC_SCENARIO
+        return canonical
+
+    def columns(self, params):
+        """Return a run's parameters as table columns (without the kind's marker)."""
+        if self.name == FABRIC_SCENARIO:
+            return {name: params[name] for name in self.names}
+        return parameter_columns(params)
+
+
+#: Experiments of the paper's kind: two hosts, losses from an error model.
+P2P = Kind("p2p", parameters, PARAMETERS, summarize, SUMMARY, COUNTERS, estimated_cost, "transfers")
+
+#: Fabric experiments: hosts on switches, losses where queues overflow.
+FABRIC = Kind(
+    FABRIC_SCENARIO,
+    fabric_parameters,
+    FABRIC_PARAMETERS,
+    summarize_fabric,
+    FABRIC_SUMMARY,
+    FABRIC_COUNTERS,
+    estimated_fabric_cost,
+    "fabric_transfers",
+)
 
 
 class BuildWarning(UserWarning):
@@ -108,6 +193,9 @@ def _other_builds(runs):
 
 class Campaign:
     """A results store (an SQLite file, see :mod:`drp.store`) and the runs to fill it."""
+
+    #: the experiments this campaign runs (:class:`FabricCampaign`: fabric ones)
+    kind = P2P
 
     def __init__(self, path, *, read_only=False):
         """Open the store at ``path``, creating it if needed.
@@ -141,7 +229,9 @@ class Campaign:
         if repetitions < 1:
             raise ValueError(f"repetitions = {repetitions} is out of range [1, ...]")
         done = self.store.done()
-        combinations = sorted(param_combinations(grid), key=estimated_cost, reverse=True)
+        combinations = sorted(
+            param_combinations(grid, self.kind), key=self.kind.estimated_cost, reverse=True
+        )
         return [
             dict(params, run=run)
             for run in range(1, repetitions + 1)
@@ -175,7 +265,7 @@ class Campaign:
         build computes them again.
         """
         check_workers(workers)
-        param_combinations(grid)  # validate before anything changes
+        param_combinations(grid, self.kind)  # validate before anything changes
         if recompute_other_builds:
             runs = self._runs(grid)
             others = runs[_other_builds(runs) & (runs["run"] <= repetitions)]
@@ -222,20 +312,22 @@ class Campaign:
         """Return the stored runs of ``grid`` (all with None), indexed by id."""
         runs = self.store.runs_frame().set_index("id")
         if grid is not None:
-            keys = {params_key(params) for params in param_combinations(grid)}
-            runs = runs[runs["params"].isin(keys)]
-        return runs
+            keys = {params_key(params) for params in param_combinations(grid, self.kind)}
+            return runs[runs["params"].isin(keys)]
+        # Every run of this campaign's kind: fabric runs carry the marker.
+        marked = runs["params"].map(lambda key: json.loads(key).get("scenario") == FABRIC_SCENARIO)
+        marked = marked.astype(bool)
+        return runs[marked] if self.kind is FABRIC else runs[~marked]
 
-    @staticmethod
-    def _parameter_frame(runs):
+    def _parameter_frame(self, runs):
         """Return the parameters of ``runs`` as columns, one row per run."""
         import pandas as pd
 
         rows = [
-            parameter_columns(dict(key_params(params), run=run))
+            self.kind.columns(dict(key_params(params), run=run))
             for params, run in zip(runs["params"], runs["run"])
         ]
-        return pd.DataFrame(rows, columns=PARAMETERS, index=runs.index)
+        return pd.DataFrame(rows, columns=self.kind.names, index=runs.index)
 
     def to_dataframe(self, grid=None):
         """Return the stored transfers of ``grid`` (of every run with None).
@@ -246,7 +338,7 @@ class Campaign:
         """
         runs = self._runs(grid)
         self._warn_other_builds(runs, stacklevel=3)
-        transfers = self.store.transfers_frame(runs.index)
+        transfers = self.store.transfers_frame(runs.index, self.kind.table)
         params = self._parameter_frame(runs).loc[transfers["run_id"]].reset_index(drop=True)
         return params.join(transfers.drop(columns="run_id"))
 
@@ -262,10 +354,11 @@ class Campaign:
         runs = self._runs(grid)
         self._warn_other_builds(runs, stacklevel=3)
         summaries = pd.DataFrame(
-            [json.loads(s) for s in runs["summary"]], columns=SUMMARY, index=runs.index
+            [json.loads(s) for s in runs["summary"]], columns=self.kind.summary, index=runs.index
         )
-        # Runs stored before summaries had a note get theirs from the count.
-        summaries["note"] = [success_note(n) for n in summaries["successes"]]
+        if self.kind is P2P:
+            # Runs stored before summaries had a note get theirs from the count.
+            summaries["note"] = [success_note(n) for n in summaries["successes"]]
         frame = self._parameter_frame(runs).join(runs[["version", "git_revision", "finished"]])
         return frame.join(summaries).reset_index(drop=True)
 
@@ -280,14 +373,51 @@ class Campaign:
 
         runs = self._runs(grid)
         self._warn_other_builds(runs, stacklevel=3)
-        transfers = self.store.transfers_frame(runs.index)
+        transfers = self.store.transfers_frame(runs.index, self.kind.table)
         rows = []
         for params, group in runs.groupby("params", sort=False):
             summaries = [json.loads(s) for s in group["summary"]]
-            counters = {name: sum(s.get(name, math.nan) for s in summaries) for name in COUNTERS}
-            row = parameter_columns(key_params(params))
+            counters = {
+                name: sum(s.get(name, math.nan) for s in summaries) for name in self.kind.counters
+            }
+            row = self.kind.columns(dict(key_params(params), run=0))
+            del row["run"]
             row["runs"] = len(group)
-            row.update(summarize(transfers[transfers["run_id"].isin(group.index)], counters))
+            row.update(
+                self.kind.summarize(transfers[transfers["run_id"].isin(group.index)], counters)
+            )
             rows.append(row)
-        columns = [name for name in PARAMETERS if name != "run"] + ["runs", *SUMMARY]
+        columns = [name for name in self.kind.names if name != "run"] + ["runs", *self.kind.summary]
         return pd.DataFrame(rows, columns=columns)
+
+
+class FabricCampaign(Campaign):
+    """A campaign of fabric experiments (:func:`drp.run_fabric`), in a results store.
+
+    The same store, resumption, workers and build checks as :class:`Campaign`;
+    grids name ``FabricScenario`` parameters::
+
+        with FabricCampaign("results.db") as campaign:
+            grid = {"workload": "incast", "degree": [2, 4, 8], "method": ["traditional", "dynamic"]}
+            campaign.run(grid, repetitions=5)
+            campaign.to_dataframe(grid)        # one row per transfer (FCT, ideal, slowdown)
+            campaign.runs_dataframe(grid)      # one row per run (summary, drops)
+            campaign.ports_dataframe(grid)     # one row per switch port and run
+
+    Fabric runs and runs of the paper's kind can share one store: each
+    campaign sees only its own kind.
+    """
+
+    kind = FABRIC
+
+    def ports_dataframe(self, grid=None):
+        """Return the stored switch-port counters of ``grid`` (of every fabric run with None).
+
+        One row per port and run: the parameters, then the port's columns
+        (:data:`drp.fabric.PORT_COLUMNS`).
+        """
+        runs = self._runs(grid)
+        self._warn_other_builds(runs, stacklevel=3)
+        ports = self.store.ports_frame(runs.index)
+        params = self._parameter_frame(runs).loc[ports["run_id"]].reset_index(drop=True)
+        return params.join(ports.drop(columns="run_id"))

@@ -32,6 +32,8 @@ from multiprocessing import connection
 
 from drp import _drp
 from drp.experiment import summarize
+from drp.fabric import SCENARIO as FABRIC_SCENARIO
+from drp.fabric import execute_fabric
 
 #: The directory that holds the package drp.
 PACKAGE_PATH = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -41,8 +43,11 @@ def execute(params):
     """Run one experiment in this process.
 
     Returns the dict of ``_drp.run`` (params, columns, counters, version) with
-    its ``summary`` added.
+    its ``summary`` added; a fabric run's parameters (``scenario = "fabric"``)
+    go to ``_drp.run_fabric`` instead (see :func:`drp.fabric.execute_fabric`).
     """
+    if params.get("scenario") == FABRIC_SCENARIO:
+        return execute_fabric({k: v for k, v in params.items() if k != "scenario"})
     result = _drp.run(**params)
     result["summary"] = summarize(result["columns"], result["counters"])
     return result

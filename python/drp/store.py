@@ -26,6 +26,26 @@ Schema (``PRAGMA user_version`` = 1)::
       start_us, end_us, duration_us
                    REAL
       PRIMARY KEY (run_id, index)
+    fabric_transfers           one row per transfer of a fabric run (params
+                               with "scenario": "fabric")
+      run_id       INTEGER     runs.id
+      seq          INTEGER     the transfer's row in the run (0, 1, ...)
+      source, destination, switches, bytes, requests, invalid_replies,
+      timeouts, retransmissions
+                   INTEGER     as the columns of drp.run_fabric()
+      status, mode TEXT
+      start_us, fct_us, ideal_us, slowdown
+                   REAL
+      PRIMARY KEY (run_id, seq)
+    fabric_ports               one row per switch port of a fabric run
+      run_id       INTEGER     runs.id
+      switch, port, frames_out, drops, peak_frames, peak_bytes
+                   INTEGER
+      PRIMARY KEY (run_id, switch, port)
+
+The fabric tables came after the first stores: opening an older store for
+writing adds them (they are empty), and a store opened read-only without
+them reads as one without fabric runs.
 
 Only the process that drives a campaign writes; each run is committed on its
 own, so an interrupted campaign keeps every run that finished.
@@ -39,15 +59,21 @@ import pathlib
 import sqlite3
 
 from drp.experiment import RECORD_COLUMNS
+from drp.fabric import PORT_COLUMNS, TRANSFER_COLUMNS
 
 SCHEMA_VERSION = 1
 
 
 def _sql_type(column):
-    """Return the SQLite type of a record column."""
+    """Return the SQLite type of a record, transfer or port column."""
     if column in ("mode", "status"):
         return "TEXT"
-    return "REAL" if column.endswith("_us") else "INTEGER"
+    return "REAL" if column.endswith("_us") or column == "slowdown" else "INTEGER"
+
+
+def _quoted(columns):
+    """Return column names quoted for SQL, comma-separated."""
+    return ", ".join(f'"{c}"' for c in columns)
 
 
 _COLUMNS = ", ".join(f'"{c}"' for c in RECORD_COLUMNS)
@@ -70,6 +96,21 @@ CREATE TABLE IF NOT EXISTS transfers (
     PRIMARY KEY (run_id, "index")
 );
 PRAGMA user_version = {SCHEMA_VERSION};
+"""
+
+#: The tables of fabric runs (added to older stores when opened for writing).
+_FABRIC_SCHEMA = f"""
+CREATE TABLE IF NOT EXISTS fabric_transfers (
+    run_id INTEGER NOT NULL REFERENCES runs (id) ON DELETE CASCADE,
+    seq INTEGER NOT NULL,
+    {", ".join(f'"{c}" {_sql_type(c)} NOT NULL' for c in TRANSFER_COLUMNS)},
+    PRIMARY KEY (run_id, seq)
+);
+CREATE TABLE IF NOT EXISTS fabric_ports (
+    run_id INTEGER NOT NULL REFERENCES runs (id) ON DELETE CASCADE,
+    {", ".join(f'"{c}" INTEGER NOT NULL' for c in PORT_COLUMNS)},
+    PRIMARY KEY (run_id, "switch", "port")
+);
 """
 
 
@@ -156,6 +197,9 @@ class Store:
         elif version != SCHEMA_VERSION or not {"runs", "transfers"} <= set(tables):
             has = f"tables {', '.join(tables)}" if tables else "no tables"
             raise NotAStoreError(f"{self.path}: not a drp results store (it has {has})")
+        if not read_only:
+            self._db.executescript(_FABRIC_SCHEMA)
+        self._fabric = read_only is False or "fabric_transfers" in tables
 
     def close(self):
         """Close the file."""
@@ -193,6 +237,9 @@ class Store:
             )
             if cursor.rowcount == 0:
                 return
+            if "ports" in result:
+                self._add_fabric(cursor.lastrowid, result)
+                return
             columns = result["columns"]
             rows = zip(
                 itertools.repeat(cursor.lastrowid), *(_as_sql(columns[c]) for c in RECORD_COLUMNS)
@@ -201,6 +248,29 @@ class Store:
             self._db.executemany(
                 f"INSERT INTO transfers (run_id, {_COLUMNS}) VALUES ({placeholders})", rows
             )
+
+    def _add_fabric(self, run_id, result):
+        """Store a fabric run's transfers and ports (inside the caller's transaction)."""
+        columns = result["columns"]
+        count = len(columns["status"])
+        rows = zip(
+            itertools.repeat(run_id),
+            range(count),
+            *(_as_sql(columns[c]) for c in TRANSFER_COLUMNS),
+        )
+        placeholders = ", ".join("?" * (len(TRANSFER_COLUMNS) + 2))
+        self._db.executemany(
+            f"INSERT INTO fabric_transfers (run_id, seq, {_quoted(TRANSFER_COLUMNS)}) "
+            f"VALUES ({placeholders})",
+            rows,
+        )
+        ports = result["ports"]
+        rows = zip(itertools.repeat(run_id), *(_as_sql(ports[c]) for c in PORT_COLUMNS))
+        placeholders = ", ".join("?" * (len(PORT_COLUMNS) + 1))
+        self._db.executemany(
+            f"INSERT INTO fabric_ports (run_id, {_quoted(PORT_COLUMNS)}) VALUES ({placeholders})",
+            rows,
+        )
 
     def delete(self, run_ids):
         """Delete the given runs and their transfers, in one transaction."""
@@ -213,19 +283,34 @@ class Store:
 
         return pd.read_sql_query("SELECT * FROM runs ORDER BY id", self._db)
 
-    def transfers_frame(self, run_ids):
-        """Return the transfers of the given runs as a DataFrame, each run's in end order."""
+    def _select(self, run_ids, table, columns, order):
+        """Return ``columns`` of ``table`` for the given runs as a DataFrame."""
         import pandas as pd
 
+        if table != "transfers" and not self._fabric:
+            return pd.DataFrame(columns=["run_id", *columns])  # an older store, read-only
         self._db.execute("CREATE TEMP TABLE IF NOT EXISTS wanted (id INTEGER PRIMARY KEY)")
         with self._db:
             self._db.execute("DELETE FROM wanted")
             self._db.executemany("INSERT INTO wanted VALUES (?)", ((int(i),) for i in run_ids))
         return pd.read_sql_query(
-            f"SELECT run_id, {_COLUMNS} FROM transfers JOIN wanted ON run_id = wanted.id "
-            "ORDER BY run_id, transfers.rowid",
+            f"SELECT run_id, {_quoted(columns)} FROM {table} JOIN wanted ON run_id = wanted.id "
+            f"ORDER BY run_id, {order}",
             self._db,
         )
+
+    def transfers_frame(self, run_ids, table="transfers"):
+        """Return the transfers of the given runs as a DataFrame, each run's in end order.
+
+        ``table``: "transfers" (runs of the paper's kind) or "fabric_transfers".
+        """
+        if table == "fabric_transfers":
+            return self._select(run_ids, table, TRANSFER_COLUMNS, "seq")
+        return self._select(run_ids, table, RECORD_COLUMNS, "transfers.rowid")
+
+    def ports_frame(self, run_ids):
+        """Return the switch ports of the given fabric runs as a DataFrame."""
+        return self._select(run_ids, "fabric_ports", PORT_COLUMNS, '"switch", "port"')
 
 
 def _as_sql(column):

@@ -4,8 +4,9 @@
 
 /**
  * \file
- * Extension module _drp: Python bindings of DrpScenario, the one definition
- * of an experiment. The package drp (python/drp/) wraps it.
+ * Extension module _drp: Python bindings of DrpScenario and FabricScenario,
+ * the one definitions of an experiment and of a fabric experiment. The
+ * package drp (python/drp/) wraps it.
  *
  * Parameters keep their C++ meaning under snake_case names (lossModel is
  * loss_model). Every mistake raises a Python exception naming the parameter:
@@ -19,6 +20,7 @@
 #include "ns3/attribute-defaults.h"
 #include "ns3/config.h"
 #include "ns3/drp-scenario.h"
+#include "ns3/fabric-scenario.h"
 #include "ns3/simulator.h"
 #include "ns3/strict-options.h"
 #include "ns3/string.h"
@@ -42,6 +44,7 @@ namespace
 {
 
 using ScenarioConfig = DrpScenario::Config;
+using FabricConfig = FabricScenario::Config;
 
 /// One simulation at a time per process: ns-3's simulator is a singleton.
 std::mutex g_simulatorMutex;
@@ -257,14 +260,15 @@ ToPython<DataRate>(const DataRate& value)
     return py::int_(value.GetBitRate());
 }
 
-/// A Config field as Python sees it.
+/// A field of a configuration (DrpScenario::Config or FabricScenario::Config) as Python sees it.
+template <typename C>
 struct Field
 {
-    const char* name;    //!< Python name
-    const char* cxxName; //!< name of the Config member, as Validate() reports it
-    const char* doc;     //!< meaning
-    std::function<py::object(const ScenarioConfig&)> get; //!< read it
-    std::function<void(ScenarioConfig&, py::handle)> set; //!< convert and write it
+    const char* name;                        //!< Python name
+    const char* cxxName;                     //!< name of the member, as Validate() reports it
+    const char* doc;                         //!< meaning
+    std::function<py::object(const C&)> get; //!< read it
+    std::function<void(C&, py::handle)> set; //!< convert and write it
 };
 
 /**
@@ -274,25 +278,30 @@ struct Field
  * \param member the Config member
  * \return the field
  */
-template <typename T>
-Field
-MakeField(const char* name, const char* cxxName, const char* doc, T ScenarioConfig::*member)
+template <typename C, typename T>
+Field<C>
+MakeField(const char* name, const char* cxxName, const char* doc, T C::*member)
 {
-    return Field{name,
-                 cxxName,
-                 doc,
-                 [member](const ScenarioConfig& config) { return ToPython(config.*member); },
-                 [name, member](ScenarioConfig& config, py::handle value) {
-                     config.*member = FromPython<T>(name, value);
-                 }};
+    return Field<C>{name,
+                    cxxName,
+                    doc,
+                    [member](const C& config) { return ToPython(config.*member); },
+                    [name, member](C& config, py::handle value) {
+                        config.*member = FromPython<T>(name, value);
+                    }};
 }
 
+/// \return every field of a configuration type, in declaration order
+template <typename C>
+const std::vector<Field<C>>& Fields();
+
 /// \return every field of DrpScenario::Config, in declaration order
-const std::vector<Field>&
-Fields()
+template <>
+const std::vector<Field<ScenarioConfig>>&
+Fields<ScenarioConfig>()
 {
     using C = ScenarioConfig;
-    static const std::vector<Field> fields{
+    static const std::vector<Field<C>> fields{
         MakeField("method", "method", "RNIC method: \"traditional\" or \"dynamic\"", &C::method),
         MakeField("frp", "frp", "failed-registration probability, 0 to 1", &C::frp),
         MakeField("lfp", "lfp", "lost-frame probability, 0 to 0.99", &C::lfp),
@@ -351,19 +360,74 @@ Fields()
     return fields;
 }
 
+/// \return every field of FabricScenario::Config, in declaration order
+template <>
+const std::vector<Field<FabricConfig>>&
+Fields<FabricConfig>()
+{
+    using C = FabricConfig;
+    static const std::vector<Field<C>> fields{
+        MakeField("topology",
+                  "topology",
+                  "\"star\", \"tree\", \"leaf-spine\" or \"fat-tree\"",
+                  &C::topology),
+        MakeField("hosts",
+                  "hosts",
+                  "star: hosts; tree: fan-out; leaf-spine: hosts per leaf",
+                  &C::hosts),
+        MakeField("leaves", "leaves", "leaf-spine: leaves", &C::leaves),
+        MakeField("spines", "spines", "leaf-spine: spines", &C::spines),
+        MakeField("levels", "levels", "tree: switch levels", &C::levels),
+        MakeField("k", "k", "fat-tree: ports per switch (even)", &C::k),
+        MakeField("workload",
+                  "workload",
+                  "\"incast\", \"permutation\", \"all-to-all\" or \"poisson\"",
+                  &C::workload),
+        MakeField("bytes", "bytes", "incast, permutation, all-to-all: bytes per flow", &C::bytes),
+        MakeField("degree", "degree", "incast: senders (0: every other host)", &C::degree),
+        MakeField("load", "load", "poisson: load of each host link, (0, 1]", &C::load),
+        MakeField("cdf",
+                  "cdf",
+                  "poisson: flow sizes, \"web-search\", \"data-mining\" or a CDF file",
+                  &C::cdf),
+        MakeField("duration",
+                  "duration",
+                  "poisson: arrivals come this long: seconds, or a string such as \"10ms\"",
+                  &C::duration),
+        MakeField("method", "method", "RNIC method: \"traditional\" or \"dynamic\"", &C::method),
+        MakeField("frp", "frp", "failed-registration probability, 0 to 1", &C::frp),
+        MakeField("host_rate",
+                  "hostRate",
+                  "host links' rate: bit/s, or a string such as \"1Gbps\" (read back in bit/s)",
+                  &C::hostRate),
+        MakeField("fabric_rate",
+                  "fabricRate",
+                  "rate of the links between switches (as host_rate)",
+                  &C::fabricRate),
+        MakeField("queue",
+                  "queue",
+                  "every switch port's egress queue, an ns-3 QueueSize: \"100p\", \"64KiB\"",
+                  &C::queue),
+        MakeField("seed", "seed", "ns-3 RNG seed", &C::seed),
+        MakeField("run", "run", "ns-3 RNG run number", &C::run),
+    };
+    return fields;
+}
+
 /**
  * Sets fields from keyword arguments.
  * \param config the configuration
  * \param kwargs parameter names and values
  */
+template <typename C>
 void
-Assign(ScenarioConfig& config, const py::kwargs& kwargs)
+Assign(C& config, const py::kwargs& kwargs)
 {
     for (auto [key, value] : kwargs)
     {
-        std::string name = key.cast<std::string>();
-        const auto& fields = Fields();
-        auto field = std::find_if(fields.begin(), fields.end(), [&name](const Field& f) {
+        std::string name = py::cast<std::string>(key);
+        const auto& fields = Fields<C>();
+        auto field = std::find_if(fields.begin(), fields.end(), [&name](const Field<C>& f) {
             return name == f.name;
         });
         if (field == fields.end())
@@ -383,11 +447,12 @@ Assign(ScenarioConfig& config, const py::kwargs& kwargs)
  * \param config the configuration
  * \return its fields by Python name
  */
+template <typename C>
 py::dict
-ToDict(const ScenarioConfig& config)
+ToDict(const C& config)
 {
     py::dict dict;
-    for (const auto& field : Fields())
+    for (const auto& field : Fields<C>())
     {
         dict[field.name] = field.get(config);
     }
@@ -399,11 +464,12 @@ ToDict(const ScenarioConfig& config)
  * \return the message with every parameter in its Python name (lossModel is
  * loss_model), wherever it names one as a whole word
  */
+template <typename C>
 std::string
 PythonNames(std::string message)
 {
     auto isWord = [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; };
-    for (const auto& field : Fields())
+    for (const auto& field : Fields<C>())
     {
         std::string cxx = field.cxxName;
         if (cxx == field.name)
@@ -435,8 +501,9 @@ PythonNames(std::string message)
  * with g_simulatorMutex held: checking object-factory values creates objects.
  * \param config the configuration
  */
+template <typename C>
 void
-Validate(const ScenarioConfig& config)
+Validate(const C& config)
 {
     try
     {
@@ -444,7 +511,7 @@ Validate(const ScenarioConfig& config)
     }
     catch (const std::invalid_argument& e)
     {
-        throw py::value_error(PythonNames(e.what()));
+        throw py::value_error(PythonNames<C>(e.what()));
     }
 }
 
@@ -569,35 +636,149 @@ Run(const py::kwargs& kwargs)
     return ToDict(result);
 }
 
-} // namespace
-
-PYBIND11_MODULE(_drp, m)
+/**
+ * \param values one value per element
+ * \param value the column's value of an element
+ * \return the column as an array
+ */
+template <typename T, typename V, typename F>
+py::array_t<T>
+Column(const std::vector<V>& values, F value)
 {
-    m.doc() = "Bindings of the drp ns-3 module (DrpScenario); use the package drp.";
-    m.attr("__version__") = DRP_VERSION;
+    py::array_t<T> column(values.size());
+    auto out = column.template mutable_unchecked<1>();
+    for (std::size_t i = 0; i < values.size(); ++i)
+    {
+        out(i) = value(values[i]);
+    }
+    return column;
+}
 
-    py::class_<ScenarioConfig> config(m,
-                                      "Config",
-                                      "DrpScenario::Config: everything an experiment can vary. "
-                                      "Config(**params) sets the given fields; the others keep "
-                                      "the paper's defaults.");
+/**
+ * \param result a fabric experiment's result
+ * \return its transfers and ports as columns, its counters, its configuration and the
+ *         module version
+ */
+py::dict
+ToDict(const FabricScenario::Result& result)
+{
+    using T = FabricScenario::Transfer;
+    const auto& transfers = result.transfers;
+    py::dict columns;
+    columns["source"] = Column<uint32_t>(transfers, [](const T& t) { return t.source; });
+    columns["destination"] = Column<uint32_t>(transfers, [](const T& t) { return t.destination; });
+    columns["switches"] = Column<uint32_t>(transfers, [](const T& t) { return t.switches; });
+    columns["size"] = Column<uint32_t>(transfers, [](const T& t) { return t.record.length; });
+    columns["start_us"] =
+        Column<double>(transfers, [](const T& t) { return Microseconds(t.record.start); });
+    columns["fct_us"] =
+        Column<double>(transfers, [](const T& t) { return Microseconds(t.record.GetDuration()); });
+    columns["ideal_us"] =
+        Column<double>(transfers, [](const T& t) { return Microseconds(t.ideal); });
+    columns["slowdown"] = Column<double>(transfers, [](const T& t) { return t.GetSlowdown(); });
+    py::list status;
+    py::list mode;
+    for (const auto& t : transfers)
+    {
+        status.append(t.record.GetStatusName());
+        mode.append(t.record.GetModeName());
+    }
+    columns["status"] = status;
+    columns["mode"] = mode;
+    columns["requests"] = Column<uint32_t>(transfers, [](const T& t) { return t.record.requests; });
+    columns["invalid_replies"] =
+        Column<uint32_t>(transfers, [](const T& t) { return t.record.invalidReplies; });
+    columns["timeouts"] = Column<uint32_t>(transfers, [](const T& t) { return t.record.timeouts; });
+    columns["retransmissions"] =
+        Column<uint32_t>(transfers, [](const T& t) { return t.record.retransmissions; });
+
+    using P = FabricScenario::Port;
+    const auto& ports = result.ports;
+    py::dict portColumns;
+    portColumns["switch"] = Column<uint32_t>(ports, [](const P& p) { return p.sw; });
+    portColumns["port"] = Column<uint32_t>(ports, [](const P& p) { return p.port; });
+    portColumns["frames_out"] =
+        Column<uint64_t>(ports, [](const P& p) { return p.stats.framesOut; });
+    portColumns["drops"] = Column<uint64_t>(ports, [](const P& p) { return p.stats.egressDrops; });
+    portColumns["peak_frames"] =
+        Column<uint32_t>(ports, [](const P& p) { return p.stats.peakFrames; });
+    portColumns["peak_bytes"] =
+        Column<uint64_t>(ports, [](const P& p) { return p.stats.peakBytes; });
+
+    py::dict counters;
+    counters["host_count"] = result.hosts;
+    counters["switch_count"] = result.switchCount;
+    counters["flows"] = result.flows;
+    counters["drops"] = result.GetDrops();
+    counters["simulated_seconds"] = result.simulatedTime.GetSeconds();
+    counters["events"] = result.events;
+    counters["wall_seconds"] = result.wallSeconds;
+
+    py::dict dict;
+    dict["params"] = ToDict(result.config);
+    dict["columns"] = columns;
+    dict["ports"] = portColumns;
+    dict["counters"] = counters;
+    dict["version"] = DRP_VERSION;
+    return dict;
+}
+
+/**
+ * Runs one fabric experiment in this process.
+ * \param kwargs the parameters (FabricScenario::Config fields); the rest keep their defaults
+ * \return ToDict() of the result
+ */
+py::dict
+RunFabric(const py::kwargs& kwargs)
+{
+    FabricConfig config;
+    Assign(config, kwargs);
+    FabricScenario::Result result;
+    {
+        py::gil_scoped_release release;
+        std::lock_guard<std::mutex> lock(g_simulatorMutex);
+        Validate(config);
+        ns3::Config::Reset(); // no attribute default of an earlier run leaks into this one
+        try
+        {
+            result = FabricScenario::Run(config);
+        }
+        catch (const std::invalid_argument& e)
+        {
+            throw py::value_error(PythonNames<FabricConfig>(e.what()));
+        }
+    }
+    return ToDict(result);
+}
+
+/**
+ * Binds a configuration type: keyword construction, one property per field,
+ * validate(), to_dict() and a repr.
+ * \param m the module
+ * \param name the Python class name
+ * \param doc its documentation
+ */
+template <typename C>
+void
+BindConfig(py::module_& m, const char* name, const char* doc)
+{
+    py::class_<C> config(m, name, doc);
     config.def(py::init([](const py::kwargs& kwargs) {
-        ScenarioConfig c;
+        C c;
         Assign(c, kwargs);
         return c;
     }));
-    for (const auto& field : Fields())
+    for (const auto& field : Fields<C>())
     {
         config.def_property(
             field.name,
-            py::cpp_function([&field](const ScenarioConfig& c) { return field.get(c); }),
-            py::cpp_function(
-                [&field](ScenarioConfig& c, py::handle value) { field.set(c, value); }),
+            py::cpp_function([&field](const C& c) { return field.get(c); }),
+            py::cpp_function([&field](C& c, py::handle value) { field.set(c, value); }),
             field.doc);
     }
     config.def(
         "validate",
-        [](const ScenarioConfig& c) {
+        [](const C& c) {
             py::gil_scoped_release release;
             std::lock_guard<std::mutex> lock(g_simulatorMutex);
             Validate(c);
@@ -606,17 +787,36 @@ PYBIND11_MODULE(_drp, m)
         "range.");
     config.def(
         "to_dict",
-        [](const ScenarioConfig& c) { return ToDict(c); },
-        "Every parameter by name (ping_interval in seconds, rate in bit/s).");
-    config.def("__repr__", [](const ScenarioConfig& c) {
+        [](const C& c) { return ToDict(c); },
+        "Every parameter by name (times in seconds, rates in bit/s).");
+    config.def("__repr__", [name](const C& c) {
         std::string text;
         for (auto [key, value] : ToDict(c))
         {
-            text += (text.empty() ? "" : ", ") + key.cast<std::string>() + "=" +
-                    py::repr(value).cast<std::string>();
+            text += (text.empty() ? "" : ", ") + py::cast<std::string>(key) + "=" +
+                    py::cast<std::string>(py::repr(value));
         }
-        return "Config(" + text + ")";
+        return std::string(name) + "(" + text + ")";
     });
+}
+
+} // namespace
+
+PYBIND11_MODULE(_drp, m)
+{
+    m.doc() = "Bindings of the drp ns-3 module (DrpScenario, FabricScenario); use the package drp.";
+    m.attr("__version__") = DRP_VERSION;
+
+    BindConfig<ScenarioConfig>(m,
+                               "Config",
+                               "DrpScenario::Config: everything an experiment can vary. "
+                               "Config(**params) sets the given fields; the others keep the "
+                               "paper's defaults.");
+    BindConfig<FabricConfig>(m,
+                             "FabricConfig",
+                             "FabricScenario::Config: everything a fabric experiment can vary. "
+                             "FabricConfig(**params) sets the given fields; the others keep "
+                             "their defaults (a 9-host star, incast of 64 KiB).");
 
     m.def("run",
           &Run,
@@ -626,6 +826,48 @@ PYBIND11_MODULE(_drp, m)
           "entry per transfer), 'counters' and 'version'. ns-3's attribute defaults are "
           "reset first, then params['defaults'] applied. Raises TypeError for an unknown "
           "parameter or a wrong type, ValueError for an invalid value.");
+
+    m.def("run_fabric",
+          &RunFabric,
+          "run_fabric(**params) -> dict\n\n"
+          "Runs one fabric experiment (FabricScenario::Run) in this process and returns a dict: "
+          "'params', 'columns' (one entry per transfer: source, destination, switches, bytes, "
+          "start_us, fct_us, ideal_us, slowdown, status, mode, requests, invalid_replies, "
+          "timeouts, retransmissions), 'ports' (one entry per switch port that carried "
+          "traffic), 'counters' and 'version'. Raises TypeError for an unknown parameter or a "
+          "wrong type, ValueError for an invalid value.");
+
+    m.def(
+        "slowdown_by_size",
+        [](const std::vector<uint32_t>& bytes,
+           const std::vector<double>& slowdown,
+           uint32_t buckets) {
+            py::dict columns;
+            std::vector<FabricScenario::SizeBucket> rows;
+            try
+            {
+                rows = FabricScenario::GetSlowdownBySize(bytes, slowdown, buckets);
+            }
+            catch (const std::invalid_argument& e)
+            {
+                throw py::value_error(e.what());
+            }
+            using B = FabricScenario::SizeBucket;
+            columns["min_bytes"] = Column<uint32_t>(rows, [](const B& b) { return b.minBytes; });
+            columns["max_bytes"] = Column<uint32_t>(rows, [](const B& b) { return b.maxBytes; });
+            columns["count"] = Column<uint64_t>(rows, [](const B& b) { return b.count; });
+            columns["p50"] = Column<double>(rows, [](const B& b) { return b.p50; });
+            columns["p95"] = Column<double>(rows, [](const B& b) { return b.p95; });
+            columns["p99"] = Column<double>(rows, [](const B& b) { return b.p99; });
+            return columns;
+        },
+        py::arg("bytes"),
+        py::arg("slowdown"),
+        py::arg("buckets"),
+        "Slowdown by flow size (FabricScenario::GetSlowdownBySize): the transfers sorted by "
+        "size, cut into buckets of equal count (one size never in two), with the nearest-rank "
+        "p50, p95 and p99 of each. Returns a dict of columns: min_bytes, max_bytes, count, p50, "
+        "p95, p99.");
 
     py::class_<DrpMeanInterval>(m, "MeanInterval", "A sample's mean with its confidence interval.")
         .def_readonly("count", &DrpMeanInterval::count, "sample size")

@@ -283,7 +283,7 @@ def test_rnic_fabric_incast_drops_at_the_receiver_port(tmp_path):
     assert "8 flows; ended: 8 success" in result.stdout
     assert "switch 0 port 0:" in result.stdout and "peak queue 8 frames" in result.stdout
     lines = csv.read_text().splitlines()
-    assert lines[0].startswith("source,destination,switches,bytes,start_us,fct_us,ideal_us,slowdown")
+    assert lines[0].startswith("source,destination,switches,size,start_us,fct_us,ideal_us,slowdown")
     assert len(lines) == 9 and all(",0,1,65536,0," in line for line in lines[1:])
     # One ideal for the one size and path; each slowdown is FCT / ideal (> 1: the queue overflowed).
     rows = [line.split(",") for line in lines[1:]]

@@ -29,6 +29,7 @@
 #include <iomanip>
 #include <map>
 #include <memory>
+#include <numeric>
 #include <regex>
 
 namespace ns3
@@ -211,44 +212,57 @@ FabricScenario::Result::GetFctQuantile(double q) const
 std::vector<FabricScenario::SizeBucket>
 FabricScenario::Result::GetSlowdownBySize(uint32_t buckets) const
 {
-    drp::RequireInRange<uint32_t>("buckets", buckets, 1, 1000);
-    std::vector<const Transfer*> ok;
+    std::vector<uint32_t> bytes;
+    std::vector<double> slowdown;
     for (const auto& t : transfers)
     {
         if (t.record.status == DrpTransferRecord::SUCCESS)
         {
-            ok.push_back(&t);
+            bytes.push_back(t.record.length);
+            slowdown.push_back(t.GetSlowdown());
         }
     }
-    std::stable_sort(ok.begin(), ok.end(), [](const Transfer* a, const Transfer* b) {
-        return a->record.length < b->record.length;
+    return FabricScenario::GetSlowdownBySize(bytes, slowdown, buckets);
+}
+
+std::vector<FabricScenario::SizeBucket>
+FabricScenario::GetSlowdownBySize(const std::vector<uint32_t>& bytes,
+                                  const std::vector<double>& slowdown,
+                                  uint32_t buckets)
+{
+    drp::RequireInRange<uint32_t>("buckets", buckets, 1, 1000);
+    if (bytes.size() != slowdown.size())
+    {
+        throw std::invalid_argument("GetSlowdownBySize: " + std::to_string(bytes.size()) +
+                                    " sizes but " + std::to_string(slowdown.size()) + " slowdowns");
+    }
+    std::vector<std::size_t> order(bytes.size());
+    std::iota(order.begin(), order.end(), 0);
+    std::stable_sort(order.begin(), order.end(), [&bytes](std::size_t a, std::size_t b) {
+        return bytes[a] < bytes[b];
     });
     std::vector<SizeBucket> result;
     std::size_t first = 0;
-    for (uint32_t b = 1; b <= buckets && first < ok.size(); ++b)
+    for (uint32_t b = 1; b <= buckets && first < order.size(); ++b)
     {
-        std::size_t end = std::max(first + 1, ok.size() * b / buckets);
-        while (end < ok.size() && ok[end]->record.length == ok[end - 1]->record.length)
+        std::size_t end = std::max(first + 1, order.size() * b / buckets);
+        while (end < order.size() && bytes[order[end]] == bytes[order[end - 1]])
         {
             ++end; // one size, one bucket
         }
-        if (end <= first)
-        {
-            continue;
-        }
-        std::vector<double> slowdown;
+        std::vector<double> values;
         for (std::size_t i = first; i < end; ++i)
         {
-            slowdown.push_back(ok[i]->GetSlowdown());
+            values.push_back(slowdown[order[i]]);
         }
-        std::sort(slowdown.begin(), slowdown.end());
+        std::sort(values.begin(), values.end());
         SizeBucket bucket;
-        bucket.minBytes = ok[first]->record.length;
-        bucket.maxBytes = ok[end - 1]->record.length;
-        bucket.count = slowdown.size();
-        bucket.p50 = NearestRank(slowdown, 0.5);
-        bucket.p95 = NearestRank(slowdown, 0.95);
-        bucket.p99 = NearestRank(slowdown, 0.99);
+        bucket.minBytes = bytes[order[first]];
+        bucket.maxBytes = bytes[order[end - 1]];
+        bucket.count = values.size();
+        bucket.p50 = NearestRank(values, 0.5);
+        bucket.p95 = NearestRank(values, 0.95);
+        bucket.p99 = NearestRank(values, 0.99);
         result.push_back(bucket);
         first = end;
     }
@@ -378,7 +392,7 @@ FabricScenario::RunValidated(const Config& config)
 void
 FabricScenario::WriteCsvHeader(std::ostream& os)
 {
-    os << "source,destination,switches,bytes,start_us,fct_us,ideal_us,slowdown,status,mode,"
+    os << "source,destination,switches,size,start_us,fct_us,ideal_us,slowdown,status,mode,"
           "requests,retransmissions\n";
 }
 

@@ -133,10 +133,8 @@ class FabricScenario
          */
         double GetFctQuantile(double q) const;
         /**
-         * The successful transfers sorted by size and cut into \p buckets
-         * buckets of (nearly) equal count, as the field reports slowdown
-         * (HPCC's fct_analysis.py); transfers of one size stay in one bucket.
-         * \param buckets the number of buckets (1 or more)
+         * GetSlowdownBySize() of the successful transfers.
+         * \param buckets the number of buckets (1 to 1000)
          * \return the non-empty buckets, smallest sizes first
          */
         std::vector<SizeBucket> GetSlowdownBySize(uint32_t buckets) const;
@@ -153,6 +151,21 @@ class FabricScenario
      * \return what it produced
      */
     static Result Run(const Config& config);
+
+    /**
+     * Slowdown by flow size, as the field reports it (HPCC's
+     * fct_analysis.py): transfers sorted by size and cut into \p buckets
+     * buckets of (nearly) equal count, with the nearest-rank p50, p95 and
+     * p99 of each; transfers of one size stay in one bucket. Pooled
+     * repetitions (the Python package) come through here too.
+     * \param bytes each transfer's size
+     * \param slowdown each transfer's slowdown, in the same order
+     * \param buckets the number of buckets (1 to 1000)
+     * \return the non-empty buckets, smallest sizes first
+     */
+    static std::vector<SizeBucket> GetSlowdownBySize(const std::vector<uint32_t>& bytes,
+                                                     const std::vector<double>& slowdown,
+                                                     uint32_t buckets);
 
     /**
      * Writes the CSV header matching WriteCsvRows().

@@ -1,0 +1,227 @@
+"""Fabric experiments: :func:`run_fabric` and its :class:`FabricRunResult`.
+
+A fabric experiment is ``FabricScenario::Run`` of the C++ module (what the
+program ``rnic-fabric`` runs): hosts with RNICs on a star, tree, leaf-spine or
+fat-tree of ECMP switches, one traffic matrix, losses only where a switch
+queue overflows. Same parameters (snake_case names), same numbers::
+
+    import drp
+
+    result = drp.run_fabric(topology="star", hosts=17, workload="incast", queue="32p")
+    result.transfers                  # DataFrame: one row per transfer (FCT, ideal, slowdown)
+    result.ports                      # DataFrame: one row per switch port that carried traffic
+    result.summary                    # dict: successes, FCT mean/p99, slowdown p50/p99, drops
+    result.slowdown_by_size(4)        # DataFrame: p50/p95/p99 slowdown by size bucket
+
+Campaigns of fabric experiments: :class:`drp.FabricCampaign`.
+"""
+
+import math
+from functools import cached_property
+
+import numpy as np
+
+from drp import _drp
+
+#: The parameter that marks a fabric experiment in a campaign's store.
+SCENARIO = "fabric"
+
+#: Parameter names, in the order of ``FabricScenario::Config``.
+FABRIC_PARAMETERS = tuple(_drp.FabricConfig().to_dict())
+
+#: Per-transfer columns, as in the CSV of ``FabricScenario::WriteCsvRows``
+#: (times in microseconds), with the record's handshake counters.
+TRANSFER_COLUMNS = (
+    "source",
+    "destination",
+    "switches",
+    "size",
+    "start_us",
+    "fct_us",
+    "ideal_us",
+    "slowdown",
+    "status",
+    "mode",
+    "requests",
+    "invalid_replies",
+    "timeouts",
+    "retransmissions",
+)
+
+#: Per-port columns: the counters of every switch port that carried traffic.
+PORT_COLUMNS = ("switch", "port", "frames_out", "drops", "peak_frames", "peak_bytes")
+
+#: Counters of a run (host_count and switch_count: the fabric's size), summed
+#: when runs are pooled.
+FABRIC_COUNTERS = (
+    "host_count",
+    "switch_count",
+    "flows",
+    "drops",
+    "simulated_seconds",
+    "events",
+    "wall_seconds",
+)
+
+#: Fields of :func:`summarize_fabric`, in order.
+FABRIC_SUMMARY = (
+    "n",
+    "successes",
+    "indirect",
+    "retransmissions",
+    "mean_fct_us",
+    "ci95_fct_us",
+    "p50_fct_us",
+    "p99_fct_us",
+    "p50_slowdown",
+    "p99_slowdown",
+) + FABRIC_COUNTERS
+
+
+def fabric_parameters(**params):
+    """Return every parameter of a fabric experiment in canonical form.
+
+    Unset parameters get their defaults, values their C++ types (``duration``
+    in seconds, ``host_rate`` and ``fabric_rate`` in bit/s). Raises
+    ``TypeError`` for an unknown parameter or a value of the wrong type,
+    ``ValueError`` (naming the parameter, its value and what is valid) for an
+    invalid value.
+    """
+    config = _drp.FabricConfig(**params)
+    config.validate()
+    return config.to_dict()
+
+
+def _nearest_rank(values, q):
+    """Return the nearest-rank ``q`` quantile of ``values`` (NaN if empty)."""
+    values = np.sort(np.asarray(values, dtype=float))
+    if values.size == 0:
+        return math.nan
+    return float(values[max(math.ceil(q * values.size), 1) - 1])
+
+
+def summarize_fabric(transfers, counters):
+    """Summarize fabric transfers and the counters of the runs they come from.
+
+    ``transfers`` maps :data:`TRANSFER_COLUMNS` to sequences (a dict of
+    columns or a DataFrame, of one run or several pooled). Returns a dict:
+    ``n`` (transfers ended), ``successes``, ``indirect``,
+    ``retransmissions``, the successful transfers' mean FCT with the half
+    width of its 95% Student-t interval, their nearest-rank p50 and p99 FCT
+    and p50 and p99 slowdown (NaN where undefined), then the counters.
+    """
+    status = np.asarray(transfers["status"])
+    ok = status == "success"
+    fct = np.asarray(transfers["fct_us"], dtype=float)[ok]
+    slowdown = np.asarray(transfers["slowdown"], dtype=float)[ok]
+    interval = _drp.mean_interval(fct.tolist(), 0.95)
+    summary = {
+        "n": len(status),
+        "successes": interval.count,
+        "indirect": int(np.count_nonzero(np.asarray(transfers["mode"]) == "indirect")),
+        "retransmissions": int(np.sum(np.asarray(transfers["retransmissions"], dtype=np.int64))),
+        "mean_fct_us": interval.mean if interval.count > 0 else math.nan,
+        "ci95_fct_us": interval.half_width if interval.count > 1 else math.nan,
+        "p50_fct_us": _nearest_rank(fct, 0.5),
+        "p99_fct_us": _nearest_rank(fct, 0.99),
+        "p50_slowdown": _nearest_rank(slowdown, 0.5),
+        "p99_slowdown": _nearest_rank(slowdown, 0.99),
+    }
+    summary.update((name, counters.get(name, math.nan)) for name in FABRIC_COUNTERS)
+    return summary
+
+
+def slowdown_by_size(transfers, buckets=4):
+    """Return the slowdown of successful transfers by flow-size bucket, as a DataFrame.
+
+    The transfers (a DataFrame or dict of :data:`TRANSFER_COLUMNS`, pooled
+    runs welcome) are sorted by size and cut into ``buckets`` buckets of
+    equal count, one size never in two, as the field reports slowdown
+    (HPCC's ``fct_analysis.py``); the C++ ``FabricScenario::GetSlowdownBySize``
+    computes it. Columns: ``min_bytes``, ``max_bytes``, ``count``, ``p50``,
+    ``p95``, ``p99``.
+    """
+    import pandas as pd
+
+    ok = np.asarray(transfers["status"]) == "success"
+    sizes = np.asarray(transfers["size"], dtype=np.int64)[ok]
+    slowdown = np.asarray(transfers["slowdown"], dtype=float)[ok]
+    return pd.DataFrame(_drp.slowdown_by_size(sizes.tolist(), slowdown.tolist(), buckets))
+
+
+def execute_fabric(params):
+    """Run one fabric experiment in this process (``params`` without :data:`SCENARIO`).
+
+    Returns the dict of ``_drp.run_fabric`` with its ``summary`` added.
+    """
+    result = _drp.run_fabric(**params)
+    result["summary"] = summarize_fabric(result["columns"], result["counters"])
+    return result
+
+
+class FabricRunResult:
+    """What one fabric experiment produced.
+
+    Attributes: ``params`` (every parameter, canonical), ``columns`` (the
+    transfers, one array or list per column of :data:`TRANSFER_COLUMNS`),
+    ``port_columns`` (:data:`PORT_COLUMNS`), ``counters`` (dict, see
+    :data:`FABRIC_COUNTERS`), ``version``; ``transfers``, ``ports`` and
+    ``summary`` are derived on first use.
+    """
+
+    def __init__(self, raw):
+        """Wrap the dict that ``_drp.run_fabric`` returns."""
+        self.params = raw["params"]
+        self.columns = raw["columns"]
+        self.port_columns = raw["ports"]
+        self.counters = raw["counters"]
+        self.version = raw["version"]
+
+    @cached_property
+    def transfers(self):
+        """pandas DataFrame: one row per ended transfer (:data:`TRANSFER_COLUMNS`)."""
+        import pandas as pd
+
+        return pd.DataFrame({name: self.columns[name] for name in TRANSFER_COLUMNS})
+
+    @cached_property
+    def ports(self):
+        """pandas DataFrame: one row per switch port that carried traffic."""
+        import pandas as pd
+
+        return pd.DataFrame({name: self.port_columns[name] for name in PORT_COLUMNS})
+
+    @cached_property
+    def summary(self):
+        """dict: :func:`summarize_fabric` of this run."""
+        return summarize_fabric(self.columns, self.counters)
+
+    def slowdown_by_size(self, buckets=4):
+        """Return :func:`slowdown_by_size` of this run's transfers."""
+        return slowdown_by_size(self.columns, buckets)
+
+    def __repr__(self):
+        s = self.summary
+        return (
+            f"<FabricRunResult {self.params['topology']} {self.params['workload']} "
+            f"{self.params['method']} run={self.params['run']}: {s['successes']}/{s['n']} ok, "
+            f"mean FCT {s['mean_fct_us']:.1f} us, {s['drops']} drops>"
+        )
+
+
+def run_fabric(**params):
+    """Run one fabric experiment in this process and return its :class:`FabricRunResult`.
+
+    Parameters (all optional): topology ("star", "tree", "leaf-spine",
+    "fat-tree"), hosts (star: hosts; tree: fan-out; leaf-spine: per leaf),
+    leaves, spines, levels, k, workload ("incast", "permutation",
+    "all-to-all", "poisson"), bytes, degree, load, cdf ("web-search",
+    "data-mining" or a file), duration (seconds or a string such as
+    "20ms"), method, frp, host_rate, fabric_rate (bit/s or strings such as
+    "10Gbps"), queue (an ns-3 QueueSize: "100p", "64KiB"), seed, run. ns-3's
+    attribute defaults are reset before each run.
+
+    Raises ``TypeError`` for an unknown parameter or a wrong type,
+    ``ValueError`` for an invalid value.
+    """
+    return FabricRunResult(_drp.run_fabric(**params))

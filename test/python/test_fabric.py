@@ -1,0 +1,150 @@
+"""Fabric experiments from Python: drp.run_fabric, slowdown by size, FabricCampaign."""
+
+import csv
+import pathlib
+import sqlite3
+import subprocess
+
+import numpy as np
+import pytest
+
+import drp
+from drp.fabric import FABRIC_SUMMARY, PORT_COLUMNS, TRANSFER_COLUMNS
+
+ROOT = pathlib.Path(__file__).resolve().parents[2]
+BUILD = pathlib.Path(drp.__file__).resolve().parents[2]
+
+#: Incast of 4 into an 8-frame queue, registrations failing at 20 %: the two
+#: methods differ, and runs differ from each other.
+GRID = {
+    "hosts": 5,
+    "queue": "8p",
+    "frp": 0.2,
+    "bytes": 16384,
+    "method": ["traditional", "dynamic"],
+}
+
+
+def test_run_fabric_gives_what_rnic_fabric_prints(tmp_path):
+    """One definition: the Python run and the program agree transfer by transfer."""
+    path = tmp_path / "flows.csv"
+    program = BUILD / "examples" / "rnic-fabric"
+    subprocess.run(
+        [program, "--hosts=9", "--queue=8p", "--frp=0.1", "--run=3", f"--csv={path}"],
+        check=True,
+        capture_output=True,
+    )
+    with open(path) as f:
+        rows = list(csv.DictReader(f))
+    result = drp.run_fabric(hosts=9, queue="8p", frp=0.1, run=3)
+    transfers = result.transfers
+    assert list(transfers.columns) == list(TRANSFER_COLUMNS)
+    assert len(rows) == len(transfers) == 8
+    for row, (_, t) in zip(rows, transfers.iterrows()):
+        assert int(row["source"]) == t["source"] and int(row["destination"]) == t["destination"]
+        assert int(row["size"]) == t["size"] == 65536
+        assert float(row["fct_us"]) == pytest.approx(t["fct_us"], abs=1e-6)
+        assert float(row["ideal_us"]) == pytest.approx(t["ideal_us"], abs=1e-6)
+        assert row["status"] == t["status"] and row["mode"] == t["mode"]
+    ratio = transfers["fct_us"] / transfers["ideal_us"]
+    assert np.allclose(transfers["slowdown"], ratio, rtol=1e-12, atol=0)
+    assert result.counters["drops"] == result.ports["drops"].sum() > 0
+    assert list(result.ports.columns) == list(PORT_COLUMNS)
+
+
+def test_summary_of_a_run():
+    result = drp.run_fabric(hosts=9, queue="8p")
+    s = result.summary
+    assert list(s) == list(FABRIC_SUMMARY)
+    assert s["n"] == s["successes"] == s["flows"] == 8
+    assert s["host_count"] == 9 and s["switch_count"] == 1
+    fct = np.sort(result.transfers["fct_us"].to_numpy())
+    assert s["mean_fct_us"] == pytest.approx(fct.mean())
+    assert s["p99_fct_us"] == fct[-1] and s["p50_fct_us"] == fct[3]
+    assert s["p50_slowdown"] > 1  # the queue overflowed
+
+
+def test_parameters_are_canonical_and_checked():
+    params = drp.fabric_parameters(host_rate="10Gbps", duration="20ms")
+    assert params["host_rate"] == 10_000_000_000 and params["duration"] == 0.02
+    with pytest.raises(TypeError, match="unknown parameter 'hostRate'; valid: topology"):
+        drp.fabric_parameters(hostRate="10Gbps")
+    with pytest.raises(ValueError, match='topology = "ring" is not valid; valid: star, tree'):
+        drp.run_fabric(topology="ring")
+    with pytest.raises(ValueError, match=r"load = 1.5 is out of range \(0, 1\]"):
+        drp.run_fabric(workload="poisson", load=1.5)
+    with pytest.raises(ValueError, match="queue = 8x is no queue size"):
+        drp.run_fabric(queue="8x")
+    with pytest.raises(ValueError, match=r"StarFabricHelper hosts = 0 is out of range \[1, 65535\]"):
+        drp.run_fabric(hosts=0)
+
+
+def test_slowdown_by_size_cuts_equal_counts_and_keeps_one_size_together():
+    sizes = [100, 200, 300, 400, 500, 600, 700, 800]
+    slowdown = [1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0, 8.0]
+    table = drp.slowdown_by_size(
+        {"size": sizes, "slowdown": slowdown, "status": ["success"] * 8}, buckets=4
+    )
+    assert table["count"].tolist() == [2, 2, 2, 2]
+    assert table["max_bytes"].tolist() == [200, 400, 600, 800]
+    assert table["p50"].tolist() == [1.0, 3.0, 5.0, 7.0]
+    assert table["p99"].tolist() == [2.0, 4.0, 6.0, 8.0]
+    # One size never straddles two buckets; failed transfers do not count.
+    table = drp.slowdown_by_size(
+        {
+            "size": [1, 5, 5, 5, 5, 9],
+            "slowdown": [1.0, 2.0, 3.0, 4.0, 5.0, 6.0],
+            "status": ["success"] * 5 + ["data-failed"],
+        },
+        buckets=2,
+    )
+    assert table["count"].tolist() == [5]
+    assert (table["min_bytes"].tolist(), table["max_bytes"].tolist()) == ([1], [5])
+    with pytest.raises(ValueError, match=r"buckets = 0 is out of range \[1, 1000\]"):
+        drp.slowdown_by_size({"size": [1], "slowdown": [1.0], "status": ["success"]}, 0)
+
+
+def test_fabric_campaign_runs_resumes_and_pools(tmp_path):
+    with drp.FabricCampaign(tmp_path / "results.db") as campaign:
+        assert campaign.run(GRID, repetitions=2, workers=2, progress=False) == 4
+        assert campaign.run(GRID, repetitions=2, workers=2, progress=False) == 0
+        runs = campaign.runs_dataframe(GRID)
+        assert len(runs) == 4 and (runs["n"] == 4).all()
+        # The stored run is the run in this process.
+        one = runs[(runs["method"] == "dynamic") & (runs["run"] == 2)].iloc[0]
+        again = drp.run_fabric(**{**GRID, "method": "dynamic", "run": 2})
+        assert one["mean_fct_us"] == pytest.approx(again.summary["mean_fct_us"])
+        assert one["drops"] == again.summary["drops"]
+        transfers = campaign.to_dataframe(GRID)
+        assert len(transfers) == 16 and set(TRANSFER_COLUMNS) <= set(transfers.columns)
+        settings = campaign.settings_dataframe(GRID)
+        assert len(settings) == 2 and (settings["runs"] == 2).all() and (settings["n"] == 8).all()
+        ports = campaign.ports_dataframe(GRID)
+        assert len(ports) == 4 * 5 and ports["drops"].sum() == runs["drops"].sum()
+
+
+def test_fabric_and_paper_runs_share_a_store(tmp_path):
+    path = tmp_path / "results.db"
+    with drp.Campaign(path) as campaign:
+        campaign.run({"transfers": 3, "size": 4096}, repetitions=1, workers=1, progress=False)
+    with drp.FabricCampaign(path) as campaign:
+        assert campaign.runs_dataframe().empty
+        campaign.run({**GRID, "method": "dynamic"}, repetitions=1, workers=1, progress=False)
+        assert len(campaign.runs_dataframe()) == 1
+    with drp.Campaign(path) as campaign:
+        assert len(campaign.runs_dataframe()) == 1 and len(campaign.to_dataframe()) == 3
+
+
+def test_a_store_from_before_fabric_runs_reads_and_gains_the_tables(tmp_path):
+    path = tmp_path / "results.db"
+    with drp.Campaign(path) as campaign:
+        campaign.run({"transfers": 2, "size": 4096}, repetitions=1, workers=1, progress=False)
+    db = sqlite3.connect(path)
+    db.executescript("DROP TABLE fabric_transfers; DROP TABLE fabric_ports;")
+    db.close()
+    with drp.FabricCampaign(path, read_only=True) as campaign:
+        assert campaign.runs_dataframe().empty and campaign.to_dataframe().empty
+    with drp.FabricCampaign(path) as campaign:
+        assert campaign.run({**GRID, "method": "traditional"}, 1, workers=1, progress=False) == 1
+    with drp.Campaign(path, read_only=True) as campaign:
+        assert len(campaign.to_dataframe()) == 2
