@@ -3,6 +3,7 @@
     drp-figures                       # every figure and the validation, paper fidelity
     drp-figures fig6 --repetitions 10 # one figure, more repetitions
     drp-figures all --transfers 50 --repetitions 2 --out /tmp/quick   # a quick look
+    drp-figures fabric                # the fabric figures: incast, web-search
 
 Runs go into a results store (default results/paper.db), so a second
 invocation computes only what is missing; outputs go to --out (default
@@ -14,7 +15,13 @@ import pathlib
 import sys
 import time
 
-from drp.campaign import Campaign
+from drp.campaign import Campaign, FabricCampaign
+from drp.fabric_figures import (
+    FABRIC_FIGURES,
+    FABRIC_REPETITIONS,
+    fabric_grids,
+    make_fabric_figure,
+)
 from drp.figures import FIGURES, PAPER, grids, make_figure, validate, validation_fig6
 
 
@@ -28,19 +35,30 @@ def _parser():
         "figures",
         nargs="*",
         default=["all"],
-        help=f"figures to make: {', '.join(FIGURES)} or all (default: all, with validation)",
+        help=f"figures to make: {', '.join([*FIGURES, *FABRIC_FIGURES])}, all (the paper's, "
+        "with the validation; the default) or fabric (the fabric figures)",
     )
     parser.add_argument("--store", default="results/paper.db", help="results store (SQLite)")
     parser.add_argument("--out", default="doc/figures", help="output folder")
     parser.add_argument("-r", "--repetitions", type=int, default=5, help="runs per setting")
     parser.add_argument(
-        "--transfers", type=int, default=PAPER["transfers"], help="transfers per run"
+        "--transfers",
+        type=int,
+        default=PAPER["transfers"],
+        help="transfers per run (the paper's figures)",
     )
     parser.add_argument(
         "--max-validation-repetitions",
         type=int,
         default=40,
         help="Fig. 6 repetitions at most when its intervals are wider than the tolerance",
+    )
+    parser.add_argument(
+        "--fabric-repetitions",
+        type=int,
+        help="runs per setting of the fabric figures (default: each figure's own, "
+        + ", ".join(f"{n} {r}" for n, r in FABRIC_REPETITIONS.items())
+        + ")",
     )
     parser.add_argument("-j", "--workers", type=int, help="local worker processes (default: cores)")
     parser.add_argument("--scheduler", help="address of a Dask scheduler to run on instead")
@@ -52,26 +70,44 @@ def main(argv=None):
     """Run the command line; return the exit status (1 if the validation fails)."""
     parser = _parser()
     args = parser.parse_args(argv)
-    names = list(FIGURES) if "all" in args.figures else args.figures
+    every = [*FIGURES, *FABRIC_FIGURES]
+    names = []
+    for name in args.figures:
+        group = {"all": list(FIGURES), "fabric": list(FABRIC_FIGURES)}.get(name, [name])
+        names += [n for n in group if n not in names]
     for name in names:
-        if name not in FIGURES:
-            parser.error(f"figure = {name!r} is not a figure; valid: {', '.join(FIGURES)}, all")
+        if name not in every:
+            parser.error(
+                f"figure = {name!r} is not a figure; valid: {', '.join(every)}, all, fabric"
+            )
     if args.repetitions < 2:
         parser.error(f"repetitions = {args.repetitions} is out of range [2, ...] (intervals)")
+    if args.fabric_repetitions is not None and args.fabric_repetitions < 2:
+        parser.error(
+            f"fabric-repetitions = {args.fabric_repetitions} is out of range [2, ...] (intervals)"
+        )
     out = pathlib.Path(args.out)
     pathlib.Path(args.store).parent.mkdir(parents=True, exist_ok=True)
     options = {"workers": args.workers, "scheduler": args.scheduler, "progress": not args.quiet}
     start = time.monotonic()
+    paper = [name for name in names if name in FIGURES]
+    fabric = [name for name in names if name in FABRIC_FIGURES]
+    if fabric:
+        with FabricCampaign(args.store) as campaign:
+            for name in fabric:
+                reps = args.fabric_repetitions or FABRIC_REPETITIONS[name]
+                make_fabric_figure(campaign, name, out, reps, **options)
+                print(f"{name}: {out / name}.png, .pdf, .csv, .md", file=sys.stderr)
     tables = {}
     with Campaign(args.store) as campaign:
         # Every figure's runs in one batch, longest first, so that the workers
         # stay busy across figures; each figure then finds its runs stored.
         campaign.run(
-            [grid for name in names for grid in grids(name, args.transfers)],
+            [grid for name in paper for grid in grids(name, args.transfers)],
             args.repetitions,
             **options,
         )
-        for name in names:
+        for name in paper:
             tables[name] = make_figure(
                 campaign, name, out, args.repetitions, args.transfers, **options
             )

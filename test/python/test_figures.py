@@ -62,3 +62,47 @@ def test_unknown_figure_is_a_usage_error(tmp_path):
     )
     assert done.returncode == 2
     assert "fig7" in done.stderr and "fig4" in done.stderr
+
+
+def test_fabric_figures_from_a_small_campaign(tmp_path, monkeypatch):
+    """The fabric figures' tables, plots and Markdown, on grids cut down to seconds."""
+    from drp import FabricCampaign, fabric_figures
+
+    monkeypatch.setattr(fabric_figures, "INCAST_DEGREES", (2, 4))
+    monkeypatch.setattr(fabric_figures, "WEB_SEARCH_LOADS", (0.5,))
+    monkeypatch.setitem(fabric_figures.WEB_SEARCH, "duration", "20ms")
+    monkeypatch.setitem(fabric_figures.WEB_SEARCH, "frp", 0.3)
+    with FabricCampaign(tmp_path / "fabric.db") as campaign:
+        for name in fabric_figures.FABRIC_FIGURES:
+            table = fabric_figures.make_fabric_figure(
+                campaign, name, tmp_path, 2, workers=2, progress=False
+            )
+            for extension in ("png", "pdf", "csv", "md"):
+                assert (tmp_path / f"{name}.{extension}").stat().st_size > 0
+            assert (table["runs"] == 2).all()
+        incast = pd.read_csv(tmp_path / "incast.csv")
+        assert list(zip(incast["frp"], incast["degree"])) == [(0, 2), (0, 4), (0.05, 2), (0.05, 4)]
+        # Without registration failures both methods go direct: the same flows, the same times.
+        no_failures = incast[incast["frp"] == 0]
+        assert (no_failures["traditional_mean_us"] == no_failures["dynamic_mean_us"]).all()
+        assert (no_failures["reduction_pct"] == 0).all()
+        web = pd.read_csv(tmp_path / "web-search.csv")
+        assert web["bucket"].tolist() == [
+            *(label for label, _, _ in fabric_figures.SIZE_BUCKETS),
+            fabric_figures.FAILED,
+        ]
+        sized = web[web["bucket"] != fabric_figures.FAILED]
+        transfers = campaign.to_dataframe(fabric_figures.fabric_grids("web-search"))
+        assert sized["traditional_flows"].sum() == (transfers["method"] == "traditional").sum()
+        assert (web["dynamic_p50"].dropna() >= 1).all()
+        markdown = (tmp_path / "web-search.md").read_text()
+        assert "| 50% | < 100 kB | 2 |" in markdown and "registration failed" in markdown
+
+
+def test_fabric_is_a_figure_group(tmp_path):
+    done = subprocess.run(
+        [sys.executable, str(ROOT / "scripts" / "drp-figures"), "fabric", "fig7"],
+        capture_output=True,
+        text=True,
+    )
+    assert done.returncode == 2 and "valid: fig4" in done.stderr and "all, fabric" in done.stderr
