@@ -138,8 +138,9 @@ def summarize_web_search(campaign, repetitions):
     Per method: ``<method>_p50`` and ``<method>_p99`` (the mean over
     repetitions of each run's p50 and p99 slowdown of the bucket's
     successful flows) with their 95% half widths, ``<method>_flows`` (flows
-    in the bucket, all runs) and ``<method>_indirect``; then ``p99_diff``
-    (traditional minus dynamic p99, paired by run) with its half width. The
+    in the bucket, all runs) and ``<method>_indirect``; then ``p50_diff``
+    and ``p99_diff`` (traditional minus dynamic, paired by run) with their
+    half widths. The
     last row of each load, :data:`FAILED`, holds the flows of any size
     whose first registration failed (an invalid reply).
     """
@@ -174,8 +175,9 @@ def summarize_web_search(campaign, repetitions):
                 row[f"{m}_indirect"] = int((mine["mode"] == "indirect").sum())
             paired = per_run["traditional"].index.intersection(per_run["dynamic"].index)
             row["runs"] = len(paired)
-            diff = per_run["traditional"].loc[paired, "p99"] - per_run["dynamic"].loc[paired, "p99"]
-            row["p99_diff"], row["p99_diff_ci95"] = _interval(diff)
+            for stat in ("p50", "p99"):
+                diff = per_run["traditional"].loc[paired, stat] - per_run["dynamic"].loc[paired, stat]
+                row[f"{stat}_diff"], row[f"{stat}_diff_ci95"] = _interval(diff)
             rows.append(row)
     return pd.DataFrame(rows)
 
@@ -198,7 +200,7 @@ def _markdown(table, name):
         header = ["load", "flow size", "runs"]
         for m in METHODS:
             header += [f"{m} p50", f"{m} p99", f"{m} flows (indirect)"]
-        header += ["p99 trad. - dyn."]
+        header += ["p50 trad. - dyn.", "p99 trad. - dyn."]
     lines = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
     for _, row in table.iterrows():
         if name == "incast":
@@ -218,6 +220,7 @@ def _markdown(table, name):
                     _cell(row[f"{m}_p99"], row[f"{m}_p99_ci95"], 2),
                     f"{int(row[f'{m}_flows'])} ({int(row[f'{m}_indirect'])})",
                 ]
+            cells.append(_cell(row["p50_diff"], row["p50_diff_ci95"], 2))
             cells.append(_cell(row["p99_diff"], row["p99_diff_ci95"], 2))
         lines.append("| " + " | ".join(cells) + " |")
     note = "(mean ± half width of the 95% interval over repetitions"
@@ -235,21 +238,31 @@ def plot_fabric(table, name, out):
 
     markers = dict(zip(METHODS, ("o", "s")))
     if name == "incast":
-        fig, axes = plt.subplots(1, 2, figsize=(10, 4))
-        for ax, (stat, label) in zip(axes, (("mean", "mean FCT (µs)"), ("p99", "p99 FCT (µs)"))):
+        fig, axes = plt.subplots(1, 3, figsize=(13, 4))
+        panels = (
+            ("mean_us", "mean_ci95_us", "mean FCT (µs)"),
+            ("p99_us", "p99_ci95_us", "p99 FCT (µs)"),
+            ("drops", "drops_ci95", "frames dropped per run"),
+        )
+        for ax, (stat, half, label) in zip(axes, panels):
             for frp, style in zip(INCAST_FRPS, ("-", "--")):
                 part = table[np.isclose(table["frp"], frp)]
                 for m in METHODS:
                     ax.errorbar(
                         part["degree"],
-                        part[f"{m}_{stat}_us"],
-                        yerr=part[f"{m}_{stat}_ci95_us"].fillna(0),
+                        part[f"{m}_{stat}"],
+                        yerr=part[f"{m}_{half}"].fillna(0),
                         marker=markers[m],
                         linestyle=style,
                         capsize=3,
                         label=f"{m}, FRP {100 * frp:g}%",
                     )
             ax.set_xscale("log", base=2)
+            if stat == "drops":
+                ax.set_yscale("symlog", linthresh=1)
+                ax.set_ylim(bottom=0)
+            else:
+                ax.set_yscale("log")
             ax.set_xlabel("senders (incast degree)")
             ax.set_ylabel(label)
             ax.grid(True, alpha=0.3)
@@ -279,6 +292,8 @@ def plot_fabric(table, name, out):
             ax.set_xticks(x, [label.replace(" ", "\n", 1) for label in labels], fontsize=7)
             ax.set_title(f"load {100 * load:g}%", fontsize=9)
             ax.set_yscale("log")
+            top = max((table[f"{m}_p99"] + table[f"{m}_p99_ci95"].fillna(0)).max() for m in METHODS)
+            ax.set_ylim(1, 1.5 * top)  # from the ideal up
             ax.grid(True, alpha=0.3, axis="y")
         axes[0].set_ylabel("FCT slowdown (FCT / ideal)")
         axes[0].legend(fontsize=7)
