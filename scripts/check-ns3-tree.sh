@@ -215,10 +215,11 @@ for example in "${examples[@]}"; do
   if [ "$system" = waf ]; then
     # What ./waf --run-no-build does, without its demand for src/visualizer
     # (a tree made of the modules drp needs has none): the program of the
-    # module's examples, with the tree's libraries.
+    # module's examples (ns3.35-NAME-debug), or of scratch/ (NAME), with the
+    # tree's libraries.
     read -r -a words <<<"$example"
     program=$(find "$tree/build/contrib/drp/examples" "$tree/build/scratch" -type f -perm -u+x \
-      -name "ns3*-${words[0]}-*" 2>/dev/null | head -n 1)
+      \( -name "ns3*-${words[0]}-*" -o -name "${words[0]}" \) 2>/dev/null | head -n 1)
     run=(env LD_LIBRARY_PATH="$tree/build/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
       "${program:-${words[0]}}" "${words[@]:1}")
   else
