@@ -8,7 +8,7 @@
 # suite or example failed.
 #
 #   scripts/check-ns3-tree.sh [--profile=debug|default|release|optimized] [--werror]
-#                             TREE [-- CMAKE_ARGUMENTS...]
+#                             [--paper-p2p] TREE [-- CMAKE_ARGUMENTS...]
 #
 # TREE is an unpacked ns-3 release (its own code is never changed or kept
 # here). The default profile, debug, is the strictest check: ns-3 asserts and
@@ -17,22 +17,33 @@
 # to waf's configure. A waf tree is configured with --disable-werror unless
 # --werror is given: ns-3.35's own core has warnings under g++ 12 that its
 # debug profile would make errors (profiles there: debug, release, optimized).
+# point-to-point is enabled beside drp for the example drp-frame-cost (ns-3
+# leaves out an example whose modules are not all enabled).
+#
+# --paper-p2p also copies the project's examples/drp-paper-p2p.cc into
+# TREE/scratch/ (ns-3 builds every program there with the enabled modules),
+# and runs it briefly with the examples; then, in the tree, e.g.
+# ./ns3 run --no-build 'drp-paper-p2p --lfp=0.05' (CMake era). Without it, a
+# copy left there by an earlier check is removed.
+#
 # Logs go to TREE/drp-check/; JOBS sets the build's parallelism (default: the
 # number of processors).
 set -uo pipefail
 
 usage() {
-  echo "usage: $0 [--profile=debug|default|release|optimized] [--werror] TREE [-- CMAKE_ARGUMENTS...]" >&2
+  echo "usage: $0 [--profile=debug|default|release|optimized] [--werror] [--paper-p2p] TREE [-- CMAKE_ARGUMENTS...]" >&2
   exit 2
 }
 
 werror=0
+paper=0
 profile=debug
 tree=
 cmake_arguments=()
 while [ $# -gt 0 ]; do
   case $1 in
   --werror) werror=1 ;;
+  --paper-p2p) paper=1 ;;
   --profile=*) profile=${1#--profile=} ;;
   --) shift; cmake_arguments=("$@"); break ;;
   -*) usage ;;
@@ -88,15 +99,23 @@ mkdir -p "$logs"
 rm -rf "$tree/contrib/drp"
 cp -r "$module" "$tree/contrib/drp"
 say "copy: contrib/drp copied into the tree"
+# The project's point-to-point experiment (it needs the drp module only).
+paper_run="drp-paper-p2p --frp=0.05 --lfp=0.05 --transfers=50 --repetitions=1"
+if [ "$paper" -eq 1 ]; then
+  cp "$DRP_ROOT/examples/drp-paper-p2p.cc" "$tree/scratch/drp-paper-p2p.cc"
+  say "copy: examples/drp-paper-p2p.cc copied into the tree's scratch/"
+else
+  rm -f "$tree/scratch/drp-paper-p2p.cc"
+fi
 
 # 2. Configure: drp and what it links, with drp's tests and examples only.
 if [ "$system" = waf ]; then
-  configure=("$python" ./waf configure --enable-modules=drp --enable-tests --enable-examples -d "$profile")
+  configure=("$python" ./waf configure --enable-modules=drp,point-to-point --enable-tests --enable-examples -d "$profile")
   [ "$werror" -eq 1 ] || configure+=(--disable-werror)
   [ ${#cmake_arguments[@]} -eq 0 ] || configure+=("${cmake_arguments[@]}")
   (cd "$tree" && step "configure (${configure[*]:2})" "$logs/configure.log" "${configure[@]}") || exit 1
 else
-configure=(./ns3 configure --enable-modules=drp --enable-tests --enable-examples -d "$profile")
+configure=(./ns3 configure "--enable-modules=drp;point-to-point" --enable-tests --enable-examples -d "$profile")
 # ns-3 builds every enabled module's tests and examples unless filtered
 # (the filter came with ns-3.37's ./ns3; older trees build them all).
 if grep -q -- "--filter-module-examples-and-tests" "$tree/ns3"; then
@@ -187,6 +206,7 @@ for example, do_run, *_ in names.get("cpp_examples", []):
         print(example)
 EOF
 )
+[ "$paper" -eq 0 ] || examples+=("$paper_run")
 ran=0
 for example in "${examples[@]}"; do
   slug=$(echo "$example" | tr -c 'A-Za-z0-9=.-' '_')
@@ -195,10 +215,11 @@ for example in "${examples[@]}"; do
   if [ "$system" = waf ]; then
     # What ./waf --run-no-build does, without its demand for src/visualizer
     # (a tree made of the modules drp needs has none): the program of the
-    # module's examples, with the tree's libraries.
+    # module's examples (ns3.35-NAME-debug), or of scratch/ (NAME), with the
+    # tree's libraries.
     read -r -a words <<<"$example"
-    program=$(find "$tree/build/contrib/drp/examples" -type f -perm -u+x \
-      -name "ns3*-${words[0]}-*" 2>/dev/null | head -n 1)
+    program=$(find "$tree/build/contrib/drp/examples" "$tree/build/scratch" -type f -perm -u+x \
+      \( -name "ns3*-${words[0]}-*" -o -name "${words[0]}" \) 2>/dev/null | head -n 1)
     run=(env LD_LIBRARY_PATH="$tree/build/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
       "${program:-${words[0]}}" "${words[@]:1}")
   else

@@ -10,6 +10,7 @@ cpp_examples = [
     ("rnic-first --etherType=0x88B5 --lfp=0.05 --ping=1", "True", "False"),
     ("rnic-fabric --topology=star --hosts=9 --workload=incast --queue=8p", "True", "False"),
     ("rnic-fabric --topology=fat-tree --k=4 --workload=permutation --bytes=100000", "True", "False"),
+    ("drp-frame-cost --frames=2000 --repeat=1", "True", "False"),
 ]
 
 # ("example_name", "do_run")
