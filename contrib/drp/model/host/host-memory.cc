@@ -78,6 +78,11 @@ GenerateBytes(uint64_t state, uint32_t offset, uint8_t* data, uint32_t length)
 {
     state += (offset / 8) * SPLITMIX64_STEP;
     uint32_t skip = offset % 8;
+    if (skip == 0)
+    {
+        FillRandom(data, length, state); // aligned: whole words, as Fill wrote them
+        return;
+    }
     while (length > 0)
     {
         const uint64_t word = SplitMix64(state);
