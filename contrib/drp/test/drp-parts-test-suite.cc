@@ -17,6 +17,7 @@
 #include "ns3/test.h"
 #include "ns3/uinteger.h"
 
+#include <algorithm>
 #include <memory>
 #include <numeric>
 #include <string>
@@ -182,6 +183,112 @@ class DrpCompareMemoryTestCase : public TestCase
         // A copy of both ranges would have raised the peak by 256 MiB.
         const uint64_t allowance = 16u << 20;
         NS_TEST_EXPECT_MSG_LT(growth, allowance, "the comparison's own memory");
+    }
+};
+
+/**
+ * \ingroup drp-tests
+ * HostMemory::Fill notes the generator for whole pages and computes their
+ * bytes when read: the bytes are those of the stream written page by page
+ * (each page's piece starting on a fresh word), reading allocates nothing,
+ * a write into a filled page keeps its other bytes, and Forget of pages
+ * inside a filled run leaves the rest of the run as it was.
+ */
+class DrpLazyFillTestCase : public TestCase
+{
+  public:
+    DrpLazyFillTestCase()
+        : TestCase("HostMemory: Fill's bytes are computed when read, as if written")
+    {
+    }
+
+  private:
+    /**
+     * Fill's bytes as an explicit stream: SplitMix64 words from \p seed, the
+     * piece in each page starting on a new word.
+     * \param address first byte
+     * \param length bytes
+     * \param seed generator seed
+     * \return the bytes
+     */
+    static std::vector<uint8_t> Expected(uint64_t address, uint32_t length, uint64_t seed)
+    {
+        std::vector<uint8_t> bytes;
+        uint64_t state = seed;
+        while (bytes.size() < length)
+        {
+            uint32_t chunk = std::min<uint32_t>(length - bytes.size(),
+                                                HostMemory::PAGE_SIZE - (address + bytes.size()) %
+                                                                            HostMemory::PAGE_SIZE);
+            for (uint32_t i = 0; i < chunk; i += 8)
+            {
+                uint64_t z = (state += 0x9E3779B97F4A7C15ULL);
+                z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
+                z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
+                z ^= z >> 31;
+                for (uint32_t b = 0; b < 8 && i + b < chunk; ++b)
+                {
+                    bytes.push_back(uint8_t(z >> (8 * b))); // little-endian, as memcpy
+                }
+            }
+        }
+        return bytes;
+    }
+
+    void DoRun() override
+    {
+        const uint64_t page = HostMemory::PAGE_SIZE;
+        const uint64_t address = 3 * page + 1001; // starts and ends inside a page
+        const uint32_t length = 9 * page + 77;
+        Ptr<HostMemory> memory = CreateObject<HostMemory>();
+        memory->Fill(address, length, 42);
+        NS_TEST_ASSERT_MSG_EQ(memory->GetPageCount(), 2, "only the two partly filled pages");
+        NS_TEST_ASSERT_MSG_EQ((ReadBytes(memory, address, length) == Expected(address, length, 42)),
+                              true,
+                              "the bytes of the stream");
+        std::vector<uint8_t> piece = ReadBytes(memory, address + 2 * page + 13, 1500);
+        std::vector<uint8_t> all = Expected(address, length, 42);
+        NS_TEST_ASSERT_MSG_EQ((piece == std::vector<uint8_t>(all.begin() + 2 * page + 13,
+                                                             all.begin() + 2 * page + 13 + 1500)),
+                              true,
+                              "a piece read at an odd offset");
+        NS_TEST_ASSERT_MSG_EQ(memory->GetPageCount(), 2, "reading allocates nothing");
+
+        // A write allocates its page with the filled bytes around it.
+        uint8_t byte = ~all[5 * page];
+        memory->Write(address + 5 * page, &byte, 1);
+        all[5 * page] = byte;
+        NS_TEST_ASSERT_MSG_EQ((ReadBytes(memory, address, length) == all),
+                              true,
+                              "one byte written, the others as filled");
+
+        // Forgetting two whole pages inside the run: they read as untouched
+        // memory, the pages around them as filled.
+        Ptr<HostMemory> untouched = CreateObject<HostMemory>();
+        const uint64_t forgotten = 7 * page;
+        memory->Forget(forgotten, 2 * page);
+        NS_TEST_ASSERT_MSG_EQ(memory->CountDifferences(forgotten, untouched, forgotten, 2 * page),
+                              0,
+                              "forgotten pages read as untouched memory");
+        const uint32_t before = forgotten - address;
+        const uint32_t after = forgotten + 2 * page - address;
+        NS_TEST_ASSERT_MSG_EQ((ReadBytes(memory, address, before) ==
+                               std::vector<uint8_t>(all.begin(), all.begin() + before)),
+                              true,
+                              "the run before them");
+        NS_TEST_ASSERT_MSG_EQ((ReadBytes(memory, forgotten + 2 * page, length - after) ==
+                               std::vector<uint8_t>(all.begin() + after, all.end())),
+                              true,
+                              "the run after them");
+
+        // A second fill over part of the first replaces its bytes there only.
+        memory->Fill(address + page, 3 * page, 9);
+        std::vector<uint8_t> second = Expected(address + page, 3 * page, 9);
+        std::copy(second.begin(), second.end(), all.begin() + page);
+        NS_TEST_ASSERT_MSG_EQ((ReadBytes(memory, address, before) ==
+                               std::vector<uint8_t>(all.begin(), all.begin() + before)),
+                              true,
+                              "the second fill over the first");
     }
 };
 
@@ -895,6 +1002,7 @@ class DrpPartsTestSuite : public TestSuite
     {
         AddTestCase(new DrpHostMemoryTestCase, DRP_TEST_QUICK);
         AddTestCase(new DrpCompareMemoryTestCase, DRP_TEST_QUICK);
+        AddTestCase(new DrpLazyFillTestCase, DRP_TEST_QUICK);
         AddTestCase(new DrpPcieTimingTestCase, DRP_TEST_QUICK);
         AddTestCase(new DrpIndirectBufferTestCase, DRP_TEST_QUICK);
         AddTestCase(new DrpSenderTestCase, DRP_TEST_QUICK);

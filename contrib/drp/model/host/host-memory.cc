@@ -59,6 +59,41 @@ FillRandom(uint8_t* data, uint32_t length, uint64_t& state)
     }
 }
 
+/// What SplitMix64 adds to its state per word.
+constexpr uint64_t SPLITMIX64_STEP = 0x9E3779B97F4A7C15ULL;
+/// Generator words per page.
+constexpr uint64_t WORDS_PER_PAGE = HostMemory::PAGE_SIZE / 8;
+
+/**
+ * Bytes [offset, offset + length) of what FillRandom writes from \p state,
+ * computed without the bytes before them: word w of the stream is SplitMix64
+ * of state + w * SPLITMIX64_STEP.
+ * \param state generator state at byte 0
+ * \param offset first byte wanted
+ * \param data where to write them
+ * \param length how many
+ */
+void
+GenerateBytes(uint64_t state, uint32_t offset, uint8_t* data, uint32_t length)
+{
+    state += (offset / 8) * SPLITMIX64_STEP;
+    uint32_t skip = offset % 8;
+    if (skip == 0)
+    {
+        FillRandom(data, length, state); // aligned: whole words, as Fill wrote them
+        return;
+    }
+    while (length > 0)
+    {
+        const uint64_t word = SplitMix64(state);
+        const uint32_t n = std::min(8 - skip, length);
+        std::memcpy(data, reinterpret_cast<const uint8_t*>(&word) + skip, n);
+        data += n;
+        length -= n;
+        skip = 0;
+    }
+}
+
 /// Right-open interval of addresses.
 using Range = boost::icl::discrete_interval<uint64_t>;
 
@@ -95,21 +130,59 @@ void
 HostMemory::DoDispose()
 {
     m_pages.clear();
+    m_filled.clear();
     m_registered.clear();
     Object::DoDispose();
 }
 
 HostMemory::Page&
-HostMemory::Touch(uint64_t number) const
+HostMemory::Touch(uint64_t number)
 {
     auto& slot = m_pages[number];
     if (!slot)
     {
+        uint64_t state = GetPageState(number);
         slot = std::make_unique<Page>(PAGE_SIZE);
-        uint64_t state = (uint64_t(m_seed) << 40) ^ number;
         FillRandom(slot->data(), PAGE_SIZE, state);
     }
     return *slot;
+}
+
+uint64_t
+HostMemory::GetPageState(uint64_t number) const
+{
+    auto run = m_filled.upper_bound(number);
+    if (run != m_filled.begin() && number < std::prev(run)->second.end)
+    {
+        --run;
+        return run->second.state + (number - run->first) * WORDS_PER_PAGE * SPLITMIX64_STEP;
+    }
+    return (uint64_t(m_seed) << 40) ^ number;
+}
+
+void
+HostMemory::Unfill(uint64_t first, uint64_t end)
+{
+    auto run = m_filled.upper_bound(first);
+    if (run != m_filled.begin() && std::prev(run)->second.end > first)
+    {
+        --run;
+    }
+    while (run != m_filled.end() && run->first < end)
+    {
+        const uint64_t start = run->first;
+        const Filled filled = run->second;
+        run = m_filled.erase(run);
+        if (start < first)
+        {
+            m_filled[start] = Filled{first, filled.state};
+        }
+        if (filled.end > end)
+        {
+            m_filled[end] =
+                Filled{filled.end, filled.state + (end - start) * WORDS_PER_PAGE * SPLITMIX64_STEP};
+        }
+    }
 }
 
 void
@@ -135,7 +208,17 @@ HostMemory::Read(uint64_t address, uint8_t* data, uint32_t length) const
     {
         uint32_t offset = address % PAGE_SIZE;
         uint32_t chunk = std::min(length, PAGE_SIZE - offset);
-        std::memcpy(data, Touch(address / PAGE_SIZE).data() + offset, chunk);
+        const uint64_t number = address / PAGE_SIZE;
+        auto page = m_pages.find(number);
+        if (page != m_pages.end())
+        {
+            std::memcpy(data, page->second->data() + offset, chunk);
+        }
+        else
+        {
+            // Never written: computed, not allocated (a source being sent takes no memory).
+            GenerateBytes(GetPageState(number), offset, data, chunk);
+        }
         address += chunk;
         data += chunk;
         length -= chunk;
@@ -146,15 +229,40 @@ void
 HostMemory::Fill(uint64_t address, uint32_t length, uint64_t seed)
 {
     NS_LOG_FUNCTION(this << address << length << seed);
-    // Straight into the pages: one stream of bytes across them.
+    // One stream of bytes across the pages. Partly covered pages get their
+    // bytes now; for the whole pages between them only the generator state
+    // is noted (m_filled), and their bytes are computed when read.
     uint64_t state = seed;
+    uint64_t first = 0; // first whole page
+    uint64_t end = 0;   // past the last whole page
+    uint64_t firstState = 0;
     while (length > 0)
     {
         uint32_t offset = address % PAGE_SIZE;
         uint32_t chunk = std::min(length, PAGE_SIZE - offset);
-        FillRandom(Touch(address / PAGE_SIZE).data() + offset, chunk, state);
+        const uint64_t number = address / PAGE_SIZE;
+        if (chunk == PAGE_SIZE)
+        {
+            if (first == end)
+            {
+                first = number;
+                firstState = state;
+            }
+            end = number + 1;
+            m_pages.erase(number);
+            state += WORDS_PER_PAGE * SPLITMIX64_STEP; // as FillRandom would advance it
+        }
+        else
+        {
+            FillRandom(Touch(number).data() + offset, chunk, state);
+        }
         address += chunk;
         length -= chunk;
+    }
+    if (first != end)
+    {
+        Unfill(first, end);
+        m_filled[first] = Filled{end, firstState};
     }
 }
 
@@ -171,6 +279,10 @@ HostMemory::Forget(uint64_t address, uint64_t length)
     for (uint64_t page = first; page < end; ++page)
     {
         m_pages.erase(page);
+    }
+    if (first < end)
+    {
+        Unfill(first, end);
     }
 }
 

@@ -10,6 +10,7 @@
 
 #include <boost/icl/interval_map.hpp>
 #include <cstdint>
+#include <map>
 #include <memory>
 #include <string>
 #include <unordered_map>
@@ -23,10 +24,13 @@ namespace ns3
  * \brief A host's memory: a byte store over a 64-bit address space, and the
  * regions its operating system has registered (pinned) for RDMA.
  *
- * Memory is kept in 4 KiB pages allocated on first touch. A byte that was
+ * Memory is kept in 4 KiB pages allocated on first write. A byte that was
  * never written reads as a fixed pseudo-random function of its address and
  * the memory's Seed: memory that "holds other data", so that a read transfer
- * moves non-trivial bytes that a test can compare.
+ * moves non-trivial bytes that a test can compare. Reading allocates nothing,
+ * and Fill() only notes the generator for the whole pages it covers: their
+ * bytes are computed when read, and a page is allocated only when written,
+ * so that a source buffer being sent takes no memory.
  *
  * Registration is counted per byte, so overlapping registrations of the same
  * region (two transfers into one buffer) nest: a byte stays registered until
@@ -181,15 +185,36 @@ class HostMemory : public Object
   private:
     /// One page of the store.
     using Page = std::vector<uint8_t>;
+
+    /// Whole pages filled by Fill() and not allocated: pages [first, end).
+    struct Filled
+    {
+        uint64_t end;   //!< past the last page
+        uint64_t state; //!< generator state at the start of the first page
+    };
+
     /**
      * \param number page number (address / PAGE_SIZE)
-     * \return the page, allocated and filled with the background pattern on first touch
+     * \return the page, allocated with the bytes it reads as on first touch
      */
-    Page& Touch(uint64_t number) const;
+    Page& Touch(uint64_t number);
+    /**
+     * \param number a page that is not allocated
+     * \return the generator state its bytes start from: of the Fill() that
+     *         covered it, else of the background pattern
+     */
+    uint64_t GetPageState(uint64_t number) const;
+    /**
+     * Forgets what Fill() noted for pages [first, end).
+     * \param first first page
+     * \param end past the last page
+     */
+    void Unfill(uint64_t first, uint64_t end);
 
-    uint32_t m_seed; //!< seed of the background pattern of untouched memory
-    mutable std::unordered_map<uint64_t, std::unique_ptr<Page>> m_pages; //!< allocated pages
-    Registrations m_registered;                                   //!< registration count per byte
+    uint32_t m_seed;                                             //!< seed of the background pattern
+    std::unordered_map<uint64_t, std::unique_ptr<Page>> m_pages; //!< allocated pages
+    std::map<uint64_t, Filled> m_filled; //!< filled runs of unallocated pages, by first page
+    Registrations m_registered;          //!< registration count per byte
     TracedCallback<uint64_t, uint32_t, bool> m_registrationTrace; //!< registrations
 };
 

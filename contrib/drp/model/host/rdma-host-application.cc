@@ -849,11 +849,16 @@ RdmaHostApplication::OnResponderDone(Mac48Address peer, uint16_t tid, bool relea
 void
 RdmaHostApplication::ForgetRegions(const DrpTransferRecord& record)
 {
-    m_rnic->GetHostMemory()->Forget(record.sba, record.length);
+    // Both regions start on a page and own their bytes up to the next page
+    // (slots and ring regions are rounded up to pages): the partly used last
+    // page is forgotten too, or every transfer would leave a page behind.
+    const uint64_t page = HostMemory::PAGE_SIZE;
+    const uint64_t owned = (uint64_t(record.length) + page - 1) / page * page;
+    m_rnic->GetHostMemory()->Forget(record.sba, owned);
     Ptr<RdmaHostApplication> peer = FindHostOf(record.peer);
     if (peer && peer->GetRnic())
     {
-        peer->GetRnic()->GetHostMemory()->Forget(record.dba, record.length);
+        peer->GetRnic()->GetHostMemory()->Forget(record.dba, owned);
     }
 }
 

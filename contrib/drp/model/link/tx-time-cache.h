@@ -9,6 +9,7 @@
 #include "ns3/nstime.h"
 
 #include <unordered_map>
+#include <vector>
 
 namespace ns3
 {
@@ -34,8 +35,24 @@ class TxTimeCache
     {
         if (rate.GetBitRate() != m_bitRate)
         {
+            m_small.clear();
             m_times.clear();
             m_bitRate = rate.GetBitRate();
+        }
+        // Frames and most bus transfers: an index, not a hash lookup (this
+        // runs several times per frame and hop).
+        if (bytes < SMALL)
+        {
+            if (bytes >= m_small.size())
+            {
+                m_small.resize(bytes + 1, Time(-1));
+            }
+            Time& time = m_small[bytes];
+            if (time.IsStrictlyNegative())
+            {
+                time = rate.CalculateBytesTxTime(bytes);
+            }
+            return time;
         }
         auto [it, inserted] = m_times.try_emplace(bytes);
         if (inserted)
@@ -46,8 +63,11 @@ class TxTimeCache
     }
 
   private:
+    /// Sizes below this are kept in m_small.
+    static constexpr uint32_t SMALL = 4097;
     uint64_t m_bitRate{0};                      //!< the rate the entries are for
-    std::unordered_map<uint32_t, Time> m_times; //!< time per size
+    std::vector<Time> m_small;                  //!< time per small size (negative: not known)
+    std::unordered_map<uint32_t, Time> m_times; //!< time per larger size
 };
 
 } // namespace ns3
