@@ -516,36 +516,36 @@ Validate(const C& config)
 }
 
 /**
- * \param records transfer records
- * \param value the column's value in a record
+ * \param rows one value per row (transfer records, fabric transfers, ports, buckets)
+ * \param value the column's value of a row
  * \return the column as an array
  */
-template <typename T, typename F>
+template <typename T, typename V, typename F>
 py::array_t<T>
-NumberColumn(const std::vector<DrpTransferRecord>& records, F value)
+NumberColumn(const std::vector<V>& rows, F value)
 {
-    py::array_t<T> column(records.size());
+    py::array_t<T> column(rows.size());
     auto out = column.template mutable_unchecked<1>();
-    for (std::size_t i = 0; i < records.size(); ++i)
+    for (std::size_t i = 0; i < rows.size(); ++i)
     {
-        out(i) = value(records[i]);
+        out(i) = value(rows[i]);
     }
     return column;
 }
 
 /**
- * \param records transfer records
- * \param value the column's value in a record
+ * \param rows one value per row
+ * \param value the column's value of a row
  * \return the column as a list
  */
-template <typename F>
+template <typename V, typename F>
 py::list
-StringColumn(const std::vector<DrpTransferRecord>& records, F value)
+StringColumn(const std::vector<V>& rows, F value)
 {
     py::list column;
-    for (const auto& record : records)
+    for (const auto& row : rows)
     {
-        column.append(value(record));
+        column.append(value(row));
     }
     return column;
 }
@@ -607,54 +607,6 @@ ToDict(const DrpScenario::Result& result)
 }
 
 /**
- * Runs one experiment in this process.
- * \param kwargs the parameters (DrpScenario::Config fields); the rest keep their defaults
- * \return ToDict() of the result
- */
-py::dict
-Run(const py::kwargs& kwargs)
-{
-    ScenarioConfig config;
-    Assign(config, kwargs);
-    DrpScenario::Result result;
-    {
-        py::gil_scoped_release release;
-        std::lock_guard<std::mutex> lock(g_simulatorMutex);
-        Validate(config);
-        // Attribute defaults of an earlier run in this process must not leak into this one.
-        ns3::Config::Reset();
-        try
-        {
-            result = DrpScenario::Run(config);
-        }
-        catch (...)
-        {
-            Simulator::Destroy(); // leave the simulator clean for the next run
-            throw;
-        }
-    }
-    return ToDict(result);
-}
-
-/**
- * \param values one value per element
- * \param value the column's value of an element
- * \return the column as an array
- */
-template <typename T, typename V, typename F>
-py::array_t<T>
-Column(const std::vector<V>& values, F value)
-{
-    py::array_t<T> column(values.size());
-    auto out = column.template mutable_unchecked<1>();
-    for (std::size_t i = 0; i < values.size(); ++i)
-    {
-        out(i) = value(values[i]);
-    }
-    return column;
-}
-
-/**
  * \param result a fabric experiment's result
  * \return its transfers and ports as columns, its counters, its configuration and the
  *         module version
@@ -665,45 +617,45 @@ ToDict(const FabricScenario::Result& result)
     using T = FabricScenario::Transfer;
     const auto& transfers = result.transfers;
     py::dict columns;
-    columns["source"] = Column<uint32_t>(transfers, [](const T& t) { return t.source; });
-    columns["destination"] = Column<uint32_t>(transfers, [](const T& t) { return t.destination; });
-    columns["switches"] = Column<uint32_t>(transfers, [](const T& t) { return t.switches; });
-    columns["size"] = Column<uint32_t>(transfers, [](const T& t) { return t.record.length; });
+    columns["source"] = NumberColumn<uint32_t>(transfers, [](const T& t) { return t.source; });
+    columns["destination"] =
+        NumberColumn<uint32_t>(transfers, [](const T& t) { return t.destination; });
+    columns["switches"] = NumberColumn<uint32_t>(transfers, [](const T& t) { return t.switches; });
+    columns["size"] = NumberColumn<uint32_t>(transfers, [](const T& t) { return t.record.length; });
     columns["start_us"] =
-        Column<double>(transfers, [](const T& t) { return Microseconds(t.record.start); });
-    columns["fct_us"] =
-        Column<double>(transfers, [](const T& t) { return Microseconds(t.record.GetDuration()); });
+        NumberColumn<double>(transfers, [](const T& t) { return Microseconds(t.record.start); });
+    columns["fct_us"] = NumberColumn<double>(transfers, [](const T& t) {
+        return Microseconds(t.record.GetDuration());
+    });
     columns["ideal_us"] =
-        Column<double>(transfers, [](const T& t) { return Microseconds(t.ideal); });
-    columns["slowdown"] = Column<double>(transfers, [](const T& t) { return t.GetSlowdown(); });
-    py::list status;
-    py::list mode;
-    for (const auto& t : transfers)
-    {
-        status.append(t.record.GetStatusName());
-        mode.append(t.record.GetModeName());
-    }
-    columns["status"] = status;
-    columns["mode"] = mode;
-    columns["requests"] = Column<uint32_t>(transfers, [](const T& t) { return t.record.requests; });
+        NumberColumn<double>(transfers, [](const T& t) { return Microseconds(t.ideal); });
+    columns["slowdown"] =
+        NumberColumn<double>(transfers, [](const T& t) { return t.GetSlowdown(); });
+    columns["status"] =
+        StringColumn(transfers, [](const T& t) { return t.record.GetStatusName(); });
+    columns["mode"] = StringColumn(transfers, [](const T& t) { return t.record.GetModeName(); });
+    columns["requests"] =
+        NumberColumn<uint32_t>(transfers, [](const T& t) { return t.record.requests; });
     columns["invalid_replies"] =
-        Column<uint32_t>(transfers, [](const T& t) { return t.record.invalidReplies; });
-    columns["timeouts"] = Column<uint32_t>(transfers, [](const T& t) { return t.record.timeouts; });
+        NumberColumn<uint32_t>(transfers, [](const T& t) { return t.record.invalidReplies; });
+    columns["timeouts"] =
+        NumberColumn<uint32_t>(transfers, [](const T& t) { return t.record.timeouts; });
     columns["retransmissions"] =
-        Column<uint32_t>(transfers, [](const T& t) { return t.record.retransmissions; });
+        NumberColumn<uint32_t>(transfers, [](const T& t) { return t.record.retransmissions; });
 
     using P = FabricScenario::Port;
     const auto& ports = result.ports;
     py::dict portColumns;
-    portColumns["switch"] = Column<uint32_t>(ports, [](const P& p) { return p.sw; });
-    portColumns["port"] = Column<uint32_t>(ports, [](const P& p) { return p.port; });
+    portColumns["switch"] = NumberColumn<uint32_t>(ports, [](const P& p) { return p.sw; });
+    portColumns["port"] = NumberColumn<uint32_t>(ports, [](const P& p) { return p.port; });
     portColumns["frames_out"] =
-        Column<uint64_t>(ports, [](const P& p) { return p.stats.framesOut; });
-    portColumns["drops"] = Column<uint64_t>(ports, [](const P& p) { return p.stats.egressDrops; });
+        NumberColumn<uint64_t>(ports, [](const P& p) { return p.stats.framesOut; });
+    portColumns["drops"] =
+        NumberColumn<uint64_t>(ports, [](const P& p) { return p.stats.egressDrops; });
     portColumns["peak_frames"] =
-        Column<uint32_t>(ports, [](const P& p) { return p.stats.peakFrames; });
+        NumberColumn<uint32_t>(ports, [](const P& p) { return p.stats.peakFrames; });
     portColumns["peak_bytes"] =
-        Column<uint64_t>(ports, [](const P& p) { return p.stats.peakBytes; });
+        NumberColumn<uint64_t>(ports, [](const P& p) { return p.stats.peakBytes; });
 
     py::dict counters;
     counters["host_count"] = result.hosts;
@@ -724,28 +676,32 @@ ToDict(const FabricScenario::Result& result)
 }
 
 /**
- * Runs one fabric experiment in this process.
- * \param kwargs the parameters (FabricScenario::Config fields); the rest keep their defaults
+ * Runs one experiment of a scenario (DrpScenario or FabricScenario) in this process.
+ * \param kwargs the parameters (the scenario's Config fields); the rest keep their defaults
  * \return ToDict() of the result
  */
+template <typename Scenario>
 py::dict
-RunFabric(const py::kwargs& kwargs)
+Run(const py::kwargs& kwargs)
 {
-    FabricConfig config;
+    using C = typename Scenario::Config;
+    C config;
     Assign(config, kwargs);
-    FabricScenario::Result result;
+    typename Scenario::Result result;
     {
         py::gil_scoped_release release;
         std::lock_guard<std::mutex> lock(g_simulatorMutex);
         Validate(config);
-        ns3::Config::Reset(); // no attribute default of an earlier run leaks into this one
+        // Attribute defaults of an earlier run in this process must not leak into this one.
+        ns3::Config::Reset();
         try
         {
-            result = FabricScenario::Run(config);
+            result = Scenario::Run(config); // destroys the simulator if it throws
         }
         catch (const std::invalid_argument& e)
         {
-            throw py::value_error(PythonNames<FabricConfig>(e.what()));
+            // A helper refused a value that Validate() leaves to it (a count, a load).
+            throw py::value_error(PythonNames<C>(e.what()));
         }
     }
     return ToDict(result);
@@ -819,7 +775,7 @@ PYBIND11_MODULE(_drp, m)
                              "their defaults (a 9-host star, incast of 64 KiB).");
 
     m.def("run",
-          &Run,
+          &Run<DrpScenario>,
           "run(**params) -> dict\n\n"
           "Runs one experiment (DrpScenario::Run) in this process and returns a dict: "
           "'params' (every parameter), 'columns' (one array or list per record field, one "
@@ -828,7 +784,7 @@ PYBIND11_MODULE(_drp, m)
           "parameter or a wrong type, ValueError for an invalid value.");
 
     m.def("run_fabric",
-          &RunFabric,
+          &Run<FabricScenario>,
           "run_fabric(**params) -> dict\n\n"
           "Runs one fabric experiment (FabricScenario::Run) in this process and returns a dict: "
           "'params', 'columns' (one entry per transfer: source, destination, switches, bytes, "
@@ -853,12 +809,14 @@ PYBIND11_MODULE(_drp, m)
                 throw py::value_error(e.what());
             }
             using B = FabricScenario::SizeBucket;
-            columns["min_bytes"] = Column<uint32_t>(rows, [](const B& b) { return b.minBytes; });
-            columns["max_bytes"] = Column<uint32_t>(rows, [](const B& b) { return b.maxBytes; });
-            columns["count"] = Column<uint64_t>(rows, [](const B& b) { return b.count; });
-            columns["p50"] = Column<double>(rows, [](const B& b) { return b.p50; });
-            columns["p95"] = Column<double>(rows, [](const B& b) { return b.p95; });
-            columns["p99"] = Column<double>(rows, [](const B& b) { return b.p99; });
+            columns["min_bytes"] =
+                NumberColumn<uint32_t>(rows, [](const B& b) { return b.minBytes; });
+            columns["max_bytes"] =
+                NumberColumn<uint32_t>(rows, [](const B& b) { return b.maxBytes; });
+            columns["count"] = NumberColumn<uint64_t>(rows, [](const B& b) { return b.count; });
+            columns["p50"] = NumberColumn<double>(rows, [](const B& b) { return b.p50; });
+            columns["p95"] = NumberColumn<double>(rows, [](const B& b) { return b.p95; });
+            columns["p99"] = NumberColumn<double>(rows, [](const B& b) { return b.p99; });
             return columns;
         },
         py::arg("bytes"),

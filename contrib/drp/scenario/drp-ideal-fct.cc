@@ -76,15 +76,31 @@ DrpIdealFct::Delays(const std::vector<Ptr<EthernetNetDevice>>& path)
 }
 
 Time
-DrpIdealFct::Along(const std::vector<Ptr<EthernetNetDevice>>& path, uint32_t frameSize)
+DrpIdealFct::Pass(bool forward,
+                  uint32_t size,
+                  Time ready,
+                  const std::vector<Time>* previous,
+                  uint32_t previousSize,
+                  std::vector<Time>& departures) const
 {
-    Time total;
-    for (const auto& device : path)
+    const auto& path = forward ? m_forward : m_backward;
+    const auto& delays = forward ? m_forwardDelays : m_backwardDelays;
+    departures.resize(path.size());
+    for (std::size_t k = 0; k < path.size(); ++k)
     {
-        total += device->GetFrameTxTime(frameSize) +
-                 DynamicCast<EthernetChannel>(device->GetChannel())->GetDelay();
+        const Time portFree =
+            previous ? (*previous)[k] + path[k]->GetSlotTime(previousSize) : Time();
+        departures[k] = std::max(ready, portFree);
+        ready = departures[k] + path[k]->GetFrameTxTime(size) + delays[k];
     }
-    return total;
+    return ready;
+}
+
+Time
+DrpIdealFct::Crossing(bool forward) const
+{
+    std::vector<Time> departures;
+    return Pass(forward, FrameSize(0), Time(), nullptr, 0, departures);
 }
 
 DrpIdealFct::FrameTimes
@@ -98,31 +114,25 @@ DrpIdealFct::Next(uint32_t payload, const FrameTimes* previous, Time windowOpen)
     // request went up and the completions came down.
     t.readDone = std::max(previous ? previous->readDone : Time(), windowOpen) + m_readSetup +
                  m_readLink->GetSerializationTime(payload);
-    Time ready = t.readDone + 2 * m_initiatorPcie + m_initiatorTx;
-    t.departures.resize(m_forward.size());
-    for (std::size_t k = 0; k < m_forward.size(); ++k)
-    {
-        // A port sends the next frame one slot (gap included) after the last.
-        const Time portFree =
-            previous ? previous->departures[k] + m_forward[k]->GetSlotTime(fullSize) : Time();
-        t.departures[k] = std::max(ready, portFree);
-        ready = t.departures[k] + m_forward[k]->GetFrameTxTime(size) + m_forwardDelays[k];
-    }
+    // Data frames before it are full; so are their slots on the ports.
+    Time ready = Pass(true,
+                      size,
+                      t.readDone + 2 * m_initiatorPcie + m_initiatorTx,
+                      previous ? &previous->departures : nullptr,
+                      fullSize,
+                      t.departures);
     t.received = std::max(ready, previous ? previous->received : Time()) + m_responderRx;
     t.written = std::max(t.received, previous ? previous->written : Time()) + m_writeSetup +
                 m_writeLink->GetSerializationTime(payload);
     // Its acknowledgement leaves when the write has landed, and may wait
     // for the one before it at each port on the way back.
     const uint32_t control = FrameSize(0);
-    ready = t.written + m_responderPcie + m_responderTx;
-    t.ackDepartures.resize(m_backward.size());
-    for (std::size_t k = 0; k < m_backward.size(); ++k)
-    {
-        const Time portFree =
-            previous ? previous->ackDepartures[k] + m_backward[k]->GetSlotTime(control) : Time();
-        t.ackDepartures[k] = std::max(ready, portFree);
-        ready = t.ackDepartures[k] + m_backward[k]->GetFrameTxTime(control) + m_backwardDelays[k];
-    }
+    ready = Pass(false,
+                 control,
+                 t.written + m_responderPcie + m_responderTx,
+                 previous ? &previous->ackDepartures : nullptr,
+                 control,
+                 t.ackDepartures);
     t.acknowledged = ready + m_initiatorRx;
     return t;
 }
@@ -152,9 +162,8 @@ DrpIdealFct::GetWrite(uint32_t bytes, uint64_t address) const
     {
         throw std::invalid_argument("DrpIdealFct: bytes = 0 is no transfer (1 or more)");
     }
-    const uint32_t control = FrameSize(0);
-    const Time forward = m_initiatorTx + Along(m_forward, control) + m_responderRx;
-    const Time backward = m_responderTx + Along(m_backward, control) + m_initiatorRx;
+    const Time forward = m_initiatorTx + Crossing(true) + m_responderRx;
+    const Time backward = m_responderTx + Crossing(false) + m_initiatorRx;
     const Time handshake = m_initiatorPcie + forward + m_responderPcie +
                            m_responder->GetRegistrationTime(address, bytes) + m_responderPcie +
                            backward + m_initiatorPcie + m_handler + m_initiatorPcie;

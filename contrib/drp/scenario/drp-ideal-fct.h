@@ -121,11 +121,28 @@ class DrpIdealFct
      */
     FrameTimes Frame(uint32_t index, uint32_t payload) const;
     /**
-     * \param path transmitting devices
-     * \param frameSize Ethernet frame size (header and FCS included)
-     * \return the time the frame takes along the path, stage delays excluded
+     * Passes a frame store and forward along a path: each device sends it
+     * once it has arrived and the frame before it has had its slot (gap
+     * included) on that device.
+     * \param forward true: the forward path; false: the backward one
+     * \param size the frame's Ethernet size (header and FCS included)
+     * \param ready when it is ready at the first device
+     * \param previous the departures of the frame before it (null: none)
+     * \param previousSize that frame's Ethernet size
+     * \param departures set to its departure from each device
+     * \return when its last bit reaches the end of the path
      */
-    static Time Along(const std::vector<Ptr<EthernetNetDevice>>& path, uint32_t frameSize);
+    Time Pass(bool forward,
+              uint32_t size,
+              Time ready,
+              const std::vector<Time>* previous,
+              uint32_t previousSize,
+              std::vector<Time>& departures) const;
+    /**
+     * \param forward true: the forward path; false: the backward one
+     * \return the time a control frame alone takes along it, stage delays excluded
+     */
+    Time Crossing(bool forward) const;
     /**
      * \param path transmitting devices
      * \return their cables' delays (aborts if a cable is no EthernetChannel)

@@ -125,6 +125,8 @@ class FabricScenario
         uint64_t events{0};              //!< simulator events executed
         double wallSeconds{0};           //!< wall-clock time of the run
 
+        /// \return the successful transfers' FCTs, microseconds, in transfer order
+        std::vector<double> GetFcts() const;
         /// \return mean and 95 % interval of successful transfers' FCT, microseconds
         DrpMeanInterval GetFct() const;
         /**
