@@ -150,7 +150,7 @@ class Kind:
     def columns(self, params):
         """Return a run's parameters as table columns (without the kind's marker)."""
         if self.name == FABRIC_SCENARIO:
-            return {name: params[name] for name in self.names}
+            return {name: params[name] for name in self.names if name in params}
         return parameter_columns(params)
 
 
@@ -380,8 +380,7 @@ class Campaign:
             counters = {
                 name: sum(s.get(name, math.nan) for s in summaries) for name in self.kind.counters
             }
-            row = self.kind.columns(dict(key_params(params), run=0))
-            del row["run"]
+            row = self.kind.columns(key_params(params))
             row["runs"] = len(group)
             row.update(
                 self.kind.summarize(transfers[transfers["run_id"].isin(group.index)], counters)

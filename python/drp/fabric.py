@@ -92,7 +92,7 @@ def fabric_parameters(**params):
     return config.to_dict()
 
 
-def _nearest_rank(values, q):
+def nearest_rank(values, q):
     """Return the nearest-rank ``q`` quantile of ``values`` (NaN if empty)."""
     values = np.sort(np.asarray(values, dtype=float))
     if values.size == 0:
@@ -122,10 +122,10 @@ def summarize_fabric(transfers, counters):
         "retransmissions": int(np.sum(np.asarray(transfers["retransmissions"], dtype=np.int64))),
         "mean_fct_us": interval.mean if interval.count > 0 else math.nan,
         "ci95_fct_us": interval.half_width if interval.count > 1 else math.nan,
-        "p50_fct_us": _nearest_rank(fct, 0.5),
-        "p99_fct_us": _nearest_rank(fct, 0.99),
-        "p50_slowdown": _nearest_rank(slowdown, 0.5),
-        "p99_slowdown": _nearest_rank(slowdown, 0.99),
+        "p50_fct_us": nearest_rank(fct, 0.5),
+        "p99_fct_us": nearest_rank(fct, 0.99),
+        "p50_slowdown": nearest_rank(slowdown, 0.5),
+        "p99_slowdown": nearest_rank(slowdown, 0.99),
     }
     summary.update((name, counters.get(name, math.nan)) for name in FABRIC_COUNTERS)
     return summary

@@ -23,7 +23,8 @@ import math
 
 import numpy as np
 
-from drp import _drp
+from drp import figures
+from drp.fabric import nearest_rank
 
 #: Methods, in plotting order.
 METHODS = ("traditional", "dynamic")
@@ -85,17 +86,13 @@ def fabric_grids(name):
 
 
 def _interval(sample):
-    """Return (mean, 95% half width) of a sample (NaN half width below 2 values)."""
-    sample = [float(x) for x in sample if not math.isnan(float(x))]
-    interval = _drp.mean_interval(sample, 0.95)
-    mean = interval.mean if interval.count > 0 else math.nan
-    return mean, (interval.half_width if interval.count > 1 else math.nan)
+    """Return (mean, 95% half width) of a sample's values that are not NaN.
 
-
-def _nearest_rank(values, q):
-    """Return the nearest-rank ``q`` quantile (NaN if there are no values)."""
-    values = np.sort(np.asarray(values, dtype=float))
-    return float(values[max(math.ceil(q * values.size), 1) - 1]) if values.size else math.nan
+    :func:`drp.figures._interval`, but (NaN, NaN) for no values: a bucket
+    may hold no flow in a run.
+    """
+    values = [float(x) for x in sample if not math.isnan(float(x))]
+    return figures._interval(values) if values else (math.nan, math.nan)
 
 
 def summarize_incast(campaign, repetitions):
@@ -165,7 +162,7 @@ def summarize_web_search(campaign, repetitions):
                 mine = bucket[bucket["method"] == m]
                 ok = mine[mine["status"] == "success"]
                 stats = ok.groupby("run")["slowdown"].agg(
-                    p50=lambda s: _nearest_rank(s, 0.5), p99=lambda s: _nearest_rank(s, 0.99)
+                    p50=lambda s: nearest_rank(s, 0.5), p99=lambda s: nearest_rank(s, 0.99)
                 )
                 per_run[m] = stats
                 row[f"{m}_p50"], row[f"{m}_p50_ci95"] = _interval(stats["p50"])
