@@ -8,7 +8,7 @@
  * open-loop Poisson traffic with web-search flow sizes at a load of the host
  * links. For each size it prints wall time, simulated time, events, events
  * per second, peak resident memory, data frames moved and wall time per
- * frame. Each size runs in a child process of its own, so that its peak
+ * frame, and the data frames sent again. Each size runs in a child process of its own, so that its peak
  * memory is its own.
  *
  * Defaults: 16 hosts per leaf (8 leaves for 128 hosts), 4 spines, 1 Gbps
@@ -93,12 +93,14 @@ RunSize(uint32_t hosts, const Settings& s)
 
     uint32_t ended = 0;
     uint32_t succeeded = 0;
+    uint64_t retransmissions = 0;
     for (uint32_t h = 0; h < apps.GetN(); ++h)
     {
         for (const auto& r : DynamicCast<RdmaHostApplication>(apps.Get(h))->GetRecords())
         {
             ++ended;
             succeeded += r.status == DrpTransferRecord::SUCCESS;
+            retransmissions += r.retransmissions;
         }
     }
     const double wall =
@@ -114,7 +116,8 @@ RunSize(uint32_t hosts, const Settings& s)
               << std::setprecision(3) << std::setw(10) << simulated.GetSeconds() << std::setw(13)
               << events << std::setprecision(0) << std::setw(11) << events / wall << std::setw(9)
               << usage.ru_maxrss / 1024 << std::setw(11) << frames << std::setprecision(2)
-              << std::setw(10) << wall / frames * 1e6 << std::endl;
+              << std::setw(10) << wall / frames * 1e6 << std::setw(10) << retransmissions
+              << std::endl;
 }
 
 } // namespace
@@ -157,7 +160,7 @@ main(int argc, char* argv[])
               << "; Poisson " << s.cdf << " flows at load " << s.load << ", " << s.method
               << " RNICs\n"
               << " hosts   flows   ended      ok  wall (s)   sim (s)       events   events/s"
-              << "  RSS MiB     frames  us/frame" << std::endl;
+              << "  RSS MiB     frames  us/frame     retx" << std::endl;
     for (uint32_t n : hosts)
     {
         // One child per size: its peak memory is its own.

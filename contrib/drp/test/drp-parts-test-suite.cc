@@ -294,6 +294,126 @@ class DrpLazyFillTestCase : public TestCase
 
 /**
  * \ingroup drp-tests
+ * HostMemory: a filled buffer copied into another memory in order, a frame's
+ * worth at a time as a transfer delivers it, takes pages only while they are
+ * being written and reads back byte for byte; pages written out of order,
+ * or with other bytes, stay as written.
+ */
+class DrpCompactPagesTestCase : public TestCase
+{
+  public:
+    DrpCompactPagesTestCase()
+        : TestCase("HostMemory: delivered filled pages are noted, not kept")
+    {
+    }
+
+  private:
+    /**
+     * Copies [from, from + length) of \p source to \p to in \p destination,
+     * in pieces of \p piece bytes taken in the order \p order gives.
+     * \param source memory read
+     * \param from first byte there
+     * \param destination memory written
+     * \param to first byte there
+     * \param length bytes
+     * \param piece bytes per write
+     * \param order piece indices, in the order written
+     */
+    static void Copy(Ptr<const HostMemory> source,
+                     uint64_t from,
+                     Ptr<HostMemory> destination,
+                     uint64_t to,
+                     uint32_t length,
+                     uint32_t piece,
+                     const std::vector<uint32_t>& order)
+    {
+        for (uint32_t i : order)
+        {
+            const uint32_t n = std::min(piece, length - i * piece);
+            std::vector<uint8_t> bytes = ReadBytes(source, from + i * piece, n);
+            destination->Write(to + i * piece, bytes.data(), n);
+        }
+    }
+
+    void DoRun() override
+    {
+        const uint32_t page = HostMemory::PAGE_SIZE;
+        const uint32_t length = 40 * page + 300; // the last page partly written
+        const uint64_t from = 7 * page;
+        const uint64_t to = 1000 * page;
+        Ptr<HostMemory> source = CreateObject<HostMemory>();
+        source->Fill(from, length, 1234);
+        Ptr<HostMemory> destination = CreateObject<HostMemory>();
+        destination->SetAttribute("Seed", UintegerValue(5));
+        const uint32_t pieces = (length + 1023) / 1024;
+        std::vector<uint32_t> order(pieces);
+        for (uint32_t i = 0; i < pieces; ++i)
+        {
+            order[i] = i;
+        }
+        Copy(source, from, destination, to, length, 1024, order);
+        NS_TEST_ASSERT_MSG_EQ(destination->GetPageCount(), 1, "only the partly written last page");
+        NS_TEST_ASSERT_MSG_EQ(destination->CountDifferences(to, source, from, length),
+                              0,
+                              "the copy reads as the source");
+        Ptr<HostMemory> untouched = CreateObject<HostMemory>();
+        untouched->SetAttribute("Seed", UintegerValue(5));
+        NS_TEST_ASSERT_MSG_EQ(destination->CountDifferences(to + length, untouched, to + length, 500),
+                              0,
+                              "the rest of the last page as before");
+        NS_TEST_ASSERT_MSG_EQ(destination->CountDifferences(to - 500, untouched, to - 500, 500),
+                              0,
+                              "the page before as before");
+
+        // Pages written over again, in order, by other bytes: kept.
+        std::vector<uint8_t> ones(2 * page, 1);
+        destination->Write(to + 3 * page, ones.data(), ones.size());
+        NS_TEST_ASSERT_MSG_EQ(destination->GetPageCount(), 3, "two pages of ones kept");
+        NS_TEST_ASSERT_MSG_EQ((ReadBytes(destination, to + 3 * page, 2 * page) == ones),
+                              true,
+                              "the ones");
+        NS_TEST_ASSERT_MSG_EQ(destination->CountDifferences(to, source, from, 3 * page),
+                              0,
+                              "the pages before the ones");
+        NS_TEST_ASSERT_MSG_EQ(
+            destination->CountDifferences(to + 5 * page, source, from + 5 * page, length - 5 * page),
+            0,
+            "the pages after the ones");
+        // ... and written back with the stream: noted again.
+        Copy(source, from, destination, to, 5 * page, 1024, {12, 13, 14, 15, 16, 17, 18, 19});
+        NS_TEST_ASSERT_MSG_EQ(destination->GetPageCount(), 1, "the stream back in place");
+        NS_TEST_ASSERT_MSG_EQ(destination->CountDifferences(to, source, from, length),
+                              0,
+                              "the copy reads as the source again");
+
+        // Out of order: the page whose last piece came first stays allocated,
+        // its bytes right all the same.
+        Ptr<HostMemory> shuffled = CreateObject<HostMemory>();
+        Copy(source, from, shuffled, to, 2 * page, 1024, {3, 0, 1, 2, 4, 5, 6, 7});
+        NS_TEST_ASSERT_MSG_EQ(shuffled->GetPageCount(), 1, "the page completed out of order");
+        NS_TEST_ASSERT_MSG_EQ(shuffled->CountDifferences(to, source, from, 2 * page),
+                              0,
+                              "its bytes");
+        // Whole pages written at once, shifted against the stream's pages: by
+        // whole words they are a stream still (noted), by part of a word not.
+        for (uint32_t shift : {8, 3})
+        {
+            Ptr<HostMemory> shifted = CreateObject<HostMemory>();
+            std::vector<uint8_t> bytes = ReadBytes(source, from + shift, page);
+            shifted->Write(to, bytes.data(), page);
+            const size_t expected = shift % 8 == 0 ? 0 : 1;
+            NS_TEST_ASSERT_MSG_EQ(shifted->GetPageCount(),
+                                  expected,
+                                  "a page shifted by " << shift << " bytes");
+            NS_TEST_ASSERT_MSG_EQ((ReadBytes(shifted, to, page) == bytes),
+                                  true,
+                                  "it reads back, shifted by " << shift);
+        }
+    }
+};
+
+/**
+ * \ingroup drp-tests
  * PcieLink timing, derived from its attributes: a DMA write lands after
  * DmaSetupTime, the serialisation of its bytes with TLP overhead, and
  * Latency; requests on one engine serialise; a batch pays one DmaSetupTime;
@@ -1003,6 +1123,7 @@ class DrpPartsTestSuite : public TestSuite
         AddTestCase(new DrpHostMemoryTestCase, DRP_TEST_QUICK);
         AddTestCase(new DrpCompareMemoryTestCase, DRP_TEST_QUICK);
         AddTestCase(new DrpLazyFillTestCase, DRP_TEST_QUICK);
+        AddTestCase(new DrpCompactPagesTestCase, DRP_TEST_QUICK);
         AddTestCase(new DrpPcieTimingTestCase, DRP_TEST_QUICK);
         AddTestCase(new DrpIndirectBufferTestCase, DRP_TEST_QUICK);
         AddTestCase(new DrpSenderTestCase, DRP_TEST_QUICK);

@@ -94,6 +94,42 @@ GenerateBytes(uint64_t state, uint32_t offset, uint8_t* data, uint32_t length)
     }
 }
 
+/**
+ * Multiplicative inverse modulo 2^64 of an odd number (Newton's iteration:
+ * each step doubles the correct low bits).
+ * \param a odd multiplier
+ * \return x with a * x = 1 modulo 2^64
+ */
+constexpr uint64_t
+InverseModulo64(uint64_t a)
+{
+    uint64_t x = a; // correct to 3 bits for odd a
+    for (int i = 0; i < 5; ++i)
+    {
+        x *= 2 - a * x;
+    }
+    return x;
+}
+
+/**
+ * The SplitMix64 state that yields \p word as its next output: SplitMix64's
+ * mixing is a bijection, so a stream's first word names its state.
+ * \param word an output of SplitMix64
+ * \return the state before the call that returned it
+ */
+uint64_t
+SplitMix64StateOf(uint64_t word)
+{
+    constexpr uint64_t inverse1 = InverseModulo64(0xBF58476D1CE4E5B9ULL);
+    constexpr uint64_t inverse2 = InverseModulo64(0x94D049BB133111EBULL);
+    uint64_t z = word ^ (word >> 31) ^ (word >> 62);
+    z *= inverse2;
+    z ^= (z >> 27) ^ (z >> 54);
+    z *= inverse1;
+    z ^= (z >> 30) ^ (z >> 60);
+    return z - SPLITMIX64_STEP;
+}
+
 /// Right-open interval of addresses.
 using Range = boost::icl::discrete_interval<uint64_t>;
 
@@ -186,6 +222,49 @@ HostMemory::Unfill(uint64_t first, uint64_t end)
 }
 
 void
+HostMemory::Compact(uint64_t number, const Page& page)
+{
+    // A page that holds a generator stream (a Fill()ed buffer delivered by
+    // a transfer, page by page) is noted like a Fill(): its first word names
+    // the state, and the other words must follow from it.
+    uint64_t word;
+    std::memcpy(&word, page.data(), 8);
+    const uint64_t start = SplitMix64StateOf(word);
+    uint64_t state = start;
+    for (uint32_t i = 0; i < PAGE_SIZE; i += 8)
+    {
+        std::memcpy(&word, page.data() + i, 8);
+        if (word != SplitMix64(state))
+        {
+            return;
+        }
+    }
+    m_pages.erase(number); // page is gone from here on
+    Unfill(number, number + 1);
+    auto next = m_filled.find(number + 1);
+    uint64_t end = number + 1;
+    if (next != m_filled.end() && next->second.state == state)
+    {
+        end = next->second.end; // the run after it continues the stream
+        m_filled.erase(next);
+    }
+    auto run = m_filled.lower_bound(number);
+    if (run != m_filled.begin())
+    {
+        auto previous = std::prev(run);
+        if (previous->second.end == number &&
+            previous->second.state + (number - previous->first) * WORDS_PER_PAGE *
+                                         SPLITMIX64_STEP ==
+                start)
+        {
+            previous->second.end = end; // it continues the stream before it
+            return;
+        }
+    }
+    m_filled[number] = Filled{end, start};
+}
+
+void
 HostMemory::Write(uint64_t address, const uint8_t* data, uint32_t length)
 {
     NS_LOG_FUNCTION(this << address << length);
@@ -193,7 +272,13 @@ HostMemory::Write(uint64_t address, const uint8_t* data, uint32_t length)
     {
         uint32_t offset = address % PAGE_SIZE;
         uint32_t chunk = std::min(length, PAGE_SIZE - offset);
-        std::memcpy(Touch(address / PAGE_SIZE).data() + offset, data, chunk);
+        const uint64_t number = address / PAGE_SIZE;
+        Page& page = Touch(number);
+        std::memcpy(page.data() + offset, data, chunk);
+        if (offset + chunk == PAGE_SIZE)
+        {
+            Compact(number, page); // the last piece of a page written in order
+        }
         address += chunk;
         data += chunk;
         length -= chunk;

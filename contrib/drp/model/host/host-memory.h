@@ -30,7 +30,11 @@ namespace ns3
  * moves non-trivial bytes that a test can compare. Reading allocates nothing,
  * and Fill() only notes the generator for the whole pages it covers: their
  * bytes are computed when read, and a page is allocated only when written,
- * so that a source buffer being sent takes no memory.
+ * so that a source buffer being sent takes no memory. A page written in
+ * order up to its last byte whose bytes turn out to be such a stream (a
+ * filled buffer that a transfer delivered) is noted the same way and its
+ * bytes freed, so that a destination buffer takes a page only while it is
+ * being written.
  *
  * Registration is counted per byte, so overlapping registrations of the same
  * region (two transfers into one buffer) nest: a byte stays registered until
@@ -204,6 +208,14 @@ class HostMemory : public Object
      *         covered it, else of the background pattern
      */
     uint64_t GetPageState(uint64_t number) const;
+    /**
+     * Frees a page whose bytes are a generator stream, noting its state as
+     * Fill() does (joined to the runs before and after it that it
+     * continues); leaves any other page as it is.
+     * \param number page number
+     * \param page its bytes
+     */
+    void Compact(uint64_t number, const Page& page);
     /**
      * Forgets what Fill() noted for pages [first, end).
      * \param first first page
