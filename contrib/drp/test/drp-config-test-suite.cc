@@ -148,7 +148,13 @@ class DrpConfigTransportTestCase : public DrpConfigTestCase
         ExpectInvalid(
             "RetransmissionTimeout 0",
             [transport]() { transport->SetAttribute("RetransmissionTimeout", TimeValue(Time(0))); },
-            {"RetransmissionTimeout", "out of range"});
+            {"RetransmissionTimeout = 0s is out of range [+1ns, "});
+        ExpectInvalid("RetransmissionTimeout -1ms",
+                      [transport]() {
+                          transport->SetAttribute("RetransmissionTimeout",
+                                                  TimeValue(MilliSeconds(-1)));
+                      },
+                      {"RetransmissionTimeout = -1ms is out of range [+1ns, "});
         Ptr<ModePolicy> policy = CreateObject<ModePolicy>();
         ExpectInvalid(
             "ExpiriesBeforeIndirect 0",

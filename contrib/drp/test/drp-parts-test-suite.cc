@@ -358,9 +358,10 @@ class DrpCompactPagesTestCase : public TestCase
                               "the copy reads as the source");
         Ptr<HostMemory> untouched = CreateObject<HostMemory>();
         untouched->SetAttribute("Seed", UintegerValue(5));
-        NS_TEST_ASSERT_MSG_EQ(destination->CountDifferences(to + length, untouched, to + length, 500),
-                              0,
-                              "the rest of the last page as before");
+        NS_TEST_ASSERT_MSG_EQ(
+            destination->CountDifferences(to + length, untouched, to + length, 500),
+            0,
+            "the rest of the last page as before");
         NS_TEST_ASSERT_MSG_EQ(destination->CountDifferences(to - 500, untouched, to - 500, 500),
                               0,
                               "the page before as before");
@@ -375,10 +376,12 @@ class DrpCompactPagesTestCase : public TestCase
         NS_TEST_ASSERT_MSG_EQ(destination->CountDifferences(to, source, from, 3 * page),
                               0,
                               "the pages before the ones");
-        NS_TEST_ASSERT_MSG_EQ(
-            destination->CountDifferences(to + 5 * page, source, from + 5 * page, length - 5 * page),
-            0,
-            "the pages after the ones");
+        NS_TEST_ASSERT_MSG_EQ(destination->CountDifferences(to + 5 * page,
+                                                            source,
+                                                            from + 5 * page,
+                                                            length - 5 * page),
+                              0,
+                              "the pages after the ones");
         // ... and written back with the stream: noted again.
         Copy(source, from, destination, to, 5 * page, 1024, {12, 13, 14, 15, 16, 17, 18, 19});
         NS_TEST_ASSERT_MSG_EQ(destination->GetPageCount(), 1, "the stream back in place");

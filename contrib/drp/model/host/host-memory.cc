@@ -252,10 +252,9 @@ HostMemory::Compact(uint64_t number, const Page& page)
     if (run != m_filled.begin())
     {
         auto previous = std::prev(run);
+        const uint64_t pages = number - previous->first;
         if (previous->second.end == number &&
-            previous->second.state + (number - previous->first) * WORDS_PER_PAGE *
-                                         SPLITMIX64_STEP ==
-                start)
+            previous->second.state + pages * WORDS_PER_PAGE * SPLITMIX64_STEP == start)
         {
             previous->second.end = end; // it continues the stream before it
             return;

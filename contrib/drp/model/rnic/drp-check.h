@@ -29,13 +29,6 @@ namespace drp
 {
 
 /**
- * Throws std::invalid_argument unless min <= value <= max.
- * \param name the parameter, as the user spells it (e.g. "RnicNetDevice::Window")
- * \param value the value given
- * \param min smallest valid value
- * \param max largest valid value
- */
-/**
  * \param value a value
  * \return the value, as a message shows it
  */
@@ -48,14 +41,33 @@ Show(const T& value)
 
 /**
  * \param value a time
- * \return the time in its natural unit (e.g. +1ms rather than +1e+06ns)
+ * \return the time in its natural unit (e.g. +1ms rather than +1e+06ns;
+ *         -1ms too, where Time::AUTO alone picks femtoseconds; 0s)
  */
-inline TimeWithUnit
+inline std::string
 Show(const Time& value)
 {
-    return value.As(Time::AUTO);
+    if (value.IsZero())
+    {
+        return "0s"; // not "+0fs"
+    }
+    std::ostringstream os;
+    os << Abs(value).As(Time::AUTO); // with its sign: "+1ms"
+    std::string shown = os.str();
+    if (value.IsStrictlyNegative() && !shown.empty() && shown[0] == '+')
+    {
+        shown[0] = '-';
+    }
+    return shown;
 }
 
+/**
+ * Throws std::invalid_argument unless min <= value <= max.
+ * \param name the parameter, as the user spells it (e.g. "RnicNetDevice::Window")
+ * \param value the value given
+ * \param min smallest valid value
+ * \param max largest valid value
+ */
 template <typename T>
 void
 RequireInRange(const std::string& name, T value, T min, T max)
