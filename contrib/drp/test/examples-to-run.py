@@ -11,6 +11,7 @@ cpp_examples = [
     ("rnic-fabric --topology=star --hosts=9 --workload=incast --queue=8p", "True", "False"),
     ("rnic-fabric --topology=fat-tree --k=4 --workload=permutation --bytes=100000", "True", "False"),
     ("drp-frame-cost --frames=2000 --repeat=1", "True", "False"),
+    ("drp-fabric-scale --hosts=16 --flows=300", "True", "False"),
 ]
 
 # ("example_name", "do_run")
