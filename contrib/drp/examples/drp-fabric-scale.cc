@@ -6,10 +6,10 @@
  * \file
  * Scale of fabric runs: leaf-spine fabrics of several sizes running
  * open-loop Poisson traffic with web-search flow sizes at a load of the host
- * links. For each size it prints wall and CPU time, simulated time, events,
- * events per second, peak resident memory, data frames moved, wall time per
- * frame, and the data frames sent again. Each size runs in a child process
- * of its own, so that its peak memory is its own.
+ * links, each a FabricScenario (what rnic-fabric and drp.run_fabric run). For each size it prints
+ * wall and CPU time, simulated time, events, events per second, peak resident memory, data frames
+ * moved, wall time per frame, and the data frames sent again. Each size runs in a child process of
+ * its own, so that its peak memory is its own.
  *
  * Defaults: 16 hosts per leaf (8 leaves for 128 hosts), 4 spines, 1 Gbps
  * host links, 10 Gbps uplinks, 50 % load, 10,000 flows for 128 hosts and
@@ -31,7 +31,6 @@
 #include "ns3/network-module.h"
 
 #include <algorithm>
-#include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <iomanip>
@@ -70,71 +69,54 @@ struct Settings
 };
 
 /**
- * Runs one fabric size and prints its line.
+ * Runs one fabric size, a FabricScenario, and prints its line.
  * \param hosts hosts in the fabric
  * \param s the settings
  */
 void
 RunSize(uint32_t hosts, const Settings& s)
 {
-    const auto start = std::chrono::steady_clock::now();
-    const uint32_t perLeaf = std::min<uint32_t>(16, std::max<uint32_t>(hosts / 2, 1));
-    RnicHelper rnic;
-    rnic.SetMethod(s.method);
-    rnic.SetDeviceAttribute("DataRate", DataRateValue(s.hostRate));
-    rnic.SetTransportAttribute("RetransmissionTimeout", TimeValue(s.rto));
-    EthernetHelper uplinks;
-    uplinks.SetDeviceAttribute("DataRate", DataRateValue(s.uplinkRate));
-    LeafSpineFabricHelper fabric(hosts / perLeaf, s.spines, perLeaf, rnic, uplinks);
-
-    FlowSizeCdf sizes = FlowSizeCdf::Load(s.cdf);
+    FabricScenario::Config config;
+    config.topology = "leaf-spine";
+    config.hosts = std::min<uint32_t>(16, std::max<uint32_t>(hosts / 2, 1)); // per leaf
+    config.leaves = hosts / config.hosts;
+    config.spines = s.spines;
+    config.workload = "poisson";
+    config.load = s.load;
+    config.cdf = s.cdf;
+    config.method = s.method;
+    config.hostRate = s.hostRate;
+    config.fabricRate = s.uplinkRate;
+    // The arrivals window in which the expected number of flows is the one asked for.
     const double flows = s.flowsAt128 * hosts / 128.0;
-    const double perHostPerSecond = s.load * s.hostRate.GetBitRate() / (8 * sizes.GetMeanBytes());
-    const Time window = Seconds(flows / (hosts * perHostPerSecond));
-    FabricWorkloadHelper workload(fabric);
-    workload.AssignStreams(1);
-    const uint32_t added = workload.AddPoisson(sizes, s.load, s.hostRate, Seconds(0), window);
-    uint64_t bytes = 0;
-    for (const auto& flow : workload.GetFlows())
-    {
-        bytes += flow.bytes;
-    }
-    RdmaHostHelper host;
-    host.SetAttribute("ForgetData", BooleanValue(true));
-    ApplicationContainer apps = workload.Install(host);
-    RdmaHostHelper::AssignStreams(apps, 100);
-    apps.Start(Seconds(0));
-    Simulator::Run();
+    const double perHostPerSecond =
+        s.load * s.hostRate.GetBitRate() / (8 * FlowSizeCdf::Load(s.cdf).GetMeanBytes());
+    config.duration = Seconds(flows / (hosts * perHostPerSecond));
+    // This process runs one size only (see main): a default set here is its own.
+    ns3::Config::SetDefault("ns3::DrpTransport::RetransmissionTimeout", TimeValue(s.rto));
+    const FabricScenario::Result result = FabricScenario::Run(config);
 
-    uint32_t ended = 0;
-    uint32_t succeeded = 0;
+    uint64_t bytes = 0;
     uint64_t retransmissions = 0;
-    for (uint32_t h = 0; h < apps.GetN(); ++h)
+    for (const auto& t : result.transfers)
     {
-        for (const auto& r : DynamicCast<RdmaHostApplication>(apps.Get(h))->GetRecords())
-        {
-            ++ended;
-            succeeded += r.status == DrpTransferRecord::SUCCESS;
-            retransmissions += r.retransmissions;
-        }
+        bytes += t.record.length;
+        retransmissions += t.record.retransmissions;
     }
-    const double wall =
-        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    const uint64_t events = Simulator::GetEventCount();
-    const Time simulated = Simulator::Now();
-    Simulator::Destroy();
     struct rusage usage;
     getrusage(RUSAGE_SELF, &usage);
     const double cpu = usage.ru_utime.tv_sec + usage.ru_stime.tv_sec +
                        (usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) * 1e-6;
+    const double wall = result.wallSeconds;
     const double frames = std::ceil(bytes / 1024.0);
-    std::cout << std::fixed << std::setw(6) << hosts << std::setw(8) << added << std::setw(8)
-              << ended << std::setw(8) << succeeded << std::setprecision(1) << std::setw(10) << wall
-              << std::setw(9) << cpu << std::setprecision(3) << std::setw(10)
-              << simulated.GetSeconds() << std::setw(13) << events << std::setprecision(0)
-              << std::setw(11) << events / wall << std::setw(9) << usage.ru_maxrss / 1024
-              << std::setw(11) << frames << std::setprecision(2) << std::setw(10)
-              << wall / frames * 1e6 << std::setw(10) << retransmissions << std::endl;
+    std::cout << std::fixed << std::setw(6) << hosts << std::setw(8) << result.flows << std::setw(8)
+              << result.transfers.size() << std::setw(8) << result.Count(DrpTransferRecord::SUCCESS)
+              << std::setprecision(1) << std::setw(10) << wall << std::setw(9) << cpu
+              << std::setprecision(3) << std::setw(10) << result.simulatedTime.GetSeconds()
+              << std::setw(13) << result.events << std::setprecision(0) << std::setw(11)
+              << result.events / wall << std::setw(9) << usage.ru_maxrss / 1024 << std::setw(11)
+              << frames << std::setprecision(2) << std::setw(10) << wall / frames * 1e6
+              << std::setw(10) << retransmissions << std::endl;
 }
 
 } // namespace
