@@ -20,6 +20,7 @@
  */
 
 #include "ns3/command-line.h"
+#include "ns3/csv-output.h"
 #include "ns3/drp-check.h"
 #include "ns3/drp-scenario.h"
 #include "ns3/strict-options.h"
@@ -104,35 +105,17 @@ main(int argc, char* argv[])
             one.method = method;
             one.Validate(); // every option, before anything is printed or written
         }
-        if (!csv.empty())
-        {
-            // Can it be written? Without truncating it, nor leaving a new one behind.
-            bool existed = std::ifstream(csv).good();
-            if (!std::ofstream(csv, std::ios::app))
+        // Refused now if it cannot be written; truncated only once the first
+        // run has its rows, so that a command that fails leaves an existing
+        // file alone.
+        drp::CsvOutput out("csv", csv);
+        auto write = [&out](const DrpScenario::Result& result) {
+            if (!out.IsOpen())
             {
-                throw std::invalid_argument("csv = \"" + csv + "\" cannot be written");
+                DrpScenario::WriteCsvHeader(out.Stream());
             }
-            if (!existed)
-            {
-                std::remove(csv.c_str());
-            }
-        }
-        // The CSV file is truncated only once the first run has its rows, so
-        // that a command that fails leaves an existing file alone.
-        std::ofstream out;
-        auto write = [&out, &csv](const DrpScenario::Result& result) {
-            if (!out.is_open())
-            {
-                out.open(csv);
-                DrpScenario::WriteCsvHeader(out);
-            }
-            DrpScenario::WriteCsvRows(out, result);
-            out.flush();
-            if (!out)
-            {
-                throw std::runtime_error("csv = \"" + csv + "\": writing failed (" +
-                                         std::strerror(errno) + ")");
-            }
+            DrpScenario::WriteCsvRows(out.Stream(), result);
+            out.Flush();
         };
         std::cout << "drp " << config.topology << " at " << drp::ShowDataRate(config.rate) << ": "
                   << repetitions << " x " << config.transfers << " transfers of " << config.size
@@ -150,7 +133,7 @@ main(int argc, char* argv[])
                 one.method = method;
                 one.run = config.run + r;
                 DrpScenario::Result result = DrpScenario::Run(one);
-                if (!csv.empty())
+                if (out.IsEnabled())
                 {
                     write(result);
                 }
@@ -163,15 +146,7 @@ main(int argc, char* argv[])
         {
             DrpScenario::PrintReduction(std::cout, results[0], results[1]);
         }
-        if (out.is_open())
-        {
-            out.close();
-            if (!out)
-            {
-                throw std::runtime_error("csv = \"" + csv + "\": writing failed (" +
-                                         std::strerror(errno) + ")");
-            }
-        }
+        out.Close();
         for (const auto& result : results)
         {
             if (result.corruptTransfers > 0)

@@ -58,10 +58,17 @@ FABRIC_COUNTERS = (
     "switch_count",
     "flows",
     "drops",
+    "link_drops",
+    "rnic_drops",
+    "host_drops",
     "simulated_seconds",
     "events",
     "wall_seconds",
 )
+
+#: Columns of :attr:`FabricRunResult.drops`: frames dropped per kind of device
+#: (switch, link, rnic, host) and reason, every reason listed.
+DROP_COLUMNS = ("device", "reason", "frames")
 
 #: Fields of :func:`summarize_fabric`, in order.
 FABRIC_SUMMARY = (
@@ -110,7 +117,9 @@ def summarize_fabric(transfers, counters):
     width of its 95% Student-t interval, their nearest-rank p50 and p99 FCT
     and p50 and p99 slowdown (NaN where undefined), then the counters.
     """
-    status = np.asarray(transfers["status"])
+    # dtype=str: a run without transfers gives an empty float array otherwise,
+    # and comparing it with a string warns (and will fail) in numpy.
+    status = np.asarray(transfers["status"], dtype=str)
     ok = status == "success"
     fct = np.asarray(transfers["fct_us"], dtype=float)[ok]
     slowdown = np.asarray(transfers["slowdown"], dtype=float)[ok]
@@ -118,7 +127,7 @@ def summarize_fabric(transfers, counters):
     summary = {
         "n": len(status),
         "successes": interval.count,
-        "indirect": int(np.count_nonzero(np.asarray(transfers["mode"]) == "indirect")),
+        "indirect": int(np.count_nonzero(np.asarray(transfers["mode"], dtype=str) == "indirect")),
         "retransmissions": int(np.sum(np.asarray(transfers["retransmissions"], dtype=np.int64))),
         "mean_fct_us": interval.mean if interval.count > 0 else math.nan,
         "ci95_fct_us": interval.half_width if interval.count > 1 else math.nan,
@@ -164,8 +173,11 @@ class FabricRunResult:
 
     Attributes: ``params`` (every parameter, canonical), ``columns`` (the
     transfers, one array or list per column of :data:`TRANSFER_COLUMNS`),
-    ``port_columns`` (:data:`PORT_COLUMNS`), ``counters`` (dict, see
-    :data:`FABRIC_COUNTERS`), ``version``; ``transfers``, ``ports`` and
+    ``port_columns`` (:data:`PORT_COLUMNS`), ``drop_columns``
+    (:data:`DROP_COLUMNS`), ``counters`` (dict, see :data:`FABRIC_COUNTERS`;
+    ``drops`` counts the switch queues' drops, ``link_drops``, ``rnic_drops``
+    and ``host_drops`` the others, ``simulated_seconds`` is when the last
+    transfer ended), ``version``; ``transfers``, ``ports``, ``drops`` and
     ``summary`` are derived on first use.
     """
 
@@ -174,6 +186,7 @@ class FabricRunResult:
         self.params = raw["params"]
         self.columns = raw["columns"]
         self.port_columns = raw["ports"]
+        self.drop_columns = raw["drops"]
         self.counters = raw["counters"]
         self.version = raw["version"]
 
@@ -190,6 +203,13 @@ class FabricRunResult:
         import pandas as pd
 
         return pd.DataFrame({name: self.port_columns[name] for name in PORT_COLUMNS})
+
+    @cached_property
+    def drops(self):
+        """pandas DataFrame: frames dropped per device kind and reason (:data:`DROP_COLUMNS`)."""
+        import pandas as pd
+
+        return pd.DataFrame({name: self.drop_columns[name] for name in DROP_COLUMNS})
 
     @cached_property
     def summary(self):

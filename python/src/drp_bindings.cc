@@ -662,14 +662,26 @@ ToDict(const FabricScenario::Result& result)
     counters["switch_count"] = result.switchCount;
     counters["flows"] = result.flows;
     counters["drops"] = result.GetDrops();
+    counters["link_drops"] = result.GetDropsIn("link");
+    counters["rnic_drops"] = result.GetDropsIn("rnic");
+    counters["host_drops"] = result.GetDropsIn("host");
     counters["simulated_seconds"] = result.simulatedTime.GetSeconds();
+    counters["simulator_end_seconds"] = result.simulatorEnd.GetSeconds();
     counters["events"] = result.events;
     counters["wall_seconds"] = result.wallSeconds;
+
+    using D = FabricScenario::DropCount;
+    py::dict dropColumns;
+    dropColumns["device"] = StringColumn(result.drops, [](const D& d) { return d.device; });
+    dropColumns["reason"] = StringColumn(result.drops, [](const D& d) { return d.reason; });
+    dropColumns["frames"] =
+        NumberColumn<uint64_t>(result.drops, [](const D& d) { return d.frames; });
 
     py::dict dict;
     dict["params"] = ToDict(result.config);
     dict["columns"] = columns;
     dict["ports"] = portColumns;
+    dict["drops"] = dropColumns;
     dict["counters"] = counters;
     dict["version"] = DRP_VERSION;
     return dict;

@@ -293,3 +293,108 @@ def test_rnic_fabric_incast_drops_at_the_receiver_port(tmp_path):
         assert float(row[7]) > 1
     assert "slowdown (FCT / ideal FCT) by flow size:" in result.stdout
     assert "65536 to 65536 bytes, 8 flows: p50 " in result.stdout
+
+
+@pytest.mark.parametrize("name", ["rnic-fabric", "drp-paper-p2p"])
+@pytest.mark.parametrize("where", ["/nonexistent/x.csv", "DIR"])
+def test_every_program_refuses_a_csv_it_cannot_write(tmp_path, name, where):
+    """One rule: refused before anything runs, with the option and the path named."""
+    path = str(tmp_path) if where == "DIR" else where
+    args = QUICK if name == "drp-paper-p2p" else ["--hosts=3"]
+    result = run(name, *args, f"--csv={path}")
+    assert result.returncode == 1, (result.stdout, result.stderr)
+    assert result.stderr.startswith(f'error: csv = "{path}" cannot be written'), result.stderr
+    assert result.stdout == ""
+
+
+@pytest.mark.parametrize(
+    "option, message",
+    [
+        # ns-3's QueueSize holds 32 bits: these wrapped to 704 bytes and to 0.
+        ("--queue=4294968kB", "queue = 4294968kB is 4294968000 bytes, out of range [1, 4294967295]"),
+        ("--queue=4194304KiB", "queue = 4194304KiB is 4294967296 bytes, out of range"),
+        ("--queue=5000Mip", "queue = 5000Mip is 5242880000 frames, out of range"),
+        # Poisson loads near 0 looped until memory ran out, or named AddTransfer.
+        ("--workload=poisson --load=1e-300", "load = 1e-300 makes the mean gap"),
+        ("--workload=poisson --load=1e-12", "load = 1e-12 makes the mean gap"),
+        (
+            "--topology=fat-tree --k=32 --workload=poisson --load=1 --duration=1000s",
+            "on 8192 hosts would give 5.98e+08 flows, more than the 10000000 one workload may hold",
+        ),
+        (
+            "--topology=star --hosts=1 --workload=all-to-all",
+            "the star fabric has 1 host (hosts = 1); the workload all-to-all needs at least 2",
+        ),
+        (
+            "--topology=star --hosts=1 --workload=incast",
+            "the star fabric has 1 host (hosts = 1); the workload incast needs at least 2",
+        ),
+    ],
+)
+def test_rnic_fabric_refuses_what_cannot_run(option, message):
+    result = run("rnic-fabric", *option.split())
+    assert result.returncode == 1, (result.returncode, result.stdout, result.stderr)
+    assert result.stderr.startswith("error: ") and message in result.stderr, result.stderr
+
+
+@pytest.mark.parametrize(
+    "content, message",
+    [
+        ("0 1\n", "line 1: the largest size is 0 bytes (a flow has at least 1 byte"),
+        ("0.1 0.5\n0.3 1\n", "line 2: the largest size is 0.3 bytes"),
+        ("\x7fELF\x02\x01\x01\x00\x00\x00\n", "line 1: the line (not text: is this a CDF file?)"),
+    ],
+)
+def test_rnic_fabric_refuses_cdfs_that_make_no_real_flow(tmp_path, content, message):
+    cdf = tmp_path / "sizes.cdf"
+    cdf.write_bytes(content.encode("latin-1"))
+    result = run("rnic-fabric", "--workload=poisson", f"--cdf={cdf}")
+    assert result.returncode == 1, (result.stdout, result.stderr)
+    assert message in result.stderr and "ELF" not in result.stderr, result.stderr
+
+
+def test_rnic_fabric_says_why_a_poisson_run_has_no_flow():
+    result = run(
+        "rnic-fabric",
+        "--topology=leaf-spine",
+        "--workload=poisson",
+        "--load=0.3",
+        "--cdf=data-mining",
+        "--duration=10ms",
+    )
+    assert result.returncode == 0, result.stderr
+    assert "0 flows; ended: none (no arrival within duration = +10ms: " in result.stdout
+    assert "flows expected in all at load 0.3; give a longer duration or a higher load" in (
+        result.stdout
+    )
+
+
+def test_rnic_fabric_notes_a_fabric_rate_a_star_does_not_use():
+    result = run("rnic-fabric", "--hosts=3", "--fabricRate=10Gbps")
+    assert result.returncode == 0, result.stderr
+    assert "note: fabricRate has no effect on a star" in result.stderr
+    quiet = run("rnic-fabric", "--hosts=3")
+    assert "note:" not in quiet.stderr
+
+
+def test_rnic_fabric_reports_every_drop_and_the_time_of_the_last_transfer(tmp_path):
+    drops = tmp_path / "drops.csv"
+    result = run(
+        "rnic-fabric",
+        "--hosts=9",
+        "--queue=8p",
+        "--frp=0.5",
+        "--ns3::IndirectBuffer::Capacity=8192",
+        f"--dropsCsv={drops}",
+    )
+    assert result.returncode == 0, result.stderr
+    line = next(l for l in result.stdout.splitlines() if l.startswith("frames dropped:"))
+    assert "switch egress-queue-full" in line and "rnic buffer-full" in line, line
+    rows = drops.read_text().splitlines()
+    assert rows[0] == "device,reason,frames"
+    table = {tuple(r.split(",")[:2]): int(r.split(",")[2]) for r in rows[1:]}
+    assert table[("switch", "egress-queue-full")] > 0 and table[("rnic", "buffer-full")] > 0
+    assert {device for device, _ in table} == {"switch", "link", "rnic", "host"}
+    # The run's length is when the last transfer ended, not the idle checks after it.
+    ended = next(l for l in result.stdout.splitlines() if l.startswith("last transfer ended at"))
+    assert float(ended.split()[4].lstrip("+").rstrip("ms")) < 20, ended

@@ -1,6 +1,7 @@
 """Fabric experiments from Python: drp.run_fabric, slowdown by size, FabricCampaign."""
 
 import csv
+import math
 import pathlib
 import sqlite3
 import subprocess
@@ -9,7 +10,7 @@ import numpy as np
 import pytest
 
 import drp
-from drp.fabric import FABRIC_SUMMARY, PORT_COLUMNS, TRANSFER_COLUMNS
+from drp.fabric import DROP_COLUMNS, FABRIC_SUMMARY, PORT_COLUMNS, TRANSFER_COLUMNS
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 BUILD = pathlib.Path(drp.__file__).resolve().parents[2]
@@ -148,3 +149,48 @@ def test_a_store_from_before_fabric_runs_reads_and_gains_the_tables(tmp_path):
         assert campaign.run({**GRID, "method": "traditional"}, 1, workers=1, progress=False) == 1
     with drp.Campaign(path, read_only=True) as campaign:
         assert len(campaign.to_dataframe()) == 2
+
+
+def test_run_fabric_reports_every_drop_by_device_and_reason():
+    result = drp.run_fabric(hosts=9, queue="8p", frp=0.5)
+    drops = result.drops
+    assert list(drops.columns) == list(DROP_COLUMNS)
+    assert set(drops["device"]) == {"switch", "link", "rnic", "host"}
+    by = {(d, r): f for d, r, f in drops.itertuples(index=False)}
+    assert by[("switch", "egress-queue-full")] == result.counters["drops"] > 0
+    for device in ("link", "rnic", "host"):
+        assert result.counters[f"{device}_drops"] == drops[drops["device"] == device]["frames"].sum()
+
+
+def test_simulated_seconds_is_when_the_last_transfer_ended():
+    """Not the responders' idle checks after it (some 140 ms for a few-ms incast)."""
+    result = drp.run_fabric(hosts=9, queue="8p")
+    last_end_us = (result.transfers["start_us"] + result.transfers["fct_us"]).max()
+    assert result.counters["simulated_seconds"] == pytest.approx(last_end_us * 1e-6, abs=1e-9)
+    assert result.counters["simulator_end_seconds"] > result.counters["simulated_seconds"]
+
+
+@pytest.mark.parametrize(
+    "params, message",
+    [
+        ({"queue": "4294968kB"}, r"queue = 4294968kB is 4294968000 bytes, out of range"),
+        ({"workload": "poisson", "load": 1e-300}, r"load = 1e-300 makes the mean gap"),
+        ({"hosts": 1, "workload": "all-to-all"}, r"the star fabric has 1 host \(hosts = 1\)"),
+    ],
+)
+def test_run_fabric_raises_for_what_cannot_run(params, message):
+    """A ValueError naming the parameter: never an abort of the interpreter."""
+    with pytest.raises(ValueError, match=message):
+        drp.run_fabric(**params)
+
+
+def test_a_run_without_flows_summarizes_without_warnings():
+    import warnings
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        result = drp.run_fabric(
+            topology="leaf-spine", workload="poisson", load=0.3, cdf="data-mining", duration="10ms"
+        )
+        summary = result.summary
+    assert summary["n"] == 0 and summary["flows"] == 0 and math.isnan(summary["mean_fct_us"])

@@ -109,14 +109,15 @@ RunSize(uint32_t hosts, const Settings& s)
                        (usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) * 1e-6;
     const double wall = result.wallSeconds;
     const double frames = std::ceil(bytes / 1024.0);
-    std::cout << std::fixed << std::setw(6) << hosts << std::setw(8) << result.flows << std::setw(8)
-              << result.transfers.size() << std::setw(8) << result.Count(DrpTransferRecord::SUCCESS)
-              << std::setprecision(1) << std::setw(10) << wall << std::setw(9) << cpu
-              << std::setprecision(3) << std::setw(10) << result.simulatedTime.GetSeconds()
-              << std::setw(13) << result.events << std::setprecision(0) << std::setw(11)
-              << result.events / wall << std::setw(9) << usage.ru_maxrss / 1024 << std::setw(11)
-              << frames << std::setprecision(2) << std::setw(10) << wall / frames * 1e6
-              << std::setw(10) << retransmissions << std::endl;
+    std::cout << std::fixed << std::setw(6) << result.hosts << std::setw(8) << result.flows
+              << std::setw(8) << result.transfers.size() << std::setw(8)
+              << result.Count(DrpTransferRecord::SUCCESS) << std::setprecision(1) << std::setw(10)
+              << wall << std::setw(9) << cpu << std::setprecision(3) << std::setw(10)
+              << result.simulatedTime.GetSeconds() << std::setw(13) << result.events
+              << std::setprecision(0) << std::setw(11) << result.events / wall << std::setw(9)
+              << usage.ru_maxrss / 1024 << std::setw(11) << frames << std::setprecision(2)
+              << std::setw(10) << wall / frames * 1e6 << std::setw(10) << retransmissions
+              << std::endl;
 }
 
 } // namespace
@@ -128,7 +129,10 @@ main(int argc, char* argv[])
     std::string sizes = "16,32,64,128,256";
     CommandLine cmd(__FILE__);
     drp::StrictOptions strict;
-    cmd.AddValue("hosts", "fabric sizes, comma-separated (multiples of 2; 16 per leaf)", sizes);
+    cmd.AddValue("hosts",
+                 "fabric sizes, comma-separated (even up to 32: two leaves; above, multiples of "
+                 "16: 16 per leaf)",
+                 sizes);
     strict.AddValue(cmd, "flows", "flows for 128 hosts (others in proportion)", s.flowsAt128);
     strict.AddValue(cmd, "load", "load of the host links, (0, 1]", s.load);
     cmd.AddValue("cdf", "flow sizes: web-search, data-mining or a CDF file", s.cdf);
@@ -147,6 +151,16 @@ main(int argc, char* argv[])
         {
             const uint32_t n = drp::ParseStrict<uint32_t>("hosts", item);
             drp::RequireInRange<uint32_t>("hosts", n, 2, 65535);
+            // Two leaves of n / 2 hosts up to 32, else leaves of 16: what
+            // RunSize() builds must be n hosts exactly.
+            if (n % 2 != 0 || (n > 32 && n % 16 != 0))
+            {
+                throw std::invalid_argument(
+                    "hosts = " + std::to_string(n) +
+                    " cannot be built as this benchmark's leaf-spine (two leaves of hosts / 2 "
+                    "up to 32 hosts, leaves of 16 above): give an even number up to 32 or a "
+                    "multiple of 16");
+            }
             hosts.push_back(n);
         }
         FlowSizeCdf::Load(s.cdf);

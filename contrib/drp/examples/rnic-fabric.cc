@@ -13,7 +13,9 @@
  * prints the flows' completion times (mean, p50, p95, p99), their slowdown
  * (FCT over the ideal FCT of the size and path, DrpIdealFct) by flow-size
  * bucket, their outcome and modes, and the switch ports that dropped
- * frames; --csv writes one line per transfer. The experiment itself is
+ * frames, and every frame dropped anywhere (switch queues, links, RNICs,
+ * hosts) by reason; --csv writes one line per transfer, --dropsCsv one line
+ * per drop reason. The experiment itself is
  * FabricScenario, which the Python package runs too.
  *
  *     rnic-fabric --topology=star --hosts=9 --workload=incast --bytes=65536
@@ -44,25 +46,44 @@ main(int argc, char* argv[])
     config.AddToCommandLine(cmd, strict);
     strict.AddValue(cmd, "buckets", "flow-size buckets of the slowdown table (1 to 1000)", buckets);
     cmd.AddValue("csv", "write one line per transfer to this file", csv);
+    std::string dropsCsv;
+    cmd.AddValue("dropsCsv",
+                 "write the frames dropped, per device kind and reason, to this file",
+                 dropsCsv);
     try
     {
         drp::StrictOptions::CheckArguments(argc, argv);
         cmd.Parse(argc, argv);
         strict.Apply();
         drp::RequireInRange<uint32_t>("buckets", buckets, 1, 1000);
+        config.Validate();
+        drp::CsvOutput out("csv", csv); // refused now if it cannot be written
+        drp::CsvOutput dropsOut("dropsCsv", dropsCsv);
+        if (config.topology == "star" && strict.IsGiven("fabricRate"))
+        {
+            std::cerr << "note: fabricRate has no effect on a star (it has no links between "
+                         "switches)"
+                      << std::endl;
+        }
         const FabricScenario::Result result = FabricScenario::Run(config);
         std::cout << config.topology << ": " << result.hosts << " hosts, " << result.switchCount
                   << " switches; " << config.workload << ", " << config.method << " RNICs\n"
-                  << "simulated " << result.simulatedTime.As(Time::MS) << "\n";
+                  << "last transfer ended at " << result.simulatedTime.As(Time::MS)
+                  << " (simulated time)\n";
         FabricScenario::PrintSummary(std::cout, result, buckets);
-        if (!csv.empty())
+        if (out.IsEnabled())
         {
-            std::ofstream out(csv);
-            FabricScenario::WriteCsvHeader(out);
-            FabricScenario::WriteCsvRows(out, result);
+            FabricScenario::WriteCsvHeader(out.Stream());
+            FabricScenario::WriteCsvRows(out.Stream(), result);
+            out.Close();
+        }
+        if (dropsOut.IsEnabled())
+        {
+            FabricScenario::WriteDropsCsv(dropsOut.Stream(), result);
+            dropsOut.Close();
         }
     }
-    catch (const std::invalid_argument& e)
+    catch (const std::exception& e)
     {
         std::cerr << "error: " << e.what() << std::endl;
         return 1;

@@ -10,6 +10,7 @@
 #include "ns3/uinteger.h"
 
 #include <algorithm>
+#include <iomanip>
 #include <limits>
 #include <numeric>
 #include <sstream>
@@ -57,6 +58,23 @@ FabricWorkloadHelper::RequireBytes(uint32_t bytes)
                                   std::numeric_limits<uint32_t>::max());
 }
 
+void
+FabricWorkloadHelper::RequireRoom(double more, const std::string& what) const
+{
+    if (m_flows.size() + more > MAX_FLOWS)
+    {
+        std::ostringstream os;
+        os << "FabricWorkloadHelper: " << what << " would give " << std::setprecision(3) << more
+           << " flows";
+        if (!m_flows.empty())
+        {
+            os << " besides the " << m_flows.size() << " already added";
+        }
+        os << ", more than the " << MAX_FLOWS << " one workload may hold";
+        throw std::invalid_argument(os.str());
+    }
+}
+
 uint32_t
 FabricWorkloadHelper::AddIncast(uint32_t receiver,
                                 const std::vector<uint32_t>& senders,
@@ -78,6 +96,7 @@ FabricWorkloadHelper::AddIncast(uint32_t receiver,
                 "FabricWorkloadHelper: the incast receiver cannot be one of its senders");
         }
     }
+    RequireRoom(senders.size(), "an incast of " + std::to_string(senders.size()) + " senders");
     for (uint32_t s : senders)
     {
         m_flows.push_back(Flow{s, receiver, bytes, start, m_operation});
@@ -112,6 +131,7 @@ FabricWorkloadHelper::AddPermutation(uint32_t bytes, Time start)
 {
     RequireBytes(bytes);
     drp::RequireInRange<uint32_t>("FabricWorkloadHelper permutation hosts", m_hosts, 2, 65535);
+    RequireRoom(m_hosts, "a permutation of " + std::to_string(m_hosts) + " hosts");
     // A uniform derangement: shuffle (Fisher-Yates) until no host is its own partner.
     std::vector<uint32_t> partner(m_hosts);
     bool fixedPoint = true;
@@ -139,6 +159,8 @@ uint32_t
 FabricWorkloadHelper::AddAllToAll(uint32_t bytes, Time start)
 {
     RequireBytes(bytes);
+    RequireRoom(double(m_hosts) * (m_hosts - 1),
+                "all-to-all among " + std::to_string(m_hosts) + " hosts");
     uint32_t added = 0;
     for (uint32_t s = 0; s < m_hosts; ++s)
     {
@@ -169,6 +191,59 @@ FabricWorkloadHelper::AddPoisson(const FlowSizeCdf& sizes,
                                  Time start,
                                  Time duration)
 {
+    drp::RequireInRange<uint32_t>("FabricWorkloadHelper Poisson hosts", m_hosts, 2, 65535);
+    const double expected = GetExpectedPoissonFlows(m_hosts, sizes, load, hostRate, duration);
+    const double meanGap = GetPoissonMeanGap(sizes, load, hostRate);
+    std::ostringstream what;
+    what << "Poisson arrivals at load " << load << " for duration " << duration.As(Time::S)
+         << " (mean flow " << sizes.GetMeanBytes() << " B)";
+    RequireRoom(expected, what.str()); // with the flows added before
+    Ptr<EmpiricalRandomVariable> size = sizes.CreateRandomVariable();
+    if (m_sizeStream >= 0)
+    {
+        size->SetStream(m_sizeStream++);
+    }
+    const Time end = start + duration;
+    uint32_t added = 0;
+    for (uint32_t s = 0; s < m_hosts; ++s)
+    {
+        Time t = start;
+        for (;;)
+        {
+            // A gap far past the end ends the host's arrivals before it
+            // becomes a Time, which it could overflow; any other is added as
+            // a Time and compared as one.
+            const double gap = meanGap * m_gap->GetValue();
+            if (gap > (end - t).GetSeconds() + 1)
+            {
+                break;
+            }
+            t += Seconds(gap);
+            if (t >= end)
+            {
+                break;
+            }
+            if (m_flows.size() >= MAX_FLOWS)
+            {
+                RequireRoom(added + 1, what.str() + ", as drawn,");
+            }
+            const uint32_t d = DrawOtherHost(s);
+            m_flows.push_back(
+                Flow{s, d, FlowSizeCdf::ToTransferSize(size->GetValue()), t, m_operation});
+            ++added;
+        }
+    }
+    NS_LOG_INFO(added << " Poisson flows, mean gap " << meanGap * 1e6 << " us per host");
+    return added;
+}
+
+double
+FabricWorkloadHelper::GetExpectedPoissonFlows(uint32_t hosts,
+                                              const FlowSizeCdf& sizes,
+                                              double load,
+                                              DataRate hostRate,
+                                              Time duration)
+{
     if (!(load > 0 && load <= 1))
     {
         std::ostringstream os;
@@ -181,30 +256,35 @@ FabricWorkloadHelper::AddPoisson(const FlowSizeCdf& sizes,
         os << "FabricWorkloadHelper duration = " << duration.As(Time::S) << " must be positive";
         throw std::invalid_argument(os.str());
     }
-    drp::RequireInRange<uint32_t>("FabricWorkloadHelper Poisson hosts", m_hosts, 2, 65535);
-    Ptr<EmpiricalRandomVariable> size = sizes.CreateRandomVariable();
-    if (m_sizeStream >= 0)
+    const double meanGap = GetPoissonMeanGap(sizes, load, hostRate);
+    if (!(meanGap < Time::Max().GetSeconds()))
     {
-        size->SetStream(m_sizeStream++);
+        std::ostringstream os;
+        os << "FabricWorkloadHelper load = " << load << " makes the mean gap between a host's "
+           << "flows " << std::setprecision(4) << meanGap << " s (mean flow "
+           << sizes.GetMeanBytes() << " B at " << hostRate.GetBitRate()
+           << " bit/s), beyond ns-3's time range (" << Time::Max().GetSeconds()
+           << " s): give a larger load";
+        throw std::invalid_argument(os.str());
     }
+    const double expected = hosts * (duration.GetSeconds() / meanGap);
+    if (expected > MAX_FLOWS)
+    {
+        std::ostringstream os;
+        os << "FabricWorkloadHelper: Poisson arrivals at load " << load << " for duration "
+           << duration.As(Time::S) << " (mean flow " << std::setprecision(3) << sizes.GetMeanBytes()
+           << " B) on " << hosts << " hosts would give " << expected << " flows, more than the "
+           << MAX_FLOWS << " one workload may hold";
+        throw std::invalid_argument(os.str());
+    }
+    return expected;
+}
+
+double
+FabricWorkloadHelper::GetPoissonMeanGap(const FlowSizeCdf& sizes, double load, DataRate hostRate)
+{
     // Mean gap of each source, in seconds: mean bits / (rate x load).
-    const double meanGap =
-        sizes.GetMeanBytes() * 8 / (static_cast<double>(hostRate.GetBitRate()) * load);
-    const Time end = start + duration;
-    uint32_t added = 0;
-    for (uint32_t s = 0; s < m_hosts; ++s)
-    {
-        for (Time t = start + Seconds(meanGap * m_gap->GetValue()); t < end;
-             t += Seconds(meanGap * m_gap->GetValue()))
-        {
-            const uint32_t d = DrawOtherHost(s);
-            m_flows.push_back(
-                Flow{s, d, FlowSizeCdf::ToTransferSize(size->GetValue()), t, m_operation});
-            ++added;
-        }
-    }
-    NS_LOG_INFO(added << " Poisson flows, mean gap " << meanGap * 1e6 << " us per host");
-    return added;
+    return sizes.GetMeanBytes() * 8 / (static_cast<double>(hostRate.GetBitRate()) * load);
 }
 
 const std::vector<FabricWorkloadHelper::Flow>&

@@ -115,7 +115,11 @@ class FabricWorkloadHelper
      * \param hostRate the host link rate the load refers to
      * \param start the first arrivals may come from here on
      * \param duration arrivals come in [start, start + duration) (positive)
-     * \return flows added
+     * \return flows added (maybe 0, if the duration is short against the mean gap)
+     *
+     * Refused (std::invalid_argument naming the parameters): a load outside
+     * (0, 1], a duration that is not positive, a mean gap beyond ns-3's
+     * time range (a load near 0), and more flows than MAX_FLOWS expected.
      */
     uint32_t AddPoisson(const FlowSizeCdf& sizes,
                         double load,
@@ -125,6 +129,39 @@ class FabricWorkloadHelper
 
     /// \return every flow added, in the order added
     const std::vector<Flow>& GetFlows() const;
+
+    /// Flows one helper may hold, at most: each costs memory in the helper,
+    /// the hosts and the results (some hundred bytes), so a configuration
+    /// that would add more is refused before the flows are made.
+    static constexpr uint64_t MAX_FLOWS = 10000000;
+
+    /**
+     * The mean gap between one host's Poisson arrivals, as AddPoisson()
+     * uses it: mean flow size x 8 / (hostRate x load).
+     * \param sizes the flow-size distribution
+     * \param load offered load of each host link, in (0, 1]
+     * \param hostRate the host link rate the load refers to
+     * \return the mean gap, seconds
+     */
+    static double GetPoissonMeanGap(const FlowSizeCdf& sizes, double load, DataRate hostRate);
+    /**
+     * Checks the parameters of Poisson arrivals before any flow is made, and
+     * returns the number of flows they give on average.
+     * Throws std::invalid_argument naming the parameter: a load outside
+     * (0, 1], a duration that is not positive, a mean gap beyond ns-3's time
+     * range (a load near 0), or more than MAX_FLOWS flows expected.
+     * \param hosts the hosts, each a Poisson source
+     * \param sizes the flow-size distribution
+     * \param load offered load of each host link
+     * \param hostRate the host link rate the load refers to
+     * \param duration arrivals come this long
+     * \return the expected number of flows, all hosts together
+     */
+    static double GetExpectedPoissonFlows(uint32_t hosts,
+                                          const FlowSizeCdf& sizes,
+                                          double load,
+                                          DataRate hostRate,
+                                          Time duration);
 
     /**
      * Installs an RdmaHostApplication on every host of the fabric (the
@@ -151,6 +188,13 @@ class FabricWorkloadHelper
     void RequireHost(uint32_t host, const char* what) const;
     /// \param bytes a flow size, checked (at least 1)
     static void RequireBytes(uint32_t bytes);
+    /**
+     * Throws std::invalid_argument if \p more flows would take the helper
+     * beyond MAX_FLOWS.
+     * \param more flows an Add call would add (an estimate for Poisson arrivals)
+     * \param what the call and the parameters that make the number
+     */
+    void RequireRoom(double more, const std::string& what) const;
     /**
      * \param source a host index
      * \return another host index, drawn uniformly

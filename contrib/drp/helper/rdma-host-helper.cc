@@ -9,6 +9,10 @@
 #include "ns3/net-device.h"
 #include "ns3/node.h"
 #include "ns3/rdma-host-application.h"
+#include "ns3/rnic-net-device.h"
+
+#include <sstream>
+#include <stdexcept>
 
 namespace ns3
 {
@@ -80,6 +84,29 @@ RdmaHostHelper::AssignStreams(ApplicationContainer apps, int64_t stream)
         }
     }
     return used;
+}
+
+void
+RdmaHostHelper::RequireAllEnded(ApplicationContainer apps)
+{
+    std::ostringstream open;
+    for (auto it = apps.Begin(); it != apps.End(); ++it)
+    {
+        Ptr<RdmaHostApplication> host = DynamicCast<RdmaHostApplication>(*it);
+        if (host && host->GetOpenTransfers() > 0)
+        {
+            open << (open.str().empty() ? "" : ", ") << "node " << host->GetNode()->GetId() << ": "
+                 << host->GetOpenTransfers() << " (" << host->GetInFlight() << " posted, "
+                 << host->GetRnic()->GetTransport()->GetFramesWaiting()
+                 << " frames waiting in its RNIC)";
+        }
+    }
+    if (!open.str().empty())
+    {
+        throw std::logic_error("transfers still open when the simulator ran out of events, so "
+                               "they would never end (a stall in the model): " +
+                               open.str());
+    }
 }
 
 } // namespace ns3

@@ -71,6 +71,15 @@ class RdmaHostHelper
      * \return the number of streams used
      */
     static int64_t AssignStreams(ApplicationContainer apps, int64_t stream);
+    /**
+     * Checks, after Simulator::Run() returned because no event was left,
+     * that every transfer the hosts started has ended: a transfer still
+     * open then would never end (the model stalled; the docs promise that
+     * every transfer ends). Throws std::logic_error naming the hosts and
+     * their open transfers.
+     * \param apps RdmaHostApplications (others are skipped)
+     */
+    static void RequireAllEnded(ApplicationContainer apps);
 
   private:
     ObjectFactory m_factory;    //!< RdmaHostApplication

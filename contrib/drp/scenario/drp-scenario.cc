@@ -425,6 +425,7 @@ DrpScenario::RunValidated(const Config& config)
 
     apps.Start(Seconds(0));
     Simulator::Run();
+    RdmaHostHelper::RequireAllEnded(apps);
 
     result.records = initiator->GetRecords();
     for (const auto& device : devices)

@@ -9,6 +9,7 @@
 #include "ns3/double.h"
 #include "ns3/drp-check.h"
 #include "ns3/drp-ideal-fct.h"
+#include "ns3/drp-transport.h"
 #include "ns3/fabric-workload-helper.h"
 #include "ns3/fat-tree-fabric-helper.h"
 #include "ns3/flow-size-cdf.h"
@@ -18,6 +19,7 @@
 #include "ns3/rdma-host-application.h"
 #include "ns3/rdma-host-helper.h"
 #include "ns3/rng-seed-manager.h"
+#include "ns3/rnic-net-device.h"
 #include "ns3/simulator.h"
 #include "ns3/star-fabric-helper.h"
 #include "ns3/strict-options.h"
@@ -27,10 +29,12 @@
 #include <chrono>
 #include <cmath>
 #include <iomanip>
+#include <limits>
 #include <map>
 #include <memory>
 #include <numeric>
 #include <regex>
+#include <sstream>
 
 namespace ns3
 {
@@ -41,18 +45,35 @@ namespace
 /**
  * \param text a queue size as the queue option gives it
  * \return it, checked (std::invalid_argument with a message otherwise:
- *         ns-3's QueueSize would end the process)
+ *         ns-3's QueueSize would end the process, or wrap a size beyond
+ *         its 32 bits)
  */
 QueueSize
 ParseQueueSize(const std::string& text)
 {
-    static const std::regex valid("[1-9][0-9]{0,8}(k|K|Ki|M|Mi)?(p|B)");
-    if (!std::regex_match(text, valid))
+    static const std::regex valid("([1-9][0-9]{0,9})(k|K|Ki|M|Mi)?(p|B)");
+    std::smatch parts;
+    if (!std::regex_match(text, parts, valid))
     {
         throw std::invalid_argument("queue = " + text +
                                     " is no queue size (a whole number from 1, then p for "
                                     "frames or B for bytes, optionally after k, K, Ki, M or Mi: "
                                     "100p, 64KiB)");
+    }
+    // QueueSize's prefixes: k and K 10^3, Ki 2^10, M 10^6, Mi 2^20.
+    static const std::map<std::string, uint64_t> prefixes{{"", 1},
+                                                          {"k", 1000},
+                                                          {"K", 1000},
+                                                          {"Ki", 1024},
+                                                          {"M", 1000000},
+                                                          {"Mi", 1048576}};
+    const uint64_t value = std::stoull(parts[1]) * prefixes.at(parts[2]);
+    if (value > std::numeric_limits<uint32_t>::max())
+    {
+        throw std::invalid_argument("queue = " + text + " is " + std::to_string(value) +
+                                    (parts[3] == "p" ? " frames" : " bytes") +
+                                    ", out of range [1, 4294967295] (ns-3's QueueSize holds "
+                                    "32 bits)");
     }
     return QueueSize(text);
 }
@@ -90,31 +111,46 @@ BuildFabric(const FabricScenario::Config& config, RnicHelper& rnic, EthernetHelp
  * \param config the experiment
  * \param fabric the fabric
  * \param workload the workload helper
+ * \param [out] expected flows the workload asks for on average
  * \return flows added
  */
 uint32_t
 AddWorkload(const FabricScenario::Config& config,
             const FabricHelper& fabric,
-            FabricWorkloadHelper& workload)
+            FabricWorkloadHelper& workload,
+            double& expected)
 {
+    const uint32_t hosts = fabric.GetHosts().GetN();
+    if (hosts < 2)
+    {
+        throw std::invalid_argument("the " + config.topology + " fabric has " +
+                                    std::to_string(hosts) +
+                                    " host (hosts = " + std::to_string(config.hosts) +
+                                    "); the workload " + config.workload + " needs at least 2");
+    }
+    uint32_t added = 0;
     if (config.workload == "incast")
     {
-        const uint32_t degree = config.degree > 0 ? config.degree : fabric.GetHosts().GetN() - 1;
-        return workload.AddIncastOfDegree(0, degree, config.bytes, Seconds(0));
+        const uint32_t degree = config.degree > 0 ? config.degree : hosts - 1;
+        added = workload.AddIncastOfDegree(0, degree, config.bytes, Seconds(0));
     }
-    if (config.workload == "permutation")
+    else if (config.workload == "permutation")
     {
-        return workload.AddPermutation(config.bytes, Seconds(0));
+        added = workload.AddPermutation(config.bytes, Seconds(0));
     }
-    if (config.workload == "all-to-all")
+    else if (config.workload == "all-to-all")
     {
-        return workload.AddAllToAll(config.bytes, Seconds(0));
+        added = workload.AddAllToAll(config.bytes, Seconds(0));
     }
-    return workload.AddPoisson(FlowSizeCdf::Load(config.cdf),
-                               config.load,
-                               config.hostRate,
-                               Seconds(0),
-                               config.duration);
+    else
+    {
+        const FlowSizeCdf cdf = FlowSizeCdf::Load(config.cdf);
+        expected = hosts * config.duration.GetSeconds() /
+                   FabricWorkloadHelper::GetPoissonMeanGap(cdf, config.load, config.hostRate);
+        return workload.AddPoisson(cdf, config.load, config.hostRate, Seconds(0), config.duration);
+    }
+    expected = added;
+    return added;
 }
 
 /**
@@ -142,8 +178,48 @@ FabricScenario::Config::Validate() const
     drp::RequireInRange<Time>("duration", duration, NanoSeconds(1), Seconds(1000));
     drp::RequireInRange<uint32_t>("seed", seed, 1, UINT32_MAX);
     ParseQueueSize(queue);
-    // The counts of each topology and the load are checked, with their
-    // valid ranges, by the helper that takes them.
+    // The counts of each topology are checked, with their valid ranges, by
+    // the helper that takes them; the number of flows is bounded here,
+    // before anything is built.
+    const double fabricHosts = GetHostCount();
+    if (workload == "poisson")
+    {
+        if (fabricHosts <= 65535)
+        {
+            FabricWorkloadHelper::GetExpectedPoissonFlows(fabricHosts,
+                                                          FlowSizeCdf::Load(cdf),
+                                                          load,
+                                                          hostRate,
+                                                          duration);
+        }
+    }
+    else if (workload == "all-to-all" &&
+             fabricHosts * (fabricHosts - 1) > FabricWorkloadHelper::MAX_FLOWS)
+    {
+        std::ostringstream os;
+        os << "all-to-all among the " << fabricHosts << " hosts of this " << topology
+           << " would give " << fabricHosts * (fabricHosts - 1) << " flows, more than the "
+           << FabricWorkloadHelper::MAX_FLOWS << " one workload may hold";
+        throw std::invalid_argument(os.str());
+    }
+}
+
+double
+FabricScenario::Config::GetHostCount() const
+{
+    if (topology == "star")
+    {
+        return hosts;
+    }
+    if (topology == "tree")
+    {
+        return std::pow(double(hosts), double(levels));
+    }
+    if (topology == "leaf-spine")
+    {
+        return double(leaves) * hosts;
+    }
+    return double(k) * k * k / 4;
 }
 
 void
@@ -279,6 +355,96 @@ FabricScenario::Result::GetDrops() const
     return drops;
 }
 
+uint64_t
+FabricScenario::Result::GetDropsIn(const std::string& device) const
+{
+    uint64_t frames = 0;
+    for (const auto& d : drops)
+    {
+        frames += device.empty() || d.device == device ? d.frames : 0;
+    }
+    return frames;
+}
+
+std::vector<FabricScenario::DropCount>
+FabricScenario::GetDropKinds()
+{
+    std::vector<DropCount> kinds{{"switch", "egress-queue-full"},
+                                 {"switch", "hairpin"},
+                                 {"link", "receive-error"},
+                                 {"link", "fcs-error"}};
+    for (uint32_t r = 0; r < DrpTransport::DROP_REASONS; ++r)
+    {
+        kinds.push_back(
+            {"rnic", DrpTransport::GetDropReasonName(static_cast<DrpTransport::DropReason>(r))});
+    }
+    for (auto reason : {RnicNetDevice::TX_QUEUE_FULL, RnicNetDevice::RX_QUEUE_FULL})
+    {
+        kinds.push_back({"host", RnicNetDevice::GetHostDropReasonName(reason)});
+    }
+    return kinds;
+}
+
+std::vector<FabricScenario::DropCount>
+FabricScenario::CountDrops(const FabricHelper& fabric)
+{
+    std::vector<DropCount> drops = GetDropKinds();
+    auto add = [&drops](const std::string& device, const std::string& reason, uint64_t frames) {
+        for (auto& d : drops)
+        {
+            if (d.device == device && d.reason == reason)
+            {
+                d.frames += frames;
+                return;
+            }
+        }
+        NS_ABORT_MSG("no drop kind " << device << " " << reason);
+    };
+    auto addLink = [&add](Ptr<EthernetNetDevice> port) {
+        add("link", "receive-error", port->GetReceiveErrorDrops());
+        add("link", "fcs-error", port->GetFcsErrorDrops());
+    };
+    for (uint32_t s = 0; s < fabric.GetSwitches().GetN(); ++s)
+    {
+        Ptr<EcmpSwitchNetDevice> sw = fabric.GetSwitch(s);
+        add("switch", "egress-queue-full", sw->GetEgressDrops());
+        add("switch", "hairpin", sw->GetHairpinDrops());
+        for (uint32_t p = 0; p < sw->GetNPorts(); ++p)
+        {
+            addLink(sw->GetPort(p));
+        }
+    }
+    for (uint32_t h = 0; h < fabric.GetHosts().GetN(); ++h)
+    {
+        Ptr<RnicNetDevice> rnic = fabric.GetRnic(h);
+        addLink(rnic);
+        for (uint32_t r = 0; r < DrpTransport::DROP_REASONS; ++r)
+        {
+            const auto reason = static_cast<DrpTransport::DropReason>(r);
+            add("rnic",
+                DrpTransport::GetDropReasonName(reason),
+                rnic->GetTransport()->GetDropCount(reason));
+        }
+        for (auto reason : {RnicNetDevice::TX_QUEUE_FULL, RnicNetDevice::RX_QUEUE_FULL})
+        {
+            add("host",
+                RnicNetDevice::GetHostDropReasonName(reason),
+                rnic->GetHostDropCount(reason));
+        }
+    }
+    return drops;
+}
+
+void
+FabricScenario::WriteDropsCsv(std::ostream& os, const Result& result)
+{
+    os << "device,reason,frames\n";
+    for (const auto& d : result.drops)
+    {
+        os << d.device << "," << d.reason << "," << d.frames << "\n";
+    }
+}
+
 uint32_t
 FabricScenario::Result::Count(DrpTransferRecord::Status status) const
 {
@@ -321,7 +487,7 @@ FabricScenario::RunValidated(const Config& config)
     workload.AssignStreams(1);
     Result result;
     result.config = config;
-    result.flows = AddWorkload(config, *fabric, workload);
+    result.flows = AddWorkload(config, *fabric, workload, result.expectedFlows);
     result.hosts = fabric->GetHosts().GetN();
     result.switchCount = fabric->GetSwitches().GetN();
     RdmaHostHelper host;
@@ -333,6 +499,7 @@ FabricScenario::RunValidated(const Config& config)
     RdmaHostHelper::AssignStreams(apps, 100);
     apps.Start(Seconds(0));
     Simulator::Run();
+    RdmaHostHelper::RequireAllEnded(apps);
 
     std::map<Mac48Address, uint32_t> hostOf;
     for (uint32_t h = 0; h < result.hosts; ++h)
@@ -380,7 +547,12 @@ FabricScenario::RunValidated(const Config& config)
             }
         }
     }
-    result.simulatedTime = Simulator::Now();
+    result.drops = CountDrops(*fabric);
+    for (const auto& t : result.transfers)
+    {
+        result.simulatedTime = std::max(result.simulatedTime, t.record.end);
+    }
+    result.simulatorEnd = Simulator::Now();
     result.events = Simulator::GetEventCount();
     Simulator::Destroy();
     result.wallSeconds =
@@ -422,11 +594,42 @@ FabricScenario::PrintSummary(std::ostream& os, const Result& result, uint32_t bu
         retransmissions += t.record.retransmissions;
     }
     os << result.flows << " flows; ended:";
+    if (result.flows == 0)
+    {
+        os << " none (";
+        if (result.config.workload == "poisson")
+        {
+            os << "no arrival within duration = " << result.config.duration.As(Time::MS) << ": "
+               << std::setprecision(3) << result.expectedFlows << " flows expected in all at load "
+               << result.config.load << "; give a longer duration or a higher load";
+        }
+        else
+        {
+            os << "the workload has no flow";
+        }
+        os << ")\n";
+        return;
+    }
     for (const auto& [status, count] : outcomes)
     {
         os << " " << count << " " << status;
     }
     os << "; " << indirect << " indirect; " << retransmissions << " retransmissions\n";
+    os << "frames dropped:";
+    if (result.GetDropsIn("") == 0)
+    {
+        os << " none";
+    }
+    const char* separator = " ";
+    for (const auto& d : result.drops)
+    {
+        if (d.frames > 0)
+        {
+            os << separator << d.frames << " " << d.device << " " << d.reason;
+            separator = ", ";
+        }
+    }
+    os << "\n";
     std::vector<double> fct = result.GetFcts();
     if (fct.empty())
     {

@@ -21,6 +21,7 @@ namespace ns3
 {
 
 class CommandLine;
+class FabricHelper;
 
 namespace drp
 {
@@ -71,6 +72,8 @@ class FabricScenario
          * value and what is valid.
          */
         void Validate() const;
+        /// \return the hosts the topology has (its counts unchecked)
+        double GetHostCount() const;
         /**
          * Binds every field to a command-line option of the same name (the
          * numbers, rates and times strictly: call strict.Apply() after
@@ -101,6 +104,14 @@ class FabricScenario
         EcmpSwitchNetDevice::PortStats stats; //!< frames out, drops, peak queue
     };
 
+    /// Frames dropped for one reason in one kind of device, summed over the fabric.
+    struct DropCount
+    {
+        std::string device; //!< switch, link, rnic or host
+        std::string reason; //!< why, as the device names it
+        uint64_t frames{0}; //!< frames dropped
+    };
+
     /// Slowdowns of the successful transfers in one size bucket.
     struct SizeBucket
     {
@@ -121,9 +132,15 @@ class FabricScenario
         uint32_t flows{0};               //!< transfers the workload asked for
         std::vector<Transfer> transfers; //!< every ended transfer, host by host
         std::vector<Port> ports;         //!< every switch port that sent or dropped a frame
-        Time simulatedTime;              //!< simulated time at the end
-        uint64_t events{0};              //!< simulator events executed
-        double wallSeconds{0};           //!< wall-clock time of the run
+        /// every drop reason of every kind of device, in a fixed order (zeros too):
+        /// GetDropKinds()
+        std::vector<DropCount> drops;
+        double expectedFlows{0}; //!< flows the workload asks for on average (Poisson: the mean)
+        Time simulatedTime;      //!< when the last transfer ended: the experiment's length
+        Time simulatorEnd;       //!< when the simulator ran out of events (released
+                                 //!< records are kept for the idle time after the last end)
+        uint64_t events{0};      //!< simulator events executed
+        double wallSeconds{0};   //!< wall-clock time of the run
 
         /// \return the successful transfers' FCTs, microseconds, in transfer order
         std::vector<double> GetFcts() const;
@@ -140,8 +157,13 @@ class FabricScenario
          * \return the non-empty buckets, smallest sizes first
          */
         std::vector<SizeBucket> GetSlowdownBySize(uint32_t buckets) const;
-        /// \return frames the switch queues dropped
+        /// \return frames the switch queues dropped (egress queue full)
         uint64_t GetDrops() const;
+        /**
+         * \param device switch, link, rnic or host (empty: every kind)
+         * \return frames dropped in that kind of device, every reason
+         */
+        uint64_t GetDropsIn(const std::string& device) const;
         /// \return transfers that ended with \p status
         uint32_t Count(DrpTransferRecord::Status status) const;
     };
@@ -168,6 +190,29 @@ class FabricScenario
     static std::vector<SizeBucket> GetSlowdownBySize(const std::vector<uint32_t>& bytes,
                                                      const std::vector<double>& slowdown,
                                                      uint32_t buckets);
+
+    /**
+     * Every (device, reason) a fabric run counts drops under, in the order of
+     * Result::drops: switch (egress-queue-full, hairpin), link
+     * (receive-error: a port's ReceiveErrorModel; fcs-error), rnic (each
+     * DrpTransport::DropReason, buffer-full among them) and host
+     * (tx-queue-full, rx-queue-full: RnicNetDevice's host drops of other
+     * traffic).
+     * \return the kinds, frames 0
+     */
+    static std::vector<DropCount> GetDropKinds();
+    /**
+     * Adds up a fabric's drops, every reason of every kind of device.
+     * \param fabric the fabric, after a run
+     * \return GetDropKinds() with their frames
+     */
+    static std::vector<DropCount> CountDrops(const FabricHelper& fabric);
+    /**
+     * Writes one CSV row per drop reason (device,reason,frames).
+     * \param os the stream
+     * \param result an experiment's result
+     */
+    static void WriteDropsCsv(std::ostream& os, const Result& result);
 
     /**
      * Writes the CSV header matching WriteCsvRows().

@@ -190,6 +190,19 @@ StrictOptions::Apply() const
     }
 }
 
+bool
+StrictOptions::IsGiven(const std::string& name) const
+{
+    for (const auto& option : m_options)
+    {
+        if (option.name == name)
+        {
+            return option.given;
+        }
+    }
+    return false;
+}
+
 std::map<std::string, std::string>
 StrictOptions::CheckArguments(int argc, char* argv[])
 {

@@ -111,6 +111,12 @@ class StrictOptions
     void Apply() const;
 
     /**
+     * \param name an option added with AddValue()
+     * \return true if the command line gave it (after CommandLine::Parse())
+     */
+    bool IsGiven(const std::string& name) const;
+
+    /**
      * Checks the ns-3 attribute defaults (--ns3::Class::Attribute=value) and
      * global values (--RngRun=value) that a command line gives, before
      * CommandLine::Parse() sets them: ns-3 would end the process (status

@@ -9,10 +9,12 @@
 
 #include "ns3/applications-module.h"
 #include "ns3/boolean.h"
+#include "ns3/double.h"
 #include "ns3/drp-compat.h"
 #include "ns3/drp-ideal-fct.h"
 #include "ns3/ecmp-switch-net-device.h"
 #include "ns3/ethernet-channel.h"
+#include "ns3/fabric-scenario.h"
 #include "ns3/fabric-workload-helper.h"
 #include "ns3/fat-tree-fabric-helper.h"
 #include "ns3/internet-stack-helper.h"
@@ -855,6 +857,220 @@ class DrpFabricForgetDataTestCase : public TestCase
 
 /**
  * \ingroup drp-tests
+ * Listed transfers take their buffers from a ring of 4 GiB and never share
+ * a byte: a transfer that finds no free gap large enough waits in the host
+ * until one ends, then takes the room it left. Three writes to a host that
+ * never registers (so that they stay in flight, moving no data, until their
+ * handshakes fail): 2 GiB and 1.5 GiB, then 1 GiB, which would not fit
+ * before the ring's end and once wrapped onto the first, live region (a
+ * fatal error), then 0.5 GiB, which fits the end but waits behind it.
+ */
+class DrpFabricRingTestCase : public TestCase
+{
+  public:
+    DrpFabricRingTestCase()
+        : TestCase("Fabric: listed transfers wait for room in the 4 GiB ring, never overlap")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        RnicHelper rnic;
+        rnic.SetMethod("traditional");
+        RdmaHostHelper host = MakeWorkload(0, 4096);
+        host.SetAttribute("MaxInFlight", UintegerValue(65535));
+        PointToPointBed bed(rnic, host, false);
+        const Mac48Address peer = Mac48Address::ConvertFrom(bed.Rnic(1)->GetAddress());
+        const uint32_t gib = 1u << 30;
+        const std::vector<uint32_t> sizes{2 * gib, 3 * gib / 2, gib, gib / 2};
+        for (uint32_t bytes : sizes)
+        {
+            bed.App(0)->AddTransfer(Seconds(0), peer, bytes, RdmaHostApplication::WRITE);
+        }
+        bed.Run();
+
+        const auto& records = bed.Records();
+        NS_TEST_ASSERT_MSG_EQ(records.size(), sizes.size(), "every transfer ended");
+        std::map<uint32_t, DrpTransferRecord> byIndex;
+        for (const auto& r : records)
+        {
+            byIndex[r.index] = r;
+            NS_TEST_EXPECT_MSG_EQ(r.start, Seconds(0), "its time counts from when it was asked");
+        }
+        NS_TEST_EXPECT_MSG_EQ(byIndex[0].sba, 0, "first at the ring's start");
+        NS_TEST_EXPECT_MSG_EQ(byIndex[1].sba, uint64_t(2) * gib, "second after it");
+        NS_TEST_EXPECT_MSG_EQ(byIndex[2].sba, 0, "third in the room the first left");
+        NS_TEST_EXPECT_MSG_GT(byIndex[2].end, byIndex[0].end, "third ended after the first");
+        NS_TEST_EXPECT_MSG_EQ(byIndex[3].sba, uint64_t(gib), "fourth after the third, in order");
+        NS_TEST_EXPECT_MSG_EQ(bed.App(0)->GetOpenTransfers(), 0, "nothing left open");
+        Simulator::Destroy();
+    }
+};
+
+/**
+ * \ingroup drp-tests
+ * Frames are conserved, and every drop is reported under its reason: an
+ * incast on a leaf-spine with 8-frame switch queues (egress drops), a lossy
+ * link into the receiver (receive errors) and registrations that fail
+ * (dynamic RNICs with an 8 KiB indirect buffer: it refuses data). Per link, the frames
+ * one end starts are the frames the other receives; per port, the frames
+ * received are those delivered plus those dropped; per switch, the frames
+ * delivered to it are those queued out plus those dropped; per RNIC, the
+ * frames its port delivers are those its transport receives. The drops
+ * FabricScenario::CountDrops() reports are the ones the traces saw.
+ */
+class DrpFabricConservationTestCase : public TestCase
+{
+  public:
+    DrpFabricConservationTestCase()
+        : TestCase("Fabric: frames are conserved per link and device, every drop reported")
+    {
+    }
+
+  private:
+    /// What the traces of one port saw.
+    struct Counts
+    {
+        uint64_t txBegin{0};   //!< PhyTxBegin
+        uint64_t rxEnd{0};     //!< PhyRxEnd
+        uint64_t rxDrop{0};    //!< PhyRxDrop
+        uint64_t macRx{0};     //!< MacRx
+        uint64_t promiscRx{0}; //!< MacPromiscRx
+        uint64_t drpRx{0};     //!< the RNIC transport's Rx
+    };
+
+    /// \param count incremented per frame
+    static void Count(uint64_t* count, Ptr<const Packet>)
+    {
+        ++*count;
+    }
+
+    /**
+     * Counts a port's frames.
+     * \param port the port
+     * \param counts where
+     */
+    static void Watch(Ptr<EthernetNetDevice> port, Counts& counts)
+    {
+        port->TraceConnectWithoutContext("PhyTxBegin", MakeBoundCallback(&Count, &counts.txBegin));
+        port->TraceConnectWithoutContext("PhyRxEnd", MakeBoundCallback(&Count, &counts.rxEnd));
+        port->TraceConnectWithoutContext("PhyRxDrop", MakeBoundCallback(&Count, &counts.rxDrop));
+        port->TraceConnectWithoutContext("MacRx", MakeBoundCallback(&Count, &counts.macRx));
+        port->TraceConnectWithoutContext("MacPromiscRx",
+                                         MakeBoundCallback(&Count, &counts.promiscRx));
+    }
+
+    void DoRun() override
+    {
+        RnicHelper rnic;
+        rnic.SetMethod("dynamic");
+        rnic.SetIndirectBufferAttribute("Capacity", UintegerValue(8192));
+        EthernetHelper links;
+        links.SetQueue("ns3::DropTailQueue", "MaxSize", QueueSizeValue(QueueSize("8p")));
+        LeafSpineFabricHelper fabric(2, 2, 4, rnic, links);
+        Ptr<RateErrorModel> loss = CreateObject<RateErrorModel>();
+        loss->SetUnit(RateErrorModel::ERROR_UNIT_PACKET);
+        loss->SetRate(0.02);
+        loss->AssignStreams(50);
+        fabric.GetRnic(0)->SetReceiveErrorModel(loss);
+        FabricWorkloadHelper workload(fabric);
+        workload.AssignStreams(3);
+        workload.AddIncastOfDegree(0, 7, 65536, Seconds(0));
+        RdmaHostHelper host;
+        host.SetAttribute("RegistrationFailureProbability", DoubleValue(0.5));
+        ApplicationContainer apps = workload.Install(host);
+        RdmaHostHelper::AssignStreams(apps, 100);
+
+        std::map<Ptr<EthernetNetDevice>, Counts> counts;
+        std::vector<Ptr<EthernetNetDevice>> ports;
+        for (uint32_t s = 0; s < fabric.GetSwitches().GetN(); ++s)
+        {
+            for (uint32_t p = 0; p < fabric.GetSwitch(s)->GetNPorts(); ++p)
+            {
+                ports.push_back(fabric.GetSwitch(s)->GetPort(p));
+            }
+        }
+        for (uint32_t h = 0; h < fabric.GetHosts().GetN(); ++h)
+        {
+            Ptr<RnicNetDevice> r = fabric.GetRnic(h);
+            ports.push_back(r);
+            r->GetTransport()->TraceConnectWithoutContext(
+                "Rx",
+                MakeBoundCallback(&Count, &counts[r].drpRx));
+        }
+        for (const auto& port : ports)
+        {
+            Watch(port, counts[port]);
+        }
+        apps.Start(Seconds(0));
+        Simulator::Run();
+        RdmaHostHelper::RequireAllEnded(apps);
+
+        uint64_t rxDrops = 0;
+        for (const auto& port : ports)
+        {
+            const Counts& c = counts[port];
+            Ptr<Channel> channel = port->GetChannel();
+            Ptr<EthernetNetDevice> peer = DynamicCast<EthernetNetDevice>(
+                channel->GetDevice(channel->GetDevice(0) == port ? 1 : 0));
+            NS_TEST_EXPECT_MSG_EQ(c.txBegin, counts[peer].rxEnd, "link: sent = received");
+            const bool isRnic = DynamicCast<RnicNetDevice>(port) != nullptr;
+            const uint64_t delivered = isRnic ? c.macRx : c.promiscRx;
+            NS_TEST_EXPECT_MSG_EQ(c.rxEnd, delivered + c.rxDrop, "port: received = up + dropped");
+            rxDrops += c.rxDrop;
+            if (isRnic)
+            {
+                NS_TEST_EXPECT_MSG_EQ(c.macRx, c.drpRx, "RNIC: every frame reaches the transport");
+            }
+        }
+        for (uint32_t s = 0; s < fabric.GetSwitches().GetN(); ++s)
+        {
+            Ptr<EcmpSwitchNetDevice> sw = fabric.GetSwitch(s);
+            NS_TEST_EXPECT_MSG_EQ(sw->GetFloodedFrames(), 0, "nothing flooded");
+            uint64_t in = 0;
+            uint64_t out = 0;
+            for (uint32_t p = 0; p < sw->GetNPorts(); ++p)
+            {
+                const auto stats = sw->GetPortStats(p);
+                in += counts[sw->GetPort(p)].promiscRx;
+                out += stats.framesOut + stats.egressDrops;
+                NS_TEST_EXPECT_MSG_EQ(stats.framesOut,
+                                      counts[sw->GetPort(p)].txBegin,
+                                      "port: every frame queued out left");
+            }
+            NS_TEST_EXPECT_MSG_EQ(in, out + sw->GetHairpinDrops(), "switch: in = out + dropped");
+        }
+
+        FabricScenario::Result result;
+        result.drops = FabricScenario::CountDrops(fabric);
+        uint64_t egress = 0;
+        for (uint32_t s = 0; s < fabric.GetSwitches().GetN(); ++s)
+        {
+            egress += fabric.GetSwitch(s)->GetEgressDrops();
+        }
+        NS_TEST_EXPECT_MSG_GT(egress, 0, "the switch queues dropped frames");
+        NS_TEST_EXPECT_MSG_GT(rxDrops, 0, "the lossy link dropped frames");
+        NS_TEST_EXPECT_MSG_EQ(result.GetDropsIn("switch"), egress, "switch drops reported");
+        NS_TEST_EXPECT_MSG_EQ(result.GetDropsIn("link"), rxDrops, "link drops reported");
+        uint64_t transportDrops = 0;
+        for (uint32_t h = 0; h < fabric.GetHosts().GetN(); ++h)
+        {
+            transportDrops += fabric.GetRnic(h)->GetTransport()->GetTotalDrops();
+        }
+        NS_TEST_EXPECT_MSG_EQ(result.GetDropsIn("rnic"), transportDrops, "RNIC drops reported");
+        uint64_t bufferFull = 0;
+        for (const auto& d : result.drops)
+        {
+            bufferFull += d.device == "rnic" && d.reason == "buffer-full" ? d.frames : 0;
+        }
+        NS_TEST_EXPECT_MSG_GT(bufferFull, 0, "the indirect buffer refused frames, reported");
+        Simulator::Destroy();
+    }
+};
+
+/**
+ * \ingroup drp-tests
  * Workloads that cannot be made are refused with a clear message.
  */
 class DrpFabricWorkloadBadInputTestCase : public DrpRefusalTestCase
@@ -892,7 +1108,26 @@ class DrpFabricWorkloadBadInputTestCase : public DrpRefusalTestCase
             "FabricWorkloadHelper: the incast receiver cannot be one of its senders");
         ExpectRefused([&]() { workload.AddAllToAll(0, Seconds(0)); },
                       "FabricWorkloadHelper bytes = 0 is out of range [1, 4294967295]");
+        // A load near 0: the mean gap overflowed ns-3's time and arrivals
+        // were added until memory ran out.
+        ExpectRefused([&]() { workload.AddPoisson(sizes, 1e-300, rate, Seconds(0), Seconds(1)); },
+                      "FabricWorkloadHelper load = 1e-300 makes the mean gap between a host's "
+                      "flows 1.369e+298 s (mean flow 1.711e+06 B at 1000000000 bit/s), beyond "
+                      "ns-3's time range (9.223e+09 s): give a larger load");
+        ExpectRefused([&]() { workload.AddPoisson(sizes, 1e-12, rate, Seconds(0), Seconds(1)); },
+                      "FabricWorkloadHelper load = 1e-12 makes the mean gap between a host's "
+                      "flows 1.369e+10 s (mean flow 1.711e+06 B at 1000000000 bit/s), beyond "
+                      "ns-3's time range (9.223e+09 s): give a larger load");
+        // More flows than a workload may hold: refused before any is made.
+        ExpectRefused([&]() { workload.AddPoisson(sizes, 1, rate, Seconds(0), Seconds(1e6)); },
+                      "FabricWorkloadHelper: Poisson arrivals at load 1 for duration +1e+06s "
+                      "(mean flow 1.71e+06 B) on 4 hosts would give 2.92e+08 flows, more than "
+                      "the 10000000 one workload may hold");
         NS_TEST_EXPECT_MSG_EQ(workload.GetFlows().size(), 0, "nothing was added");
+        // A load that is valid but gives no arrival in the window: no flow, no error.
+        NS_TEST_EXPECT_MSG_EQ(workload.AddPoisson(sizes, 1e-9, rate, Seconds(0), Seconds(1)),
+                              0,
+                              "no arrival");
         Simulator::Destroy();
     }
 };
@@ -921,6 +1156,8 @@ class DrpFabricTestSuite : public TestSuite
         AddTestCase(new DrpFabricPoissonTestCase, DRP_TEST_QUICK);
         AddTestCase(new DrpFabricForgetDataTestCase, DRP_TEST_QUICK);
         AddTestCase(new DrpFabricWorkloadBadInputTestCase, DRP_TEST_QUICK);
+        AddTestCase(new DrpFabricRingTestCase, DRP_TEST_QUICK);
+        AddTestCase(new DrpFabricConservationTestCase, DRP_TEST_QUICK);
         AddTestCase(new DrpFabricTidReuseTestCase(false), DRP_TEST_QUICK);
         AddTestCase(new DrpFabricTidReuseTestCase(true), DRP_TEST_QUICK);
         for (uint32_t switches : {1U, 2U, 4U})

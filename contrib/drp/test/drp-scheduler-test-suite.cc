@@ -824,6 +824,76 @@ class DrpHostDropTestCase : public TestCase
 
 /**
  * \ingroup drp-tests
+ * More writes posted at once to one peer than it admits (2,000 and more,
+ * MaxInFlight raised to 65,535; the responder takes 1,024 per initiator and
+ * refuses the rest, which ask again): every transfer ends (the admitted
+ * ones succeed, byte-exact; refused ones may fail at their retry limit), and
+ * when the simulator runs out of events no RNIC holds a frame to send. A
+ * payload read that finished for a transfer that had meanwhile ended once
+ * stopped the reads ahead of the port for good: no frame was ready, the port
+ * was idle and nothing was scheduled, so the simulator ran out of events with
+ * a thousand transfers open.
+ */
+class DrpNoStallTestCase : public TestCase
+{
+  public:
+    /**
+     * \param method traditional or dynamic
+     * \param transfers writes posted at once
+     * \param size bytes each
+     */
+    DrpNoStallTestCase(const std::string& method, uint32_t transfers, uint32_t size)
+        : TestCase(method + ": " + std::to_string(transfers) + " writes of " +
+                   std::to_string(size) + " B posted at once to one peer all end"),
+          m_method(method),
+          m_transfers(transfers),
+          m_size(size)
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        RnicHelper rnic;
+        rnic.SetMethod(m_method);
+        RdmaHostHelper host = MakeWorkload(0, m_size);
+        host.SetAttribute("MaxInFlight", UintegerValue(65535));
+        PointToPointBed bed(rnic, host);
+        const Mac48Address peer = Mac48Address::ConvertFrom(bed.Rnic(1)->GetAddress());
+        for (uint32_t i = 0; i < m_transfers; ++i)
+        {
+            bed.App(0)->AddTransfer(Seconds(0), peer, m_size, RdmaHostApplication::WRITE);
+        }
+        bed.Run();
+
+        NS_TEST_EXPECT_MSG_EQ(bed.Records().size(), m_transfers, "every transfer ended");
+        NS_TEST_EXPECT_MSG_EQ(bed.App(0)->GetOpenTransfers(), 0, "none is left open");
+        uint32_t ok = 0;
+        for (const DrpTransferRecord& r : bed.Records())
+        {
+            ok += r.status == DrpTransferRecord::SUCCESS;
+        }
+        // The responder admits 1,024 transfers of one initiator at once
+        // (MaxTransfersPerPeer) and refuses the others, which ask again and
+        // may reach their retry limit: a failure is an end, a hang is not.
+        NS_TEST_EXPECT_MSG_GT_OR_EQ(ok, 1024, "the admitted ones succeeded");
+        NS_TEST_EXPECT_MSG_EQ(bed.m_corrupt, 0, "byte-exact");
+        for (uint32_t i = 0; i < 2; ++i)
+        {
+            NS_TEST_EXPECT_MSG_EQ(bed.Rnic(i)->GetTransport()->GetFramesWaiting(),
+                                  0,
+                                  "RNIC " << i << ": no frame left waiting");
+        }
+        Simulator::Destroy();
+    }
+
+    std::string m_method; //!< traditional or dynamic
+    uint32_t m_transfers; //!< writes posted at once
+    uint32_t m_size;      //!< bytes each
+};
+
+/**
+ * \ingroup drp-tests
  * The transmit scheduler and the RNIC under load.
  */
 class DrpSchedulerTestSuite : public TestSuite
@@ -861,6 +931,13 @@ class DrpSchedulerTestSuite : public TestSuite
         AddTestCase(new DrpAckAheadTestCase, DRP_TEST_QUICK);
         AddTestCase(new DrpSharedPortTestCase, DRP_TEST_QUICK);
         AddTestCase(new DrpHostDropTestCase, DRP_TEST_QUICK);
+        for (const std::string method : {"traditional", "dynamic"})
+        {
+            for (uint32_t size : {4096, 16384})
+            {
+                AddTestCase(new DrpNoStallTestCase(method, 2000, size), DRP_TEST_QUICK);
+            }
+        }
     }
 };
 

@@ -165,6 +165,22 @@ class DrpFlowSizeBadInputTestCase : public TestCase
                       "numbers)");
         ExpectRefused("-5 0.2\n200 1\n",
                       "flow-size CDF f.cdf line 1: size -5 is out of range [0, 4294967295]");
+        // Sizes that make no flow of a byte: flows without end before.
+        ExpectRefused("0 1\n",
+                      "flow-size CDF f.cdf line 1: the largest size is 0 bytes (a flow has at "
+                      "least 1 byte: sizes are bytes, not kilobytes or packets)");
+        ExpectRefused("# sizes in kB\n0.1 0.5\n\n0.2 1\n",
+                      "flow-size CDF f.cdf line 4: the largest size is 0.2 bytes (a flow has at "
+                      "least 1 byte: sizes are bytes, not kilobytes or packets)");
+        // A binary file's bytes are not echoed.
+        ExpectRefused(std::string("\x7f"
+                                  "ELF\x02\x01\x01\0\0\n",
+                                  10),
+                      "flow-size CDF f.cdf line 1: the line (not text: is this a CDF file?) is "
+                      "not 'bytes probability' (two numbers)");
+        ExpectRefused(std::string(100, 'x') + "\n",
+                      "flow-size CDF f.cdf line 1: '" + std::string(77, 'x') +
+                          "...' is not 'bytes probability' (two numbers)");
         std::istringstream steps("# a point mass at 1 byte, then up to 10 kB\n1 0.5\n1 0.6 # step\n"
                                  "10000 1\n");
         NS_TEST_EXPECT_MSG_EQ(FlowSizeCdf::Parse(steps, "steps").GetPoints().size(),

@@ -396,6 +396,12 @@ RdmaHostApplication::GetQueued() const
     return m_waiting.size();
 }
 
+uint32_t
+RdmaHostApplication::GetOpenTransfers() const
+{
+    return m_inFlight + m_waiting.size() + m_ringWaiting.size();
+}
+
 Ptr<RnicNetDevice>
 RdmaHostApplication::GetRnic() const
 {
@@ -499,42 +505,77 @@ RdmaHostApplication::StartListed(uint32_t position)
     {
         return;
     }
-    const Listed& listed = m_list[position];
     m_transferStartTrace(position);
     ++m_listStarted;
-    const uint64_t offset = TakeRingRegion(listed.bytes);
-    Prepare(Pending{position,
-                    0,
-                    Simulator::Now(),
-                    listed.peer,
-                    listed.operation == READ,
-                    offset,
-                    (uint64_t(GetNode()->GetId() + 1) << 32) + offset,
-                    listed.bytes});
+    m_ringWaiting.emplace_back(position, Simulator::Now());
+    StartRingWaiting();
 }
 
-uint64_t
-RdmaHostApplication::TakeRingRegion(uint32_t bytes)
+void
+RdmaHostApplication::StartRingWaiting()
+{
+    uint64_t offset = 0;
+    while (!m_ringWaiting.empty() &&
+           TakeRingRegion(m_list[m_ringWaiting.front().first].bytes, offset))
+    {
+        const auto [position, asked] = m_ringWaiting.front();
+        m_ringWaiting.pop_front();
+        const Listed& listed = m_list[position];
+        Prepare(Pending{position,
+                        0,
+                        asked,
+                        listed.peer,
+                        listed.operation == READ,
+                        offset,
+                        (uint64_t(GetNode()->GetId() + 1) << 32) + offset,
+                        listed.bytes});
+    }
+    if (!m_ringWaiting.empty())
+    {
+        NS_LOG_INFO(m_ringWaiting.size() << " listed transfers wait for room in the 4 GiB ring");
+    }
+}
+
+bool
+RdmaHostApplication::IsRingFree(uint64_t offset, uint64_t bytes) const
+{
+    auto next = m_ringInUse.lower_bound(offset);
+    if (next != m_ringInUse.end() && next->first < offset + bytes)
+    {
+        return false;
+    }
+    return next == m_ringInUse.begin() ||
+           std::prev(next)->first + std::prev(next)->second <= offset;
+}
+
+bool
+RdmaHostApplication::TakeRingRegion(uint32_t bytes, uint64_t& offset)
 {
     const uint64_t ring = uint64_t(1) << 32;
     const uint64_t page = HostMemory::PAGE_SIZE;
     const uint64_t stride = (uint64_t(bytes) + page - 1) / page * page;
-    if (m_ringNext + stride > ring)
+    offset = m_ringNext + stride > ring ? 0 : m_ringNext;
+    if (!IsRingFree(offset, stride))
     {
-        m_ringNext = 0;
+        // The next region is in use: the first free gap that is large enough.
+        uint64_t gap = 0;
+        for (const auto& [start, length] : m_ringInUse)
+        {
+            if (start >= gap + stride)
+            {
+                break;
+            }
+            gap = start + length;
+        }
+        if (gap + stride > ring)
+        {
+            return false;
+        }
+        offset = gap;
     }
-    const uint64_t offset = m_ringNext;
-    auto next = m_ringInUse.lower_bound(offset);
-    const bool overlapsNext = next != m_ringInUse.end() && next->first < offset + stride;
-    const bool overlapsPrevious =
-        next != m_ringInUse.begin() && std::prev(next)->first + std::prev(next)->second > offset;
-    NS_ABORT_MSG_IF(overlapsNext || overlapsPrevious,
-                    "RdmaHostApplication on node "
-                        << GetNode()->GetId()
-                        << ": more than 4 GiB of listed transfers in flight at once");
     m_ringInUse[offset] = stride;
     m_ringNext = offset + stride;
-    return offset;
+    return true;
 }
 
 void
@@ -892,6 +933,7 @@ RdmaHostApplication::OnCompletion(const DrpTransferRecord& completed)
     {
         Simulator::Schedule(m_gap, &RdmaHostApplication::StartTransfer, this, slot);
     }
+    StartRingWaiting(); // its ring region is free again
     PostWaiting();
 }
 

@@ -172,6 +172,13 @@ class RdmaHostApplication : public Application
     /// \return transfers started and waiting in the host for admission
     uint32_t GetQueued() const;
     /**
+     * \return transfers started and not ended: posted, waiting for admission,
+     *         or (listed ones) waiting for room in the ring. When the
+     *         simulator has run out of events, this is 0: anything else is a
+     *         transfer that would never end (the scenarios check it).
+     */
+    uint32_t GetOpenTransfers() const;
+    /**
      * \param address first byte of a region
      * \param length its bytes
      * \return the time this host takes to register it: RegistrationFixedLatency
@@ -318,10 +325,16 @@ class RdmaHostApplication : public Application
     void StartTransfer(uint32_t slot);
     /**
      * Starts a transfer of the list: takes its region from the ring and
-     * prepares it as StartTransfer() does.
+     * prepares it as StartTransfer() does; if the ring has no room, the
+     * transfer waits for a listed transfer to end (first come, first served).
      * \param position its position in the list
      */
     void StartListed(uint32_t position);
+    /**
+     * Prepares the listed transfers that wait for ring room, in order, while
+     * the ring has room for the first of them.
+     */
+    void StartRingWaiting();
     /**
      * Fills a transfer's buffer with fresh bytes, registers it and queues the
      * transfer for admission.
@@ -329,10 +342,20 @@ class RdmaHostApplication : public Application
      */
     void Prepare(const Pending& pending);
     /**
+     * Takes a region of the ring: where the previous one ended (or at 0 if
+     * it does not fit before the ring's end), else the first free gap large
+     * enough. A region in use is never given again.
      * \param bytes a listed transfer's size
-     * \return the offset of its region in the ring
+     * \param [out] offset the offset of its region in the ring
+     * \return false if no free gap is large enough now
      */
-    uint64_t TakeRingRegion(uint32_t bytes);
+    bool TakeRingRegion(uint32_t bytes, uint64_t& offset);
+    /**
+     * \param offset a region's start in the ring
+     * \param bytes its length
+     * \return true if no region in use overlaps it
+     */
+    bool IsRingFree(uint64_t offset, uint64_t bytes) const;
     /// Posts waiting transfers while MaxInFlight and the RNIC's free TIDs allow.
     void PostWaiting();
     /**
@@ -419,11 +442,13 @@ class RdmaHostApplication : public Application
     std::set<Mac48Address> m_listPeers;       //!< peers the list targets
     std::map<uint64_t, uint64_t> m_ringInUse; //!< ring regions in flight: offset -> bytes
     uint64_t m_ringNext{0};                   //!< next ring offset to try
-    uint32_t m_listStarted{0};                //!< listed transfers started
-    bool m_stopped{false};                    //!< StopApplication() ran
-    bool m_forgetData{false};                 //!< ForgetData attribute
-    uint32_t m_failedRegistrations;           //!< registration attempts that failed
-    std::map<uint16_t, Pending> m_pending;    //!< our transfers in flight, by TID
+    std::deque<std::pair<uint32_t, Time>> m_ringWaiting; //!< listed transfers waiting for
+                                                         //!< ring room: position, when asked
+    uint32_t m_listStarted{0};                           //!< listed transfers started
+    bool m_stopped{false};                               //!< StopApplication() ran
+    bool m_forgetData{false};                            //!< ForgetData attribute
+    uint32_t m_failedRegistrations;                      //!< registration attempts that failed
+    std::map<uint16_t, Pending> m_pending;               //!< our transfers in flight, by TID
     std::map<std::pair<Mac48Address, uint16_t>, std::pair<uint64_t, uint32_t>>
         m_registrations;                                //!< regions registered for peers' transfers
     std::vector<DrpTransferRecord> m_records;           //!< ended transfers

@@ -313,6 +313,12 @@ EthernetNetDevice::GetReceiveErrorDrops() const
     return m_receiveErrorDrops;
 }
 
+uint64_t
+EthernetNetDevice::GetFcsErrorDrops() const
+{
+    return m_fcsErrorDrops;
+}
+
 int64_t
 EthernetNetDevice::AssignStreams(int64_t stream)
 {
@@ -517,6 +523,7 @@ EthernetNetDevice::Receive(Ptr<Packet> frame)
     if (!trailer.CheckFcs(packet))
     {
         NS_LOG_INFO("FCS error on frame " << frame->GetUid());
+        ++m_fcsErrorDrops;
         m_phyRxDropTrace(frame);
         return;
     }

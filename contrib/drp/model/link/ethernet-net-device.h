@@ -74,7 +74,8 @@ class Node;
  * \par Reception
  * Receive() (called by the channel) fires PhyRxEnd, applies the
  * ReceiveErrorModel (a drop fires PhyRxDrop and counts in
- * GetReceiveErrorDrops()), checks the FCS, removes header and trailer and
+ * GetReceiveErrorDrops()), checks the FCS (a wrong one fires PhyRxDrop and
+ * counts in GetFcsErrorDrops()), removes header and trailer and
  * classifies the frame as NetDevice::PACKET_BROADCAST, PACKET_MULTICAST,
  * PACKET_HOST or PACKET_OTHERHOST exactly as CsmaNetDevice does. It then
  * fires the sniffer and MAC receive traces (so they see every frame,
@@ -214,6 +215,8 @@ class EthernetNetDevice : public NetDevice
 
     /// \return the number of received frames the ReceiveErrorModel dropped
     uint64_t GetReceiveErrorDrops() const;
+    /// \return the number of received frames dropped for a wrong FCS
+    uint64_t GetFcsErrorDrops() const;
 
     /**
      * \brief Receive a frame from the channel.
@@ -404,6 +407,7 @@ class EthernetNetDevice : public NetDevice
     EventId m_txCompleteEvent;           //!< end of the current slot
     Ptr<Queue<Packet>> m_connectedQueue; //!< the queue whose traces feed the queue interface
     uint64_t m_receiveErrorDrops;        //!< frames dropped by the error model
+    uint64_t m_fcsErrorDrops{0};         //!< frames dropped for a wrong FCS
     /// Node::ChecksumEnabled() as read at the first frame (-1: not yet read;
     /// reading the global value costs more than the rest of the framing)
     mutable int8_t m_checksumEnabled;

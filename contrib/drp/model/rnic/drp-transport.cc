@@ -219,6 +219,7 @@ DrpTransport::~DrpTransport()
 void
 DrpTransport::DoDispose()
 {
+    m_disposing = true; // the connections' ends below read nothing ahead
     m_initiators.clear();
     m_responders.clear();
     m_respondersPerPeer.clear();
@@ -676,7 +677,13 @@ DrpTransport::OpenFlow()
 void
 DrpTransport::CloseFlow(uint64_t flow)
 {
-    m_scheduler.CloseFlow(flow);
+    if (m_scheduler.CloseFlow(flow) > 0 && m_pcie && !m_disposing)
+    {
+        // Frames read ahead were discarded: their room is read ahead again
+        // now, as when a frame leaves. Nothing else would ask (the port may
+        // have nothing left to pull), and transfers would wait for good.
+        FetchAhead();
+    }
 }
 
 void
@@ -729,7 +736,13 @@ DrpTransport::FetchAhead()
             [this, next](Ptr<Packet> payload) {
                 --m_fetching;
                 payload->AddHeader(next.header);
-                m_scheduler.AddFetched({payload, next.to, next.flow, next.sent});
+                if (!m_scheduler.AddFetched({payload, next.to, next.flow, next.sent}))
+                {
+                    // Its transfer ended while the payload was read: nothing
+                    // waits for the port, so no departure will read ahead
+                    // again; this read's place goes to the next frame now.
+                    FetchAhead();
+                }
             },
             GetTxDelay()); // transmit processing, in the same event
     }

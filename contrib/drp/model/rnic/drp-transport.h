@@ -650,6 +650,7 @@ class DrpTransport : public Object
     DrpTxScheduler m_scheduler;   //!< frames waiting for the port (outlives the connections)
     uint32_t m_txPrefetch;        //!< data frames read ahead of the port, at most
     uint32_t m_fetching{0};       //!< DMA reads of payloads under way
+    bool m_disposing{false};      //!< DoDispose() has begun
 
     uint32_t m_window;            //!< data frames in flight
     uint32_t m_payloadSize;       //!< payload bytes per data frame

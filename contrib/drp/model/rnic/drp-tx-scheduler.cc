@@ -150,17 +150,19 @@ DrpTxScheduler::OpenFlow()
     return flow;
 }
 
-void
+uint64_t
 DrpTxScheduler::CloseFlow(uint64_t flow)
 {
     if (m_open.erase(flow) == 0)
     {
-        return;
+        return 0;
     }
-    uint64_t discarded = m_toFetch.Erase(flow) + m_fetched.Erase(flow);
+    const uint64_t fetched = m_fetched.Erase(flow);
+    const uint64_t discarded = m_toFetch.Erase(flow) + fetched;
     m_staged.erase(flow); // payloads still being read are discarded when they arrive
     NS_LOG_LOGIC("flow " << flow << " closed, " << discarded << " data frames discarded");
     m_discarded += discarded;
+    return fetched;
 }
 
 bool
@@ -229,14 +231,14 @@ DrpTxScheduler::Unstage(uint64_t flow)
     }
 }
 
-void
+bool
 DrpTxScheduler::AddFetched(Frame frame)
 {
     if (!IsOpen(frame.flow))
     {
         ++m_discarded; // its transfer ended while the payload was read
         Unstage(frame.flow);
-        return;
+        return false;
     }
     uint64_t flow = frame.flow;
     m_fetched.Push(flow, std::move(frame));
@@ -244,6 +246,7 @@ DrpTxScheduler::AddFetched(Frame frame)
     {
         m_ready();
     }
+    return true;
 }
 
 void

@@ -113,8 +113,9 @@ class DrpTxScheduler
      * Ends a flow: its waiting data frames are discarded, and no callback
      * of its frames runs any more.
      * \param flow the flow (0 or an unknown flow: nothing happens)
+     * \return the fetched frames discarded (their room may be read ahead again)
      */
-    void CloseFlow(uint64_t flow);
+    uint64_t CloseFlow(uint64_t flow);
     /// \param flow a flow \return true if it is open
     bool IsOpen(uint64_t flow) const;
 
@@ -137,8 +138,12 @@ class DrpTxScheduler
      * \return false if none waits
      */
     bool TakeNextData(DataFrame& frame);
-    /// \param frame a data frame whose payload has been read: it waits for the port
-    void AddFetched(Frame frame);
+    /**
+     * \param frame a data frame whose payload has been read: it waits for the port
+     * \return false if it was discarded (its flow closed while the payload was
+     *         read): the caller reads another payload in its place
+     */
+    bool AddFetched(Frame frame);
     /// \return fetched data frames waiting for the port
     uint64_t GetFetched() const;
 

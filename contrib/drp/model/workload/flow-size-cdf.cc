@@ -6,6 +6,8 @@
 
 #include "ns3/random-variable-stream.h"
 
+#include <algorithm>
+#include <cctype>
 #include <cmath>
 #include <fstream>
 #include <limits>
@@ -42,6 +44,28 @@ Refuse(const std::string& name, uint32_t line, const std::string& what)
     }
     os << ": " << what;
     throw std::invalid_argument(os.str());
+}
+
+/**
+ * \param text a line of the file
+ * \return it quoted for a message, if it is printable text of reasonable
+ *         length; else a description (a binary file's bytes are not echoed)
+ */
+std::string
+Quote(const std::string& text)
+{
+    const bool printable = std::all_of(text.begin(), text.end(), [](char c) {
+        return std::isprint(static_cast<unsigned char>(c)) || c == '\t' || c == '\r';
+    });
+    if (!printable)
+    {
+        return "the line (not text: is this a CDF file?)";
+    }
+    if (text.size() > 80)
+    {
+        return "'" + text.substr(0, 77) + "...'";
+    }
+    return "'" + text + "'";
 }
 
 /**
@@ -93,6 +117,7 @@ FlowSizeCdf::Parse(std::istream& in, const std::string& name)
 {
     std::vector<Point> points;
     std::string text;
+    uint32_t lastLine = 0;
     for (uint32_t line = 1; std::getline(in, text); ++line)
     {
         const std::string content = text.substr(0, text.find('#'));
@@ -106,7 +131,7 @@ FlowSizeCdf::Parse(std::istream& in, const std::string& name)
         if (!(fields >> p.bytes >> p.probability) || (fields >> extra) || !std::isfinite(p.bytes) ||
             !std::isfinite(p.probability))
         {
-            Refuse(name, line, "'" + text + "' is not 'bytes probability' (two numbers)");
+            Refuse(name, line, Quote(text) + " is not 'bytes probability' (two numbers)");
         }
         std::ostringstream what;
         if (p.bytes < 0 || p.bytes > MAX_BYTES)
@@ -134,6 +159,7 @@ FlowSizeCdf::Parse(std::istream& in, const std::string& name)
             Refuse(name, line, what.str());
         }
         points.push_back(p);
+        lastLine = line;
     }
     if (points.empty())
     {
@@ -145,6 +171,15 @@ FlowSizeCdf::Parse(std::istream& in, const std::string& name)
         what << "the last probability is " << points.back().probability
              << ", not 1 (a CDF ends at 1)";
         Refuse(name, 0, what.str());
+    }
+    if (points.back().bytes < 1)
+    {
+        // Every flow would be rounded up to one byte while the arrival rate
+        // follows the mean below it: flows without end, none of them real.
+        std::ostringstream what;
+        what << "the largest size is " << points.back().bytes
+             << " bytes (a flow has at least 1 byte: sizes are bytes, not kilobytes or packets)";
+        Refuse(name, lastLine, what.str());
     }
     return FlowSizeCdf(name, std::move(points));
 }
