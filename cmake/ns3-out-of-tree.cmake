@@ -54,24 +54,31 @@ function(build_lib)
   file(GENERATE OUTPUT ${_module_header} CONTENT "${_content}")
 
   add_library(${_target} SHARED ${BLIB_SOURCE_FILES})
+  # Installed, the target is <name>::<name> (cmake/drp-package.cmake).
   set_target_properties(${_target} PROPERTIES OUTPUT_NAME ns3-${BLIB_LIBNAME}
-                        VERSION ${PROJECT_VERSION})
+                        VERSION ${PROJECT_VERSION} EXPORT_NAME ${BLIB_LIBNAME})
   target_include_directories(${_target} PUBLIC
     $<BUILD_INTERFACE:${NS3_OUT_OF_TREE_INCLUDE_DIR}>
-    $<INSTALL_INTERFACE:include>)
-  # As ns-3 does in tree: the module directory's definitions (e.g. the ns-3
-  # release for drp-compat.h) reach everything that links the library.
+    $<INSTALL_INTERFACE:${CMAKE_INSTALL_INCLUDEDIR}>)
+  target_compile_features(${_target} PUBLIC cxx_std_17)
+  # As ns-3 does in tree: the module directory's definitions reach everything
+  # that links the library in this build. Not the installed library's users:
+  # the definitions name this build's folders, and a program of one's own
+  # chooses its logging and asserts itself, as with ns-3's installed targets.
   get_directory_property(_dir_definitions COMPILE_DEFINITIONS)
-  target_compile_definitions(${_target} PUBLIC ${NS3_OUT_OF_TREE_DEFINITIONS} ${_dir_definitions})
+  foreach(_definition ${NS3_OUT_OF_TREE_DEFINITIONS} ${_dir_definitions})
+    target_compile_definitions(${_target} PUBLIC $<BUILD_INTERFACE:${_definition}>)
+  endforeach()
   target_compile_options(${_target} PRIVATE -Wall -Wextra)
   target_link_libraries(${_target} PUBLIC ${BLIB_LIBRARIES_TO_LINK})
   set(lib${BLIB_LIBNAME} ${_target} CACHE INTERNAL "ns-3 module target ${BLIB_LIBNAME}")
 
-  install(TARGETS ${_target} EXPORT drpTargets LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR})
+  install(TARGETS ${_target} EXPORT ${BLIB_LIBNAME}Targets
+          LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR})
   foreach(_header ${BLIB_HEADER_FILES})
-    install(FILES ${_header} DESTINATION include/ns3)
+    install(FILES ${_header} DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/ns3)
   endforeach()
-  install(FILES ${_module_header} DESTINATION include/ns3)
+  install(FILES ${_module_header} DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/ns3)
 
   if(BLIB_TEST_SOURCES)
     add_library(${_target}-test OBJECT ${BLIB_TEST_SOURCES})

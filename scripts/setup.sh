@@ -8,8 +8,9 @@ DRP_BUILD="${DRP_BUILD:-$DRP_ROOT/build}"
 
 # ns3, libns3-dev and libgsl-dev are all needed for ns-3's CMake config to load.
 # The rest serve the Python package drp (bindings, campaigns, their tests), and
-# tshark the test of the Wireshark dissector (contrib/drp/wireshark/drp.lua).
-DRP_PACKAGES=(cmake make g++ ns3 libns3-dev libgsl-dev libboost-dev
+# tshark the test of the Wireshark dissector (contrib/drp/wireshark/drp.lua),
+# pkg-config the test of the installed module (test/install/check-install.sh).
+DRP_PACKAGES=(cmake make g++ ns3 libns3-dev libgsl-dev libboost-dev pkg-config
   pybind11-dev python3-dev python3-numpy python3-pandas python3-tqdm python3-distributed
   python3-pytest python3-scipy python3-matplotlib tshark)
 

@@ -11,6 +11,8 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <cstdlib>
+#include <fstream>
 #include <sstream>
 #include <stdexcept>
 #include <string>
@@ -41,6 +43,57 @@ class DrpFlowSizeShippedTestCase : public TestCase
         NS_TEST_EXPECT_MSG_EQ(mining.GetPoints().size(), 13, "data mining: 13 points");
         NS_TEST_EXPECT_MSG_EQ_TOL(mining.GetMeanBytes(), 12658198.6, 0.01, "data mining mean");
         NS_TEST_EXPECT_MSG_EQ(mining.GetMaxBytes(), 1e9, "data mining: at most 1 GB");
+    }
+};
+
+/**
+ * \ingroup drp-tests
+ * Where the shipped CDFs are found: the folder named by the environment
+ * variable DRP_DATA_DIR comes first (a file missing there is refused, not
+ * looked for elsewhere), an empty one counts as unset, and without it a build
+ * folder or an ns-3 source tree reads the module's own data folder. (The
+ * installed library's data folder: CTest's drp-install.)
+ */
+class DrpFlowSizeDataDirTestCase : public TestCase
+{
+  public:
+    DrpFlowSizeDataDirTestCase()
+        : TestCase("Workload: the folder of the shipped CDFs")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        const char* given = std::getenv("DRP_DATA_DIR");
+        const std::string saved = given != nullptr ? given : "";
+
+        setenv("DRP_DATA_DIR", "/nonexistent/drp-data", 1);
+        NS_TEST_EXPECT_MSG_EQ(FlowSizeCdf::GetShippedPath("web-search"),
+                              "/nonexistent/drp-data/flow-sizes/web-search.cdf",
+                              "the environment variable comes first");
+        bool refused = false;
+        try
+        {
+            FlowSizeCdf::Load("data-mining");
+        }
+        catch (const std::invalid_argument&)
+        {
+            refused = true;
+        }
+        NS_TEST_EXPECT_MSG_EQ(refused, true, "a file missing there is refused");
+
+        setenv("DRP_DATA_DIR", "", 1);
+        const std::string fallback = FlowSizeCdf::GetShippedPath("web-search");
+        unsetenv("DRP_DATA_DIR");
+        const std::string path = FlowSizeCdf::GetShippedPath("web-search");
+        NS_TEST_EXPECT_MSG_EQ(fallback, path, "an empty variable counts as unset");
+        NS_TEST_EXPECT_MSG_EQ(std::ifstream(path).good(), true, "the module's file " << path);
+
+        if (given != nullptr)
+        {
+            setenv("DRP_DATA_DIR", saved.c_str(), 1);
+        }
     }
 };
 
@@ -200,6 +253,7 @@ class DrpWorkloadTestSuite : public TestSuite
         : TestSuite("drp-workload", DRP_TEST_UNIT)
     {
         AddTestCase(new DrpFlowSizeShippedTestCase, DRP_TEST_QUICK);
+        AddTestCase(new DrpFlowSizeDataDirTestCase, DRP_TEST_QUICK);
         AddTestCase(new DrpFlowSizeSamplingTestCase, DRP_TEST_QUICK);
         AddTestCase(new DrpFlowSizeBadInputTestCase, DRP_TEST_QUICK);
     }

@@ -10,15 +10,28 @@
  * \ingroup drp
  * The one place where drp hides differences between ns-3 releases (3.35 on).
  *
- * contrib/drp/CMakeLists.txt (contrib/drp/wscript in a waf-era tree) defines
- * DRP_NS3_VERSION_MINOR from the ns-3 it builds against: ns-3's own
- * version-defines.h exists in a source tree only when ns-3 was configured
+ * DRP_NS3_VERSION_MINOR names the ns-3 release drp is built against: ns-3's
+ * own version-defines.h exists in a source tree only when ns-3 was configured
  * with --enable-build-version, and a stale copy of another release (an
- * installed libns3-dev) may be found on the include path instead.
+ * installed libns3-dev) may be found on the include path instead. In an ns-3
+ * source tree, contrib/drp/CMakeLists.txt (contrib/drp/wscript in a waf-era
+ * tree) defines it for everything that uses the module. Out of tree the build
+ * generates drp-config.h beside this header and installs the two together, so
+ * that a program built against the installed headers needs no definition.
  */
 
 #ifndef DRP_NS3_VERSION_MINOR
-#error "DRP_NS3_VERSION_MINOR is undefined: build drp through contrib/drp/CMakeLists.txt or wscript"
+// By its bare name, which the compiler looks for first in this header's own
+// folder: the drp-config.h of another drp installed elsewhere on the include
+// path cannot take the place of this one. A source tree, which defines the
+// release, never reads it.
+#if __has_include("drp-config.h")
+#include "drp-config.h"
+#endif
+#endif
+
+#ifndef DRP_NS3_VERSION_MINOR
+#error "DRP_NS3_VERSION_MINOR is undefined: build drp with its build files, or install it"
 #endif
 
 #include "ns3/application-container.h"

@@ -4,16 +4,25 @@
 
 #include "flow-size-cdf.h"
 
+// DRP_LIBDIR_TO_DATADIR, out of tree (drp-config.h).
+#include "ns3/drp-compat.h"
 #include "ns3/random-variable-stream.h"
 
 #include <algorithm>
 #include <cctype>
 #include <cmath>
+#include <cstdlib>
 #include <fstream>
 #include <limits>
 #include <sstream>
 #include <stdexcept>
 #include <utility>
+
+#ifdef DRP_LIBDIR_TO_DATADIR
+#include <dlfcn.h>
+#include <filesystem>
+#include <system_error>
+#endif
 
 #ifndef DRP_DATA_DIR
 #error "DRP_DATA_DIR (the module's data folder) is defined by contrib/drp's build file"
@@ -77,6 +86,44 @@ IsBlank(const std::string& text)
 {
     return text.find_first_not_of(" \t\r") == std::string::npos;
 }
+
+/**
+ * The module's data folder, in this order: the environment variable
+ * DRP_DATA_DIR; out of tree, the folder installed with this library, if this
+ * library is an installed one; the module's source folder (DRP_DATA_DIR as
+ * the build defines it), where a build folder and an ns-3 source tree find
+ * the files.
+ * \return the folder
+ */
+std::string
+GetDataDir()
+{
+    const char* variable = std::getenv("DRP_DATA_DIR");
+    if (variable != nullptr && *variable != '\0')
+    {
+        return variable;
+    }
+#ifdef DRP_LIBDIR_TO_DATADIR
+    // Found from the library's own file rather than from a path fixed at
+    // configure time: a prefix given at install time moves the library and
+    // its data together, and a build folder's library, which has no data
+    // folder beside it, never reads an older installation's files.
+    static const char anchor = 0;
+    Dl_info info;
+    if (dladdr(&anchor, &info) != 0 && info.dli_fname != nullptr)
+    {
+        const std::filesystem::path installed =
+            (std::filesystem::path(info.dli_fname).parent_path() / DRP_LIBDIR_TO_DATADIR)
+                .lexically_normal();
+        std::error_code error;
+        if (std::filesystem::is_directory(installed, error))
+        {
+            return installed.string();
+        }
+    }
+#endif
+    return DRP_DATA_DIR;
+}
 } // namespace
 
 FlowSizeCdf::FlowSizeCdf(std::string name, std::vector<Point> points)
@@ -109,7 +156,7 @@ FlowSizeCdf::GetShippedPath(const std::string& name)
         throw std::invalid_argument("shipped flow-size CDF '" + name +
                                     "' does not exist (web-search or data-mining)");
     }
-    return std::string(DRP_DATA_DIR) + "/flow-sizes/" + name + ".cdf";
+    return GetDataDir() + "/flow-sizes/" + name + ".cdf";
 }
 
 FlowSizeCdf

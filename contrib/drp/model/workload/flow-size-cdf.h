@@ -38,7 +38,10 @@ class EmpiricalRandomVariable;
  *
  * The module ships the two distributions the field uses (GetShippedPath()):
  * "web-search" (DCTCP) and "data-mining" (VL2), in contrib/drp/data/flow-sizes,
- * each with its source in its header.
+ * each with its source in its header. They are found in the folder named by
+ * the environment variable DRP_DATA_DIR if it is set; else, for an installed
+ * library, in the data folder installed with it (share/drp); else in the
+ * module's source folder.
  *
  * Sampling goes through ns-3's EmpiricalRandomVariable with Interpolate on
  * (CreateRandomVariable()), so streams are assigned as for any ns-3 random
@@ -69,7 +72,8 @@ class FlowSizeCdf
     static FlowSizeCdf Parse(std::istream& in, const std::string& name);
     /**
      * \param name "web-search" or "data-mining"
-     * \return the path of the shipped file (std::invalid_argument for other names)
+     * \return the path of the shipped file (std::invalid_argument for other names), in
+     *         the data folder found as the class documentation says
      */
     static std::string GetShippedPath(const std::string& name);
 
