@@ -163,6 +163,38 @@ def test_every_handout_is_listed():
     assert (LABS / "answers.md").exists()
 
 
+def key_section(number):
+    """Return the section of the answer key (answers.md) on lab ``number``."""
+    text = (LABS / "answers.md").read_text()
+    (section,) = re.findall(rf"^## Lab {number}:.*?(?=^## |\Z)", text, re.S | re.M)
+    return section
+
+
+def key_text(number):
+    """Return the answer key's section on lab ``number``, every run of white space one space."""
+    return " ".join(key_section(number).split())
+
+
+def key_table(number):
+    """Return the rows of the tables in the answer key's section on lab ``number``, as lists of
+    cells (stripped), header and rule rows left out."""
+    rows, in_table = [], False
+    for line in key_section(number).splitlines():
+        if not line.startswith("|"):
+            in_table = False
+        elif re.fullmatch(r"\|(\s*:?-+:?\s*\|)+", line.strip()):
+            in_table = True
+        elif in_table:
+            rows.append([cell.strip() for cell in line.strip()[1:-1].split("|")])
+    return rows
+
+
+def test_key_table_parser():
+    rows = key_table(5)
+    assert rows[0][:2] == ["1", "`--hosts=3`"] and all(len(row) == 6 for row in rows)
+    assert len(key_table(1)) == 7 and len(key_table(2)) == 7
+
+
 def info(output):
     """Return the Info column of tshark's one-line summaries (after the length)."""
     return [re.sub(r"^.* DRP \d+ ", "", line) for line in output.splitlines() if " DRP " in line]
@@ -218,6 +250,18 @@ def test_lab1_handshake_on_the_wire(drp_root, tmp_path):
     assert dynamic[0][1] == "00:00:00:00:00:01" and dynamic[1][1] == "00:00:00:00:00:02"
     # Step 8: nothing malformed, no errors.
     assert "Malformed" not in outputs[10] and "Error" not in outputs[10]
+    # The answer key: the control frames' times (whole µs, as the captures keep them), and
+    # the times rnic-first prints.
+    rows = key_table(1)
+    for column, captured in ((0, traditional), (2, dynamic)):
+        control = [row for row in rows if not row[column + 1].startswith("DATA")]
+        assert [(float(row[column]), row[column + 1].split()[0]) for row in control] == [
+            (time, kind) for time, _, kind, _ in captured]
+    (sn9,) = [row[2] for row in rows if row[3].startswith("DATA sn=9")]
+    (line,) = [line for line in outputs[5].splitlines() if "DATA tid=1 sn=9" in line]
+    assert float(sn9) == round(float(line.split()[1]) * 1e6, 3)
+    times = [re.search(r"\+([0-9.]+)us", outputs[n]).group(1) for n in (0, 2)]
+    assert f"`rnic-first` prints {times[0]} µs (traditional) and {times[1]} µs" in key_text(1)
 
 
 def transfer(output):
@@ -256,6 +300,7 @@ def test_lab2_losing_one_frame(drp_root, tmp_path):
     dynamic, line = transfer(outputs[10])
     assert dynamic == t0 and "indirect" in line
     # Question 5: an invalid reply that is lost costs both methods one timer.
+    lost_reply = []
     for method in ("traditional", "dynamic"):
         done = subprocess.run(
             [str(BUILD / "examples" / "rnic-first"), "--transfers=1", f"--method={method}",
@@ -264,6 +309,23 @@ def test_lab2_losing_one_frame(drp_root, tmp_path):
         )
         time, line = transfer(done.stdout)
         assert 1500 <= time - t0 <= 1501 and "direct" in line and "indirect" not in line
+        lost_reply.append(time)
+    # The answer key: measured extra and time per case, as printed (to 0.01 µs).
+    rows = key_table(2)
+    assert [row[0][:3] for row in rows] == [f"({case})" for case in "abcdefg"]
+    for row, case in zip(rows, "abcdefg"):
+        more = extra[case][0]
+        assert row[3] == ("0" if more == 0 else f"{more:.2f} µs"), row[0]
+        assert row[4] == f"{t0 + more:.2f} µs", row[0]
+    text = key_text(2)
+    assert lost_reply[0] == lost_reply[1]
+    for quoted in (
+        f"T0 = {t0:g} µs",
+        f"the traditional RNIC takes {traditional:g} µs ({traditional - t0:.1f} µs extra",
+        f"the dynamic RNIC takes {dynamic:g} µs",
+        f"both take {lost_reply[0]:.2f} µs",
+    ):
+        assert quoted in text, quoted
 
 
 def settings(store):
@@ -303,6 +365,30 @@ def test_lab3_registration_failure(drp_root, tmp_path):
         whole = d[d["capacity"] == 131072].iloc[0]
         assert whole["buffer_overflows"] == 0 and whole["mean_us"] < 1152
         assert d[d["capacity"] == 8192].iloc[0]["buffer_overflows"] > 0
+    # The answer key: the dynamic RNIC's table and the traditional RNIC's means, as measured.
+    def interval(setting):
+        return f"{setting['mean_us']:.1f} ± {setting['ci95_us']:.1f} µs"
+
+    rows = key_table(3)
+    assert [row[0] for row in rows] == ["8 KiB", "16 KiB", "32 KiB", "48 KiB", "128 KiB"]
+    for row in rows:
+        capacity = int(row[0].split()[0]) * 1024
+        cells = []
+        for frp in (0.3, 0.6):
+            (setting,) = [x for _, x in dynamic.iterrows()
+                          if x["frp"] == frp and x["capacity"] == capacity]
+            cells += [interval(setting), str(setting["buffer_overflows"])]
+        assert row[1:] == cells, row[0]
+    first = {frp: traditional[traditional["frp"] == frp].iloc[0] for frp in (0, 0.3, 0.6)}
+    means = {frp: f"{first[frp]['mean_us']:.1f}" for frp in first}
+    text = key_text(3)
+    for quoted in (
+        f"Measured: {interval(first[0.3])} and {interval(first[0.6])}",
+        f"The traditional RNIC: {means[0]}, {means[0.3]} and {means[0.6]} µs"
+        " at FRP 0, 0.3 and 0.6",
+        f"Without failures both methods take {clean['mean_us'].iloc[0]:.1f} µs",
+    ):
+        assert quoted in text, quoted
 
 
 def test_lab4_loss_models(drp_root, tmp_path):
@@ -346,6 +432,61 @@ def test_lab4_loss_models(drp_root, tmp_path):
         for model in saved
     }
     assert percent["burst"] < percent["rate"]
+    # The answer key: the table of means, as measured, and the frames lost.
+    table = key_table(4)
+    assert len(table) == 6
+    for row in table:
+        lfp = int(row[0].split()[0]) / 100
+        means = [key.loc[(row[1], model, lfp)] for model in ("rate", "burst")]
+        cells = [f"{m['mean_us']:.1f} ± {m['ci95_us']:.1f} µs" for m in means]
+        assert row[2:] == cells, row[:2]
+    lost = {(method, model, lfp): key.loc[(method, model, lfp)]["frames_lost"]
+            for method in ("traditional", "dynamic") for model in ("rate", "burst")
+            for lfp in (0.01, 0.05, 0.1)}
+    text = key_text(4)
+    quoted = ("Frames lost by the dynamic RNIC: "
+              + ", ".join(f"{lost['dynamic', 'rate', lfp]:,} and {lost['dynamic', 'burst', lfp]:,}"
+                          f" at {lfp * 100:.0f} %" for lfp in (0.01, 0.05, 0.1))
+              + " (rate, burst).")
+    assert quoted in text, quoted
+    other = [(model, lfp) for (method, model, lfp), count in lost.items()
+             if method == "traditional" and count != lost["dynamic", model, lfp]]
+    assert [f"{lost[('traditional', *setting)]:,} at {setting[1] * 100:.0f} % ({setting[0]})"
+            for setting in other] == re.findall(
+        r"The traditional RNIC meets the same losses but for one setting: ([^.]*)\.", text)
+    # Question 1: how far the two models' counts are apart.
+    gaps = [100 * abs(lost[method, "burst", lfp] / lost[method, "rate", lfp] - 1)
+            for method in ("traditional", "dynamic") for lfp in (0.01, 0.05, 0.1)]
+    # Question 2: the traditional RNIC's means and intervals at 10 %.
+    rate, burst = key.loc[("traditional", "rate", 0.1)], key.loc[("traditional", "burst", 0.1)]
+    # Question 3: the CDF's table (median, 99th percentile, slowest).
+    cdf_row = {model: rows[f"loss_model={model}"] for model in ("burst", "rate")}
+    # Question 4: transfers without a timer expiry, without a retransmission.
+    def share(column):
+        return (t.groupby("loss_model")[column].apply(lambda x: 100 * (x == 0).mean())
+                .map("{:.1f}".format))
+
+    timeouts, retransmissions = share("timeouts"), share("retransmissions")
+    for quoted in (
+        f"Yes, within {min(gaps):.1f} to {max(gaps):.1f} %",
+        f"{burst['mean_us']:.0f} against {rate['mean_us']:.0f} µs for the traditional RNIC,"
+        f" {burst['mean_us'] / rate['mean_us']:.1f} times; the intervals"
+        f" ({burst['mean_us'] - burst['ci95_us']:.0f} to {burst['mean_us'] + burst['ci95_us']:.0f},"
+        f" and {rate['mean_us'] - rate['ci95_us']:.0f} to {rate['mean_us'] + rate['ci95_us']:.0f})",
+        f"median {float(cdf_row['burst'][3]):.1f} µs (burst) against"
+        f" {float(cdf_row['rate'][3]):.1f} µs (rate), 99th percentile"
+        f" {float(cdf_row['burst'][4]):.0f} against {float(cdf_row['rate'][4]):.0f} µs, slowest"
+        f" {float(cdf_row['burst'][5]) / 1000:.1f} ms against"
+        f" {float(cdf_row['rate'][5]) / 1000:.1f} ms",
+        f"No timer expiry: {timeouts['burst']} % of the transfers under bursts,"
+        f" {timeouts['rate']} % under independent losses; no retransmission at all:"
+        f" {retransmissions['burst']} % against {retransmissions['rate']} %",
+        # Question 5: the dynamic RNIC's saving at 10 %.
+        f"{saved['burst']:.1f} µs saved of {burst['mean_us']:.1f} ({percent['burst']:.1f} %)"
+        f" under bursts, {saved['rate']:.1f} µs of {rate['mean_us']:.1f}"
+        f" ({percent['rate']:.1f} %) under independent losses",
+    ):
+        assert quoted in text, quoted
 
 
 def fabric(output):
@@ -357,8 +498,47 @@ def fabric(output):
     return mean, maximum, retransmissions, drops
 
 
+def printed(output):
+    """Return rnic-fabric's figures as the answer key's table writes them: FCT "mean / max" (µs),
+    retransmissions, port 0's drops ("D of N", or "0") and its peak queue ("P frames", or "")."""
+    mean, maximum = re.search(r"mean ([0-9.]+), .* max ([0-9.]+)", output).groups()
+    retransmissions = re.search(r"(\d+) retransmissions", output).group(1)
+    port = re.search(
+        r"switch 0 port 0: (\d+) frames dropped of (\d+), peak queue (\d+) frames", output)
+    dropped = f"{port[1]} of {port[2]}" if port else "0"
+    peak = f"{port[3]} frames" if port else ""
+    return [f"{mean} / {maximum}", retransmissions, dropped, peak]
+
+
 def test_lab5_incast(drp_root, tmp_path):
     outputs = run_lab(5, drp_root, tmp_path)
+    # The answer key: a table row per command, as printed.
+    rows = key_table(5)
+    assert len(rows) == len(EXPECTED[5])
+    for row, command, output in zip(rows, EXPECTED[5], outputs):
+        # The key shortens the command ("...", attribute names without their class).
+        options = re.sub(r"--ns3::\w+::", "--", command).split()
+        for option in row[1].strip("`").split():
+            assert option == "..." or option in options, (row[1], command)
+        assert row[2:] == printed(output), command
+    # The figures its text quotes.
+    figures = [printed(output) for output in outputs]
+    mean = [figure[0].split(" / ")[0] for figure in figures]
+    maximum = [figure[0].split(" / ")[1] for figure in figures]
+    drops = [figure[2].split(" of ")[0] for figure in figures]
+    indirect = re.search(r"(\d+) indirect", outputs[7]).group(1)
+    text = key_text(5)
+    for quoted in (
+        f"and the release, {maximum[0]} µs.",
+        f"There are {figures[1][1]} retransmissions for {drops[1]} drops",
+        f"Smallest buffer fastest (max {maximum[2]} µs), largest slowest ({maximum[4]} µs)",
+        f"({figures[4][1]} retransmissions, no loss)",
+        f"No retransmission; max {maximum[5]} µs",
+        f"(mean {mean[7]} against {mean[6]} µs in this run)",
+        f"its indirect data ({indirect} transfers)",
+        f"({drops[7]} drops against {drops[6]})",
+    ):
+        assert quoted in text, quoted
     results = [fabric(output) for output in outputs]
     for output, flows in zip(outputs, [2, 8, 8, 8, 8, 8, 16, 16]):
         assert f"{flows} flows; ended: {flows} success" in output

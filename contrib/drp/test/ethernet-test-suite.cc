@@ -10,8 +10,12 @@
 #include "ns3/ethernet-header.h"
 #include "ns3/ethernet-helper.h"
 #include "ns3/ethernet-net-device.h"
+#include "ns3/flow-monitor-helper.h"
+#include "ns3/flow-monitor.h"
 #include "ns3/internet-stack-helper.h"
 #include "ns3/ipv4-address-helper.h"
+#include "ns3/ipv4-flow-classifier.h"
+#include "ns3/ipv4-header.h"
 #include "ns3/ipv4-l3-protocol.h"
 #include "ns3/net-device-queue-interface.h"
 #include "ns3/node-container.h"
@@ -19,11 +23,17 @@
 #include "ns3/pcap-file.h"
 #include "ns3/pointer.h"
 #include "ns3/queue-size.h"
+#include "ns3/rnic-helper.h"
 #include "ns3/simulator.h"
+#include "ns3/star-fabric-helper.h"
 #include "ns3/string.h"
 #include "ns3/test.h"
+#include "ns3/udp-client-server-helper.h"
+#include "ns3/udp-server.h"
+#include "ns3/uinteger.h"
 
 #include <list>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -786,6 +796,183 @@ class EthernetSwitchTestCase : public EthernetPingTestCaseBase
 
 /**
  * \ingroup drp-tests
+ * ns-3's FlowMonitor over the module's devices: a UDP flow from host 0 to
+ * host 1 through one switch, either a learning BridgeNetDevice over
+ * EthernetNetDevice ports or a star fabric (RNICs on an
+ * EcmpSwitchNetDevice). The devices keep the packet, and so the byte tag
+ * Ipv4FlowProbe puts on it, from one IP layer to the other, so the monitor
+ * pairs every packet sent with its arrival. Pings run beside the flow:
+ * Ipv4FlowClassifier classifies TCP and UDP only, so ICMP is no flow. With
+ * one frame dropped by a ListErrorModel at host 1's device (below the IP
+ * layer, where no probe sees it) the monitor counts that packet as lost once
+ * it is older than MaxPerHopDelay.
+ */
+class EthernetFlowMonitorTestCase : public TestCase
+{
+  public:
+    /**
+     * \param fabric true: a star fabric (RNICs, EcmpSwitchNetDevice); false:
+     *        EthernetNetDevice hosts on a BridgeNetDevice
+     * \param dropOne drop the frame of the fourth UDP packet at host 1
+     */
+    EthernetFlowMonitorTestCase(bool fabric, bool dropOne)
+        : TestCase(std::string("Ethernet: FlowMonitor counts a UDP flow across ") +
+                   (fabric ? "an ECMP switch between RNICs" : "a learning switch") +
+                   (dropOne ? ", one frame lost" : "")),
+          m_fabric(fabric),
+          m_dropOne(dropOne)
+    {
+    }
+
+  private:
+    /// UDP packets the flow sends.
+    static constexpr uint32_t PACKETS = 10;
+    /// UDP payload of each, in bytes.
+    static constexpr uint32_t PAYLOAD = 512;
+    /// The UDP packet (0-based) whose frame host 1 drops.
+    static constexpr uint32_t DROPPED = 3;
+
+    /**
+     * Host 0's IP layer sent a packet (Ipv4L3Protocol trace source Tx):
+     * marks the frame of the DROPPED-th UDP packet for the error model.
+     * \param packet the packet, IP header included
+     */
+    void IpTx(Ptr<const Packet> packet, Ptr<Ipv4>, uint32_t)
+    {
+        Ipv4Header header;
+        packet->PeekHeader(header);
+        if (header.GetProtocol() == 17 && m_udpSent++ == DROPPED && m_errorModel)
+        {
+            m_errorModel->SetList({static_cast<uint32_t>(packet->GetUid())});
+        }
+    }
+
+    void DoRun() override
+    {
+        NodeContainer hosts;
+        NetDeviceContainer hostDevs;
+        EthernetHelper eth;
+        eth.SetDeviceAttribute("DataRate", StringValue(RATE));
+        RnicHelper rnic;
+        std::unique_ptr<StarFabricHelper> star;
+        if (m_fabric)
+        {
+            star = std::make_unique<StarFabricHelper>(2, rnic, eth);
+            hosts = star->GetHosts();
+            hostDevs = star->GetRnics();
+        }
+        else
+        {
+            hosts.Create(2);
+            NodeContainer sw;
+            sw.Create(1);
+            NetDeviceContainer ports;
+            for (uint32_t i = 0; i < 2; ++i)
+            {
+                NetDeviceContainer link = eth.Install(hosts.Get(i), sw.Get(0));
+                hostDevs.Add(link.Get(0));
+                ports.Add(link.Get(1));
+            }
+            BridgeHelper bridge;
+            bridge.Install(sw.Get(0), ports);
+        }
+        InternetStackHelper stack;
+        stack.Install(hosts);
+        Ipv4AddressHelper addresses("10.1.1.0", "255.255.255.0");
+        Ipv4InterfaceContainer ifs = addresses.Assign(hostDevs);
+
+        if (m_dropOne)
+        {
+            m_errorModel = CreateObject<ListErrorModel>();
+            hostDevs.Get(1)->SetAttribute("ReceiveErrorModel", PointerValue(m_errorModel));
+        }
+        hosts.Get(0)->GetObject<Ipv4L3Protocol>()->TraceConnectWithoutContext(
+            "Tx",
+            MakeCallback(&EthernetFlowMonitorTestCase::IpTx, this));
+
+        const uint16_t port = 9;
+        UdpServerHelper serverHelper(port);
+        ApplicationContainer server = serverHelper.Install(hosts.Get(1));
+        server.Start(Seconds(0));
+        // ns-3 delays an ARP request by up to 10 ms (ArpL3Protocol::RequestJitter)
+        // and holds at most 3 packets meanwhile: 20 ms apart, none is lost there.
+        UdpClientHelper clientHelper(ifs.GetAddress(1), port);
+        clientHelper.SetAttribute("MaxPackets", UintegerValue(PACKETS));
+        clientHelper.SetAttribute("Interval", TimeValue(MilliSeconds(20)));
+        clientHelper.SetAttribute("PacketSize", UintegerValue(PAYLOAD));
+        ApplicationContainer client = clientHelper.Install(hosts.Get(0));
+        client.Start(Seconds(1));
+
+        uint32_t replies = 0;
+        ApplicationContainer ping =
+            drp::InstallPing(hosts.Get(0),
+                             ifs.GetAddress(1),
+                             MilliSeconds(50),
+                             56,
+                             drp::FunctorCallback<void, Time>([&replies](Time) { ++replies; }));
+        ping.Start(Seconds(1.01));
+        ping.Stop(Seconds(1.19));
+
+        FlowMonitorHelper flowmon;
+        flowmon.SetMonitorAttribute("MaxPerHopDelay", TimeValue(MilliSeconds(100)));
+        Ptr<FlowMonitor> monitor = flowmon.Install(hosts);
+        Simulator::Stop(Seconds(2));
+        Simulator::Run();
+        monitor->CheckForLostPackets();
+
+        const uint32_t received = m_dropOne ? PACKETS - 1 : PACKETS;
+        NS_TEST_EXPECT_MSG_EQ(m_udpSent, PACKETS, "the client sent every packet");
+        NS_TEST_EXPECT_MSG_EQ(DynamicCast<UdpServer>(server.Get(0))->GetReceived(),
+                              received,
+                              "the server's count");
+        NS_TEST_EXPECT_MSG_EQ(replies, 4, "the pings were answered");
+        NS_TEST_EXPECT_MSG_EQ(
+            DynamicCast<EthernetNetDevice>(hostDevs.Get(1))->GetReceiveErrorDrops(),
+            (m_dropOne ? 1 : 0),
+            "frames the error model dropped");
+
+        const FlowMonitor::FlowStatsContainer stats = monitor->GetFlowStats();
+        NS_TEST_ASSERT_MSG_EQ(stats.size(), 1, "one flow: the UDP one (ICMP is no flow)");
+        const auto& [flowId, flow] = *stats.begin();
+        Ptr<Ipv4FlowClassifier> classifier =
+            DynamicCast<Ipv4FlowClassifier>(flowmon.GetClassifier());
+        const Ipv4FlowClassifier::FiveTuple tuple = classifier->FindFlow(flowId);
+        NS_TEST_EXPECT_MSG_EQ(tuple.sourceAddress, ifs.GetAddress(0), "from host 0");
+        NS_TEST_EXPECT_MSG_EQ(tuple.destinationAddress, ifs.GetAddress(1), "to host 1");
+        NS_TEST_EXPECT_MSG_EQ(uint32_t(tuple.protocol), 17, "UDP");
+        NS_TEST_EXPECT_MSG_EQ(tuple.destinationPort, port, "to the server's port");
+
+        const uint32_t ipBytes = PAYLOAD + 8 + 20;
+        NS_TEST_EXPECT_MSG_EQ(flow.txPackets, PACKETS, "txPackets");
+        NS_TEST_EXPECT_MSG_EQ(flow.txBytes, PACKETS * ipBytes, "txBytes");
+        NS_TEST_EXPECT_MSG_EQ(flow.rxPackets, received, "rxPackets");
+        NS_TEST_EXPECT_MSG_EQ(flow.rxBytes, received * ipBytes, "rxBytes");
+        NS_TEST_EXPECT_MSG_EQ(flow.lostPackets, PACKETS - received, "lostPackets");
+        NS_TEST_EXPECT_MSG_EQ(flow.timesForwarded, 0, "the switch forwards below IP");
+        // A device's error model is below every probe: a loss, not a drop.
+        NS_TEST_EXPECT_MSG_EQ(flow.packetsDropped.size(), 0, "no drop reported");
+        // Two links, store and forward: (8 + 14 + 540 + 4) bytes at 1 Gb/s
+        // each (the RNICs add their PCIe crossings).
+        const Time twoLinks = NanoSeconds(2 * (8 + 14 + ipBytes + 4) * 8);
+        if (m_fabric)
+        {
+            NS_TEST_EXPECT_MSG_GT(flow.lastDelay, twoLinks, "the last packet's delay");
+        }
+        else
+        {
+            NS_TEST_EXPECT_MSG_EQ(flow.lastDelay, twoLinks, "the last packet's delay");
+        }
+        Simulator::Destroy();
+    }
+
+    bool m_fabric;                    //!< star fabric, or a bridge
+    bool m_dropOne;                   //!< drop one UDP frame at host 1
+    Ptr<ListErrorModel> m_errorModel; //!< host 1's error model (m_dropOne)
+    uint32_t m_udpSent{0};            //!< UDP packets host 0's IP layer sent
+};
+
+/**
+ * \ingroup drp-tests
  * Pcap output: Ethernet link type, one record per frame, short frames padded
  * to 64 bytes.
  */
@@ -992,6 +1179,10 @@ class EthernetTestSuite : public TestSuite
         AddTestCase(new EthernetIpv4TestCase, DRP_TEST_QUICK);
         AddTestCase(new EthernetSwitchTestCase(true), DRP_TEST_QUICK);
         AddTestCase(new EthernetSwitchTestCase(false), DRP_TEST_QUICK);
+        AddTestCase(new EthernetFlowMonitorTestCase(false, false), DRP_TEST_QUICK);
+        AddTestCase(new EthernetFlowMonitorTestCase(false, true), DRP_TEST_QUICK);
+        AddTestCase(new EthernetFlowMonitorTestCase(true, false), DRP_TEST_QUICK);
+        AddTestCase(new EthernetFlowMonitorTestCase(true, true), DRP_TEST_QUICK);
         AddTestCase(new EthernetPcapTestCase, DRP_TEST_QUICK);
         AddTestCase(new EthernetSubclassTestCase, DRP_TEST_QUICK);
     }
