@@ -10,6 +10,7 @@
 
 #include <deque>
 #include <limits>
+#include <memory>
 #include <sstream>
 #include <stdexcept>
 
@@ -80,6 +81,17 @@ FabricHelper::Build()
         }
         m_switches.push_back(device);
     }
+    // Every host's group is its edge switch: one table for the whole fabric.
+    auto groups = std::make_shared<EcmpSwitchNetDevice::RouteGroups>();
+    for (uint32_t h = 0; h < m_hosts.GetN(); ++h)
+    {
+        const Mac48Address mac = Mac48Address::ConvertFrom(m_rnics.Get(h)->GetAddress());
+        (*groups)[EcmpSwitchNetDevice::GetAddressKey(mac)] = m_edge[h];
+    }
+    for (const auto& sw : m_switches)
+    {
+        sw->SetRouteGroups(groups);
+    }
     for (uint32_t s = 0; s < m_switchNodes.GetN(); ++s)
     {
         m_distance.push_back(Distances(s));
@@ -123,29 +135,38 @@ FabricHelper::Distances(uint32_t from) const
 void
 FabricHelper::AddRoutesTo(uint32_t edge, const std::vector<uint32_t>& distance)
 {
-    std::vector<std::vector<uint32_t>> nextHops(m_switchNodes.GetN());
+    bool hasHosts = false;
+    for (uint32_t h = 0; h < m_hosts.GetN(); ++h)
+    {
+        if (m_edge[h] == edge)
+        {
+            // The edge switch itself: the host's own port.
+            hasHosts = true;
+            m_switches[edge]->AddRoute(Mac48Address::ConvertFrom(m_rnics.Get(h)->GetAddress()),
+                                       {m_hostPort[h]});
+        }
+    }
+    if (!hasHosts)
+    {
+        return;
+    }
+    // Every other switch: the next hops on a shortest path to the edge
+    // switch, one route for all its hosts.
     for (uint32_t s = 0; s < m_switchNodes.GetN(); ++s)
     {
+        if (s == edge)
+        {
+            continue;
+        }
+        std::vector<uint32_t> nextHops;
         for (const Trunk& t : m_trunks[s])
         {
             if (distance[t.neighbor] + 1 == distance[s])
             {
-                nextHops[s].push_back(t.port);
+                nextHops.push_back(t.port);
             }
         }
-    }
-    for (uint32_t h = 0; h < m_hosts.GetN(); ++h)
-    {
-        if (m_edge[h] != edge)
-        {
-            continue;
-        }
-        const Mac48Address mac = Mac48Address::ConvertFrom(m_rnics.Get(h)->GetAddress());
-        for (uint32_t s = 0; s < m_switchNodes.GetN(); ++s)
-        {
-            m_switches[s]->AddRoute(mac,
-                                    s == edge ? std::vector<uint32_t>{m_hostPort[h]} : nextHops[s]);
-        }
+        m_switches[s]->AddGroupRoute(edge, nextHops);
     }
 }
 

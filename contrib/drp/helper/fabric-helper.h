@@ -130,7 +130,9 @@ class FabricHelper
     /// \return hop distances from switch \p from to every switch (breadth first)
     std::vector<uint32_t> Distances(uint32_t from) const;
     /**
-     * Gives every switch its routes to the hosts of one switch.
+     * Gives every switch its routes to the hosts of one switch: the switch
+     * itself a route per host (its port), every other switch one route for
+     * the group of them (the next hops on its shortest paths to the switch).
      * \param edge the switch
      * \param distance hop distances from it to every switch
      */

@@ -332,6 +332,40 @@ class DrpFabricShapeTestCase : public TestCase
         }
         NS_TEST_EXPECT_MSG_EQ(floodingTrunkEnds, 16 + 2 * (20 - 1), "host ports and a tree");
         Simulator::Destroy();
+        RouteMemory();
+    }
+
+    /**
+     * Routes by edge switch: in a k = 8 fat-tree (128 hosts, 80 switches)
+     * every switch holds a handful of distinct next-hop sets, not one route
+     * per host: an edge switch its k/2 host ports and its uplinks; an
+     * aggregation switch a port per edge switch of its pod and its uplinks; a
+     * core switch a port per pod. Every host's route is still the shortest
+     * path's next hops.
+     */
+    void RouteMemory()
+    {
+        RnicHelper rnic;
+        EthernetHelper links;
+        FatTreeFabricHelper fatTree(8, rnic, links);
+        uint32_t most = 0;
+        for (uint32_t s = 0; s < fatTree.GetSwitches().GetN(); ++s)
+        {
+            most = std::max(most, fatTree.GetSwitch(s)->GetRouteEntries());
+        }
+        NS_TEST_EXPECT_MSG_EQ(fatTree.GetEdge(0, 0)->GetRouteEntries(), 4 + 1, "edge switch");
+        NS_TEST_EXPECT_MSG_EQ(fatTree.GetAggregation(0, 0)->GetRouteEntries(),
+                              4 + 1,
+                              "aggregation switch");
+        NS_TEST_EXPECT_MSG_EQ(fatTree.GetCore(0)->GetRouteEntries(), 8, "core switch");
+        NS_TEST_EXPECT_MSG_EQ(most, 8, "no switch holds more than k sets");
+        for (uint32_t h = 0; h < fatTree.GetHosts().GetN(); ++h)
+        {
+            const uint32_t hops = fatTree.GetSwitchHops(0, h);
+            const auto route = fatTree.GetEdge(0, 0)->GetRoute(Mac(fatTree, h));
+            NS_TEST_EXPECT_MSG_EQ(route.size(), hops == 1 ? 1 : 4, "edge 0 to host " << h);
+        }
+        Simulator::Destroy();
     }
 };
 

@@ -16,6 +16,7 @@
 
 #include <algorithm>
 #include <array>
+#include <sstream>
 
 namespace ns3
 {
@@ -113,6 +114,10 @@ EcmpSwitchNetDevice::DoDispose()
     NS_LOG_FUNCTION(this);
     m_ports.clear();
     m_routes.clear();
+    m_groupRoutes.clear();
+    m_groups = nullptr;
+    m_portSets.clear();
+    m_portSetIndex.clear();
     m_channel = nullptr;
     m_node = nullptr;
     m_rxCallback = NetDevice::ReceiveCallback();
@@ -171,24 +176,81 @@ EcmpSwitchNetDevice::GetPortIndex(Ptr<const NetDevice> port) const
     return 0;
 }
 
-void
-EcmpSwitchNetDevice::AddRoute(Mac48Address destination, const std::vector<uint32_t>& ports)
+uint32_t
+EcmpSwitchNetDevice::InternPorts(const std::vector<uint32_t>& ports, const std::string& what)
 {
-    NS_LOG_FUNCTION(this << destination << ports.size());
-    NS_ABORT_MSG_IF(ports.empty(),
-                    "EcmpSwitchNetDevice: a route to " << destination << " needs a port");
+    NS_ABORT_MSG_IF(ports.empty(), "EcmpSwitchNetDevice: a route to " << what << " needs a port");
     for (uint32_t p : ports)
     {
         GetPort(p); // checks the index
     }
-    m_routes[ToKey(destination)] = ports;
+    auto [it, added] = m_portSetIndex.emplace(ports, m_portSets.size());
+    if (added)
+    {
+        m_portSets.push_back(ports);
+    }
+    return it->second;
+}
+
+void
+EcmpSwitchNetDevice::AddRoute(Mac48Address destination, const std::vector<uint32_t>& ports)
+{
+    NS_LOG_FUNCTION(this << destination << ports.size());
+    std::ostringstream what;
+    what << destination;
+    m_routes[GetAddressKey(destination)] = InternPorts(ports, what.str());
+}
+
+void
+EcmpSwitchNetDevice::SetRouteGroups(std::shared_ptr<const RouteGroups> groups)
+{
+    m_groups = std::move(groups);
+}
+
+void
+EcmpSwitchNetDevice::AddGroupRoute(uint32_t group, const std::vector<uint32_t>& ports)
+{
+    NS_LOG_FUNCTION(this << group << ports.size());
+    const uint32_t set = InternPorts(ports, "group " + std::to_string(group));
+    if (group >= m_groupRoutes.size())
+    {
+        m_groupRoutes.resize(group + 1, 0);
+    }
+    m_groupRoutes[group] = set + 1;
+}
+
+const std::vector<uint32_t>*
+EcmpSwitchNetDevice::FindRoute(Mac48Address destination) const
+{
+    const uint64_t key = GetAddressKey(destination);
+    auto own = m_routes.find(key);
+    if (own != m_routes.end())
+    {
+        return &m_portSets[own->second];
+    }
+    if (m_groups)
+    {
+        auto group = m_groups->find(key);
+        if (group != m_groups->end() && group->second < m_groupRoutes.size() &&
+            m_groupRoutes[group->second] != 0)
+        {
+            return &m_portSets[m_groupRoutes[group->second] - 1];
+        }
+    }
+    return nullptr;
 }
 
 std::vector<uint32_t>
 EcmpSwitchNetDevice::GetRoute(Mac48Address destination) const
 {
-    auto it = m_routes.find(ToKey(destination));
-    return it == m_routes.end() ? std::vector<uint32_t>{} : it->second;
+    const std::vector<uint32_t>* route = FindRoute(destination);
+    return route ? *route : std::vector<uint32_t>{};
+}
+
+uint32_t
+EcmpSwitchNetDevice::GetRouteEntries() const
+{
+    return m_portSets.size();
 }
 
 void
@@ -245,9 +307,9 @@ EcmpSwitchNetDevice::SelectPort(Ptr<const Packet> packet,
                                 Mac48Address source,
                                 Mac48Address destination) const
 {
-    auto it = m_routes.find(ToKey(destination));
-    NS_ABORT_MSG_IF(it == m_routes.end(), "EcmpSwitchNetDevice: no route to " << destination);
-    return PickPort(it->second, packet, protocol, source, destination);
+    const std::vector<uint32_t>* route = FindRoute(destination);
+    NS_ABORT_MSG_IF(!route, "EcmpSwitchNetDevice: no route to " << destination);
+    return PickPort(*route, packet, protocol, source, destination);
 }
 
 uint32_t
@@ -298,13 +360,13 @@ EcmpSwitchNetDevice::ReceiveFromPort(Ptr<NetDevice> incomingPort,
         Flood(inPort, packet, protocol, src, dst);
         return;
     }
-    auto it = m_routes.find(ToKey(dst));
-    if (it == m_routes.end())
+    const std::vector<uint32_t>* route = FindRoute(dst);
+    if (!route)
     {
         Flood(inPort, packet, protocol, src, dst);
         return;
     }
-    ForwardUnicast(inPort, packet, protocol, src, dst, it->second);
+    ForwardUnicast(inPort, packet, protocol, src, dst, *route);
 }
 
 void
@@ -403,7 +465,7 @@ EcmpSwitchNetDevice::GetEgressDrops() const
 }
 
 uint64_t
-EcmpSwitchNetDevice::ToKey(Mac48Address address)
+EcmpSwitchNetDevice::GetAddressKey(Mac48Address address)
 {
     uint8_t mac[6];
     address.CopyTo(mac);
@@ -528,14 +590,14 @@ EcmpSwitchNetDevice::SendFrom(Ptr<Packet> packet,
     const Mac48Address src = Mac48Address::ConvertFrom(source);
     const Mac48Address dst = Mac48Address::ConvertFrom(dest);
     const uint32_t none = m_ports.size();
-    auto it = m_routes.find(ToKey(dst));
-    if (it == m_routes.end())
+    const std::vector<uint32_t>* route = FindRoute(dst);
+    if (!route)
     {
         Flood(none, packet, protocolNumber, src, dst);
     }
     else
     {
-        ForwardUnicast(none, packet, protocolNumber, src, dst, it->second);
+        ForwardUnicast(none, packet, protocolNumber, src, dst, *route);
     }
     return true;
 }

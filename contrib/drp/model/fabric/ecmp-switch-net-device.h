@@ -10,6 +10,8 @@
 #include "ns3/traced-callback.h"
 
 #include <cstdint>
+#include <map>
+#include <memory>
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -35,6 +37,14 @@ class Packet;
  *
  * - AddRoute(): a destination MAC address and the ports on a shortest path
  *   towards it (one or more: equal-cost next hops);
+ * - SetRouteGroups() and AddGroupRoute(): the same for whole groups of
+ *   destinations (FabricHelper: the hosts of one edge switch), so that a
+ *   switch holds one route per group rather than one per host. The table
+ *   that names each host's group is shared by every switch of a fabric, and
+ *   a switch keeps each distinct set of next hops once, so a fabric's route
+ *   memory grows with its hosts plus its switches times its edge switches,
+ *   not with hosts times switches. A host's own route (AddRoute()) comes
+ *   before its group's;
  * - SetFloodPort(): the ports on one spanning tree of the fabric, over which
  *   broadcast, multicast and unknown destinations are flooded, so that ARP,
  *   IPv4, ping and TCP work across the fabric next to DRP.
@@ -138,6 +148,30 @@ class EcmpSwitchNetDevice : public NetDevice
     void AddRoute(Mac48Address destination, const std::vector<uint32_t>& ports);
     /// \param destination a MAC address \return its next hops (empty: none)
     std::vector<uint32_t> GetRoute(Mac48Address destination) const;
+
+    /// Destinations' groups: GetAddressKey() of a host's address -> its group.
+    typedef std::unordered_map<uint64_t, uint32_t> RouteGroups;
+    /**
+     * \brief Names the group of each destination (shared by every switch that
+     * routes by the same groups; replaces any groups set before).
+     * \param groups address key -> group
+     */
+    void SetRouteGroups(std::shared_ptr<const RouteGroups> groups);
+    /**
+     * \brief Sets the next hops towards every destination of a group
+     * (replacing any); a destination's own route, if it has one, comes first.
+     * \param group a group of SetRouteGroups()
+     * \param ports indices of the ports on a shortest path towards the group,
+     *        in the order the ECMP hash indexes them (not empty)
+     */
+    void AddGroupRoute(uint32_t group, const std::vector<uint32_t>& ports);
+    /// \return distinct next-hop sets this switch holds (its own routes and its groups')
+    uint32_t GetRouteEntries() const;
+    /**
+     * \param address a MAC address
+     * \return its 48 bits as an integer (the route tables' key)
+     */
+    static uint64_t GetAddressKey(Mac48Address address);
     /**
      * \param index a port index
      * \param flood true: broadcast and unknown destinations go out of this
@@ -297,21 +331,31 @@ class EcmpSwitchNetDevice : public NetDevice
                       Mac48Address source,
                       Mac48Address destination) const;
     /**
-     * \param address a MAC address
-     * \return its 48 bits as an integer (the route table's key)
+     * \param destination a MAC address
+     * \return its next hops (null: no route), its own route before its group's
      */
-    static uint64_t ToKey(Mac48Address address);
+    const std::vector<uint32_t>* FindRoute(Mac48Address destination) const;
+    /**
+     * \param ports a set of next hops, checked (not empty, valid ports)
+     * \param what the route's destination, for the message
+     * \return its index in m_portSets (added if new)
+     */
+    uint32_t InternPorts(const std::vector<uint32_t>& ports, const std::string& what);
 
-    Ptr<Node> m_node;                                             //!< the switch node
-    Ptr<Channel> m_channel;                                       //!< the ports' channels
-    Mac48Address m_address;                                       //!< the switch's own address
-    uint32_t m_ifIndex{0};                                        //!< interface index
-    uint16_t m_mtu{1500};                                         //!< MTU
-    uint32_t m_ecmpSeed{0};                                       //!< EcmpSeed attribute
-    std::vector<Port> m_ports;                                    //!< ports, by index
-    std::unordered_map<uint64_t, std::vector<uint32_t>> m_routes; //!< MAC -> next hops
-    uint64_t m_unicastFrames{0};                                  //!< frames forwarded on a route
-    uint64_t m_floodedFrames{0};                                  //!< frames flooded
+    Ptr<Node> m_node;                                         //!< the switch node
+    Ptr<Channel> m_channel;                                   //!< the ports' channels
+    Mac48Address m_address;                                   //!< the switch's own address
+    uint32_t m_ifIndex{0};                                    //!< interface index
+    uint16_t m_mtu{1500};                                     //!< MTU
+    uint32_t m_ecmpSeed{0};                                   //!< EcmpSeed attribute
+    std::vector<Port> m_ports;                                //!< ports, by index
+    std::vector<std::vector<uint32_t>> m_portSets;            //!< distinct next-hop sets
+    std::map<std::vector<uint32_t>, uint32_t> m_portSetIndex; //!< set -> its index
+    std::unordered_map<uint64_t, uint32_t> m_routes;          //!< MAC -> next-hop set
+    std::shared_ptr<const RouteGroups> m_groups;              //!< destination -> group
+    std::vector<uint32_t> m_groupRoutes;                   //!< group -> next-hop set + 1 (0: none)
+    uint64_t m_unicastFrames{0};                           //!< frames forwarded on a route
+    uint64_t m_floodedFrames{0};                           //!< frames flooded
     uint64_t m_hairpinDrops{0};                            //!< routes back out of the in-port
     NetDevice::ReceiveCallback m_rxCallback;               //!< up the stack
     NetDevice::PromiscReceiveCallback m_promiscRxCallback; //!< up the stack, promiscuous
