@@ -248,5 +248,5 @@ def run(
     ``ValueError`` for an invalid value.
     """
     params = dict(locals())
-    params["defaults"] = dict(defaults or {})
+    params["defaults"] = {} if defaults is None else defaults
     return RunResult(_drp.run(**params))
