@@ -25,10 +25,15 @@ include runs of other builds, it warns (:class:`BuildWarning`), saying how
 to recompute them: ``run(..., recompute_other_builds=True)``.
 """
 
+from __future__ import annotations
+
 import itertools
 import json
 import math
+import os
 import warnings
+from typing import TYPE_CHECKING, Any, Callable, Mapping, Sequence, Union
+
 
 from drp import _build, _drp
 from drp.executors import run_dask, run_local
@@ -51,8 +56,14 @@ from drp.fabric import (
 from drp.fabric import SCENARIO as FABRIC_SCENARIO
 from drp.store import Store, key_params, params_key
 
+if TYPE_CHECKING:
+    import pandas as pd
 
-def param_combinations(grid, kind=None):
+#: A parameter grid: names to a value or a list of values; or a list of grids.
+Grid = Union[Mapping[str, Any], Sequence[Mapping[str, Any]]]
+
+
+def param_combinations(grid: Grid, kind: Kind | None = None) -> list[dict[str, Any]]:
     """Return every combination of a parameter grid, in canonical form.
 
     ``grid`` maps parameter names to lists (or tuples) of values; any other
@@ -84,7 +95,7 @@ def param_combinations(grid, kind=None):
     return list(combinations.values())
 
 
-def estimated_cost(params):
+def estimated_cost(params: Mapping[str, Any]) -> float:
     """Return a rough relative cost of a run: data frames, weighted for load.
 
     Only the order of a campaign's runs depends on it (longest first);
@@ -95,7 +106,7 @@ def estimated_cost(params):
     return frames * background * (1 + 2 * params["lfp"] + params["frp"])
 
 
-def estimated_fabric_cost(params):
+def estimated_fabric_cost(params: Mapping[str, Any]) -> float:
     """Return a rough relative cost of a fabric run: bytes the workload offers.
 
     Only the order of a campaign's runs depends on it (longest first).
@@ -124,7 +135,17 @@ class Kind:
     know which to run.
     """
 
-    def __init__(self, name, parameters, names, summarize, summary, counters, cost, table):
+    def __init__(
+        self,
+        name: str,
+        parameters: Callable[..., dict[str, Any]],
+        names: Sequence[str],
+        summarize: Callable[[Mapping[str, Any], Mapping[str, Any]], dict[str, Any]],
+        summary: Sequence[str],
+        counters: Sequence[str],
+        cost: Callable[[Mapping[str, Any]], float],
+        table: str,
+    ) -> None:
         self.name = name
         self._parameters = parameters
         #: parameter names, in the order of the C++ Config
@@ -140,14 +161,14 @@ class Kind:
         #: the store's table of this kind's transfers
         self.table = table
 
-    def parameters(self, **params):
+    def parameters(self, **params: Any) -> dict[str, Any]:
         """Return every parameter in canonical form (with the kind's marker)."""
         canonical = self._parameters(**params)
         if self.name == FABRIC_SCENARIO:
             canonical["scenario"] = FABRIC_SCENARIO
         return canonical
 
-    def columns(self, params):
+    def columns(self, params: Mapping[str, Any]) -> dict[str, Any]:
         """Return a run's parameters as table columns (without the kind's marker)."""
         if self.name == FABRIC_SCENARIO:
             return {name: params[name] for name in self.names if name in params}
@@ -180,7 +201,7 @@ def _describe_build(version, git_revision):
     return f"{version} {git_revision.removesuffix('-dirty')[:12]}{dirty}"
 
 
-def check_workers(workers):
+def check_workers(workers: int | None) -> None:
     """Raise ``ValueError`` unless ``workers`` is None (one per core) or at least 1."""
     if workers is not None and not workers >= 1:
         raise ValueError(f"workers = {workers} is out of range [1, ...]")
@@ -195,9 +216,9 @@ class Campaign:
     """A results store (an SQLite file, see :mod:`drp.store`) and the runs to fill it."""
 
     #: the experiments this campaign runs (:class:`FabricCampaign`: fabric ones)
-    kind = P2P
+    kind: Kind = P2P
 
-    def __init__(self, path, *, read_only=False):
+    def __init__(self, path: str | os.PathLike[str], *, read_only: bool = False) -> None:
         """Open the store at ``path``, creating it if needed.
 
         A file with tables that is not a store raises ``ValueError``
@@ -207,17 +228,17 @@ class Campaign:
         """
         self.store = Store(path, read_only=read_only)
 
-    def close(self):
+    def close(self) -> None:
         """Close the store."""
         self.store.close()
 
-    def __enter__(self):
+    def __enter__(self) -> Campaign:
         return self
 
-    def __exit__(self, *exc_info):
+    def __exit__(self, *exc_info: object) -> None:
         self.close()
 
-    def missing(self, grid, repetitions=1):
+    def missing(self, grid: Grid, repetitions: int = 1) -> list[dict[str, Any]]:
         """Return the runs of ``grid`` x ``repetitions`` the store lacks.
 
         A list of parameter dicts, ``run`` included, repetition by repetition
@@ -241,14 +262,14 @@ class Campaign:
 
     def run(
         self,
-        grid,
-        repetitions=1,
+        grid: Grid,
+        repetitions: int = 1,
         *,
-        workers=None,
-        scheduler=None,
-        progress=True,
-        recompute_other_builds=False,
-    ):
+        workers: int | None = None,
+        scheduler: str | None = None,
+        progress: bool = True,
+        recompute_other_builds: bool = False,
+    ) -> int:
         """Compute the runs of ``grid`` x ``repetitions`` the store lacks.
 
         Runs execute in local worker processes (``workers`` at a time, default
@@ -329,7 +350,7 @@ class Campaign:
         ]
         return pd.DataFrame(rows, columns=self.kind.names, index=runs.index)
 
-    def to_dataframe(self, grid=None):
+    def to_dataframe(self, grid: Grid | None = None) -> pd.DataFrame:
         """Return the stored transfers of ``grid`` (of every run with None).
 
         One row per transfer: the parameters, then the record columns, as
@@ -342,7 +363,7 @@ class Campaign:
         params = self._parameter_frame(runs).loc[transfers["run_id"]].reset_index(drop=True)
         return params.join(transfers.drop(columns="run_id"))
 
-    def runs_dataframe(self, grid=None):
+    def runs_dataframe(self, grid: Grid | None = None) -> pd.DataFrame:
         """Return one row per stored run of ``grid`` (of every run with None).
 
         Columns: the parameters, ``version``, ``git_revision``, ``finished``
@@ -362,7 +383,7 @@ class Campaign:
         frame = self._parameter_frame(runs).join(runs[["version", "git_revision", "finished"]])
         return frame.join(summaries).reset_index(drop=True)
 
-    def settings_dataframe(self, grid=None):
+    def settings_dataframe(self, grid: Grid | None = None) -> pd.DataFrame:
         """Return one row per parameter combination, its repetitions pooled.
 
         Columns: the parameters but ``run``, ``runs`` (repetitions stored),
@@ -409,7 +430,7 @@ class FabricCampaign(Campaign):
 
     kind = FABRIC
 
-    def ports_dataframe(self, grid=None):
+    def ports_dataframe(self, grid: Grid | None = None) -> pd.DataFrame:
         """Return the stored switch-port counters of ``grid`` (of every fabric run with None).
 
         One row per port and run: the parameters, then the port's columns

@@ -4,13 +4,21 @@ An experiment is ``DrpScenario::Run`` of the C++ module: the same parameters
 (snake_case names) and the same numbers as its programs.
 """
 
+from __future__ import annotations
+
+import functools
+import inspect
 import json
 import math
 from functools import cached_property
+from typing import TYPE_CHECKING, Any, Callable, Mapping, TypeVar
 
 import numpy as np
 
 from drp import _drp
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 #: Parameter names, in the order of ``DrpScenario::Config``.
 PARAMETERS = tuple(_drp.Config().to_dict())
@@ -51,7 +59,37 @@ SUMMARY = ("n", "successes", "indirect", "mean_us", "stddev_us", "ci95_us", "not
 NO_SUCCESSES = "no successful transfers"
 
 
-def success_note(successes):
+_Function = TypeVar("_Function", bound=Callable[..., Any])
+
+
+def keyword_parameters(config: type) -> Callable[[_Function], _Function]:
+    """Decorate a function of keyword-only parameters, the fields of ``config``.
+
+    The function keeps its signature (``inspect.signature``, ``help()``); a
+    positional argument raises ``TypeError``, and so does an unknown keyword,
+    with the message of the bindings (``unknown parameter 'x'; valid: ...``).
+    """
+
+    def decorate(function: _Function) -> _Function:
+        names = set(inspect.signature(function).parameters)
+
+        @functools.wraps(function)
+        def checked(*args: Any, **params: Any) -> Any:
+            if args:
+                raise TypeError(
+                    f"{function.__name__}() takes keyword arguments only "
+                    f"({len(args)} positional given)"
+                )
+            if not names.issuperset(params):
+                config(**params)  # raises TypeError naming the parameter and the valid ones
+            return function(**params)
+
+        return checked  # type: ignore[return-value]
+
+    return decorate
+
+
+def success_note(successes: int) -> str:
     """Return the ``note`` of a summary of ``successes`` successful transfers.
 
     Says in words why the mean or its interval is missing (NaN): "no
@@ -64,7 +102,7 @@ def success_note(successes):
     return ""
 
 
-def parameters(**params):
+def parameters(**params: Any) -> dict[str, Any]:
     """Return every parameter of an experiment in canonical form.
 
     Unset parameters get their defaults, values their C++ types (``lfp=0``
@@ -79,14 +117,14 @@ def parameters(**params):
     return config.to_dict()
 
 
-def parameter_columns(params):
+def parameter_columns(params: Mapping[str, Any]) -> dict[str, Any]:
     """Return parameters as table columns: ``defaults`` as a JSON string."""
     columns = dict(params)
     columns["defaults"] = json.dumps(params["defaults"], sort_keys=True)
     return columns
 
 
-def summarize(records, counters):
+def summarize(records: Mapping[str, Any], counters: Mapping[str, Any]) -> dict[str, Any]:
     """Summarize transfer records and the counters of the runs they come from.
 
     ``records`` maps column names to sequences (a dict of columns or a
@@ -114,7 +152,7 @@ def summarize(records, counters):
     return summary
 
 
-def records_frame(params, records):
+def records_frame(params: Mapping[str, Any], records: Mapping[str, Any]) -> pd.DataFrame:
     """Return a DataFrame of transfer records with the parameters as columns.
 
     ``params`` are the parameters of the run, ``records`` its columns.
@@ -135,7 +173,12 @@ class RunResult:
     that ran it); ``records`` and ``summary`` are derived on first use.
     """
 
-    def __init__(self, raw):
+    params: dict[str, Any]
+    columns: dict[str, Any]
+    counters: dict[str, Any]
+    version: str
+
+    def __init__(self, raw: Mapping[str, Any]) -> None:
         """Wrap the dict that ``_drp.run`` returns."""
         self.params = raw["params"]
         self.columns = raw["columns"]
@@ -143,16 +186,16 @@ class RunResult:
         self.version = raw["version"]
 
     @cached_property
-    def records(self):
+    def records(self) -> pd.DataFrame:
         """pandas DataFrame: one row per transfer, parameters then record columns."""
         return records_frame(self.params, self.columns)
 
     @cached_property
-    def summary(self):
+    def summary(self) -> dict[str, Any]:
         """dict: :func:`summarize` of this run."""
         return summarize(self.columns, self.counters)
 
-    def __repr__(self):
+    def __repr__(self) -> str:
         s = self.summary
         mean = f"mean {s['mean_us']:.1f} us" if s["successes"] > 0 else NO_SUCCESSES
         return (
@@ -162,10 +205,34 @@ class RunResult:
         )
 
 
-def run(**params):
+@keyword_parameters(_drp.Config)
+def run(
+    *,
+    method: str = "dynamic",
+    frp: float = 0.0,
+    lfp: float = 0.0,
+    loss_model: str = "rate",
+    mean_burst: float = 2.5,
+    transfers: int = 800,
+    concurrency: int = 1,
+    size: int = 131072,
+    payload: int = 1024,
+    operation: str = "write",
+    topology: str = "p2p",
+    switches: int = 2,
+    rate: int | str = 1_000_000_000,
+    pings: bool = False,
+    ping_interval: float | str = 0.001,
+    seed: int = 1,
+    run: int = 1,
+    paired_streams: bool = True,
+    verify: bool = True,
+    defaults: Mapping[str, str] | None = None,
+) -> RunResult:
     """Run one experiment in this process and return its :class:`RunResult`.
 
-    Parameters (all optional; defaults are the paper's simulation):
+    Parameters (keyword-only, all optional; defaults are the paper's
+    simulation, those of ``drp.Config``; ``defaults=None`` sets no attribute):
     method ("traditional" or "dynamic"), frp, lfp, loss_model ("rate" or
     "burst"), mean_burst, transfers, concurrency (transfers in flight at
     once, default 1), size, payload, operation ("write" or "read"), topology
@@ -180,4 +247,6 @@ def run(**params):
     Raises ``TypeError`` for an unknown parameter or a wrong type,
     ``ValueError`` for an invalid value.
     """
+    params = dict(locals())
+    params["defaults"] = {} if defaults is None else defaults
     return RunResult(_drp.run(**params))

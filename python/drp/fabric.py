@@ -16,12 +16,19 @@ queue overflows. Same parameters (snake_case names), same numbers::
 Campaigns of fabric experiments: :class:`drp.FabricCampaign`.
 """
 
+from __future__ import annotations
+
 import math
 from functools import cached_property
+from typing import TYPE_CHECKING, Any, Mapping, Sequence
 
 import numpy as np
 
 from drp import _drp
+from drp.experiment import keyword_parameters
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 #: The parameter that marks a fabric experiment in a campaign's store.
 SCENARIO = "fabric"
@@ -85,7 +92,7 @@ FABRIC_SUMMARY = (
 ) + FABRIC_COUNTERS
 
 
-def fabric_parameters(**params):
+def fabric_parameters(**params: Any) -> dict[str, Any]:
     """Return every parameter of a fabric experiment in canonical form.
 
     Unset parameters get their defaults, values their C++ types (``duration``
@@ -99,7 +106,7 @@ def fabric_parameters(**params):
     return config.to_dict()
 
 
-def nearest_rank(values, q):
+def nearest_rank(values: Sequence[float], q: float) -> float:
     """Return the nearest-rank ``q`` quantile of ``values`` (NaN if empty)."""
     values = np.sort(np.asarray(values, dtype=float))
     if values.size == 0:
@@ -107,7 +114,9 @@ def nearest_rank(values, q):
     return float(values[max(math.ceil(q * values.size), 1) - 1])
 
 
-def summarize_fabric(transfers, counters):
+def summarize_fabric(
+    transfers: Mapping[str, Any], counters: Mapping[str, Any]
+) -> dict[str, Any]:
     """Summarize fabric transfers and the counters of the runs they come from.
 
     ``transfers`` maps :data:`TRANSFER_COLUMNS` to sequences (a dict of
@@ -140,7 +149,7 @@ def summarize_fabric(transfers, counters):
     return summary
 
 
-def slowdown_by_size(transfers, buckets=4):
+def slowdown_by_size(transfers: Mapping[str, Any], buckets: int = 4) -> pd.DataFrame:
     """Return the slowdown of successful transfers by flow-size bucket, as a DataFrame.
 
     The transfers (a DataFrame or dict of :data:`TRANSFER_COLUMNS`, pooled
@@ -158,7 +167,7 @@ def slowdown_by_size(transfers, buckets=4):
     return pd.DataFrame(_drp.slowdown_by_size(sizes.tolist(), slowdown.tolist(), buckets))
 
 
-def execute_fabric(params):
+def execute_fabric(params: Mapping[str, Any]) -> dict[str, Any]:
     """Run one fabric experiment in this process (``params`` without :data:`SCENARIO`).
 
     Returns the dict of ``_drp.run_fabric`` with its ``summary`` added.
@@ -181,7 +190,14 @@ class FabricRunResult:
     ``summary`` are derived on first use.
     """
 
-    def __init__(self, raw):
+    params: dict[str, Any]
+    columns: dict[str, Any]
+    port_columns: dict[str, Any]
+    drop_columns: dict[str, Any]
+    counters: dict[str, Any]
+    version: str
+
+    def __init__(self, raw: Mapping[str, Any]) -> None:
         """Wrap the dict that ``_drp.run_fabric`` returns."""
         self.params = raw["params"]
         self.columns = raw["columns"]
@@ -191,36 +207,36 @@ class FabricRunResult:
         self.version = raw["version"]
 
     @cached_property
-    def transfers(self):
+    def transfers(self) -> pd.DataFrame:
         """pandas DataFrame: one row per ended transfer (:data:`TRANSFER_COLUMNS`)."""
         import pandas as pd
 
         return pd.DataFrame({name: self.columns[name] for name in TRANSFER_COLUMNS})
 
     @cached_property
-    def ports(self):
+    def ports(self) -> pd.DataFrame:
         """pandas DataFrame: one row per switch port that carried traffic."""
         import pandas as pd
 
         return pd.DataFrame({name: self.port_columns[name] for name in PORT_COLUMNS})
 
     @cached_property
-    def drops(self):
+    def drops(self) -> pd.DataFrame:
         """pandas DataFrame: frames dropped per device kind and reason (:data:`DROP_COLUMNS`)."""
         import pandas as pd
 
         return pd.DataFrame({name: self.drop_columns[name] for name in DROP_COLUMNS})
 
     @cached_property
-    def summary(self):
+    def summary(self) -> dict[str, Any]:
         """dict: :func:`summarize_fabric` of this run."""
         return summarize_fabric(self.columns, self.counters)
 
-    def slowdown_by_size(self, buckets=4):
+    def slowdown_by_size(self, buckets: int = 4) -> pd.DataFrame:
         """Return :func:`slowdown_by_size` of this run's transfers."""
         return slowdown_by_size(self.columns, buckets)
 
-    def __repr__(self):
+    def __repr__(self) -> str:
         s = self.summary
         return (
             f"<FabricRunResult {self.params['topology']} {self.params['workload']} "
@@ -229,10 +245,32 @@ class FabricRunResult:
         )
 
 
-def run_fabric(**params):
+@keyword_parameters(_drp.FabricConfig)
+def run_fabric(
+    *,
+    topology: str = "star",
+    hosts: int = 9,
+    leaves: int = 2,
+    spines: int = 2,
+    levels: int = 2,
+    k: int = 4,
+    workload: str = "incast",
+    bytes: int = 65536,
+    degree: int = 0,
+    load: float = 0.5,
+    cdf: str = "web-search",
+    duration: float | str = 0.01,
+    method: str = "dynamic",
+    frp: float = 0.0,
+    host_rate: int | str = 1_000_000_000,
+    fabric_rate: int | str = 1_000_000_000,
+    queue: str = "100p",
+    seed: int = 1,
+    run: int = 1,
+) -> FabricRunResult:
     """Run one fabric experiment in this process and return its :class:`FabricRunResult`.
 
-    Parameters (all optional): topology ("star", "tree", "leaf-spine",
+    Parameters (keyword-only, all optional; defaults those of ``drp.FabricConfig``): topology ("star", "tree", "leaf-spine",
     "fat-tree"), hosts (star: hosts; tree: fan-out; leaf-spine: per leaf),
     leaves, spines, levels, k, workload ("incast", "permutation",
     "all-to-all", "poisson"), bytes, degree, load, cdf ("web-search",
@@ -244,4 +282,4 @@ def run_fabric(**params):
     Raises ``TypeError`` for an unknown parameter or a wrong type,
     ``ValueError`` for an invalid value.
     """
-    return FabricRunResult(_drp.run_fabric(**params))
+    return FabricRunResult(_drp.run_fabric(**locals()))

@@ -15,13 +15,108 @@ The figures of the published experiments have their own code
 
 ``x`` and each of ``by`` name a parameter (``frp``, ``method``, ...) or an
 ns-3 attribute that the runs set as a default (``-d`` of ``drp-campaign``;
-the ``defaults`` column). A ``y`` of ``mean_us`` gets error bars: the half
-width of its 95 % Student-t interval (``ci95_us``).
+the ``defaults`` column). A ``y`` of ``mean_us`` (``mean_fct_us`` for
+fabric runs) gets error bars: the half width of its 95 % Student-t interval
+(``ci95_us``, ``ci95_fct_us``). Axes carry names and units (:func:`axis_label`),
+not column names.
 """
+
+from __future__ import annotations
 
 import json
 import math
 import pathlib
+from typing import TYPE_CHECKING, Any, Iterable, Mapping, Sequence
+
+if TYPE_CHECKING:
+    import os
+
+    import pandas as pd
+
+#: Axis labels of parameters and summary columns: a name and its unit.
+LABELS = {
+    # parameters of the paper's experiments
+    "method": "method",
+    "frp": "failed-registration probability",
+    "lfp": "lost-frame probability",
+    "loss_model": "loss model",
+    "mean_burst": "mean loss burst (frames)",
+    "transfers": "transfers",
+    "concurrency": "transfers in flight",
+    "size": "transfer size (bytes)",
+    "payload": "payload per frame (bytes)",
+    "switches": "switches",
+    "rate": "line rate (bit/s)",
+    "ping_interval": "ping interval (s)",
+    # parameters of fabric experiments
+    "hosts": "hosts",
+    "leaves": "leaf switches",
+    "spines": "spine switches",
+    "levels": "tree levels",
+    "k": "fat-tree k",
+    "workload": "workload",
+    "bytes": "flow size (bytes)",
+    "degree": "incast degree (senders)",
+    "load": "offered load",
+    "duration": "duration (s)",
+    "host_rate": "host link rate (bit/s)",
+    "fabric_rate": "fabric link rate (bit/s)",
+    "queue": "switch queue size",
+    # summary columns of the paper's experiments
+    "runs": "runs",
+    "n": "transfers",
+    "successes": "successful transfers",
+    "indirect": "indirect transfers",
+    "mean_us": "mean transfer time (µs)",
+    "stddev_us": "standard deviation of the transfer time (µs)",
+    "ci95_us": "95% interval half width (µs)",
+    "corrupt_transfers": "corrupt transfers",
+    "frames_lost": "frames lost",
+    "host_drops": "host drops (frames)",
+    "drp_drops": "DRP drops (frames)",
+    "buffer_overflows": "indirect buffer overflows",
+    "pcie_requests": "PCIe requests",
+    "ping_replies": "ping replies",
+    "simulated_seconds": "simulated time (s)",
+    "wall_seconds": "wall-clock time (s)",
+    # summary columns of fabric experiments
+    "retransmissions": "retransmissions",
+    "mean_fct_us": "mean FCT (µs)",
+    "ci95_fct_us": "95% interval half width of the FCT (µs)",
+    "p50_fct_us": "median FCT (µs)",
+    "p99_fct_us": "99th-percentile FCT (µs)",
+    "p50_slowdown": "median slowdown",
+    "p99_slowdown": "99th-percentile slowdown",
+    "host_count": "hosts",
+    "switch_count": "switches",
+    "flows": "flows",
+    "drops": "switch queue drops (frames)",
+    "link_drops": "link drops (frames)",
+    "rnic_drops": "RNIC drops (frames)",
+    "events": "simulator events",
+    # transfer columns
+    "duration_us": "transfer time (µs)",
+    "fct_us": "FCT (µs)",
+    "slowdown": "slowdown",
+}
+
+#: The interval (error bars) of a mean: its half-width column.
+INTERVALS = {"mean_us": "ci95_us", "mean_fct_us": "ci95_fct_us"}
+
+
+def axis_label(name: str) -> str:
+    """Return the axis label of a parameter, summary column or attribute: name and unit.
+
+    ``mean_fct_us`` -> "mean FCT (µs)"; an ns-3 attribute
+    (``ns3::DrpTransport::Window``) is named without its class path; another
+    column ending in ``_us`` gets "(µs)".
+    """
+    if name in LABELS:
+        return LABELS[name]
+    short = _short(name)
+    if short.endswith("_us"):
+        return f"{short[:-3].replace('_', ' ')} (µs)"
+    return short
 
 
 def _value(text):
@@ -35,7 +130,7 @@ def _value(text):
     return int(number) if number.is_integer() else number
 
 
-def column(frame, name):
+def column(frame: pd.DataFrame, name: str) -> pd.Series:
     """Return the values of ``name`` in ``frame``: a column or an attribute default.
 
     Raises ``ValueError`` naming the choices if ``name`` is neither.
@@ -58,7 +153,7 @@ def column(frame, name):
     )
 
 
-def select(frame, where):
+def select(frame: pd.DataFrame, where: Mapping[str, Iterable[Any]]) -> pd.DataFrame:
     """Return the rows of ``frame`` whose values match ``where``.
 
     ``where``: a mapping of names (parameters or attribute defaults, as
@@ -130,14 +225,24 @@ def _pyplot():
     return plt
 
 
-def plot_settings(settings, x, y, out, by=(), logx=False, title=None):
+def plot_settings(
+    settings: pd.DataFrame,
+    x: str,
+    y: str,
+    out: str | os.PathLike[str],
+    by: Sequence[str] = (),
+    logx: bool = False,
+    title: str | None = None,
+) -> pd.DataFrame:
     """Plot summary column ``y`` against ``x``, one line per combination of ``by``.
 
     ``settings``: one row per parameter combination, as
     :meth:`drp.Campaign.settings_dataframe` returns it (or runs, as
     :meth:`~drp.Campaign.runs_dataframe` does). Writes ``out`` (PNG or PDF,
     by its suffix) and returns the plotted points as a DataFrame (columns
-    ``series``, ``x``, ``y`` and, for ``mean_us``, ``ci95``).
+    ``series``, ``x``, ``y`` and ``ci95``: for ``mean_us`` or ``mean_fct_us``
+    the half width of its 95 % interval, else NaN). The axes are labelled
+    with names and units (:func:`axis_label`).
     """
     import pandas as pd
 
@@ -149,7 +254,8 @@ def plot_settings(settings, x, y, out, by=(), logx=False, title=None):
     markers = "osD^v<>px*"
     for i, (label, rows) in enumerate(_groups(settings, list(by))):
         line = pd.DataFrame({"x": column(rows, x), "y": rows[y]})
-        line["ci95"] = rows["ci95_us"] if y == "mean_us" and "ci95_us" in rows else math.nan
+        interval = INTERVALS.get(y)
+        line["ci95"] = rows[interval] if interval in rows else math.nan
         line = line.sort_values("x")
         ax.errorbar(
             line["x"],
@@ -160,15 +266,24 @@ def plot_settings(settings, x, y, out, by=(), logx=False, title=None):
             label=label or None,
         )
         points.append(line.assign(series=label))
-    _finish(plt, fig, ax, out, _short(x), y, title or f"{y} against {_short(x)}", logx, by)
+    xlabel, ylabel = axis_label(x), axis_label(y)
+    _finish(plt, fig, ax, out, xlabel, ylabel, title or f"{ylabel} against {xlabel}", logx, by)
     return pd.concat(points, ignore_index=True)[["series", "x", "y", "ci95"]]
 
 
-def plot_cdf(transfers, out, by=(), value="duration_us", logx=False, title=None):
+def plot_cdf(
+    transfers: pd.DataFrame,
+    out: str | os.PathLike[str],
+    by: Sequence[str] = (),
+    value: str = "duration_us",
+    logx: bool = False,
+    title: str | None = None,
+) -> pd.DataFrame:
     """Plot the empirical CDF of ``value`` over the successful transfers, one line per group.
 
     ``transfers``: one row per transfer, as :meth:`drp.Campaign.to_dataframe`
-    or :attr:`drp.RunResult.records` gives them. Writes ``out`` and returns
+    or :attr:`drp.RunResult.records` gives them (``value="fct_us"`` for
+    fabric transfers). Writes ``out`` and returns
     per group its transfers, mean, median, 99th percentile and maximum.
     """
     import numpy as np
@@ -193,6 +308,6 @@ def plot_cdf(transfers, out, by=(), value="duration_us", logx=False, title=None)
                 "max": sample[-1],
             }
         )
-    _finish(plt, fig, ax, out, value, "share of transfers at or below",
-            title or f"CDF of {value}", logx, by)
+    _finish(plt, fig, ax, out, axis_label(value), "share of transfers at or below",
+            title or f"CDF of the {axis_label(value)}", logx, by)
     return pd.DataFrame(rows)

@@ -51,12 +51,18 @@ Only the process that drives a campaign writes; each run is committed on its
 own, so an interrupted campaign keeps every run that finished.
 """
 
+from __future__ import annotations
+
 import datetime
 import itertools
 import json
 import os
 import pathlib
 import sqlite3
+from typing import TYPE_CHECKING, Any, Iterable, Mapping
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 from drp.experiment import RECORD_COLUMNS
 from drp.fabric import PORT_COLUMNS, TRANSFER_COLUMNS
@@ -121,7 +127,7 @@ CREATE TABLE IF NOT EXISTS fabric_ports (
 LATER_PARAMETERS = {"concurrency": 1, "rate": 1_000_000_000}
 
 
-def params_key(params):
+def params_key(params: Mapping[str, Any]) -> str:
     """Return the identity of a run's parameters (all but run) as stored."""
     return json.dumps(
         {
@@ -133,7 +139,7 @@ def params_key(params):
     )
 
 
-def key_params(key):
+def key_params(key: str) -> dict[str, Any]:
     """Return the parameters (all but run) of a stored identity (see :func:`params_key`)."""
     return {**LATER_PARAMETERS, **json.loads(key)}
 
@@ -150,7 +156,7 @@ class Store:
     refused (:class:`NotAStoreError`) and left as it is.
     """
 
-    def __init__(self, path, read_only=False):
+    def __init__(self, path: str | os.PathLike[str], read_only: bool = False) -> None:
         """Open (or create) the store at ``path``.
 
         ``read_only``: open an existing store for reading only; a missing
@@ -201,19 +207,19 @@ class Store:
             self._db.executescript(_FABRIC_SCHEMA)
         self._fabric = read_only is False or "fabric_transfers" in tables
 
-    def close(self):
+    def close(self) -> None:
         """Close the file."""
         self._db.close()
 
-    def done(self):
+    def done(self) -> set[tuple[str, int]]:
         """Return the set of (params key, run) of every stored run."""
         return set(self._db.execute("SELECT params, run FROM runs"))
 
-    def builds(self):
+    def builds(self) -> set[tuple[str, str]]:
         """Return the set of (version, git revision) of the stored runs."""
         return set(self._db.execute("SELECT DISTINCT version, git_revision FROM runs"))
 
-    def add(self, params, result, git_revision):
+    def add(self, params: Mapping[str, Any], result: Mapping[str, Any], git_revision: str) -> None:
         """Store one run in one transaction.
 
         ``params`` are its parameters (run included), ``result`` the dict of
@@ -272,12 +278,12 @@ class Store:
             rows,
         )
 
-    def delete(self, run_ids):
+    def delete(self, run_ids: Iterable[int]) -> None:
         """Delete the given runs and their transfers, in one transaction."""
         with self._db:
             self._db.executemany("DELETE FROM runs WHERE id = ?", ((int(i),) for i in run_ids))
 
-    def runs_frame(self):
+    def runs_frame(self) -> pd.DataFrame:
         """Return the runs table as a DataFrame (params and summary as JSON)."""
         import pandas as pd
 
@@ -299,7 +305,7 @@ class Store:
             self._db,
         )
 
-    def transfers_frame(self, run_ids, table="transfers"):
+    def transfers_frame(self, run_ids: Iterable[int], table: str = "transfers") -> pd.DataFrame:
         """Return the transfers of the given runs as a DataFrame, each run's in end order.
 
         ``table``: "transfers" (runs of the paper's kind) or "fabric_transfers".
@@ -308,7 +314,7 @@ class Store:
             return self._select(run_ids, table, TRANSFER_COLUMNS, "seq")
         return self._select(run_ids, table, RECORD_COLUMNS, "transfers.rowid")
 
-    def ports_frame(self, run_ids):
+    def ports_frame(self, run_ids: Iterable[int]) -> pd.DataFrame:
         """Return the switch ports of the given fabric runs as a DataFrame."""
         return self._select(run_ids, "fabric_ports", PORT_COLUMNS, '"switch", "port"')
 

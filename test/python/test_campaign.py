@@ -367,3 +367,111 @@ def test_show_says_when_no_transfer_succeeded(tmp_path, capsys):
     assert "no successful transfers" in out and "nan" not in out.lower(), out
     runs = pd.read_csv(runs_csv, keep_default_na=False)
     assert sorted(runs["note"]) == ["", "no successful transfers"]
+
+
+#: Fabric experiments of a command-line campaign: 2 methods x 2 host counts.
+FABRIC_ARGS = ["--fabric", "-p", "method=traditional,dynamic", "-p", "hosts=3,5",
+               "-p", "bytes=16384", "-p", "queue=8p", "-p", "frp=0.2"]
+
+
+@pytest.fixture(scope="module")
+def mixed_store(tmp_path_factory):
+    """A store of 8 runs of the paper's kind and 8 fabric runs, by the command line."""
+    from drp import cli
+
+    path = tmp_path_factory.mktemp("mixed") / "mixed.db"
+    assert cli.main(["run", str(path), "-p", "method=traditional,dynamic",
+                     "-p", "lfp=0.0,0.05", "-p", "transfers=3", "-p", "size=4096",
+                     "-r", "2", "-j", "2", "-q"]) == 0
+    assert cli.main(["run", str(path), *FABRIC_ARGS, "-r", "2", "-j", "2", "-q"]) == 0
+    return path
+
+
+def test_command_line_runs_a_fabric_grid(mixed_store, capsys):
+    from drp import cli
+
+    # Run again: nothing left to compute; prints the fabric grid's summary.
+    assert cli.main(["run", str(mixed_store), *FABRIC_ARGS, "-r", "2", "-q"]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert out[0].split() == ["hosts", "method", "runs", "n", "successes", "mean_fct_us",
+                              "ci95_fct_us", "p99_fct_us", "p99_slowdown", "drops"]
+    assert len(out) == 5
+    with drp.FabricCampaign(mixed_store, read_only=True) as campaign:
+        assert len(campaign.runs_dataframe()) == 8
+    with pytest.raises(SystemExit):
+        cli.main(["run", str(mixed_store), "--fabric", "-p", "lfp=0.1", "-q"])
+    assert "-p lfp: unknown fabric parameter" in capsys.readouterr().err
+
+
+def test_show_lists_every_run_of_both_kinds(mixed_store, tmp_path, capsys):
+    from drp import cli
+
+    transfers, runs = tmp_path / "transfers.csv", tmp_path / "runs.csv"
+    argv = ["show", str(mixed_store), "--csv", str(transfers), "--runs-csv", str(runs)]
+    assert cli.main(argv) == 0
+    out = capsys.readouterr().out
+    p2p, fabric = out.split("\n\nfabric runs:\n")
+    assert p2p.splitlines()[0] == "point-to-point runs:"
+    assert p2p.splitlines()[1].split()[:3] == ["method", "lfp", "runs"]
+    assert len(p2p.splitlines()) == 2 + 4
+    assert fabric.splitlines()[0].split()[-3:] == ["p99_fct_us", "p99_slowdown", "drops"]
+    assert len(fabric.splitlines()) == 1 + 4
+    runs = pd.read_csv(runs)
+    assert len(runs) == 16 and runs["scenario"].value_counts().to_dict() == {"p2p": 8, "fabric": 8}
+    fabric_runs = runs[runs["scenario"] == "fabric"]
+    assert fabric_runs["mean_fct_us"].notna().all() and fabric_runs["drops"].notna().all()
+    assert runs.loc[runs["scenario"] == "p2p", "mean_us"].notna().all()
+    transfers = pd.read_csv(transfers)
+    with drp.FabricCampaign(mixed_store, read_only=True) as campaign:
+        assert (transfers["scenario"] == "fabric").sum() == len(campaign.to_dataframe())
+    assert (transfers["scenario"] == "p2p").sum() == 8 * 3
+
+
+def test_show_of_a_fabric_store_exports_the_fabric_columns(tmp_path, capsys):
+    from drp import cli
+
+    path = tmp_path / "fabric.db"
+    assert cli.main(["run", str(path), *FABRIC_ARGS[:5], "-p", "bytes=16384", "-q"]) == 0
+    capsys.readouterr()
+    transfers = tmp_path / "t.csv"
+    assert cli.main(["show", str(path), "--csv", str(transfers)]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert out[0].split()[:2] == ["hosts", "method"] and len(out) == 5
+    from drp.fabric import TRANSFER_COLUMNS
+
+    columns = pd.read_csv(transfers).columns
+    assert "scenario" not in columns and set(TRANSFER_COLUMNS) <= set(columns)
+
+
+@pytest.mark.parametrize(
+    "y, label", [("mean_fct_us", "mean FCT (µs)"), ("p99_slowdown", "99th-percentile slowdown"),
+                 ("drops", "switch queue drops (frames)")]
+)
+def test_command_line_plots_fabric_summary_columns(mixed_store, tmp_path, capsys, y, label):
+    from drp import cli
+
+    out = tmp_path / "fabric.png"
+    assert cli.main(["plot", str(mixed_store), "--x", "hosts", "--y", y, "--by", "method",
+                     "-o", str(out)]) == 0
+    assert out.stat().st_size > 0
+    table = capsys.readouterr().out
+    assert "method=dynamic" in table and "wrote" in table
+    with drp.FabricCampaign(mixed_store, read_only=True) as campaign:
+        settings = campaign.settings_dataframe()
+    expected = sorted(settings[y].round(3))
+    lines = [line.split() for line in table.splitlines()[1:-1]]
+    assert sorted(float(line[2]) for line in lines) == pytest.approx(expected, abs=1e-3)
+
+
+def test_command_line_plots_fabric_cdfs(mixed_store, tmp_path, capsys):
+    from drp import cli
+
+    out = tmp_path / "cdf.png"
+    assert cli.main(["plot", str(mixed_store), "--fabric", "--cdf", "--by", "hosts",
+                     "-o", str(out)]) == 0
+    table = capsys.readouterr().out
+    assert "hosts=3" in table and "hosts=5" in table
+    # The paper's runs stay the default where a column names both kinds.
+    assert cli.main(["plot", str(mixed_store), "--x", "lfp", "--by", "method",
+                     "-o", str(out)]) == 0
+    assert "method=dynamic" in capsys.readouterr().out
