@@ -362,8 +362,9 @@ class DrpFabricShapeTestCase : public TestCase
         for (uint32_t h = 0; h < fatTree.GetHosts().GetN(); ++h)
         {
             const uint32_t hops = fatTree.GetSwitchHops(0, h);
+            const size_t expected = hops == 1 ? 1 : 4; // its port, or the 4 uplinks
             const auto route = fatTree.GetEdge(0, 0)->GetRoute(Mac(fatTree, h));
-            NS_TEST_EXPECT_MSG_EQ(route.size(), hops == 1 ? 1 : 4, "edge 0 to host " << h);
+            NS_TEST_EXPECT_MSG_EQ(route.size(), expected, "edge 0 to host " << h);
         }
         Simulator::Destroy();
     }
