@@ -20,6 +20,7 @@
 
 #include <iterator>
 #include <limits>
+#include <unordered_map>
 
 namespace ns3
 {
@@ -798,29 +799,72 @@ RdmaHostApplication::FindHostOf(Mac48Address peer) const
 }
 
 Ptr<RdmaHostApplication>
+RdmaHostApplication::HostOn(Ptr<Node> node, Mac48Address peer, bool& found)
+{
+    found = false;
+    for (uint32_t i = 0; i < node->GetNDevices(); ++i)
+    {
+        Ptr<RnicNetDevice> rnic = DynamicCast<RnicNetDevice>(node->GetDevice(i));
+        if (!rnic || Mac48Address::ConvertFrom(rnic->GetAddress()) != peer)
+        {
+            continue;
+        }
+        found = true;
+        for (uint32_t j = 0; j < node->GetNApplications(); ++j)
+        {
+            auto host = DynamicCast<RdmaHostApplication>(node->GetApplication(j));
+            if (host)
+            {
+                return host;
+            }
+        }
+        return nullptr;
+    }
+    return nullptr;
+}
+
+Ptr<RdmaHostApplication>
 RdmaHostApplication::LookUpHostOf(Mac48Address peer)
 {
+    // RNIC address -> node id. Ids, not pointers: the index holds no node
+    // alive, and an entry is checked against the node before it is used, so
+    // an index from an earlier simulation (NodeList starts again after
+    // Simulator::Destroy) or from before an address changed is rebuilt.
+    static std::unordered_map<uint64_t, uint32_t> index;
+    auto key = [](Mac48Address address) {
+        uint8_t mac[6];
+        address.CopyTo(mac);
+        uint64_t k = 0;
+        for (uint8_t byte : mac)
+        {
+            k = (k << 8) | byte;
+        }
+        return k;
+    };
+    bool found = false;
+    auto it = index.find(key(peer));
+    if (it != index.end() && it->second < NodeList::GetNNodes())
+    {
+        Ptr<RdmaHostApplication> host = HostOn(NodeList::GetNode(it->second), peer, found);
+        if (found)
+        {
+            return host;
+        }
+    }
+    index.clear();
     for (auto node = NodeList::Begin(); node != NodeList::End(); ++node)
     {
         for (uint32_t i = 0; i < (*node)->GetNDevices(); ++i)
         {
-            Ptr<RnicNetDevice> rnic = DynamicCast<RnicNetDevice>((*node)->GetDevice(i));
-            if (!rnic || Mac48Address::ConvertFrom(rnic->GetAddress()) != peer)
+            if (Ptr<RnicNetDevice> rnic = DynamicCast<RnicNetDevice>((*node)->GetDevice(i)))
             {
-                continue;
+                // The first node with the address wins, as the search did.
+                index.emplace(key(Mac48Address::ConvertFrom(rnic->GetAddress())), (*node)->GetId());
             }
-            for (uint32_t j = 0; j < (*node)->GetNApplications(); ++j)
-            {
-                auto host = DynamicCast<RdmaHostApplication>((*node)->GetApplication(j));
-                if (host)
-                {
-                    return host;
-                }
-            }
-            return nullptr;
         }
     }
-    return nullptr;
+    it = index.find(key(peer));
+    return it == index.end() ? nullptr : HostOn(NodeList::GetNode(it->second), peer, found);
 }
 
 RdmaHostApplication::Refusal

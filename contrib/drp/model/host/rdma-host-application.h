@@ -298,9 +298,20 @@ class RdmaHostApplication : public Application
     Ptr<RdmaHostApplication> FindHostOf(Mac48Address peer) const;
     /**
      * \param peer a peer RNIC's address
-     * \return the host application behind it, or null: a search of every node
+     * \return the host application behind it, or null. Through an index of
+     *         every RNIC's address (node ids, checked on use), built again
+     *         when it misses: one pass over the nodes, not one per lookup,
+     *         which made a fabric's set-up quadratic in its hosts.
      */
     static Ptr<RdmaHostApplication> LookUpHostOf(Mac48Address peer);
+    /**
+     * \param node a node
+     * \param peer an RNIC address
+     * \return node's host application if one of its RnicNetDevices has that
+     *         address (a node without one: null)
+     * \param [out] found true if the node has that RNIC
+     */
+    static Ptr<RdmaHostApplication> HostOn(Ptr<Node> node, Mac48Address peer, bool& found);
     /**
      * \param peer the initiator
      * \param address the region named
