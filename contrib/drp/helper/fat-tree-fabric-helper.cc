@@ -19,11 +19,13 @@ FatTreeFabricHelper::FatTreeFabricHelper(uint32_t k,
     : FabricHelper(hostLinks, fabricLinks),
       m_half(k / 2)
 {
-    drp::RequireInRange<uint32_t>("FatTreeFabricHelper k", k, 2, 64);
+    // At most 62: k = 64 would give 65,536 hosts, one more than a fabric's
+    // workloads and the tree's hosts allow (65,535).
+    drp::RequireInRange<uint32_t>("FatTreeFabricHelper k", k, 2, 62);
     if (k % 2 != 0)
     {
         std::ostringstream os;
-        os << "FatTreeFabricHelper k = " << k << " must be even (2, 4, ..., 64)";
+        os << "FatTreeFabricHelper k = " << k << " must be even (2, 4, ..., 62)";
         throw std::invalid_argument(os.str());
     }
     const uint32_t firstCore = CreateSwitches(m_half * m_half);

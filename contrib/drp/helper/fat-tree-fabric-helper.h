@@ -30,7 +30,8 @@ class FatTreeFabricHelper : public FabricHelper
   public:
     /**
      * Builds the fat-tree.
-     * \param k ports per switch: even, 2 to 64 (std::invalid_argument otherwise)
+     * \param k ports per switch: even, 2 to 62 (k^3/4 hosts: at most 59,582;
+     *        std::invalid_argument otherwise)
      * \param hostLinks makes the host links (RNIC on the host)
      * \param fabricLinks makes the links between switches and the switch
      *        ports' egress queues

@@ -663,7 +663,9 @@ class DrpFabricBadInputTestCase : public DrpRefusalTestCase
         ExpectRefused([&]() { LeafSpineFabricHelper(4, 2, 0, rnic, links); },
                       "LeafSpineFabricHelper hostsPerLeaf = 0 is out of range [1, 16383]");
         ExpectRefused([&]() { FatTreeFabricHelper(5, rnic, links); },
-                      "FatTreeFabricHelper k = 5 must be even (2, 4, ..., 64)");
+                      "FatTreeFabricHelper k = 5 must be even (2, 4, ..., 62)");
+        ExpectRefused([&]() { FatTreeFabricHelper(64, rnic, links); },
+                      "FatTreeFabricHelper k = 64 is out of range [2, 62]");
         ExpectRefused([&]() { TreeFabricHelper(4, 20, rnic, links); },
                       "TreeFabricHelper: fanOut^levels = 20^4 hosts exceeds 65535");
         Simulator::Destroy();
