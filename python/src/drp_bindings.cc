@@ -356,6 +356,16 @@ Fields<ScenarioConfig>()
                   "ns-3 attribute defaults for the run, e.g. "
                   "{\"ns3::DrpTransport::HandshakeTimeout\": \"2ms\"}",
                   &C::defaults),
+        MakeField("pcap",
+                  "pcap",
+                  "write PREFIX-NODE-DEVICE.pcap for both RNICs and every switch port "
+                  "(\"\": none)",
+                  &C::pcap),
+        MakeField("ascii",
+                  "ascii",
+                  "write PREFIX-NODE-DEVICE.tr (ns-3 ascii traces) for the same devices "
+                  "(\"\": none)",
+                  &C::ascii),
     };
     return fields;
 }
@@ -410,6 +420,15 @@ Fields<FabricConfig>()
                   &C::queue),
         MakeField("seed", "seed", "ns-3 RNG seed", &C::seed),
         MakeField("run", "run", "ns-3 RNG run number", &C::run),
+        MakeField("pcap",
+                  "pcap",
+                  "write PREFIX-NODE-DEVICE.pcap for every RNIC and switch port (\"\": none)",
+                  &C::pcap),
+        MakeField("ascii",
+                  "ascii",
+                  "write PREFIX-NODE-DEVICE.tr (ns-3 ascii traces) for every RNIC and switch "
+                  "port (\"\": none)",
+                  &C::ascii),
     };
     return fields;
 }

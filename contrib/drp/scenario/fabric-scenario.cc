@@ -4,6 +4,8 @@
 
 #include "fabric-scenario.h"
 
+#include "csv-output.h"
+
 #include "ns3/boolean.h"
 #include "ns3/command-line.h"
 #include "ns3/double.h"
@@ -177,6 +179,8 @@ FabricScenario::Config::Validate() const
     drp::RequireInRange<uint32_t>("bytes", bytes, 1, 1u << 31);
     drp::RequireInRange<Time>("duration", duration, NanoSeconds(1), Seconds(1000));
     drp::RequireInRange<uint32_t>("seed", seed, 1, UINT32_MAX);
+    drp::RequireCapturePrefix("pcap", pcap);
+    drp::RequireCapturePrefix("ascii", ascii);
     ParseQueueSize(queue);
     // The counts of each topology are checked, with their valid ranges, by
     // the helper that takes them; the number of flows is bounded here,
@@ -244,6 +248,13 @@ FabricScenario::Config::AddToCommandLine(CommandLine& cmd, drp::StrictOptions& s
     cmd.AddValue("queue", "every switch port's egress queue (ns-3 QueueSize: 100p, 64KiB)", queue);
     strict.AddValue(cmd, "seed", "ns-3 RNG seed", seed);
     strict.AddValue(cmd, "run", "ns-3 RNG run number", run);
+    cmd.AddValue("pcap",
+                 "write PREFIX-NODE-DEVICE.pcap for every RNIC and switch port (empty: none)",
+                 pcap);
+    cmd.AddValue("ascii",
+                 "write PREFIX-NODE-DEVICE.tr (ns-3 ascii traces) for every RNIC and switch "
+                 "port (empty: none)",
+                 ascii);
 }
 
 double
@@ -482,6 +493,7 @@ FabricScenario::RunValidated(const Config& config)
     links.SetDeviceAttribute("DataRate", DataRateValue(config.fabricRate));
     links.SetQueue("ns3::DropTailQueue", "MaxSize", QueueSizeValue(ParseQueueSize(config.queue)));
     std::unique_ptr<FabricHelper> fabric = BuildFabric(config, rnic, links);
+    drp::EnableCaptures(config.pcap, config.ascii);
 
     FabricWorkloadHelper workload(*fabric);
     workload.AssignStreams(1);
