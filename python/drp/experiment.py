@@ -119,7 +119,7 @@ def parameters(**params: Any) -> dict[str, Any]:
 
 def parameter_columns(params: Mapping[str, Any]) -> dict[str, Any]:
     """Return parameters as table columns: ``defaults`` as a JSON string."""
-    columns = dict(params)
+    columns = {name: value for name, value in params.items() if name in PARAMETERS}
     columns["defaults"] = json.dumps(params["defaults"], sort_keys=True)
     return columns
 

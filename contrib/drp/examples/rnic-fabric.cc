@@ -25,6 +25,8 @@
  *     rnic-fabric --topology=leaf-spine --leaves=4 --spines=2 --hosts=8 --workload=poisson
  *                 --load=0.5 --cdf=web-search --duration=20ms --fabricRate=10Gbps
  *     rnic-fabric --topology=fat-tree --k=4 --workload=permutation --bytes=1000000
+ *     rnic-fabric --topology=star --hosts=17 --workload=incast --jitter=20us --frp=0.05 --run=2
+ *     rnic-fabric --topology=leaf-spine --workload=permutation --ecmpPerRun=1 --run=3
  *     rnic-fabric --topology=star --hosts=5 --workload=incast --pcap=incast
  *     tshark -X lua_script:contrib/drp/wireshark/drp.lua -r incast-0-0.pcap
  *     rnic-fabric --PrintAttributes=ns3::EcmpSwitchNetDevice
