@@ -15,6 +15,12 @@
  *     drp-paper-p2p --frp=0.05 --lfp=0.05 --transfers=800
  *     drp-paper-p2p --method=dynamic --csv=transfers.csv
  *     drp-paper-p2p --rate=10Gbps --concurrency=4
+ *     drp-paper-p2p --method=dynamic --transfers=5 --lfp=0.05 --pcap=p2p
+ *
+ * --pcap=PREFIX writes PREFIX-NODE-DEVICE.pcap for each RNIC (--ascii: .tr);
+ * with both methods or several repetitions each run gets files of its own,
+ * PREFIX-METHOD-runN-NODE-DEVICE.pcap (the method only with both, runN only
+ * with repetitions).
  *
  * Every option of DrpScenario::Config is an option here (--PrintHelp).
  */
@@ -132,6 +138,13 @@ main(int argc, char* argv[])
                 DrpScenario::Config one = config;
                 one.method = method;
                 one.run = config.run + r;
+                // One set of capture files per run: PREFIX-METHOD-runN-NODE-DEVICE
+                // when the command runs more than one.
+                const std::string tag =
+                    (methods.size() > 1 ? "-" + method : std::string()) +
+                    (repetitions > 1 ? "-run" + std::to_string(one.run) : std::string());
+                one.pcap = config.pcap.empty() ? "" : config.pcap + tag;
+                one.ascii = config.ascii.empty() ? "" : config.ascii + tag;
                 DrpScenario::Result result = DrpScenario::Run(one);
                 if (out.IsEnabled())
                 {

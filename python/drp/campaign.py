@@ -59,6 +59,9 @@ from drp.store import Store, key_params, params_key
 if TYPE_CHECKING:
     import pandas as pd
 
+#: Parameters of single runs only: the prefixes of capture files.
+CAPTURE_PARAMETERS = ("pcap", "ascii")
+
 #: A parameter grid: names to a value or a list of values; or a list of grids.
 Grid = Union[Mapping[str, Any], Sequence[Mapping[str, Any]]]
 
@@ -162,8 +165,20 @@ class Kind:
         self.table = table
 
     def parameters(self, **params: Any) -> dict[str, Any]:
-        """Return every parameter in canonical form (with the kind's marker)."""
+        """Return every parameter in canonical form (with the kind's marker).
+
+        Captures (``pcap``, ``ascii``) are no campaign parameters: runs in
+        parallel would write the same files. Capture one run with
+        :func:`drp.run` or :func:`drp.run_fabric`.
+        """
         canonical = self._parameters(**params)
+        for name in CAPTURE_PARAMETERS:
+            if canonical.get(name, ""):
+                raise ValueError(
+                    f"{name} = {params[name]!r}: captures are not a campaign parameter (runs "
+                    f"in parallel would write the same files); capture one run with "
+                    f"drp.run or drp.run_fabric"
+                )
         if self.name == FABRIC_SCENARIO:
             canonical["scenario"] = FABRIC_SCENARIO
         return canonical

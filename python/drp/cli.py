@@ -48,7 +48,9 @@ examples:
 """
 
 #: Parameters that -p sets (run numbers come from -r, attribute defaults from -d).
-GRID_PARAMETERS = [name for name in PARAMETERS if name not in ("run", "defaults")]
+GRID_PARAMETERS = [
+    name for name in PARAMETERS if name not in ("run", "defaults", "pcap", "ascii")
+]
 
 #: Parameters that -p sets with --fabric.
 FABRIC_GRID_PARAMETERS = [name for name in FABRIC_PARAMETERS if name != "run"]

@@ -119,7 +119,7 @@ def parameters(**params: Any) -> dict[str, Any]:
 
 def parameter_columns(params: Mapping[str, Any]) -> dict[str, Any]:
     """Return parameters as table columns: ``defaults`` as a JSON string."""
-    columns = dict(params)
+    columns = {name: value for name, value in params.items() if name in PARAMETERS}
     columns["defaults"] = json.dumps(params["defaults"], sort_keys=True)
     return columns
 
@@ -228,6 +228,8 @@ def run(
     paired_streams: bool = True,
     verify: bool = True,
     defaults: Mapping[str, str] | None = None,
+    pcap: str = "",
+    ascii: str = "",
 ) -> RunResult:
     """Run one experiment in this process and return its :class:`RunResult`.
 
@@ -241,8 +243,9 @@ def run(
     or a string such as "1ms"), seed, run, paired_streams (fresh loss and
     registration streams per transfer, default True), verify, defaults (dict
     of ns-3 attribute defaults, e.g.
-    {"ns3::DrpTransport::HandshakeTimeout": "2ms"}). ns-3's attribute
-    defaults are reset before each run.
+    {"ns3::DrpTransport::HandshakeTimeout": "2ms"}), pcap and ascii (file
+    prefixes: PREFIX-NODE-DEVICE.pcap and .tr for both RNICs and every switch
+    port; "" for none). ns-3's attribute defaults are reset before each run.
 
     Raises ``TypeError`` for an unknown parameter or a wrong type,
     ``ValueError`` for an invalid value.

@@ -267,6 +267,11 @@ def run_fabric(
     queue: str = "100p",
     seed: int = 1,
     run: int = 1,
+    jitter: float | str = 0.0,
+    ecmp_seed: int = 0,
+    ecmp_per_run: bool = False,
+    pcap: str = "",
+    ascii: str = "",
 ) -> FabricRunResult:
     """Run one fabric experiment in this process and return its :class:`FabricRunResult`.
 
@@ -276,8 +281,13 @@ def run_fabric(
     "all-to-all", "poisson"), bytes, degree, load, cdf ("web-search",
     "data-mining" or a file), duration (seconds or a string such as
     "20ms"), method, frp, host_rate, fabric_rate (bit/s or strings such as
-    "10Gbps"), queue (an ns-3 QueueSize: "100p", "64KiB"), seed, run. ns-3's
-    attribute defaults are reset before each run.
+    "10Gbps"), queue (an ns-3 QueueSize: "100p", "64KiB"), seed, run, jitter
+    (incast: each sender starts at an offset drawn uniformly from [0,
+    jitter]; seconds or a string such as "20us"), ecmp_seed (every switch's
+    ECMP hash seed), ecmp_per_run (True: the seed is ecmp_seed + run), pcap
+    and ascii (file prefixes: PREFIX-NODE-DEVICE.pcap and .tr for every RNIC
+    and switch port; "" for none). ns-3's attribute defaults are reset before
+    each run.
 
     Raises ``TypeError`` for an unknown parameter or a wrong type,
     ``ValueError`` for an invalid value.

@@ -124,7 +124,15 @@ CREATE TABLE IF NOT EXISTS fabric_ports (
 #: every run had before they existed. A run's identity leaves them out at that
 #: value, so that the runs of an older store keep their identity: a campaign
 #: resumes them rather than computing them again.
-LATER_PARAMETERS = {"concurrency": 1, "rate": 1_000_000_000}
+LATER_PARAMETERS = {
+    "concurrency": 1,
+    "rate": 1_000_000_000,
+    "jitter": 0.0,
+    "ecmp_seed": 0,
+    "ecmp_per_run": False,
+    "pcap": "",
+    "ascii": "",
+}
 
 
 def params_key(params: Mapping[str, Any]) -> str:

@@ -356,6 +356,16 @@ Fields<ScenarioConfig>()
                   "ns-3 attribute defaults for the run, e.g. "
                   "{\"ns3::DrpTransport::HandshakeTimeout\": \"2ms\"}",
                   &C::defaults),
+        MakeField("pcap",
+                  "pcap",
+                  "write PREFIX-NODE-DEVICE.pcap for both RNICs and every switch port "
+                  "(\"\": none)",
+                  &C::pcap),
+        MakeField("ascii",
+                  "ascii",
+                  "write PREFIX-NODE-DEVICE.tr (ns-3 ascii traces) for the same devices "
+                  "(\"\": none)",
+                  &C::ascii),
     };
     return fields;
 }
@@ -410,6 +420,28 @@ Fields<FabricConfig>()
                   &C::queue),
         MakeField("seed", "seed", "ns-3 RNG seed", &C::seed),
         MakeField("run", "run", "ns-3 RNG run number", &C::run),
+        MakeField("jitter",
+                  "jitter",
+                  "incast: each sender starts at an offset drawn uniformly from [0, jitter]: "
+                  "seconds, or a string such as \"20us\" (0 to 1000 s)",
+                  &C::jitter),
+        MakeField("ecmp_seed",
+                  "ecmpSeed",
+                  "every switch's ECMP flow-hash seed (EcmpSwitchNetDevice::EcmpSeed)",
+                  &C::ecmpSeed),
+        MakeField("ecmp_per_run",
+                  "ecmpPerRun",
+                  "switches' ECMP seed = ecmp_seed + run, so that paths differ from run to run",
+                  &C::ecmpPerRun),
+        MakeField("pcap",
+                  "pcap",
+                  "write PREFIX-NODE-DEVICE.pcap for every RNIC and switch port (\"\": none)",
+                  &C::pcap),
+        MakeField("ascii",
+                  "ascii",
+                  "write PREFIX-NODE-DEVICE.tr (ns-3 ascii traces) for every RNIC and switch "
+                  "port (\"\": none)",
+                  &C::ascii),
     };
     return fields;
 }

@@ -47,7 +47,7 @@ def test_version_comes_from_the_version_file():
     assert drp.run(**SMALL).version == version
 
 
-def test_every_parameter_reaches_cpp():
+def test_every_parameter_reaches_cpp(tmp_path):
     given = {
         "method": "traditional",
         "frp": 0.25,
@@ -69,6 +69,8 @@ def test_every_parameter_reaches_cpp():
         "paired_streams": False,
         "verify": False,
         "defaults": {"ns3::PcieLink::Latency": "300ns"},
+        "pcap": str(tmp_path / "p"),
+        "ascii": str(tmp_path / "a"),
     }
     assert set(given) == set(PARAMETERS)
     defaults = drp.Config().to_dict()

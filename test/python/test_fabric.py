@@ -194,3 +194,62 @@ def test_a_run_without_flows_summarizes_without_warnings():
         )
         summary = result.summary
     assert summary["n"] == 0 and summary["flows"] == 0 and math.isnan(summary["mean_fct_us"])
+
+
+#: The README's incast campaign, smaller: repetitions that differ.
+README_INCAST = {
+    "workload": "incast",
+    "hosts": 9,
+    "degree": 8,
+    "method": ["traditional", "dynamic"],
+    "frp": 0.05,
+    "jitter": "20us",
+}
+
+
+def test_repetitions_of_the_readme_incast_differ(tmp_path):
+    with drp.FabricCampaign(tmp_path / "incast.db") as campaign:
+        campaign.run(README_INCAST, repetitions=3, workers=1, progress=False)
+        runs = campaign.runs_dataframe(README_INCAST)
+    assert len(runs) == 6 and runs["jitter"].tolist() == [pytest.approx(20e-6)] * 6
+    for method in ("traditional", "dynamic"):
+        fcts = runs[runs["method"] == method]["mean_fct_us"]
+        assert fcts.nunique() == 3, fcts.tolist()
+    by_method = runs.groupby("method")["mean_fct_us"].mean()
+    assert by_method["traditional"] != by_method["dynamic"]
+
+
+def test_jitter_draws_sender_starts_and_zero_changes_nothing():
+    plain = drp.run_fabric(hosts=5)
+    zero = drp.run_fabric(hosts=5, jitter=0, ecmp_seed=0, ecmp_per_run=False)
+    assert list(zero.transfers["fct_us"]) == list(plain.transfers["fct_us"])
+    assert zero.params["jitter"] == 0.0
+    one = drp.run_fabric(hosts=5, jitter="50us", run=1)
+    again = drp.run_fabric(hosts=5, jitter="50us", run=1)
+    other = drp.run_fabric(hosts=5, jitter="50us", run=2)
+    assert list(one.transfers["fct_us"]) == list(again.transfers["fct_us"])
+    assert list(one.transfers["fct_us"]) != list(other.transfers["fct_us"])
+    assert list(one.transfers["fct_us"]) != list(plain.transfers["fct_us"])
+
+
+def test_ecmp_per_run_changes_paths_from_run_to_run():
+    params = {"topology": "leaf-spine", "leaves": 2, "spines": 4, "hosts": 4,
+              "workload": "all-to-all", "bytes": 16384}
+    fixed = [drp.run_fabric(**params, run=r).ports for r in (1, 2)]
+    assert fixed[0].equals(fixed[1])  # no draw in the workload, one hash
+    varied = [drp.run_fabric(**params, run=r, ecmp_per_run=True).ports for r in (1, 2)]
+    assert not varied[0].equals(varied[1])
+    seeded = drp.run_fabric(**params, ecmp_seed=1)
+    assert seeded.ports.equals(varied[0])  # seed 0 + run 1
+
+
+@pytest.mark.parametrize(
+    "params, message",
+    [
+        ({"jitter": -1e-6}, r"jitter = -1us is out of range \[0s, \+1000s\]|jitter = .* out of range"),
+        ({"jitter": "1ms", "workload": "permutation"}, r"jitter = \+?1ms is for the incast"),
+    ],
+)
+def test_bad_jitter_is_refused(params, message):
+    with pytest.raises(ValueError, match=message):
+        drp.run_fabric(**params)

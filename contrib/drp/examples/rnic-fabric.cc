@@ -15,7 +15,9 @@
  * bucket, their outcome and modes, and the switch ports that dropped
  * frames, and every frame dropped anywhere (switch queues, links, RNICs,
  * hosts) by reason; --csv writes one line per transfer, --dropsCsv one line
- * per drop reason. The experiment itself is
+ * per drop reason; --pcap=PREFIX writes PREFIX-NODE-DEVICE.pcap for every RNIC
+ * and switch port (as ns-3's EnablePcapAll names them; --ascii: .tr
+ * traces). The experiment itself is
  * FabricScenario, which the Python package runs too.
  *
  *     rnic-fabric --topology=star --hosts=9 --workload=incast --bytes=65536
@@ -23,6 +25,10 @@
  *     rnic-fabric --topology=leaf-spine --leaves=4 --spines=2 --hosts=8 --workload=poisson
  *                 --load=0.5 --cdf=web-search --duration=20ms --fabricRate=10Gbps
  *     rnic-fabric --topology=fat-tree --k=4 --workload=permutation --bytes=1000000
+ *     rnic-fabric --topology=star --hosts=17 --workload=incast --jitter=20us --frp=0.05 --run=2
+ *     rnic-fabric --topology=leaf-spine --workload=permutation --ecmpPerRun=1 --run=3
+ *     rnic-fabric --topology=star --hosts=5 --workload=incast --pcap=incast
+ *     tshark -X lua_script:contrib/drp/wireshark/drp.lua -r incast-0-0.pcap
  *     rnic-fabric --PrintAttributes=ns3::EcmpSwitchNetDevice
  */
 

@@ -79,10 +79,15 @@ uint32_t
 FabricWorkloadHelper::AddIncast(uint32_t receiver,
                                 const std::vector<uint32_t>& senders,
                                 uint32_t bytes,
-                                Time start)
+                                Time start,
+                                Time jitter)
 {
     RequireHost(receiver, "receiver");
     RequireBytes(bytes);
+    drp::RequireInRange<Time>("FabricWorkloadHelper incast jitter",
+                              jitter,
+                              Seconds(0),
+                              Seconds(1000));
     if (senders.empty())
     {
         throw std::invalid_argument("FabricWorkloadHelper: an incast needs at least one sender");
@@ -99,7 +104,13 @@ FabricWorkloadHelper::AddIncast(uint32_t receiver,
     RequireRoom(senders.size(), "an incast of " + std::to_string(senders.size()) + " senders");
     for (uint32_t s : senders)
     {
-        m_flows.push_back(Flow{s, receiver, bytes, start, m_operation});
+        Time offset;
+        if (jitter.IsStrictlyPositive())
+        {
+            offset =
+                NanoSeconds(static_cast<int64_t>(m_choice->GetValue(0, jitter.GetNanoSeconds())));
+        }
+        m_flows.push_back(Flow{s, receiver, bytes, start + offset, m_operation});
     }
     return senders.size();
 }
@@ -108,7 +119,8 @@ uint32_t
 FabricWorkloadHelper::AddIncastOfDegree(uint32_t receiver,
                                         uint32_t degree,
                                         uint32_t bytes,
-                                        Time start)
+                                        Time start,
+                                        Time jitter)
 {
     RequireHost(receiver, "receiver");
     drp::RequireInRange<uint32_t>("FabricWorkloadHelper incast degree",
@@ -123,7 +135,7 @@ FabricWorkloadHelper::AddIncastOfDegree(uint32_t receiver,
             senders.push_back(h);
         }
     }
-    return AddIncast(receiver, senders, bytes, start);
+    return AddIncast(receiver, senders, bytes, start, jitter);
 }
 
 uint32_t

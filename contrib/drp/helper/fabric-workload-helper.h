@@ -67,17 +67,22 @@ class FabricWorkloadHelper
     void SetOperation(RdmaHostApplication::Operation operation);
 
     /**
-     * Incast: every sender sends \p bytes to one receiver, all at \p start.
+     * Incast: every sender sends \p bytes to one receiver, all at \p start,
+     * or, with a \p jitter, each at \p start plus an offset drawn uniformly
+     * from [0, \p jitter] (from the stream of partners and destinations,
+     * see AssignStreams(); a jitter of 0 draws nothing).
      * \param receiver host index
      * \param senders host indices (not the receiver; at least one)
      * \param bytes per sender
      * \param start when all start
+     * \param jitter largest start offset of a sender (0 to 1000 s)
      * \return flows added
      */
     uint32_t AddIncast(uint32_t receiver,
                        const std::vector<uint32_t>& senders,
                        uint32_t bytes,
-                       Time start);
+                       Time start,
+                       Time jitter = Seconds(0));
     /**
      * Incast from the first \p degree hosts other than the receiver (a name
      * of its own: AddIncast(receiver, {2}, ...) is the sender list {2}).
@@ -85,9 +90,14 @@ class FabricWorkloadHelper
      * \param degree senders (1 to hosts - 1)
      * \param bytes per sender
      * \param start when all start
+     * \param jitter largest start offset of a sender (0 to 1000 s; see AddIncast())
      * \return flows added
      */
-    uint32_t AddIncastOfDegree(uint32_t receiver, uint32_t degree, uint32_t bytes, Time start);
+    uint32_t AddIncastOfDegree(uint32_t receiver,
+                               uint32_t degree,
+                               uint32_t bytes,
+                               Time start,
+                               Time jitter = Seconds(0));
     /**
      * Permutation: every host sends \p bytes to one other host and receives
      * from one (a random derangement), all at \p start.

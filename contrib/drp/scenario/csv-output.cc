@@ -4,10 +4,13 @@
 
 #include "csv-output.h"
 
+#include "ns3/ethernet-helper.h"
+
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
 #include <stdexcept>
+#include <unistd.h>
 
 namespace ns3
 {
@@ -93,6 +96,43 @@ CsvOutput::Failed() const
 {
     throw std::runtime_error(m_option + " = \"" + m_path + "\": writing failed (" +
                              std::strerror(errno) + ")");
+}
+
+void
+RequireCapturePrefix(const std::string& option, const std::string& prefix)
+{
+    if (prefix.empty())
+    {
+        return;
+    }
+    const std::string::size_type slash = prefix.rfind('/');
+    const std::string folder =
+        slash == std::string::npos ? "." : (slash == 0 ? "/" : prefix.substr(0, slash));
+    if (slash == prefix.size() - 1)
+    {
+        throw std::invalid_argument(option + " = " + prefix +
+                                    " names a folder, not a file prefix (the files are "
+                                    "PREFIX-NODE-DEVICE.pcap)");
+    }
+    if (access(folder.c_str(), W_OK | X_OK) != 0)
+    {
+        throw std::invalid_argument(option + " = " + prefix + ": cannot write in the folder " +
+                                    folder + " (" + std::strerror(errno) + ")");
+    }
+}
+
+void
+EnableCaptures(const std::string& pcap, const std::string& ascii)
+{
+    EthernetHelper ethernet; // its trace helpers serve every EthernetNetDevice
+    if (!pcap.empty())
+    {
+        ethernet.EnablePcapAll(pcap, true);
+    }
+    if (!ascii.empty())
+    {
+        ethernet.EnableAsciiAll(ascii);
+    }
 }
 
 } // namespace drp

@@ -63,6 +63,28 @@ class CsvOutput
     std::ofstream m_out;  //!< the stream, once opened
 };
 
+/**
+ * \ingroup drp
+ * Throws std::invalid_argument naming the option and its value if the
+ * folder of a capture prefix (the part up to the last '/') is not a folder
+ * that can be written; an empty prefix (no capture) passes.
+ * \param option the option that names the prefix, as the user spells it
+ * \param prefix the prefix
+ */
+void RequireCapturePrefix(const std::string& option, const std::string& prefix);
+
+/**
+ * \ingroup drp
+ * Captures every Ethernet device (RNICs, switch ports, trunk links) of
+ * every node, with the file names of ns-3's trace helpers
+ * (EthernetHelper::EnablePcapAll(), EnableAsciiAll()): PREFIX-NODE-DEVICE.pcap
+ * (promiscuous: every frame a switch port sends or receives) and
+ * PREFIX-NODE-DEVICE.tr. Call it once the devices exist.
+ * \param pcap pcap prefix (empty: none)
+ * \param ascii ascii trace prefix (empty: none)
+ */
+void EnableCaptures(const std::string& pcap, const std::string& ascii);
+
 } // namespace drp
 } // namespace ns3
 

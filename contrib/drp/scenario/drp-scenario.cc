@@ -4,6 +4,8 @@
 
 #include "drp-scenario.h"
 
+#include "csv-output.h"
+
 #include "ns3/attribute-defaults.h"
 #include "ns3/command-line.h"
 #include "ns3/config.h"
@@ -195,6 +197,8 @@ DrpScenario::Config::Validate() const
     }
     drp::RequireInRange<Time>("pingInterval", pingInterval, MicroSeconds(1), Seconds(10));
     drp::RequireInRange<uint32_t>("seed", seed, 1, UINT32_MAX);
+    drp::RequireCapturePrefix("pcap", pcap);
+    drp::RequireCapturePrefix("ascii", ascii);
     RefuseScenarioAttributes(defaults);
     drp::CheckAttributeDefaults(defaults);
     RequireRegistrableConcurrency(*this);
@@ -227,6 +231,14 @@ DrpScenario::Config::AddToCommandLine(CommandLine& cmd, drp::StrictOptions& stri
                  "fresh loss and registration streams per transfer (common random numbers)",
                  pairedStreams);
     cmd.AddValue("verify", "compare memory byte for byte after each transfer", verify);
+    cmd.AddValue("pcap",
+                 "write PREFIX-NODE-DEVICE.pcap for both RNICs and every switch port (empty: "
+                 "none)",
+                 pcap);
+    cmd.AddValue("ascii",
+                 "write PREFIX-NODE-DEVICE.tr (ns-3 ascii traces) for the same devices (empty: "
+                 "none)",
+                 ascii);
 }
 
 void
@@ -338,6 +350,8 @@ DrpScenario::RunValidated(const Config& config)
         rnics.Add(all.Get(0));
         rnics.Add(all.Get(all.GetN() - 1));
     }
+
+    drp::EnableCaptures(config.pcap, config.ascii);
 
     Result result;
     result.config = config;

@@ -67,6 +67,11 @@ class DrpScenario
         /// ns-3 attribute defaults to set before the run, e.g.
         /// {"ns3::DrpTransport::HandshakeTimeout", "2ms"} (Config::SetDefault)
         std::map<std::string, std::string> defaults;
+        /// pcap files of both RNICs (and, on a line, every switch port),
+        /// PREFIX-NODE-DEVICE.pcap (empty: none)
+        std::string pcap;
+        /// ascii traces of the same devices, PREFIX-NODE-DEVICE.tr (empty: none)
+        std::string ascii;
 
         /**
          * Throws std::invalid_argument naming the first invalid option, its

@@ -4,6 +4,8 @@
 
 #include "fabric-scenario.h"
 
+#include "csv-output.h"
+
 #include "ns3/boolean.h"
 #include "ns3/command-line.h"
 #include "ns3/double.h"
@@ -24,6 +26,7 @@
 #include "ns3/star-fabric-helper.h"
 #include "ns3/strict-options.h"
 #include "ns3/tree-fabric-helper.h"
+#include "ns3/uinteger.h"
 
 #include <algorithm>
 #include <chrono>
@@ -132,7 +135,7 @@ AddWorkload(const FabricScenario::Config& config,
     if (config.workload == "incast")
     {
         const uint32_t degree = config.degree > 0 ? config.degree : hosts - 1;
-        added = workload.AddIncastOfDegree(0, degree, config.bytes, Seconds(0));
+        added = workload.AddIncastOfDegree(0, degree, config.bytes, Seconds(0), config.jitter);
     }
     else if (config.workload == "permutation")
     {
@@ -177,6 +180,15 @@ FabricScenario::Config::Validate() const
     drp::RequireInRange<uint32_t>("bytes", bytes, 1, 1u << 31);
     drp::RequireInRange<Time>("duration", duration, NanoSeconds(1), Seconds(1000));
     drp::RequireInRange<uint32_t>("seed", seed, 1, UINT32_MAX);
+    drp::RequireInRange<Time>("jitter", jitter, Seconds(0), Seconds(1000));
+    if (jitter.IsStrictlyPositive() && workload != "incast")
+    {
+        throw std::invalid_argument("jitter = " + drp::Show(jitter) +
+                                    " is for the incast workload only (workload = " + workload +
+                                    "): its senders start at offsets drawn from [0, jitter]");
+    }
+    drp::RequireCapturePrefix("pcap", pcap);
+    drp::RequireCapturePrefix("ascii", ascii);
     ParseQueueSize(queue);
     // The counts of each topology are checked, with their valid ranges, by
     // the helper that takes them; the number of flows is bounded here,
@@ -244,6 +256,25 @@ FabricScenario::Config::AddToCommandLine(CommandLine& cmd, drp::StrictOptions& s
     cmd.AddValue("queue", "every switch port's egress queue (ns-3 QueueSize: 100p, 64KiB)", queue);
     strict.AddValue(cmd, "seed", "ns-3 RNG seed", seed);
     strict.AddValue(cmd, "run", "ns-3 RNG run number", run);
+    strict.AddValue(cmd,
+                    "jitter",
+                    "incast: each sender starts at an offset drawn uniformly from [0, jitter] "
+                    "(0 to 1000s)",
+                    jitter);
+    strict.AddValue(cmd,
+                    "ecmpSeed",
+                    "every switch's ECMP flow-hash seed (0 to 4294967295)",
+                    ecmpSeed);
+    cmd.AddValue("ecmpPerRun",
+                 "switches' ECMP seed = ecmpSeed + run, so that paths differ from run to run",
+                 ecmpPerRun);
+    cmd.AddValue("pcap",
+                 "write PREFIX-NODE-DEVICE.pcap for every RNIC and switch port (empty: none)",
+                 pcap);
+    cmd.AddValue("ascii",
+                 "write PREFIX-NODE-DEVICE.tr (ns-3 ascii traces) for every RNIC and switch "
+                 "port (empty: none)",
+                 ascii);
 }
 
 double
@@ -482,6 +513,12 @@ FabricScenario::RunValidated(const Config& config)
     links.SetDeviceAttribute("DataRate", DataRateValue(config.fabricRate));
     links.SetQueue("ns3::DropTailQueue", "MaxSize", QueueSizeValue(ParseQueueSize(config.queue)));
     std::unique_ptr<FabricHelper> fabric = BuildFabric(config, rnic, links);
+    drp::EnableCaptures(config.pcap, config.ascii);
+    const uint32_t ecmpSeed = config.ecmpSeed + (config.ecmpPerRun ? config.run : 0); // mod 2^32
+    for (uint32_t s = 0; s < fabric->GetSwitches().GetN(); ++s)
+    {
+        fabric->GetSwitch(s)->SetAttribute("EcmpSeed", UintegerValue(ecmpSeed));
+    }
 
     FabricWorkloadHelper workload(*fabric);
     workload.AssignStreams(1);

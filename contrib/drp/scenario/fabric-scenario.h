@@ -66,6 +66,14 @@ class FabricScenario
         std::string queue{"100p"};       //!< every switch port's egress queue (QueueSize)
         uint32_t seed{1};                //!< ns-3 RNG seed
         uint32_t run{1};                 //!< ns-3 RNG run number
+        /// incast: each sender starts at an offset drawn uniformly from [0, jitter]
+        Time jitter{Seconds(0)};
+        uint32_t ecmpSeed{0};   //!< every switch's EcmpSeed (with ecmpPerRun: plus run)
+        bool ecmpPerRun{false}; //!< switches' EcmpSeed = ecmpSeed + run: paths differ by run
+        /// pcap files of every RNIC and switch port, PREFIX-NODE-DEVICE.pcap (empty: none)
+        std::string pcap;
+        /// ascii traces of every RNIC and switch port, PREFIX-NODE-DEVICE.tr (empty: none)
+        std::string ascii;
 
         /**
          * Throws std::invalid_argument naming the first invalid option, its
