@@ -12,6 +12,7 @@ import struct
 import subprocess
 
 import pytest
+from pcap_file import read_pcap
 
 import drp
 
@@ -20,22 +21,8 @@ DRP_ETHERTYPE = 0x01FF
 PCAP_NAME = re.compile(r"^(?P<prefix>.+)-(?P<node>\d+)-(?P<device>\d+)\.pcap$")
 
 
-def frames(path):
-    """Return the frames of a pcap file (Ethernet, microsecond timestamps)."""
-    data = path.read_bytes()
-    assert len(data) >= 24, f"{path.name}: no pcap header"
-    magic, _, _, _, _, _, linktype = struct.unpack("<IHHiIII", data[:24])
-    assert magic == 0xA1B2C3D4 and linktype == 1, f"{path.name}: not an Ethernet pcap"
-    found, offset = [], 24
-    while offset < len(data):
-        _, _, caplen, _ = struct.unpack("<IIII", data[offset : offset + 16])
-        found.append(data[offset + 16 : offset + 16 + caplen])
-        offset += 16 + caplen
-    return found
-
-
 def drp_frames(path):
-    return [f for f in frames(path) if struct.unpack("!H", f[12:14])[0] == DRP_ETHERTYPE]
+    return [f for f in read_pcap(path) if struct.unpack("!H", f[12:14])[0] == DRP_ETHERTYPE]
 
 
 def captures(folder, prefix):

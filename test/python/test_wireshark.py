@@ -19,6 +19,7 @@ import subprocess
 import zlib
 
 import pytest
+from pcap_file import read_pcap
 
 import drp
 
@@ -62,19 +63,6 @@ def captures(tmp_path_factory):
         made[(ethertype, impaired)] = folder / "rnic-first-0-0.pcap"
         assert made[(ethertype, impaired)].stat().st_size > 0
     return made
-
-
-def read_pcap(path):
-    """The frames of a pcap file (Ethernet, from the destination address to the FCS)."""
-    data = path.read_bytes()
-    magic, _, _, _, _, _, linktype = struct.unpack("<IHHiIII", data[:24])
-    assert magic == 0xA1B2C3D4 and linktype == 1
-    frames, at = [], 24
-    while at < len(data):
-        _, _, incl, _ = struct.unpack("<IIII", data[at:at + 16])
-        frames.append(data[at + 16:at + 16 + incl])
-        at += 16 + incl
-    return frames
 
 
 def expected_info(header):

@@ -148,8 +148,11 @@ AddWorkload(const FabricScenario::Config& config,
     else
     {
         const FlowSizeCdf cdf = FlowSizeCdf::Load(config.cdf);
-        expected = hosts * config.duration.GetSeconds() /
-                   FabricWorkloadHelper::GetPoissonMeanGap(cdf, config.load, config.hostRate);
+        expected = FabricWorkloadHelper::GetExpectedPoissonFlows(hosts,
+                                                                 cdf,
+                                                                 config.load,
+                                                                 config.hostRate,
+                                                                 config.duration);
         return workload.AddPoisson(cdf, config.load, config.hostRate, Seconds(0), config.duration);
     }
     expected = added;
@@ -419,27 +422,24 @@ FabricScenario::GetDropKinds()
 std::vector<FabricScenario::DropCount>
 FabricScenario::CountDrops(const FabricHelper& fabric)
 {
+    // Positions in GetDropKinds()'s order: switch, link, then one per
+    // transport reason, then the host's two.
+    constexpr std::size_t EGRESS = 0;
+    constexpr std::size_t HAIRPIN = 1;
+    constexpr std::size_t RECEIVE_ERROR = 2;
+    constexpr std::size_t FCS_ERROR = 3;
+    constexpr std::size_t RNIC = 4;
+    constexpr std::size_t HOST = RNIC + std::size_t(DrpTransport::DROP_REASONS);
     std::vector<DropCount> drops = GetDropKinds();
-    auto add = [&drops](const std::string& device, const std::string& reason, uint64_t frames) {
-        for (auto& d : drops)
-        {
-            if (d.device == device && d.reason == reason)
-            {
-                d.frames += frames;
-                return;
-            }
-        }
-        NS_ABORT_MSG("no drop kind " << device << " " << reason);
-    };
-    auto addLink = [&add](Ptr<EthernetNetDevice> port) {
-        add("link", "receive-error", port->GetReceiveErrorDrops());
-        add("link", "fcs-error", port->GetFcsErrorDrops());
+    auto addLink = [&drops](Ptr<EthernetNetDevice> port) {
+        drops[RECEIVE_ERROR].frames += port->GetReceiveErrorDrops();
+        drops[FCS_ERROR].frames += port->GetFcsErrorDrops();
     };
     for (uint32_t s = 0; s < fabric.GetSwitches().GetN(); ++s)
     {
         Ptr<EcmpSwitchNetDevice> sw = fabric.GetSwitch(s);
-        add("switch", "egress-queue-full", sw->GetEgressDrops());
-        add("switch", "hairpin", sw->GetHairpinDrops());
+        drops[EGRESS].frames += sw->GetEgressDrops();
+        drops[HAIRPIN].frames += sw->GetHairpinDrops();
         for (uint32_t p = 0; p < sw->GetNPorts(); ++p)
         {
             addLink(sw->GetPort(p));
@@ -451,17 +451,11 @@ FabricScenario::CountDrops(const FabricHelper& fabric)
         addLink(rnic);
         for (uint32_t r = 0; r < DrpTransport::DROP_REASONS; ++r)
         {
-            const auto reason = static_cast<DrpTransport::DropReason>(r);
-            add("rnic",
-                DrpTransport::GetDropReasonName(reason),
-                rnic->GetTransport()->GetDropCount(reason));
+            drops[RNIC + r].frames +=
+                rnic->GetTransport()->GetDropCount(static_cast<DrpTransport::DropReason>(r));
         }
-        for (auto reason : {RnicNetDevice::TX_QUEUE_FULL, RnicNetDevice::RX_QUEUE_FULL})
-        {
-            add("host",
-                RnicNetDevice::GetHostDropReasonName(reason),
-                rnic->GetHostDropCount(reason));
-        }
+        drops[HOST].frames += rnic->GetHostDropCount(RnicNetDevice::TX_QUEUE_FULL);
+        drops[HOST + 1].frames += rnic->GetHostDropCount(RnicNetDevice::RX_QUEUE_FULL);
     }
     return drops;
 }

@@ -20,7 +20,6 @@
 
 #include <iterator>
 #include <limits>
-#include <unordered_map>
 
 namespace ns3
 {
@@ -830,19 +829,9 @@ RdmaHostApplication::LookUpHostOf(Mac48Address peer)
     // alive, and an entry is checked against the node before it is used, so
     // an index from an earlier simulation (NodeList starts again after
     // Simulator::Destroy) or from before an address changed is rebuilt.
-    static std::unordered_map<uint64_t, uint32_t> index;
-    auto key = [](Mac48Address address) {
-        uint8_t mac[6];
-        address.CopyTo(mac);
-        uint64_t k = 0;
-        for (uint8_t byte : mac)
-        {
-            k = (k << 8) | byte;
-        }
-        return k;
-    };
+    static std::map<Mac48Address, uint32_t> index;
     bool found = false;
-    auto it = index.find(key(peer));
+    auto it = index.find(peer);
     if (it != index.end() && it->second < NodeList::GetNNodes())
     {
         Ptr<RdmaHostApplication> host = HostOn(NodeList::GetNode(it->second), peer, found);
@@ -859,11 +848,11 @@ RdmaHostApplication::LookUpHostOf(Mac48Address peer)
             if (Ptr<RnicNetDevice> rnic = DynamicCast<RnicNetDevice>((*node)->GetDevice(i)))
             {
                 // The first node with the address wins, as the search did.
-                index.emplace(key(Mac48Address::ConvertFrom(rnic->GetAddress())), (*node)->GetId());
+                index.emplace(Mac48Address::ConvertFrom(rnic->GetAddress()), (*node)->GetId());
             }
         }
     }
-    it = index.find(key(peer));
+    it = index.find(peer);
     return it == index.end() ? nullptr : HostOn(NodeList::GetNode(it->second), peer, found);
 }
 
