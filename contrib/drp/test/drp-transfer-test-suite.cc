@@ -11,11 +11,13 @@
 #include "ns3/double.h"
 #include "ns3/drp-compat.h"
 #include "ns3/drp-header.h"
+#include "ns3/drp-transport.h"
 #include "ns3/error-model.h"
 #include "ns3/pointer.h"
 #include "ns3/random-variable-stream.h"
 #include "ns3/rdma-host-application.h"
 #include "ns3/rdma-host-helper.h"
+#include "ns3/responder-connection.h"
 #include "ns3/rnic-helper.h"
 #include "ns3/rnic-net-device.h"
 #include "ns3/simulator.h"
@@ -729,6 +731,103 @@ class DrpBackedOffInitiatorTestCase : public TestCase
 
 /**
  * \ingroup drp-tests
+ * A released responder record runs no timer: it answers a repeated REL
+ * while its initiator may still send one, and is forgotten when a frame
+ * finds its idle time passed (as if a timer had forgotten it then).
+ */
+class DrpReleasedRecordTestCase : public TestCase
+{
+  public:
+    /// \param method traditional or dynamic
+    DrpReleasedRecordTestCase(const std::string& method)
+        : TestCase("a released record answers a repeated REL until its idle time has passed (" +
+                   method + ")"),
+          m_method(method)
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        RnicHelper rnic;
+        rnic.SetMethod(m_method);
+        PointToPointBed bed(rnic, MakeWorkload(1, 4096));
+        Ptr<DrpTransport> initiator = bed.Rnic(0)->GetTransport();
+        Ptr<DrpTransport> responder = bed.Rnic(1)->GetTransport();
+        TimeValue value;
+        ReadAttribute(responder, "HandshakeTimeout", value);
+        Time h = value.Get();
+        ReadAttribute(responder, "RetransmissionTimeout", value);
+        UintegerValue maxRetries;
+        ReadAttribute(responder, "MaxRetries", maxRetries);
+        UintegerValue maxBackoff;
+        ReadAttribute(responder, "MaxBackoff", maxBackoff);
+        Time idle = (maxRetries.Get() + 2) * std::max(h, value.Get() * int64_t(maxBackoff.Get()));
+
+        Time closedAt = Time::Max();
+        responder->TraceConnectWithoutContext("ResponderState",
+                                              drp::FunctorCallback<void,
+                                                                   Mac48Address,
+                                                                   uint16_t,
+                                                                   ResponderConnection::State,
+                                                                   ResponderConnection::State>(
+                                                  [&closedAt](Mac48Address,
+                                                              uint16_t,
+                                                              ResponderConnection::State from,
+                                                              ResponderConnection::State to) {
+                                                      if (from == ResponderConnection::RELEASED &&
+                                                          to == ResponderConnection::CLOSED)
+                                                      {
+                                                          closedAt = Simulator::Now();
+                                                      }
+                                                  }));
+        // A repeated REL (as if the REL_ACK had been lost) a little after the
+        // transfer, and another one just after the idle time.
+        const Time early = MilliSeconds(1);
+        const Time late = MilliSeconds(1) + idle;
+        Ptr<RnicNetDevice> a = bed.Rnic(0);
+        Ptr<RnicNetDevice> b = bed.Rnic(1);
+        uint64_t earlyRepliesDropped = 0;
+        size_t recordsBeforeLate = 0;
+        for (Time at : {early, late})
+        {
+            drp::Schedule(at, [&bed, a, b]() {
+                SendFrameAt(Time(0),
+                            a,
+                            b,
+                            MakeDrpFrame(DrpHeader::REL, bed.Records()[0].tid, 0, 0, 0));
+            });
+        }
+        drp::Schedule(late - MicroSeconds(1), [&]() {
+            earlyRepliesDropped = initiator->GetDropCount(DrpTransport::UNKNOWN_TID);
+            recordsBeforeLate = responder->GetRespondedRecords();
+        });
+        bed.Run();
+
+        NS_TEST_ASSERT_MSG_EQ(bed.Records().size(), 1, "the transfer ended");
+        NS_TEST_EXPECT_MSG_EQ(bed.Records()[0].GetStatusName(), "success", "status");
+        NS_TEST_EXPECT_MSG_EQ(earlyRepliesDropped,
+                              1,
+                              "the early REL answered (the initiator, done, drops the REL_ACK)");
+        NS_TEST_EXPECT_MSG_EQ(recordsBeforeLate, 1, "the released record kept until then");
+        NS_TEST_EXPECT_MSG_EQ(responder->GetActiveResponded(), 0, "nothing active after release");
+        NS_TEST_EXPECT_MSG_EQ(responder->GetDropCount(DrpTransport::UNKNOWN_TID),
+                              1,
+                              "the late REL finds no record");
+        NS_TEST_EXPECT_MSG_EQ(initiator->GetDropCount(DrpTransport::UNKNOWN_TID),
+                              1,
+                              "and is not answered");
+        NS_TEST_EXPECT_MSG_EQ(responder->GetRespondedRecords(), 0, "forgotten");
+        NS_TEST_EXPECT_MSG_GT_OR_EQ(closedAt, late, "forgotten when the late REL came");
+        NS_TEST_EXPECT_MSG_LT(closedAt, late + MicroSeconds(100), "and no later");
+        Simulator::Destroy();
+    }
+
+    std::string m_method; //!< traditional or dynamic
+};
+
+/**
+ * \ingroup drp-tests
  * Whole transfers.
  */
 class DrpTransferTestSuite : public TestSuite
@@ -755,6 +854,7 @@ class DrpTransferTestSuite : public TestSuite
             AddTestCase(new DrpNeverHangsTestCase(method, DrpNeverHangsTestCase::NO_HOST),
                         DRP_TEST_QUICK);
             AddTestCase(new DrpBackedOffInitiatorTestCase(method), DRP_TEST_QUICK);
+            AddTestCase(new DrpReleasedRecordTestCase(method), DRP_TEST_QUICK);
             AddTestCase(new DrpConcurrentTestCase(method), DRP_TEST_QUICK);
             AddTestCase(new DrpBadFramesTestCase(method), DRP_TEST_QUICK);
         }

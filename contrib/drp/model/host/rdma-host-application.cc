@@ -629,7 +629,7 @@ RdmaHostApplication::PostWaiting()
             // Every TID is in use or held back. A transfer of ours that ends
             // calls again; a hold that ends is waited for here.
             NS_LOG_INFO(m_waiting.size() << " transfers wait for a free transfer id");
-            m_retry.Cancel();
+            Simulator::Remove(m_retry);
             if (freeAt != Time::Max())
             {
                 m_retry = Simulator::Schedule(freeAt - Simulator::Now(),

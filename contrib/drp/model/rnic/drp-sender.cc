@@ -27,7 +27,7 @@ DrpSender::DrpSender(uint32_t total,
 
 DrpSender::~DrpSender()
 {
-    m_timer.Cancel();
+    Simulator::Remove(m_timer);
 }
 
 void
@@ -57,7 +57,7 @@ void
 DrpSender::Stop()
 {
     m_stopped = true;
-    m_timer.Cancel();
+    Simulator::Remove(m_timer);
 }
 
 void
@@ -88,7 +88,7 @@ DrpSender::ArmTimer()
     m_deadline = Simulator::Now() + timeout;
     if (!m_timer.IsExpired() && m_timer.GetTs() > uint64_t(m_deadline.GetTimeStep()))
     {
-        m_timer.Cancel(); // the deadline moved earlier (the backoff ended)
+        Simulator::Remove(m_timer); // the deadline moved earlier (the backoff ended)
     }
     if (m_timer.IsExpired())
     {
@@ -149,7 +149,7 @@ DrpSender::GuardFirstUnacknowledged()
 {
     if (IsComplete() || m_waiting.count(m_una) != 0)
     {
-        m_timer.Cancel(); // done, or it starts when that frame leaves
+        Simulator::Remove(m_timer); // done, or it starts when that frame leaves
         return;
     }
     ArmTimer(); // on the wire, or it will not leave: the timer runs from now

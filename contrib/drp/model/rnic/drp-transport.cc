@@ -485,6 +485,17 @@ DrpTransport::GetActiveInitiated() const
 size_t
 DrpTransport::GetActiveResponded() const
 {
+    size_t active = 0;
+    for (const auto& record : m_responders)
+    {
+        active += !record.second->IsReleased();
+    }
+    return active;
+}
+
+size_t
+DrpTransport::GetRespondedRecords() const
+{
     return m_responders.size();
 }
 
@@ -1057,12 +1068,17 @@ DrpTransport::CreateResponder(Mac48Address peer, uint16_t tid, bool read)
 bool
 DrpTransport::AdmitResponder(Mac48Address peer)
 {
-    bool peerFull = m_respondersPerPeer[peer] >= m_maxTransfersPerPeer;
-    bool full = m_responders.size() >= m_maxTransfers;
-    if (!peerFull && !full)
+    if (!IsResponderFull(peer))
     {
         return true;
     }
+    // Expired records count as forgotten since their idle time passed.
+    ForgetExpiredResponders(false);
+    if (!IsResponderFull(peer))
+    {
+        return true;
+    }
+    bool peerFull = m_respondersPerPeer[peer] >= m_maxTransfersPerPeer;
     for (auto it = m_releasedOrder.begin(); it != m_releasedOrder.end();)
     {
         ResponderConnection* r = FindResponder(it->first, it->second);
@@ -1082,6 +1098,45 @@ DrpTransport::AdmitResponder(Mac48Address peer)
         return true;
     }
     return false;
+}
+
+bool
+DrpTransport::IsResponderFull(Mac48Address peer) const
+{
+    auto it = m_respondersPerPeer.find(peer);
+    return (it != m_respondersPerPeer.end() && it->second >= m_maxTransfersPerPeer) ||
+           m_responders.size() >= m_maxTransfers;
+}
+
+void
+DrpTransport::ForgetExpiredResponders(bool oldestOnly)
+{
+    // Released records wait in the order of their release; one heard from
+    // again (a repeated REL) expires later than those behind it, so a full
+    // pass looks at every one, the cheap one stops at the first live record.
+    std::vector<ResponderKey> expired;
+    for (auto it = m_releasedOrder.begin(); it != m_releasedOrder.end();)
+    {
+        ResponderConnection* r = FindResponder(it->first, it->second);
+        if (!r || !r->IsReleased())
+        {
+            it = m_releasedOrder.erase(it); // forgotten, or the key's record is a new one
+            continue;
+        }
+        if (r->IsExpired())
+        {
+            expired.push_back(*it);
+        }
+        else if (oldestOnly)
+        {
+            break;
+        }
+        ++it;
+    }
+    for (const ResponderKey& key : expired)
+    {
+        AbandonResponder(key); // released: only a repeated REL needed it
+    }
 }
 
 std::unique_ptr<ResponderConnection>
@@ -1128,6 +1183,12 @@ DrpTransport::ReceiveAtResponder(const DrpHeader& header,
 {
     uint16_t tid = header.GetTid();
     ResponderConnection* r = FindResponder(from, tid);
+    if (r && r->IsExpired())
+    {
+        // Forgotten now, as if it had been when its idle time passed.
+        AbandonResponder(ResponderKey(from, tid));
+        r = nullptr;
+    }
     if (header.HasFlag(DrpHeader::REQ))
     {
         if (!HostMemory::IsValidRegion(header.GetDba(), header.GetLength()))
@@ -1265,6 +1326,7 @@ void
 DrpTransport::OnResponderReleased(ResponderKey key)
 {
     m_releasedOrder.push_back(key);
+    ForgetExpiredResponders(true); // keeps the table from growing with released records
     m_responderEndTrace(key.first, key.second, true);
     NotifyResponderDone(key.first, key.second, true);
 }

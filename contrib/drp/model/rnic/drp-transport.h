@@ -321,8 +321,12 @@ class DrpTransport : public Object
      *         progress must end first
      */
     Time GetTidsFreeAt(uint32_t count) const;
-    /// \return transfers this RNIC responds to now (including released ones it still remembers)
+    /// \return transfers this RNIC responds to now, not released yet (open or
+    ///         draining; counts every record: for tests and diagnostics)
     size_t GetActiveResponded() const;
+    /// \return responder records kept now: the active ones and the released
+    ///         ones still kept to answer a repeated REL (what the admission limits count)
+    size_t GetRespondedRecords() const;
     /// \return transfers this RNIC responded to that ended without a release (abandoned)
     uint64_t GetAbandonedResponses() const;
     /// \return data frames that passed every check but had arrived before
@@ -518,6 +522,17 @@ class DrpTransport : public Object
      * \return false if there is no room
      */
     bool AdmitResponder(Mac48Address peer);
+    /**
+     * \param peer an initiator
+     * \return true if a new record of \p peer exceeds MaxTransfersPerPeer or MaxTransfers
+     */
+    bool IsResponderFull(Mac48Address peer) const;
+    /**
+     * Forgets released records whose idle time has passed (they run no timer).
+     * \param oldestOnly stop at the first released record that has not expired
+     *        (cheap; a full pass otherwise)
+     */
+    void ForgetExpiredResponders(bool oldestOnly);
     /**
      * Takes a record out of the table (and uncounts it).
      * \param key the record's key

@@ -36,9 +36,9 @@ InitiatorConnection::InitiatorConnection(DrpTransport* transport, const DrpTrans
 InitiatorConnection::~InitiatorConnection()
 {
     m_transport->CloseFlow(m_flow);
-    m_handshakeTimer.Cancel();
-    m_releaseTimer.Cancel();
-    m_readTimer.Cancel();
+    Simulator::Remove(m_handshakeTimer);
+    Simulator::Remove(m_releaseTimer);
+    Simulator::Remove(m_readTimer);
 }
 
 void
@@ -134,7 +134,7 @@ InitiatorConnection::SendRequest(bool armTimer)
 void
 InitiatorConnection::ArmHandshakeTimer()
 {
-    m_handshakeTimer.Cancel();
+    Simulator::Remove(m_handshakeTimer);
     m_handshakeTimer = Simulator::Schedule(m_transport->m_handshakeTimeout,
                                            &InitiatorConnection::OnHandshakeTimeout,
                                            this);
@@ -216,7 +216,7 @@ InitiatorConnection::OnReply(const DrpHeader& header)
         return;
     }
     SetState(m_record.read ? RECEIVING : SENDING);
-    m_handshakeTimer.Cancel();
+    Simulator::Remove(m_handshakeTimer);
     if (m_sender)
     {
         m_sender->SetRetryLimitActive(true);
@@ -470,7 +470,7 @@ InitiatorConnection::MaybeRelease()
     if (complete)
     {
         SetState(RELEASING);
-        m_readTimer.Cancel();
+        Simulator::Remove(m_readTimer);
         SendRelease();
     }
 }
@@ -483,7 +483,7 @@ InitiatorConnection::SendRelease()
         m_record.peer,
         m_flow,
         [this]() {
-            m_releaseTimer.Cancel();
+            Simulator::Remove(m_releaseTimer);
             m_releaseTimer = Simulator::Schedule(
                 m_transport->BackedOff(m_transport->m_retransmissionTimeout, m_releaseExpiries),
                 &InitiatorConnection::OnReleaseTimeout,
@@ -516,9 +516,9 @@ void
 InitiatorConnection::Finish(DrpTransferRecord::Status status)
 {
     NS_LOG_INFO("transfer " << m_record.tid << " ends: " << status);
-    m_handshakeTimer.Cancel();
-    m_releaseTimer.Cancel();
-    m_readTimer.Cancel();
+    Simulator::Remove(m_handshakeTimer);
+    Simulator::Remove(m_releaseTimer);
+    Simulator::Remove(m_readTimer);
     DrpTransferRecord record = m_record;
     record.status = status;
     if (m_sender)

@@ -81,6 +81,12 @@ ResponderConnection::IsReleased() const
     return m_state == RELEASED;
 }
 
+bool
+ResponderConnection::IsExpired() const
+{
+    return IsReleased() && Simulator::Now() - m_lastHeard >= m_transport->GetIdleTime();
+}
+
 ResponderConnection::Registration
 ResponderConnection::GetRegistration() const
 {
@@ -126,8 +132,8 @@ void
 ResponderConnection::Close()
 {
     m_transport->CloseFlow(m_flow); // its waiting data frames will not leave
-    m_confirmTimer.Cancel();
-    m_idleTimer.Cancel();
+    Simulator::Remove(m_confirmTimer);
+    Simulator::Remove(m_idleTimer);
     if (m_sender)
     {
         m_sender->Stop();
@@ -256,7 +262,7 @@ ResponderConnection::OnConfirmation()
         return;
     }
     m_confirmed = true;
-    m_confirmTimer.Cancel();
+    Simulator::Remove(m_confirmTimer);
     StartReadData(false);
 }
 
@@ -464,7 +470,8 @@ void
 ResponderConnection::CompleteRelease()
 {
     SetState(RELEASED);
-    m_confirmTimer.Cancel();
+    Simulator::Remove(m_confirmTimer);
+    Simulator::Remove(m_idleTimer); // expiry is read when needed (IsExpired())
     if (m_sender)
     {
         m_sender->Stop();
@@ -554,7 +561,7 @@ ResponderConnection::OnAck(const DrpHeader& header, Ptr<Packet> frame)
 void
 ResponderConnection::ArmIdleTimer()
 {
-    m_idleTimer.Cancel();
+    Simulator::Remove(m_idleTimer);
     ScheduleIdleCheck(m_transport->GetIdleTime());
 }
 

@@ -39,9 +39,11 @@ class DrpTransport;
  * * the connection's life (State): CLOSED -> OPEN on admission; a REL
  *   answers at once (OPEN -> RELEASED) or, with DMA writes still on their
  *   way to host memory, once the last one lands (OPEN -> DRAINING ->
- *   RELEASED); a released record is kept to answer a repeated REL until the
- *   idle timer, admission of a newer transfer or a new request under its key
- *   forgets it (RELEASED -> CLOSED). A record the initiator fell silent on,
+ *   RELEASED); a released record is kept to answer a repeated REL until its
+ *   initiator has been silent for the idle time (IsExpired()): the
+ *   transport forgets it (RELEASED -> CLOSED) when it next looks the key
+ *   up, when it needs the room, or when newer releases push it out; a new
+ *   request under its key forgets it at once. A record the initiator fell silent on,
  *   or whose read data reached its retry limit, ends ABANDONED.
  * * the host's registration of the region (Registration): NONE -> PENDING
  *   (the host was interrupted) -> VALID | INVALID, and INVALID -> PENDING on
@@ -59,8 +61,10 @@ class DrpTransport;
  * ModePolicy::ExpiriesBeforeIndirect expiries without it start the data in
  * indirect mode; MaxRetries expiries abandon the transfer.
  *
- * The idle timer forgets a record its initiator has not been heard of for
- * the transport's idle time.
+ * The idle timer abandons a live record (OPEN or DRAINING) whose initiator
+ * has not been heard of for the transport's idle time. A released record
+ * runs no timer: nothing remains to check, so the simulation ends with the
+ * last transfer; its expiry is read when needed (IsExpired()).
  *
  * Events that outlive a method (the two timers, PCIe completions, the read
  * sender's callbacks) look the record up again by its key, (initiator,
@@ -155,6 +159,9 @@ class ResponderConnection
 
     /// \return (initiator, TID)
     Key GetKey() const;
+    /// \return true if released and its initiator has been silent for the
+    ///         transport's idle time: only a repeated REL needed it, and none can come
+    bool IsExpired() const;
     /// \return read transfer
     bool IsRead() const;
     /// \return the current state
