@@ -807,9 +807,13 @@ class FuzzRun
             const uint8_t types = in.header.GetControl() & 0x1F;
             const bool single = types != 0 && (types & (types - 1)) == 0;
             const bool pureAck = types == 0 && in.header.HasFlag(DrpHeader::ACK);
-            // STATUS is 0 or 1 in a reply, 0 in every other frame (the wire format).
+            // STATUS (the wire format): bit 0, the reply code, may be 1 in a
+            // reply only; bits 1-4 are reserved (0); bit 5, CNP, only with
+            // ACK; bits 7-6, the ECN field, anything.
+            const uint8_t status = in.header.GetStatus();
             const bool reply = single && in.header.HasFlag(DrpHeader::REQ_ACK);
-            const bool statusOk = reply ? in.header.GetStatus() <= 1 : in.header.GetStatus() == 0;
+            const bool statusOk = (status & 0x1e) == 0 && (reply || (status & 0x01) == 0) &&
+                                  ((status & 0x20) == 0 || in.header.HasFlag(DrpHeader::ACK));
             if (!((pureAck || single) && statusOk))
             {
                 in.expected = DrpTransport::MALFORMED;

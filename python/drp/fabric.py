@@ -68,6 +68,8 @@ FABRIC_COUNTERS = (
     "link_drops",
     "rnic_drops",
     "host_drops",
+    "ecn_marks",
+    "cnps",
     "simulated_seconds",
     "events",
     "wall_seconds",
@@ -265,6 +267,10 @@ def run_fabric(
     host_rate: int | str = 1_000_000_000,
     fabric_rate: int | str = 1_000_000_000,
     queue: str = "100p",
+    ecn: bool = False,
+    ecn_min: str = "4KB",
+    ecn_max: str = "16KB",
+    ecn_pmax: float = 0.2,
     seed: int = 1,
     run: int = 1,
     jitter: float | str = 0.0,
@@ -281,7 +287,10 @@ def run_fabric(
     "all-to-all", "poisson"), bytes, degree, load, cdf ("web-search",
     "data-mining" or a file), duration (seconds or a string such as
     "20ms"), method, frp, host_rate, fabric_rate (bit/s or strings such as
-    "10Gbps"), queue (an ns-3 QueueSize: "100p", "64KiB"), seed, run, jitter
+    "10Gbps"), queue (an ns-3 QueueSize: "100p", "64KiB"), ecn (switch
+    queues mark CE by the RED rule, EcnMarkingQueue, and RNICs send data
+    ECN-capable and answer marks with CNPs), ecn_min and ecn_max (Kmin and
+    Kmax, QueueSizes in one unit), ecn_pmax (Pmax, 0 to 1), seed, run, jitter
     (incast: each sender starts at an offset drawn uniformly from [0,
     jitter]; seconds or a string such as "20us"), ecmp_seed (every switch's
     ECMP hash seed), ecmp_per_run (True: the seed is ecmp_seed + run), pcap

@@ -418,6 +418,23 @@ Fields<FabricConfig>()
                   "queue",
                   "every switch port's egress queue, an ns-3 QueueSize: \"100p\", \"64KiB\"",
                   &C::queue),
+        MakeField("ecn",
+                  "ecn",
+                  "switch queues mark CE by the RED rule and RNICs send data ECN-capable, "
+                  "answering marks with CNPs",
+                  &C::ecn),
+        MakeField("ecn_min",
+                  "ecnMin",
+                  "ecn: Kmin, marking starts above it (QueueSize: \"4KB\", \"5p\")",
+                  &C::ecnMin),
+        MakeField("ecn_max",
+                  "ecnMax",
+                  "ecn: Kmax, every frame marked from it (QueueSize, unit of ecn_min)",
+                  &C::ecnMax),
+        MakeField("ecn_pmax",
+                  "ecnPmax",
+                  "ecn: marking probability just below Kmax, 0 to 1",
+                  &C::ecnPmax),
         MakeField("seed", "seed", "ns-3 RNG seed", &C::seed),
         MakeField("run", "run", "ns-3 RNG run number", &C::run),
         MakeField("jitter",
@@ -688,6 +705,7 @@ ToDict(const FabricScenario::Result& result)
         NumberColumn<uint32_t>(ports, [](const P& p) { return p.stats.peakFrames; });
     portColumns["peak_bytes"] =
         NumberColumn<uint64_t>(ports, [](const P& p) { return p.stats.peakBytes; });
+    portColumns["ecn_marks"] = NumberColumn<uint64_t>(ports, [](const P& p) { return p.ecnMarks; });
 
     py::dict counters;
     counters["host_count"] = result.hosts;
@@ -697,6 +715,8 @@ ToDict(const FabricScenario::Result& result)
     counters["link_drops"] = result.GetDropsIn("link");
     counters["rnic_drops"] = result.GetDropsIn("rnic");
     counters["host_drops"] = result.GetDropsIn("host");
+    counters["ecn_marks"] = result.GetEcnMarks();
+    counters["cnps"] = result.GetCnps();
     counters["simulated_seconds"] = result.simulatedTime.GetSeconds();
     counters["simulator_end_seconds"] = result.simulatorEnd.GetSeconds();
     counters["events"] = result.events;

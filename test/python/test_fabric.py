@@ -254,3 +254,19 @@ def test_ecmp_per_run_changes_paths_from_run_to_run():
 def test_bad_jitter_is_refused(params, message):
     with pytest.raises(ValueError, match=message):
         drp.run_fabric(**params)
+
+
+def test_ecn_marks_and_congestion_notifications():
+    """Switch queues that mark, and RNICs that answer marks with CNPs."""
+    plain = drp.run_fabric(hosts=5)
+    marked = drp.run_fabric(hosts=5, ecn=True, ecn_min="4KB", ecn_max="16KB", ecn_pmax=0.2)
+    assert plain.counters["ecn_marks"] == 0 and plain.counters["cnps"] == 0
+    assert marked.counters["ecn_marks"] > 0
+    assert 0 < marked.counters["cnps"] <= marked.counters["ecn_marks"]
+    assert sum(marked.port_columns["ecn_marks"]) == marked.counters["ecn_marks"]
+    # Without rate control the marks change no timing.
+    assert list(marked.transfers["fct_us"]) == list(plain.transfers["fct_us"])
+    with pytest.raises(ValueError, match="ecn_min = 5p must be below ecn_max = 16KB"):
+        drp.run_fabric(hosts=5, ecn=True, ecn_min="5p")
+    with pytest.raises(ValueError, match="ecn_pmax"):
+        drp.run_fabric(hosts=5, ecn=True, ecn_pmax=1.5)

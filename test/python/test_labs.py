@@ -50,7 +50,7 @@ FABRIC = "$DRP/build/examples/rnic-fabric"
 
 TS = "tshark -X lua_script:$DRP/contrib/drp/wireshark/drp.lua -r"
 CONTROL = """'drp.type != "DATA" && drp.type != "ACK"'"""
-FIELDS = "-T fields -e frame.time_relative -e eth.src -e drp.type -e drp.status"
+FIELDS = "-T fields -e frame.time_relative -e eth.src -e drp.type -e drp.status.reply"
 
 EXPECTED = {
     1: [
@@ -236,7 +236,7 @@ def test_lab1_handshake_on_the_wire(drp_root, tmp_path):
     assert indirect == [f"DATA tid=1 sn={sn} indirect" for sn in range(len(indirect))]
     assert 1 <= len(indirect) <= 16
     # Step 6: every field decoded.
-    for text in ("INDIRECT: indirect", "DATA: True", "STATUS: valid (0)", "TID: 1",
+    for text in ("INDIRECT: indirect", "DATA: True", "Reply: valid (0)", "TID: 1",
                  "SBA: 0x0000000000000000", "DBA: 0x", "LEN: 1024", "SN: 0", "ACKN: 0"):
         assert text in outputs[7], text
     # Step 7: the tables for the diagrams.

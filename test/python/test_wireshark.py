@@ -33,6 +33,9 @@ pytestmark = pytest.mark.skipif(TSHARK is None, reason="tshark not installed (sc
 #: CTRL bits.
 REQ, REQ_ACK, DATA, REL, REL_ACK, READ, INDIRECT, ACK = (1 << i for i in range(8))
 TYPE_NAMES = {REQ: "REQ", REQ_ACK: "REQ_ACK", DATA: "DATA", REL: "REL", REL_ACK: "REL_ACK"}
+#: STATUS: bit 5 the congestion notification, bits 7-6 the ECN field.
+STATUS_CNP = 0x20
+ECN_NAMES = ("Not-ECT", "ECT(1)", "ECT(0)", "CE")
 
 #: The captures: (EtherType, impaired). Impaired: registrations fail and frames
 #: are lost, so invalid replies, indirect data and retransmissions appear.
@@ -74,7 +77,7 @@ def expected_info(header):
     if name == "REQ":
         parts.append(f"len={length}")
     elif name == "REQ_ACK":
-        parts.append("confirm" if ctrl & ACK else ("valid", "invalid")[status])
+        parts.append("confirm" if ctrl & ACK else ("valid", "invalid")[status & 1])
     elif name == "DATA":
         parts.append(f"sn={sn}")
     if ctrl & INDIRECT:
@@ -83,6 +86,10 @@ def expected_info(header):
         parts.append("read")
     if ctrl & ACK and name != "REQ_ACK":
         parts.append(f"ackn={ackn}")
+    if status >> 6:
+        parts.append(ECN_NAMES[status >> 6])
+    if status & STATUS_CNP:
+        parts.append("cnp")
     return " ".join(parts)
 
 
@@ -157,7 +164,7 @@ def test_every_drp_field_decoded_as_the_bytes_say(captures, home, ethertype, imp
         assert row["_ws.col.Protocol"] == "DRP", where
         assert int(row["eth.type"], 16) == ethertype, where
         assert int(row["drp.ctrl"], 16) == ctrl, where
-        assert int(row["drp.status"]) == status, where
+        assert int(row["drp.status"], 16) == status, where
         assert int(row["drp.tid"]) == tid, where
         assert int(row["drp.sba"], 16) == sba, where
         assert int(row["drp.dba"], 16) == dba, where
@@ -279,3 +286,44 @@ def test_cmake_install_puts_the_dissector_in_the_personal_plugin_folder(tmp_path
     done = subprocess.run([TSHARK, "-n", "-r", str(pcap), "-T", "fields", "-e", "_ws.col.Info"],
                           capture_output=True, text=True, env=environment(tmp_path))
     assert done.stdout.strip() == "REQ tid=7 len=4096"
+
+
+@pytest.fixture(scope="module")
+def ecn_captures(tmp_path_factory):
+    """Every RNIC's and switch port's capture of an incast whose switch marks ECN."""
+    program = BUILD / "examples" / "rnic-fabric"
+    if not program.exists():
+        pytest.skip("examples not built")
+    folder = tmp_path_factory.mktemp("capture-ecn")
+    done = subprocess.run([str(program), "--hosts=5", "--ecn", "--pcap=ecn"], cwd=folder,
+                          capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert re.search(r"ECN: [1-9]\d* frames marked CE", done.stdout), done.stdout
+    return sorted(folder.glob("ecn-*.pcap"))
+
+
+def test_marked_frames_and_congestion_notifications_decode(ecn_captures, home):
+    """ECT(0) and CE data, ACKs with CNP: each shown as the bytes say, no expert error."""
+    seen = {"ect0": 0, "ce": 0, "cnp": 0}
+    for pcap in ecn_captures:
+        frames = [f for f in read_pcap(pcap) if struct.unpack(">H", f[12:14])[0] == 0x01FF]
+        if not frames:
+            continue
+        status = [f[15] for f in frames]
+        expected = {
+            "drp.status.ecn == 2": sum(1 for s in status if s >> 6 == 2),
+            "drp.status.ecn == 3": sum(1 for s in status if s >> 6 == 3),
+            "drp.status.cnp == 1": sum(1 for s in status if s & STATUS_CNP),
+            "drp.status.cnp == 1 && !drp.ctrl.ack": 0,
+            "drp.status.ecn == 3 && !drp.ctrl.data": 0,
+        }
+        assert counts(home, pcap, list(expected)) == expected, pcap.name
+        seen["ect0"] += expected["drp.status.ecn == 2"]
+        seen["ce"] += expected["drp.status.ecn == 3"]
+        seen["cnp"] += expected["drp.status.cnp == 1"]
+        summary = tshark(home, pcap, "-q", "-z", "expert", check_fcs=True)
+        assert "Errors" not in summary and "Warns" not in summary, summary
+        for frame, row in zip(read_pcap(pcap), decoded(home, pcap)):
+            if struct.unpack(">H", frame[12:14])[0] == 0x01FF:
+                assert row["_ws.col.Info"] == expected_info(frame[14:46]), pcap.name
+    assert seen["ect0"] > 0 and seen["ce"] > 0 and seen["cnp"] > 0, seen

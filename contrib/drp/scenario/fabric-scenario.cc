@@ -12,6 +12,7 @@
 #include "ns3/drp-check.h"
 #include "ns3/drp-ideal-fct.h"
 #include "ns3/drp-transport.h"
+#include "ns3/ecn-marking-queue.h"
 #include "ns3/fabric-workload-helper.h"
 #include "ns3/fat-tree-fabric-helper.h"
 #include "ns3/flow-size-cdf.h"
@@ -52,13 +53,13 @@ namespace
  *         its 32 bits)
  */
 QueueSize
-ParseQueueSize(const std::string& text)
+ParseQueueSize(const std::string& text, const std::string& name = "queue")
 {
     static const std::regex valid("([1-9][0-9]{0,9})(k|K|Ki|M|Mi)?(p|B)");
     std::smatch parts;
     if (!std::regex_match(text, parts, valid))
     {
-        throw std::invalid_argument("queue = " + text +
+        throw std::invalid_argument(name + " = " + text +
                                     " is no queue size (a whole number from 1, then p for "
                                     "frames or B for bytes, optionally after k, K, Ki, M or Mi: "
                                     "100p, 64KiB)");
@@ -73,7 +74,7 @@ ParseQueueSize(const std::string& text)
     const uint64_t value = std::stoull(parts[1]) * prefixes.at(parts[2]);
     if (value > std::numeric_limits<uint32_t>::max())
     {
-        throw std::invalid_argument("queue = " + text + " is " + std::to_string(value) +
+        throw std::invalid_argument(name + " = " + text + " is " + std::to_string(value) +
                                     (parts[3] == "p" ? " frames" : " bytes") +
                                     ", out of range [1, 4294967295] (ns-3's QueueSize holds "
                                     "32 bits)");
@@ -87,6 +88,27 @@ ParseQueueSize(const std::string& text)
  * \param links links between switches and switch queues
  * \return the topology the experiment names
  */
+/**
+ * Fixes the random streams of the switch queues that mark ECN, one each.
+ * \param fabric the fabric
+ * \param stream the first stream
+ */
+void
+AssignQueueStreams(FabricHelper& fabric, int64_t stream)
+{
+    for (uint32_t s = 0; s < fabric.GetSwitches().GetN(); ++s)
+    {
+        Ptr<EcmpSwitchNetDevice> sw = fabric.GetSwitch(s);
+        for (uint32_t p = 0; p < sw->GetNPorts(); ++p)
+        {
+            if (auto queue = DynamicCast<EcnMarkingQueue>(sw->GetPort(p)->GetQueue()))
+            {
+                stream += queue->AssignStreams(stream);
+            }
+        }
+    }
+}
+
 std::unique_ptr<FabricHelper>
 BuildFabric(const FabricScenario::Config& config, RnicHelper& rnic, EthernetHelper& links)
 {
@@ -193,6 +215,14 @@ FabricScenario::Config::Validate() const
     drp::RequireCapturePrefix("pcap", pcap);
     drp::RequireCapturePrefix("ascii", ascii);
     ParseQueueSize(queue);
+    const QueueSize kmin = ParseQueueSize(ecnMin, "ecnMin");
+    const QueueSize kmax = ParseQueueSize(ecnMax, "ecnMax");
+    if (kmin.GetUnit() != kmax.GetUnit() || kmin.GetValue() >= kmax.GetValue())
+    {
+        throw std::invalid_argument("ecnMin = " + ecnMin + " must be below ecnMax = " + ecnMax +
+                                    ", in the same unit (p or B)");
+    }
+    drp::RequireInRange("ecnPmax", ecnPmax, 0.0, 1.0);
     // The counts of each topology are checked, with their valid ranges, by
     // the helper that takes them; the number of flows is bounded here,
     // before anything is built.
@@ -257,6 +287,13 @@ FabricScenario::Config::AddToCommandLine(CommandLine& cmd, drp::StrictOptions& s
     strict.AddValue(cmd, "hostRate", "rate of the host links", hostRate);
     strict.AddValue(cmd, "fabricRate", "rate of the links between switches", fabricRate);
     cmd.AddValue("queue", "every switch port's egress queue (ns-3 QueueSize: 100p, 64KiB)", queue);
+    cmd.AddValue("ecn",
+                 "switch queues mark CE by the RED rule (EcnMarkingQueue) and RNICs send "
+                 "data ECN-capable, answering marks with CNPs",
+                 ecn);
+    cmd.AddValue("ecnMin", "ecn: Kmin, marking starts above it (QueueSize: 4KB, 5p)", ecnMin);
+    cmd.AddValue("ecnMax", "ecn: Kmax, every frame marked from it (QueueSize)", ecnMax);
+    strict.AddValue(cmd, "ecnPmax", "ecn: marking probability just below Kmax (0 to 1)", ecnPmax);
     strict.AddValue(cmd, "seed", "ns-3 RNG seed", seed);
     strict.AddValue(cmd, "run", "ns-3 RNG run number", run);
     strict.AddValue(cmd,
@@ -390,6 +427,28 @@ FabricScenario::Result::GetDrops() const
 }
 
 uint64_t
+FabricScenario::Result::GetEcnMarks() const
+{
+    uint64_t marks = 0;
+    for (const auto& p : ports)
+    {
+        marks += p.ecnMarks;
+    }
+    return marks;
+}
+
+uint64_t
+FabricScenario::Result::GetCnps() const
+{
+    uint64_t cnps = 0;
+    for (const auto& t : transfers)
+    {
+        cnps += t.record.cnps;
+    }
+    return cnps;
+}
+
+uint64_t
 FabricScenario::Result::GetDropsIn(const std::string& device) const
 {
     uint64_t frames = 0;
@@ -505,7 +564,25 @@ FabricScenario::RunValidated(const Config& config)
     rnic.SetDeviceAttribute("DataRate", DataRateValue(config.hostRate));
     EthernetHelper links;
     links.SetDeviceAttribute("DataRate", DataRateValue(config.fabricRate));
-    links.SetQueue("ns3::DropTailQueue", "MaxSize", QueueSizeValue(ParseQueueSize(config.queue)));
+    if (config.ecn)
+    {
+        links.SetQueue("ns3::EcnMarkingQueue",
+                       "MaxSize",
+                       QueueSizeValue(ParseQueueSize(config.queue)),
+                       "MinThreshold",
+                       QueueSizeValue(QueueSize(config.ecnMin)),
+                       "MaxThreshold",
+                       QueueSizeValue(QueueSize(config.ecnMax)),
+                       "MaxProbability",
+                       DoubleValue(config.ecnPmax));
+        rnic.SetTransportAttribute("EcnCapable", BooleanValue(true));
+    }
+    else
+    {
+        links.SetQueue("ns3::DropTailQueue",
+                       "MaxSize",
+                       QueueSizeValue(ParseQueueSize(config.queue)));
+    }
     std::unique_ptr<FabricHelper> fabric = BuildFabric(config, rnic, links);
     drp::EnableCaptures(config.pcap, config.ascii);
     const uint32_t ecmpSeed = config.ecmpSeed + (config.ecmpPerRun ? config.run : 0); // mod 2^32
@@ -516,6 +593,7 @@ FabricScenario::RunValidated(const Config& config)
 
     FabricWorkloadHelper workload(*fabric);
     workload.AssignStreams(1);
+    AssignQueueStreams(*fabric, 1000000);
     Result result;
     result.config = config;
     result.flows = AddWorkload(config, *fabric, workload, result.expectedFlows);
@@ -574,7 +652,8 @@ FabricScenario::RunValidated(const Config& config)
             EcmpSwitchNetDevice::PortStats stats = sw->GetPortStats(p);
             if (stats.framesOut + stats.egressDrops > 0)
             {
-                result.ports.push_back({s, p, stats});
+                auto queue = DynamicCast<EcnMarkingQueue>(sw->GetPort(p)->GetQueue());
+                result.ports.push_back({s, p, stats, queue ? queue->GetMarks() : 0});
             }
         }
     }
@@ -646,6 +725,11 @@ FabricScenario::PrintSummary(std::ostream& os, const Result& result, uint32_t bu
         os << " " << count << " " << status;
     }
     os << "; " << indirect << " indirect; " << retransmissions << " retransmissions\n";
+    if (result.config.ecn)
+    {
+        os << "ECN: " << result.GetEcnMarks() << " frames marked CE; " << result.GetCnps()
+           << " congestion notifications (CNP) received\n";
+    }
     os << "frames dropped:";
     if (result.GetDropsIn("") == 0)
     {

@@ -64,8 +64,13 @@ class FabricScenario
         DataRate hostRate{"1Gbps"};      //!< host links
         DataRate fabricRate{"1Gbps"};    //!< links between switches
         std::string queue{"100p"};       //!< every switch port's egress queue (QueueSize)
-        uint32_t seed{1};                //!< ns-3 RNG seed
-        uint32_t run{1};                 //!< ns-3 RNG run number
+        /// switch queues mark CE (EcnMarkingQueue) and RNICs send data ECN-capable
+        bool ecn{false};
+        std::string ecnMin{"4KB"};  //!< ecn: Kmin, MinThreshold (QueueSize, unit of ecnMax)
+        std::string ecnMax{"16KB"}; //!< ecn: Kmax, MaxThreshold (QueueSize, above ecnMin)
+        double ecnPmax{0.2};        //!< ecn: Pmax, MaxProbability (0 to 1)
+        uint32_t seed{1};           //!< ns-3 RNG seed
+        uint32_t run{1};            //!< ns-3 RNG run number
         /// incast: each sender starts at an offset drawn uniformly from [0, jitter]
         Time jitter{Seconds(0)};
         uint32_t ecmpSeed{0};   //!< every switch's EcmpSeed (with ecmpPerRun: plus run)
@@ -110,6 +115,7 @@ class FabricScenario
         uint32_t sw{0};                       //!< switch index
         uint32_t port{0};                     //!< port index on that switch
         EcmpSwitchNetDevice::PortStats stats; //!< frames out, drops, peak queue
+        uint64_t ecnMarks{0};                 //!< frames its queue marked CE (ecn)
     };
 
     /// Frames dropped for one reason in one kind of device, summed over the fabric.
@@ -172,6 +178,10 @@ class FabricScenario
          * \return frames dropped in that kind of device, every reason
          */
         uint64_t GetDropsIn(const std::string& device) const;
+        /// \return frames the switch queues marked CE (ecn)
+        uint64_t GetEcnMarks() const;
+        /// \return congestion notifications (CNP) the transfers' senders received
+        uint64_t GetCnps() const;
         /// \return transfers that ended with \p status
         uint32_t Count(DrpTransferRecord::Status status) const;
     };

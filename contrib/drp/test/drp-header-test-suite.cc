@@ -133,6 +133,80 @@ class DrpHeaderClassifyTestCase : public TestCase
 
 /**
  * \ingroup drp-tests
+ * The ECN field and the congestion notification in STATUS: where they sit
+ * on the wire, that they leave the reply code alone, and which frames may
+ * carry them.
+ */
+class DrpHeaderEcnTestCase : public HeaderSerializationTestCase
+{
+  public:
+    DrpHeaderEcnTestCase()
+        : HeaderSerializationTestCase("DRP header: ECN field and CNP in STATUS")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        DrpHeader data;
+        data.SetFlag(DrpHeader::DATA);
+        NS_TEST_EXPECT_MSG_EQ(data.GetEcn(), DrpHeader::NOT_ECT, "not ECN-capable by default");
+        data.SetEcn(DrpHeader::ECT0);
+        TestHeaderSerialization(data);
+        NS_TEST_EXPECT_MSG_EQ(int(Byte1(data)), 0x80, "ECT(0) is STATUS bits 7-6 = 10");
+        data.SetEcn(DrpHeader::CE);
+        NS_TEST_EXPECT_MSG_EQ(int(Byte1(data)), 0xc0, "CE is 11");
+        data.SetEcn(DrpHeader::ECT1);
+        NS_TEST_EXPECT_MSG_EQ(int(Byte1(data)), 0x40, "ECT(1) is 01");
+        NS_TEST_EXPECT_MSG_EQ(data.IsWellFormed(), true, "an ECN codepoint on data");
+
+        DrpHeader reply;
+        reply.SetFlag(DrpHeader::REQ_ACK);
+        reply.SetStatus(DrpHeader::INVALID);
+        reply.SetEcn(DrpHeader::CE);
+        NS_TEST_EXPECT_MSG_EQ(int(reply.GetReplyStatus()), int(DrpHeader::INVALID), "code kept");
+        NS_TEST_EXPECT_MSG_EQ(int(Byte1(reply)), 0xc1, "code and ECN side by side");
+        NS_TEST_EXPECT_MSG_EQ(reply.IsWellFormed(), true, "an invalid reply, CE");
+        reply.SetEcn(DrpHeader::NOT_ECT);
+        NS_TEST_EXPECT_MSG_EQ(int(reply.GetStatus()), int(DrpHeader::INVALID), "ECN cleared");
+
+        DrpHeader ack;
+        ack.SetAckNumber(9);
+        ack.SetCongestionNotification(true);
+        TestHeaderSerialization(ack);
+        NS_TEST_EXPECT_MSG_EQ(int(Byte1(ack)), 0x20, "CNP is STATUS bit 5");
+        NS_TEST_EXPECT_MSG_EQ(ack.HasCongestionNotification(), true, "CNP read back");
+        NS_TEST_EXPECT_MSG_EQ(ack.IsWellFormed(), true, "CNP on a pure ACK");
+        DrpHeader cnpWithoutAck;
+        cnpWithoutAck.SetFlag(DrpHeader::REL);
+        cnpWithoutAck.SetCongestionNotification(true);
+        NS_TEST_EXPECT_MSG_EQ(cnpWithoutAck.IsWellFormed(), false, "CNP without ACK");
+        for (uint8_t bit = 1; bit <= 4; ++bit)
+        {
+            DrpHeader reserved;
+            reserved.SetFlag(DrpHeader::DATA);
+            reserved.SetStatus(1 << bit);
+            NS_TEST_EXPECT_MSG_EQ(reserved.IsWellFormed(), false, "reserved bit " << int(bit));
+        }
+        std::ostringstream os;
+        data.SetEcn(DrpHeader::CE);
+        data.Print(os);
+        NS_TEST_EXPECT_MSG_NE(os.str().find("ecn=CE"), std::string::npos, "Print shows CE");
+    }
+
+    /// \param h a header \return its STATUS byte as serialized
+    static uint8_t Byte1(const DrpHeader& h)
+    {
+        Ptr<Packet> p = Create<Packet>();
+        p->AddHeader(h);
+        uint8_t b[DrpHeader::SIZE];
+        p->CopyData(b, sizeof(b));
+        return b[1];
+    }
+};
+
+/**
+ * \ingroup drp-tests
  * The DRP header test suite.
  */
 class DrpHeaderTestSuite : public TestSuite
@@ -143,6 +217,7 @@ class DrpHeaderTestSuite : public TestSuite
     {
         AddTestCase(new DrpHeaderRoundTripTestCase, DRP_TEST_QUICK);
         AddTestCase(new DrpHeaderClassifyTestCase, DRP_TEST_QUICK);
+        AddTestCase(new DrpHeaderEcnTestCase, DRP_TEST_QUICK);
     }
 };
 

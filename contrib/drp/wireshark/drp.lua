@@ -8,7 +8,10 @@
 --
 --   0      CTRL    bit0 REQ, bit1 REQ_ACK, bit2 DATA, bit3 REL, bit4 REL_ACK,
 --                  bit5 READ, bit6 INDIRECT, bit7 ACK (ACKN is meaningful)
---   1      STATUS  in a REQ_ACK: 0 valid, 1 invalid (registration failed)
+--   1      STATUS  bit0: in a REQ_ACK, 0 valid, 1 invalid (registration
+--                  failed), 0 elsewhere; bits 1-4 reserved (0); bit5 CNP:
+--                  congestion notification (only with ACK); bits 7-6: ECN
+--                  field (00 Not-ECT, 01 ECT(1), 10 ECT(0), 11 CE)
 --   2-3    TID     transfer id
 --   4-11   SBA     initiator's address
 --   12-19  DBA     responder's address
@@ -33,7 +36,8 @@
 -- Use it with "tshark -X lua_script:drp.lua ..." or install it into the
 -- personal Lua plugin folder ("tshark -G folders"; cmake --install does).
 -- Filters: drp, drp.tid == 3, drp.ctrl.indirect == 1, drp.type == "DATA",
--- drp.status == 1, drp.sn, drp.ackn, drp.len, drp.sba, drp.dba (a flag such
+-- drp.status == 1, drp.status.reply == 1, drp.status.ecn == 3 (CE),
+-- drp.status.cnp == 1, drp.sn, drp.ackn, drp.len, drp.sba, drp.dba (a flag such
 -- as drp.ctrl.indirect is present in every frame, as tcp.flags.syn is: compare
 -- it with 1). Preferences: drp.heuristic_01ff (default on), drp.check_fcs
 -- (default off: compute the CRC-32 of each DRP frame, as eth.check_fcs does).
@@ -54,6 +58,8 @@ local TYPE_NAMES = { [REQ] = "REQ", [REQ_ACK] = "REQ_ACK", [DATA] = "DATA", [REL
                      [REL_ACK] = "REL_ACK" }
 
 local status_names = { [0] = "valid", [1] = "invalid" }
+local STATUS_REPLY, STATUS_RESERVED, STATUS_CNP, STATUS_ECN = 0x01, 0x1E, 0x20, 0xC0
+local ecn_names = { [0] = "Not-ECT", [1] = "ECT(1)", [2] = "ECT(0)", [3] = "CE" }
 local fcs_status_names = { [0] = "Bad", [1] = "Good", [2] = "Unverified" }
 
 local f = drp.fields
@@ -70,8 +76,15 @@ f.indirect = ProtoField.bool("drp.ctrl.indirect", "INDIRECT", 8, { "indirect", "
                              INDIRECT, "Sent in indirect mode (0: direct)")
 f.ack = ProtoField.bool("drp.ctrl.ack", "ACK", 8, nil, ACK, "ACKN is meaningful")
 f.type = ProtoField.string("drp.type", "Frame type")
-f.status = ProtoField.uint8("drp.status", "STATUS", base.DEC, status_names,
-                            nil, "In a REQ_ACK: 0 valid, 1 invalid (registration failed)")
+f.status = ProtoField.uint8("drp.status", "STATUS", base.HEX, nil, nil,
+                            "Reply code, congestion notification and ECN field")
+f.status_reply = ProtoField.uint8("drp.status.reply", "Reply", base.DEC, status_names,
+                                  STATUS_REPLY,
+                                  "In a REQ_ACK: 0 valid, 1 invalid (registration failed)")
+f.status_cnp = ProtoField.bool("drp.status.cnp", "CNP", 8, nil, STATUS_CNP,
+                               "Congestion notification: a CE-marked frame arrived")
+f.status_ecn = ProtoField.uint8("drp.status.ecn", "ECN", base.DEC, ecn_names, STATUS_ECN,
+                                "ECN field (RFC 3168 codepoints)")
 f.tid = ProtoField.uint16("drp.tid", "TID", base.DEC, nil, nil, "Transfer id")
 f.sba = ProtoField.uint64("drp.sba", "SBA", base.HEX, nil, nil, "Initiator's address")
 f.dba = ProtoField.uint64("drp.dba", "DBA", base.HEX, nil, nil, "Responder's address")
@@ -148,6 +161,19 @@ local function has(ctrl, flag)
     return bit32.band(ctrl, flag) ~= 0
 end
 
+-- STATUS as the frame type allows: the reply code only in a REQ_ACK, the
+-- reserved bits 0, CNP only with ACK (any ECN codepoint on any frame).
+local function status_valid(name, ctrl, status)
+    local reply = bit32.band(status, STATUS_REPLY)
+    if bit32.band(status, STATUS_RESERVED) ~= 0 then
+        return false
+    end
+    if bit32.band(status, STATUS_CNP) ~= 0 and not has(ctrl, ACK) then
+        return false
+    end
+    return name == "REQ_ACK" or reply == 0
+end
+
 -- The Info column: "REQ tid=3 len=131072", "DATA tid=3 sn=17 indirect",
 -- "ACK tid=3 ackn=24", "REQ_ACK tid=3 invalid", "REL tid=3".
 local function summary(name, ctrl, status, tid, len, sn, ackn)
@@ -158,7 +184,7 @@ local function summary(name, ctrl, status, tid, len, sn, ackn)
         if has(ctrl, ACK) then
             parts[#parts + 1] = "confirm"
         else
-            parts[#parts + 1] = status_names[status] or ("status=" .. status)
+            parts[#parts + 1] = status_names[bit32.band(status, STATUS_REPLY)]
         end
     elseif name == "DATA" then
         parts[#parts + 1] = "sn=" .. sn
@@ -171,6 +197,13 @@ local function summary(name, ctrl, status, tid, len, sn, ackn)
     end
     if has(ctrl, ACK) and name ~= "REQ_ACK" then
         parts[#parts + 1] = "ackn=" .. ackn
+    end
+    local ecn = bit32.rshift(bit32.band(status, STATUS_ECN), 6)
+    if ecn ~= 0 then
+        parts[#parts + 1] = ecn_names[ecn]
+    end
+    if bit32.band(status, STATUS_CNP) ~= 0 then
+        parts[#parts + 1] = "cnp"
     end
     return table.concat(parts, " ")
 end
@@ -204,7 +237,10 @@ local function dissect_drp(tvb, offset, eth_header, pinfo, root)
         ctrl_item:add_proto_expert_info(ef_ctrl)
     end
     local status_item = subtree:add(f.status, tvb(offset + 1, 1))
-    if (name == "REQ_ACK" and status > 1) or (name ~= "REQ_ACK" and status ~= 0) then
+    for _, field in ipairs({ f.status_reply, f.status_cnp, f.status_ecn }) do
+        status_item:add(field, tvb(offset + 1, 1))
+    end
+    if not status_valid(name, ctrl, status) then
         status_item:add_proto_expert_info(ef_status)
     end
     subtree:add(f.tid, tvb(offset + 2, 2))
@@ -291,7 +327,7 @@ local function heuristic_01ff(tvb, pinfo, root)
     local ctrl = tvb(ETH_HEADER_SIZE, 1):uint()
     local status = tvb(ETH_HEADER_SIZE + 1, 1):uint()
     local name = frame_type(ctrl)
-    if not name or (name == "REQ_ACK" and status > 1) or (name ~= "REQ_ACK" and status ~= 0) then
+    if not name or not status_valid(name, ctrl, status) then
         return false -- not DRP: let Wireshark decode it as 802.3
     end
     local eth_tree = root:add(drp_eth, tvb(0, ETH_HEADER_SIZE))

@@ -54,4 +54,32 @@ DrpReceiver::GetPending() const
     return boost::icl::cardinality(m_seen) - boost::icl::cardinality(m_committed);
 }
 
+void
+DrpReceiver::NoteCongestion(Time now, Time interval)
+{
+    if (m_lastCnp == Time::Min() || now - m_lastCnp >= interval)
+    {
+        m_cnpDue = true;
+    }
+}
+
+bool
+DrpReceiver::TakeCongestionNotification(Time now)
+{
+    if (!m_cnpDue)
+    {
+        return false;
+    }
+    m_cnpDue = false;
+    m_lastCnp = now;
+    ++m_cnps;
+    return true;
+}
+
+uint32_t
+DrpReceiver::GetCongestionNotifications() const
+{
+    return m_cnps;
+}
+
 } // namespace ns3

@@ -5,6 +5,8 @@
 #ifndef DRP_RECEIVER_H
 #define DRP_RECEIVER_H
 
+#include "ns3/nstime.h"
+
 #include <boost/icl/interval_set.hpp>
 #include <cstdint>
 
@@ -23,6 +25,10 @@ namespace ns3
  * ACKN is the first SN not committed. Frames may arrive out of order: each
  * names its own address, so it is placed at once and the acknowledgement
  * catches up when the hole is filled.
+ *
+ * It is also the congestion notification point (DCQCN's NP): a data frame
+ * that arrives marked CE makes the next acknowledgement carry a congestion
+ * notification (CNP), at most one per CnpInterval for the transfer.
  */
 class DrpReceiver
 {
@@ -51,10 +57,29 @@ class DrpReceiver
     /// \return frames seen but not yet committed
     uint32_t GetPending() const;
 
+    /**
+     * A data frame arrived marked Congestion Experienced: the next
+     * acknowledgement carries a CNP, unless one went out less than
+     * \p interval ago.
+     * \param now the time
+     * \param interval the shortest time between two CNPs of this transfer
+     */
+    void NoteCongestion(Time now, Time interval);
+    /**
+     * \param now the time an acknowledgement leaves
+     * \return true if it carries a CNP (then none is due until the next mark)
+     */
+    bool TakeCongestionNotification(Time now);
+    /// \return CNPs taken (sent) for this transfer
+    uint32_t GetCongestionNotifications() const;
+
   private:
     boost::icl::interval_set<uint32_t> m_seen;      //!< frames seen
     boost::icl::interval_set<uint32_t> m_committed; //!< frames committed
     uint64_t m_bytesSeen{0};                        //!< payload bytes seen
+    bool m_cnpDue{false};                           //!< the next ACK carries a CNP
+    Time m_lastCnp{Time::Min()};                    //!< when the last CNP left
+    uint32_t m_cnps{0};                             //!< CNPs sent
 };
 
 } // namespace ns3

@@ -55,6 +55,7 @@ struct DrpTransferRecord
     uint32_t invalidReplies{0};  //!< invalid replies received
     uint32_t timeouts{0};        //!< timer expiries of any kind
     uint32_t retransmissions{0}; //!< data frames sent again
+    uint32_t cnps{0};            //!< congestion notifications (CNP) received (a write's)
     Time start;                  //!< the workload asked for the transfer
     Time end;                    //!< host saw its completion
 

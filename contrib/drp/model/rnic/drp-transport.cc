@@ -4,6 +4,7 @@
 
 #include "drp-transport.h"
 
+#include "ns3/boolean.h"
 #include "ns3/drp-check.h"
 #include "ns3/drp-compat.h"
 #include "ns3/enum.h"
@@ -140,6 +141,20 @@ DrpTransport::GetTypeId()
                 PointerValue(),
                 MakePointerAccessor(&DrpTransport::SetModePolicy, &DrpTransport::GetModePolicy),
                 MakePointerChecker<ModePolicy>())
+            .AddAttribute("EcnCapable",
+                          "Data frames leave ECN-capable, ECT(0) in DRP's STATUS, so that "
+                          "switch queues that mark (EcnMarkingQueue) mark them CE rather than "
+                          "leave them to be dropped; false sends the published frame.",
+                          BooleanValue(false),
+                          MakeBooleanAccessor(&DrpTransport::m_ecnCapable),
+                          MakeBooleanChecker())
+            .AddAttribute(
+                "CnpInterval",
+                "The notification point sends at most one congestion notification "
+                "(CNP, on an ACK) per transfer in this time (0 to 1 s; DCQCN's 50 us).",
+                TimeValue(MicroSeconds(50)),
+                MakeTimeAccessor(&DrpTransport::SetCnpInterval, &DrpTransport::GetCnpInterval),
+                MakeTimeChecker())
             .AddAttribute("IndirectBuffer",
                           "The indirect buffer (dynamic RNIC); null for the traditional RNIC.",
                           PointerValue(),
@@ -500,6 +515,31 @@ DrpTransport::GetRespondedRecords() const
 }
 
 uint64_t
+DrpTransport::GetCnpsSent() const
+{
+    return m_cnpsSent;
+}
+
+uint64_t
+DrpTransport::GetCnpsReceived() const
+{
+    return m_cnpsReceived;
+}
+
+void
+DrpTransport::SetCnpInterval(Time interval)
+{
+    drp::RequireInRange("DrpTransport::CnpInterval", interval, Time(0), Seconds(1));
+    m_cnpInterval = interval;
+}
+
+Time
+DrpTransport::GetCnpInterval() const
+{
+    return m_cnpInterval;
+}
+
+uint64_t
 DrpTransport::GetDuplicates() const
 {
     return m_duplicates;
@@ -607,6 +647,10 @@ DrpTransport::FillDataHeader(DrpHeader& header,
                              uint32_t length) const
 {
     uint64_t offset = uint64_t(sn) * m_payloadSize;
+    if (m_ecnCapable)
+    {
+        header.SetEcn(DrpHeader::ECT0);
+    }
     header.SetSba(sba + offset);
     header.SetDba(dba + offset);
     header.SetLength(std::min<uint64_t>(m_payloadSize, length - offset));
@@ -760,10 +804,19 @@ DrpTransport::FetchAhead()
 }
 
 void
-DrpTransport::SendAck(Mac48Address to, uint16_t tid, bool read, uint32_t ackn, bool processed)
+DrpTransport::SendAck(Mac48Address to,
+                      uint16_t tid,
+                      bool read,
+                      DrpReceiver& receiver,
+                      bool processed)
 {
     DrpHeader header = MakeHeader(tid, read, 0);
-    header.SetAckNumber(ackn);
+    header.SetAckNumber(receiver.GetAckNumber());
+    if (receiver.TakeCongestionNotification(Simulator::Now()))
+    {
+        header.SetCongestionNotification(true);
+        ++m_cnpsSent;
+    }
     if (processed)
     {
         Ptr<Packet> packet = Create<Packet>();
@@ -772,6 +825,15 @@ DrpTransport::SendAck(Mac48Address to, uint16_t tid, bool read, uint32_t ackn, b
         return;
     }
     SendControl(header, to);
+}
+
+void
+DrpTransport::NoteCongestion(const DrpHeader& header, DrpReceiver& receiver) const
+{
+    if (header.GetEcn() == DrpHeader::CE)
+    {
+        receiver.NoteCongestion(Simulator::Now(), m_cnpInterval);
+    }
 }
 
 void

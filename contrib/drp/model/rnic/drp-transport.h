@@ -332,6 +332,14 @@ class DrpTransport : public Object
     /// \return data frames that passed every check but had arrived before
     ///         (retransmissions): acknowledged again where committed, never placed again
     uint64_t GetDuplicates() const;
+    /// \return congestion notifications this RNIC sent (on its ACKs)
+    uint64_t GetCnpsSent() const;
+    /// \return congestion notifications this RNIC received (on ACKs of its data)
+    uint64_t GetCnpsReceived() const;
+    /// \param interval CnpInterval (0 to 1 s; throws std::invalid_argument otherwise)
+    void SetCnpInterval(Time interval);
+    /// \return CnpInterval
+    Time GetCnpInterval() const;
     /**
      * \param reason a drop reason
      * \return its name
@@ -592,10 +600,22 @@ class DrpTransport : public Object
      * \param to destination
      * \param tid transfer
      * \param read read transfer
-     * \param ackn the next SN expected
+     * \param receiver the transfer's receiving half: the next SN it
+     *        expects, and a CNP if one is due
      * \param processed true if the transmit processing was already paid
      */
-    void SendAck(Mac48Address to, uint16_t tid, bool read, uint32_t ackn, bool processed = false);
+    void SendAck(Mac48Address to,
+                 uint16_t tid,
+                 bool read,
+                 DrpReceiver& receiver,
+                 bool processed = false);
+    /**
+     * The notification point: a data frame marked CE makes the receiver's
+     * next acknowledgement carry a CNP (at most one per CnpInterval).
+     * \param header a data frame's header, accepted for this transfer
+     * \param receiver the transfer's receiving half
+     */
+    void NoteCongestion(const DrpHeader& header, DrpReceiver& receiver) const;
     /**
      * Asks the host, by interrupt, to register a responded transfer's region.
      * \param peer the initiator
@@ -693,6 +713,10 @@ class DrpTransport : public Object
     uint64_t m_drops[DROP_REASONS];           //!< drops per reason
     uint64_t m_abandoned;                     //!< responded transfers abandoned
     uint64_t m_duplicates;                    //!< data frames received again
+    bool m_ecnCapable{false};                 //!< data frames leave ECT(0)
+    Time m_cnpInterval;                       //!< shortest time between a transfer's CNPs
+    uint64_t m_cnpsSent{0};                   //!< CNPs sent
+    uint64_t m_cnpsReceived{0};               //!< CNPs received
 
     RegistrationRequestCallback m_registrationCallback; //!< host upcall
     ReplyCallback m_replyCallback;                      //!< host upcall

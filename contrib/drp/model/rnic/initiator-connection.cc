@@ -204,7 +204,7 @@ InitiatorConnection::OnReply(const DrpHeader& header)
         }
         return;
     }
-    if (header.GetStatus() == DrpHeader::INVALID)
+    if (header.GetReplyStatus() == DrpHeader::INVALID)
     {
         ++m_record.invalidReplies;
         ArmHandshakeTimer(); // ask again when the (restarted) timer fires
@@ -312,6 +312,11 @@ InitiatorConnection::OnAck(const DrpHeader& header, Ptr<Packet> frame)
         m_transport->Drop(frame, DrpTransport::BAD_SEQUENCE); // acknowledges frames never sent
         return;
     }
+    if (header.HasCongestionNotification())
+    {
+        ++m_record.cnps;
+        ++m_transport->m_cnpsReceived;
+    }
     m_sender->OnAck(header.GetAckNumber());
     MaybeRelease();
 }
@@ -385,7 +390,7 @@ InitiatorConnection::OnReadTimeout()
     else
     {
         // Repeat where we stand: lets a responder that lost our ACKs catch up.
-        m_transport->SendAck(m_record.peer, m_record.tid, true, m_receiver.GetAckNumber());
+        m_transport->SendAck(m_record.peer, m_record.tid, true, m_receiver);
     }
     ArmReadTimer();
 }
@@ -411,6 +416,7 @@ InitiatorConnection::OnReadData(Ptr<Packet> payload, const DrpHeader& header, Pt
         m_transport->Drop(frame, DrpTransport::BAD_SEQUENCE);
         return;
     }
+    m_transport->NoteCongestion(header, m_receiver);
     if (header.HasFlag(DrpHeader::INDIRECT) && m_record.mode != DrpTransferRecord::INDIRECT)
     {
         DecideMode(DrpTransferRecord::INDIRECT);
@@ -421,7 +427,7 @@ InitiatorConnection::OnReadData(Ptr<Packet> payload, const DrpHeader& header, Pt
         ++m_transport->m_duplicates;
         if (m_receiver.IsCommitted(sn))
         {
-            m_transport->SendAck(m_record.peer, m_record.tid, true, m_receiver.GetAckNumber());
+            m_transport->SendAck(m_record.peer, m_record.tid, true, m_receiver);
         }
         return;
     }
@@ -450,7 +456,7 @@ void
 InitiatorConnection::OnReadDataPlaced(uint32_t sn)
 {
     m_receiver.Commit(sn);
-    m_transport->SendAck(m_record.peer, m_record.tid, true, m_receiver.GetAckNumber(), true);
+    m_transport->SendAck(m_record.peer, m_record.tid, true, m_receiver, true);
     MaybeRelease();
 }
 

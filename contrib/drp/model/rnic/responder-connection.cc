@@ -315,10 +315,11 @@ ResponderConnection::OnWriteData(Ptr<Packet> payload, const DrpHeader& header, P
         m_transport->Drop(frame, DrpTransport::BAD_SEQUENCE);
         return;
     }
+    m_transport->NoteCongestion(header, m_receiver);
     if (m_receiver.IsCommitted(sn))
     {
         ++m_transport->m_duplicates;
-        m_transport->SendAck(m_peer, m_tid, false, m_receiver.GetAckNumber()); // duplicate
+        m_transport->SendAck(m_peer, m_tid, false, m_receiver); // duplicate
         return;
     }
     if (m_registration == VALID)
@@ -367,16 +368,17 @@ ResponderConnection::OnWriteData(Ptr<Packet> payload, const DrpHeader& header, P
 void
 ResponderConnection::CommitBuffered(const DrpHeader& header)
 {
+    m_transport->NoteCongestion(header, m_receiver); // early data, too
     m_receiver.See(header.GetSequence(), header.GetLength());
     m_receiver.Commit(header.GetSequence());
-    m_transport->SendAck(m_peer, m_tid, false, m_receiver.GetAckNumber());
+    m_transport->SendAck(m_peer, m_tid, false, m_receiver);
 }
 
 void
 ResponderConnection::OnWriteDataPlaced(uint32_t sn)
 {
     m_receiver.Commit(sn);
-    m_transport->SendAck(m_peer, m_tid, false, m_receiver.GetAckNumber(), true);
+    m_transport->SendAck(m_peer, m_tid, false, m_receiver, true);
     OnWriteLanded();
 }
 
@@ -551,6 +553,7 @@ ResponderConnection::OnAck(const DrpHeader& header, Ptr<Packet> frame)
     }
     else if (m_sender)
     {
+        m_transport->m_cnpsReceived += header.HasCongestionNotification();
         m_sender->OnAck(header.GetAckNumber());
     }
 }

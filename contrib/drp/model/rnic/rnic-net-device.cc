@@ -6,6 +6,7 @@
 
 #include "ns3/drop-tail-queue.h"
 #include "ns3/drp-compat.h"
+#include "ns3/ecn-marking-queue.h"
 #include "ns3/enum.h"
 #include "ns3/log.h"
 #include "ns3/node.h"
@@ -89,6 +90,8 @@ RnicNetDevice::RnicNetDevice()
 {
     NS_LOG_FUNCTION(this);
     SetTransport(CreateObject<DrpTransport>());
+    // Switch queues that mark ECN find DRP's field through its EtherType.
+    EcnMarkingQueue::SetMarker(m_etherType, MakeCallback(&DrpHeader::MarkCongestion));
 }
 
 bool
@@ -128,6 +131,7 @@ RnicNetDevice::SetEtherType(uint16_t etherType)
     NS_LOG_FUNCTION(this << etherType);
     CheckEtherType("RnicNetDevice::EtherType", etherType);
     m_etherType = etherType;
+    EcnMarkingQueue::SetMarker(m_etherType, MakeCallback(&DrpHeader::MarkCongestion));
 }
 
 uint16_t

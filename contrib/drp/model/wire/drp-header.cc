@@ -68,7 +68,16 @@ DrpHeader::Print(std::ostream& os) const
     os << "]";
     if (m_ctrl & REQ_ACK)
     {
-        os << " status=" << (m_status == VALID ? "valid" : "invalid");
+        os << " status=" << (GetReplyStatus() == VALID ? "valid" : "invalid");
+    }
+    if (IsEcnCapable())
+    {
+        static const char* ecn[] = {"Not-ECT", "ECT(1)", "ECT(0)", "CE"};
+        os << " ecn=" << ecn[GetEcn()];
+    }
+    if (HasCongestionNotification())
+    {
+        os << " cnp";
     }
     os << " tid=" << m_tid << " sba=0x" << std::hex << m_sba << " dba=0x" << m_dba << std::dec
        << " len=" << m_len << " sn=" << m_sn;
@@ -145,6 +154,42 @@ uint8_t
 DrpHeader::GetStatus() const
 {
     return m_status;
+}
+
+uint8_t
+DrpHeader::GetReplyStatus() const
+{
+    return m_status & STATUS_REPLY_MASK;
+}
+
+void
+DrpHeader::SetEcn(Ecn ecn)
+{
+    m_status = (m_status & ~STATUS_ECN_MASK) | (uint8_t(ecn) << STATUS_ECN_SHIFT);
+}
+
+DrpHeader::Ecn
+DrpHeader::GetEcn() const
+{
+    return Ecn((m_status & STATUS_ECN_MASK) >> STATUS_ECN_SHIFT);
+}
+
+bool
+DrpHeader::IsEcnCapable() const
+{
+    return GetEcn() != NOT_ECT;
+}
+
+void
+DrpHeader::SetCongestionNotification(bool cnp)
+{
+    m_status = cnp ? (m_status | STATUS_CNP) : (m_status & ~STATUS_CNP);
+}
+
+bool
+DrpHeader::HasCongestionNotification() const
+{
+    return (m_status & STATUS_CNP) != 0;
 }
 
 void
@@ -249,19 +294,42 @@ DrpHeader::IsFromInitiator() const
 }
 
 bool
+DrpHeader::MarkCongestion(Ptr<Packet> payload)
+{
+    DrpHeader header;
+    if (payload->GetSize() < SIZE)
+    {
+        return false;
+    }
+    payload->PeekHeader(header);
+    if (!header.IsEcnCapable())
+    {
+        return false;
+    }
+    payload->RemoveHeader(header);
+    header.SetEcn(CE);
+    payload->AddHeader(header);
+    return true;
+}
+
+bool
 DrpHeader::IsWellFormed() const
 {
+    if ((m_status & STATUS_RESERVED_MASK) != 0 || (HasCongestionNotification() && !HasFlag(ACK)))
+    {
+        return false;
+    }
     std::bitset<8> types(m_ctrl & TYPE_MASK);
     if (types.count() == 0)
     {
-        return HasFlag(ACK) && m_status == VALID;
+        return HasFlag(ACK) && GetReplyStatus() == VALID;
     }
     if (types.count() != 1)
     {
         return false;
     }
-    // STATUS means something in a reply only; elsewhere it must be 0.
-    return HasFlag(REQ_ACK) ? m_status <= INVALID : m_status == VALID;
+    // The reply code means something in a reply only; elsewhere it must be 0.
+    return HasFlag(REQ_ACK) || GetReplyStatus() == VALID;
 }
 
 } // namespace ns3

@@ -6,6 +6,7 @@
 #define DRP_HEADER_H
 
 #include "ns3/header.h"
+#include "ns3/packet.h"
 
 #include <cstdint>
 
@@ -19,16 +20,32 @@ namespace ns3
  *
  * Layout, network byte order:
  *
- * | bytes | field | meaning |
- * |-------|-------|---------|
- * | 0     | CTRL  | bit0 REQ, bit1 REQ_ACK, bit2 DATA, bit3 REL, bit4 REL_ACK, bit5 READ (0 =
- * write), bit6 INDIRECT (0 = direct), bit7 ACK (ACKN is meaningful) | | 1     | STATUS| in a
- * REQ_ACK: 0 = valid, 1 = invalid (registration failed); 0 elsewhere | | 2-3   | TID   | transfer
- * id, chosen by the initiator | | 4-11  | SBA   | initiator's address (region base; in DATA, this
- * frame's payload address) | | 12-19 | DBA   | responder's address (region base; in DATA, this
- * frame's payload address) | | 20-23 | LEN   | in REQ: transfer length; in DATA: this frame's
- * payload length | | 24-27 | SN    | data frame sequence number | | 28-31 | ACKN  | cumulative
- * acknowledgement: the next SN expected |
+ * \verbatim
+   bytes  field   meaning
+   0      CTRL    bit0 REQ, bit1 REQ_ACK, bit2 DATA, bit3 REL, bit4 REL_ACK,
+                  bit5 READ (0 = write), bit6 INDIRECT (0 = direct),
+                  bit7 ACK (ACKN is meaningful)
+   1      STATUS  bit0: in a REQ_ACK, 0 = valid, 1 = invalid (registration
+                  failed), 0 elsewhere; bits 1-4: reserved, 0; bit5 CNP:
+                  congestion notification (only with ACK); bits 7-6: ECN
+                  field, RFC 3168's codepoints (00 Not-ECT, 01 ECT(1),
+                  10 ECT(0), 11 CE)
+   2-3    TID     transfer id, chosen by the initiator
+   4-11   SBA     initiator's address (region base; in DATA, this frame's
+                  payload address)
+   12-19  DBA     responder's address (region base; in DATA, this frame's
+                  payload address)
+   20-23  LEN     in REQ: transfer length; in DATA: this frame's payload length
+   24-27  SN      data frame sequence number
+   28-31  ACKN    cumulative acknowledgement: the next SN expected
+   \endverbatim
+ *
+ * The ECN field and CNP use STATUS bits the published frame leaves at 0, so
+ * a frame of an RNIC without ECN is the published frame bit for bit. A
+ * sender that is ECN-capable sends its data frames ECT(0); a switch queue
+ * (EcnMarkingQueue) may mark them CE; the receiver answers a CE-marked frame
+ * with CNP on the acknowledgement it sends anyway, as some RNICs carry the
+ * congestion notification on an ACK rather than in a frame of its own.
  *
  * Which end sent a frame follows from its CTRL bits alone (see
  * IsFromInitiator()), so one RNIC can be initiator and responder of
@@ -56,12 +73,32 @@ class DrpHeader : public Header
         ACK = 1 << 7,      //!< ACKN is meaningful
     };
 
-    /// STATUS values of a REQ_ACK.
+    /// STATUS values of a REQ_ACK (STATUS bit 0, the reply code).
     enum Status : uint8_t
     {
         VALID = 0,   //!< the responder registered the region
         INVALID = 1, //!< the responder's registration failed
     };
+
+    /// The ECN codepoints of STATUS bits 7-6, with the values of RFC 3168's ECN field.
+    enum Ecn : uint8_t
+    {
+        NOT_ECT = 0, //!< not ECN-capable: a switch queue drops it rather than mark it
+        ECT1 = 1,    //!< ECN-capable transport, codepoint 1
+        ECT0 = 2,    //!< ECN-capable transport, codepoint 0 (what DRP data frames carry)
+        CE = 3,      //!< congestion experienced: marked by a switch queue
+    };
+
+    /// STATUS bit 0: the reply code (Status), meaningful in a REQ_ACK.
+    static constexpr uint8_t STATUS_REPLY_MASK = 0x01;
+    /// STATUS bits 1-4: reserved, 0.
+    static constexpr uint8_t STATUS_RESERVED_MASK = 0x1e;
+    /// STATUS bit 5: congestion notification (CNP), on a frame with the ACK flag.
+    static constexpr uint8_t STATUS_CNP = 0x20;
+    /// STATUS bits 7-6: the ECN field (Ecn).
+    static constexpr uint8_t STATUS_ECN_MASK = 0xc0;
+    /// Position of the ECN field in STATUS.
+    static constexpr uint8_t STATUS_ECN_SHIFT = 6;
 
     DrpHeader();
 
@@ -84,10 +121,22 @@ class DrpHeader : public Header
     void SetFlag(uint8_t flag);
     /// \param flag one Flag bit \return true if it is set
     bool HasFlag(Flag flag) const;
-    /// \param status the STATUS byte
+    /// \param status the STATUS byte (reply code, CNP and ECN field together)
     void SetStatus(uint8_t status);
-    /// \return the STATUS byte
+    /// \return the STATUS byte (reply code, CNP and ECN field together)
     uint8_t GetStatus() const;
+    /// \return the reply code (STATUS bit 0): VALID or INVALID in a REQ_ACK
+    uint8_t GetReplyStatus() const;
+    /// \param ecn the ECN field (STATUS bits 7-6); the other bits are kept
+    void SetEcn(Ecn ecn);
+    /// \return the ECN field (STATUS bits 7-6)
+    Ecn GetEcn() const;
+    /// \return true if the ECN field is ECT(0), ECT(1) or CE
+    bool IsEcnCapable() const;
+    /// \param cnp true: the frame notifies its receiver of congestion (STATUS bit 5)
+    void SetCongestionNotification(bool cnp);
+    /// \return true if STATUS bit 5 (CNP) is set
+    bool HasCongestionNotification() const;
     /// \param tid the transfer id
     void SetTid(uint16_t tid);
     /// \return the transfer id
@@ -115,11 +164,21 @@ class DrpHeader : public Header
 
     /// \return true for a read transfer
     bool IsRead() const;
+    /**
+     * Marks a DRP frame Congestion Experienced if it is ECN-capable (the
+     * marker a switch queue, EcnMarkingQueue, uses for DRP's EtherType).
+     * \param payload the frame's payload: the DRP header first
+     * \return true if ECN-capable (now CE), false if left unchanged
+     */
+    static bool MarkCongestion(Ptr<Packet> payload);
+
     /// \return true if the frame travels from the transfer's initiator to its responder
     bool IsFromInitiator() const;
     /// \return true if exactly one of REQ, REQ_ACK, DATA, REL, REL_ACK is set,
-    ///         or none is set and ACK is (a pure acknowledgement); and STATUS is
-    ///         VALID or INVALID in a REQ_ACK, VALID (0) in every other frame
+    ///         or none is set and ACK is (a pure acknowledgement); and in STATUS
+    ///         the reply code is VALID or INVALID in a REQ_ACK, VALID (0) in
+    ///         every other frame, the reserved bits are 0, and CNP is set only
+    ///         with ACK (any ECN codepoint may be on any frame)
     bool IsWellFormed() const;
 
   private:
