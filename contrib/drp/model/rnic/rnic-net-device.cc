@@ -317,13 +317,13 @@ RnicNetDevice::DequeueFrame()
     {
         Mac48Address to;
         Ptr<Packet> frame = m_transport->DequeueFrame(to);
-        FrameForTransmission(frame, to, m_etherType);
         if (IsPfcEnabled())
         {
             SocketPriorityTag tag; // the class, for the switches on the way
             tag.SetPriority(m_drpClass);
             frame->ReplacePacketTag(tag);
         }
+        FrameForTransmission(frame, to, m_etherType);
         m_drpBytesAhead += other ? GetWireSize(frame->GetSize()) : 0;
         return frame;
     }
