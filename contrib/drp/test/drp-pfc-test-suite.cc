@@ -590,6 +590,38 @@ class PfcPauseTimingTestCase : public PfcLinkTestCase
 
 /**
  * \ingroup drp-tests
+ * Strict priority: the highest class with a frame goes first, whatever the
+ * order the frames were queued in; a frame on the wire finishes.
+ */
+class PfcStrictPriorityTestCase : public PfcLinkTestCase
+{
+  public:
+    PfcStrictPriorityTestCase()
+        : PfcLinkTestCase("PFC: strict priority among the classes")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        MakeLink();
+        Ptr<EthernetNetDevice> a = m_dev[0];
+        for (uint8_t cls : {0, 2, 5, 0, 7})
+        {
+            ScheduleSendInClass(a, Seconds(0), cls, 1000);
+        }
+        Simulator::Run();
+        const uint16_t data = TEST_ETHERTYPE;
+        CheckStarts(
+            m_starts[0],
+            {{0, data, 0}, {8304, data, 7}, {16608, data, 5}, {24912, data, 2}, {33216, data, 0}},
+            "port a");
+        Simulator::Destroy();
+    }
+};
+
+/**
+ * \ingroup drp-tests
  * A zero time resumes at once; a newer pause replaces the rest of the older.
  */
 class PfcResumeTestCase : public PfcLinkTestCase
@@ -1037,6 +1069,7 @@ class DrpPfcTestSuite : public TestSuite
         AddTestCase(new PfcHeaderTestCase, DRP_TEST_QUICK);
         AddTestCase(new PfcFrameBytesTestCase, DRP_TEST_QUICK);
         AddTestCase(new PfcPauseTimingTestCase, DRP_TEST_QUICK);
+        AddTestCase(new PfcStrictPriorityTestCase, DRP_TEST_QUICK);
         AddTestCase(new PfcResumeTestCase, DRP_TEST_QUICK);
         AddTestCase(new PfcXonXoffTestCase, DRP_TEST_QUICK);
         AddTestCase(new PfcMalformedTestCase, DRP_TEST_QUICK);
