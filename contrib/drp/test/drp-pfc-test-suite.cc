@@ -227,7 +227,8 @@ class PfcLinkTestCase : public TestCase
 
     /**
      * Makes the link; port a is m_dev[0], port b m_dev[1].
-     * \param pfc PfcEnabled of the two ports
+     * \param pfcA PfcEnabled of port a
+     * \param pfcB PfcEnabled of port b
      */
     void MakeLink(bool pfcA = true, bool pfcB = true)
     {
