@@ -12,6 +12,7 @@ cpp_examples = [
     ("rnic-fabric --topology=fat-tree --k=4 --workload=permutation --bytes=100000", "True", "False"),
     ("drp-frame-cost --frames=2000 --repeat=1", "True", "False"),
     ("drp-fabric-scale --hosts=16 --flows=300", "True", "False"),
+    ("pfc-pause", "True", "False"),
 ]
 
 # ("example_name", "do_run")

@@ -15,9 +15,12 @@
 #include "ns3/log.h"
 #include "ns3/net-device-queue-interface.h"
 #include "ns3/node.h"
+#include "ns3/object-factory.h"
+#include "ns3/pfc-header.h"
 #include "ns3/pointer.h"
 #include "ns3/queue.h"
 #include "ns3/simulator.h"
+#include "ns3/socket.h"
 #include "ns3/trace-source-accessor.h"
 #include "ns3/uinteger.h"
 
@@ -86,6 +89,35 @@ EthernetNetDevice::GetTypeId()
                           PointerValue(),
                           MakePointerAccessor(&EthernetNetDevice::m_receiveErrorModel),
                           MakePointerChecker<ErrorModel>())
+            .AddAttribute("PfcEnabled",
+                          "IEEE 802.1Qbb priority flow control: eight classes with a transmit "
+                          "queue each (class 0's is the TxQueue), strict priority, pause frames "
+                          "honoured and sent. Off: the one TxQueue, MAC Control frames handed "
+                          "up as any frame.",
+                          BooleanValue(false),
+                          MakeBooleanAccessor(&EthernetNetDevice::SetPfcEnabled,
+                                              &EthernetNetDevice::IsPfcEnabled),
+                          MakeBooleanChecker())
+            .AddAttribute("PfcDefaultClass",
+                          "With PFC on, the class of a frame without a SocketPriorityTag of "
+                          "priority 0 to 7 (0 to 7).",
+                          UintegerValue(0),
+                          MakeUintegerAccessor(&EthernetNetDevice::SetPfcDefaultClass,
+                                               &EthernetNetDevice::GetPfcDefaultClass),
+                          MakeUintegerChecker<uint8_t>())
+            .AddAttribute("PfcPauseQuanta",
+                          "With PFC on, the pause time SetClassPaused() sends for XOFF, in "
+                          "quanta of 512 bit times (1 to 65535); refreshed at half of it.",
+                          UintegerValue(0xFFFF),
+                          MakeUintegerAccessor(&EthernetNetDevice::SetPfcPauseQuanta,
+                                               &EthernetNetDevice::GetPfcPauseQuanta),
+                          MakeUintegerChecker<uint16_t>())
+            .AddAttribute("PfcQueue",
+                          "With PFC on, the factory of the transmit queues of classes 1 to 7 "
+                          "(class 0 uses the TxQueue), made when first used.",
+                          ObjectFactoryValue(ObjectFactory("ns3::DropTailQueue<Packet>")),
+                          MakeObjectFactoryAccessor(&EthernetNetDevice::m_pfcQueueFactory),
+                          MakeObjectFactoryChecker())
             .AddTraceSource("MacTx",
                             "A frame was accepted for transmission (header and trailer added).",
                             MakeTraceSourceAccessor(&EthernetNetDevice::m_macTxTrace),
@@ -133,6 +165,21 @@ EthernetNetDevice::GetTypeId()
             .AddTraceSource("PromiscSniffer",
                             "A promiscuous sniffer: every frame sent or received.",
                             MakeTraceSourceAccessor(&EthernetNetDevice::m_promiscSnifferTrace),
+                            "ns3::Packet::TracedCallback")
+            .AddTraceSource("MacTxPause",
+                            "A pause frame started onto the wire: once per class it enables, "
+                            "with the class and its pause time in quanta.",
+                            MakeTraceSourceAccessor(&EthernetNetDevice::m_macTxPauseTrace),
+                            "ns3::EthernetNetDevice::PauseTracedCallback")
+            .AddTraceSource("MacRxPause",
+                            "A well-formed pause frame arrived: once per class it enables, "
+                            "with the class and its pause time in quanta.",
+                            MakeTraceSourceAccessor(&EthernetNetDevice::m_macRxPauseTrace),
+                            "ns3::EthernetNetDevice::PauseTracedCallback")
+            .AddTraceSource("MacRxPauseDrop",
+                            "A received MAC Control frame was dropped as malformed or foreign "
+                            "(PFC on).",
+                            MakeTraceSourceAccessor(&EthernetNetDevice::m_macRxPauseDropTrace),
                             "ns3::Packet::TracedCallback");
     return tid;
 }
@@ -160,6 +207,7 @@ EthernetNetDevice::DoDispose()
 {
     NS_LOG_FUNCTION(this);
     m_txCompleteEvent.Cancel();
+    SetPfcEnabled(false);
     m_node = nullptr;
     m_channel = nullptr;
     m_queue = nullptr;
@@ -367,7 +415,8 @@ EthernetNetDevice::SendFrom(Ptr<Packet> packet,
                Mac48Address::ConvertFrom(dest),
                protocolNumber);
     m_macTxTrace(packet);
-    if (!m_queue->Enqueue(packet))
+    Ptr<Queue<Packet>> queue = m_pfc ? ClassQueue(GetFrameClass(packet)) : m_queue;
+    if (!queue->Enqueue(packet))
     {
         NS_LOG_LOGIC("TxQueue full, frame dropped");
         m_macTxDropTrace(packet);
@@ -449,7 +498,30 @@ EthernetNetDevice::FrameForTransmission(Ptr<Packet> packet,
 Ptr<Packet>
 EthernetNetDevice::DequeueFrame()
 {
+    if (m_pfc)
+    {
+        return DequeueClassFrame();
+    }
     return m_queue->IsEmpty() ? nullptr : m_queue->Dequeue();
+}
+
+bool
+EthernetNetDevice::HasQueuedFrame() const
+{
+    if (!m_pfc)
+    {
+        return !m_queue->IsEmpty();
+    }
+    for (uint8_t cls = 0; cls < PFC_CLASSES; ++cls)
+    {
+        const PfcClass& c = m_pfc->classes[cls];
+        const Ptr<Queue<Packet>>& queue = cls == 0 ? m_queue : c.queue;
+        if (!c.paused && queue && !queue->IsEmpty())
+        {
+            return true;
+        }
+    }
+    return false;
 }
 
 void
@@ -459,7 +531,7 @@ EthernetNetDevice::StartNextFrame()
     {
         return;
     }
-    Ptr<Packet> frame = DequeueFrame();
+    Ptr<Packet> frame = (m_pfc && m_pfc->pendingMask) ? TakePauseFrame() : DequeueFrame();
     if (frame)
     {
         TransmitStart(frame);
@@ -535,6 +607,15 @@ EthernetNetDevice::Receive(Ptr<Packet> frame)
     NS_LOG_LOGIC("frame " << from << " -> " << to << " type " << type);
 
     m_promiscSnifferTrace(frame);
+    if (m_pfc && header.GetLengthType() == PfcHeader::ETHER_TYPE)
+    {
+        if (type != PACKET_OTHERHOST)
+        {
+            m_snifferTrace(frame);
+        }
+        ReceiveMacControl(frame, packet, to); // consumed by the port, never handed up
+        return;
+    }
     if (!m_promiscRxCallback.IsNull())
     {
         m_macPromiscRxTrace(frame);
@@ -581,6 +662,295 @@ EthernetNetDevice::DeliverUp(Ptr<Packet> packet,
     {
         m_rxCallback(this, packet, protocol, from);
     }
+}
+
+// ---- priority flow control ----
+
+void
+EthernetNetDevice::SetPfcEnabled(bool enabled)
+{
+    NS_LOG_FUNCTION(this << enabled);
+    if (enabled && !m_pfc)
+    {
+        m_pfc = std::make_unique<PfcState>();
+        return;
+    }
+    if (!enabled && m_pfc)
+    {
+        for (PfcClass& c : m_pfc->classes)
+        {
+            c.resume.Cancel();
+            c.refresh.Cancel();
+        }
+        m_pfc.reset();
+    }
+}
+
+bool
+EthernetNetDevice::IsPfcEnabled() const
+{
+    return m_pfc != nullptr;
+}
+
+void
+EthernetNetDevice::SetPfcDefaultClass(uint8_t cls)
+{
+    drp::RequireInRange<unsigned>("EthernetNetDevice::PfcDefaultClass", cls, 0, PFC_CLASSES - 1);
+    m_pfcDefaultClass = cls;
+}
+
+uint8_t
+EthernetNetDevice::GetPfcDefaultClass() const
+{
+    return m_pfcDefaultClass;
+}
+
+void
+EthernetNetDevice::SetPfcPauseQuanta(uint16_t quanta)
+{
+    drp::RequireInRange<unsigned>("EthernetNetDevice::PfcPauseQuanta",
+                                  quanta,
+                                  1,
+                                  PfcHeader::MAX_QUANTA);
+    m_pfcPauseQuanta = quanta;
+}
+
+uint16_t
+EthernetNetDevice::GetPfcPauseQuanta() const
+{
+    return m_pfcPauseQuanta;
+}
+
+EthernetNetDevice::PfcState&
+EthernetNetDevice::CheckPfcClass(uint8_t cls, const std::string& what)
+{
+    drp::RequireInRange<unsigned>(what, cls, 0, PFC_CLASSES - 1);
+    NS_ABORT_MSG_IF(!m_pfc, what << ": priority flow control is off (attribute PfcEnabled)");
+    return *m_pfc;
+}
+
+Ptr<Queue<Packet>>
+EthernetNetDevice::ClassQueue(uint8_t cls)
+{
+    if (cls == 0)
+    {
+        return m_queue;
+    }
+    Ptr<Queue<Packet>>& queue = m_pfc->classes[cls].queue;
+    if (!queue)
+    {
+        queue = m_pfcQueueFactory.Create<Queue<Packet>>();
+    }
+    return queue;
+}
+
+Ptr<Queue<Packet>>
+EthernetNetDevice::GetClassQueue(uint8_t cls)
+{
+    if (!m_pfc || cls >= PFC_CLASSES)
+    {
+        return nullptr;
+    }
+    return ClassQueue(cls);
+}
+
+uint8_t
+EthernetNetDevice::GetFrameClass(Ptr<const Packet> packet) const
+{
+    SocketPriorityTag tag;
+    if (packet->PeekPacketTag(tag) && tag.GetPriority() < PFC_CLASSES)
+    {
+        return tag.GetPriority();
+    }
+    return m_pfcDefaultClass;
+}
+
+bool
+EthernetNetDevice::IsClassPaused(uint8_t cls) const
+{
+    return m_pfc && cls < PFC_CLASSES && m_pfc->classes[cls].paused;
+}
+
+Ptr<Packet>
+EthernetNetDevice::DequeueClassFrame()
+{
+    for (int cls = PFC_CLASSES - 1; cls >= 0; --cls) // strict priority: highest first
+    {
+        const PfcClass& c = m_pfc->classes[cls];
+        const Ptr<Queue<Packet>>& queue = cls == 0 ? m_queue : c.queue;
+        if (!c.paused && queue && !queue->IsEmpty())
+        {
+            return queue->Dequeue();
+        }
+    }
+    return nullptr;
+}
+
+void
+EthernetNetDevice::SetClassPaused(uint8_t cls, bool paused)
+{
+    NS_LOG_FUNCTION(this << unsigned(cls) << paused);
+    PfcClass& c = CheckPfcClass(cls, "EthernetNetDevice::SetClassPaused class").classes[cls];
+    if (c.pausing == paused)
+    {
+        return;
+    }
+    c.pausing = paused;
+    c.refresh.Cancel();
+    SendPause(cls, paused ? m_pfcPauseQuanta : 0);
+}
+
+bool
+EthernetNetDevice::IsClassPausing(uint8_t cls) const
+{
+    return m_pfc && cls < PFC_CLASSES && m_pfc->classes[cls].pausing;
+}
+
+void
+EthernetNetDevice::SendPause(uint8_t cls, uint16_t quanta)
+{
+    NS_LOG_FUNCTION(this << unsigned(cls) << quanta);
+    PfcState& pfc = CheckPfcClass(cls, "EthernetNetDevice::SendPause class");
+    pfc.pendingMask |= uint8_t(1u << cls);
+    pfc.pendingQuanta[cls] = quanta;
+    StartNextFrame();
+}
+
+void
+EthernetNetDevice::RefreshPause(uint8_t cls)
+{
+    NS_LOG_FUNCTION(this << unsigned(cls));
+    SendPause(cls, m_pfcPauseQuanta);
+}
+
+Ptr<Packet>
+EthernetNetDevice::TakePauseFrame()
+{
+    PfcState& pfc = *m_pfc;
+    PfcHeader header;
+    for (uint8_t cls = 0; cls < PFC_CLASSES; ++cls)
+    {
+        if (!(pfc.pendingMask & (1u << cls)))
+        {
+            continue;
+        }
+        const uint16_t quanta = pfc.pendingQuanta[cls];
+        header.SetPause(cls, quanta);
+        PfcClass& c = pfc.classes[cls];
+        ++c.sent;
+        m_macTxPauseTrace(cls, quanta);
+        if (c.pausing && quanta > 0)
+        {
+            // Refreshed at half its time after this frame starts, while XOFF lasts.
+            c.refresh.Cancel();
+            c.refresh = Simulator::Schedule(PfcHeader::QuantaToTime(quanta, m_bps) / 2,
+                                            &EthernetNetDevice::RefreshPause,
+                                            this,
+                                            cls);
+        }
+    }
+    pfc.pendingMask = 0;
+    NS_LOG_LOGIC("sending " << header);
+    Ptr<Packet> frame = Create<Packet>();
+    frame->AddHeader(header);
+    AddFraming(frame, m_address, PfcHeader::GetPfcDestination(), PfcHeader::ETHER_TYPE);
+    return frame;
+}
+
+void
+EthernetNetDevice::ReceiveMacControl(Ptr<const Packet> frame, Ptr<Packet> payload, Mac48Address to)
+{
+    PfcHeader header;
+    payload->PeekHeader(header);
+    if (!header.IsWellFormed() || !PfcHeader::IsPfcDestination(to))
+    {
+        NS_LOG_INFO("MAC Control frame " << frame->GetUid() << " dropped: " << header << " to "
+                                         << to);
+        ++m_pfc->malformedDrops;
+        m_macRxPauseDropTrace(frame);
+        return;
+    }
+    NS_LOG_LOGIC("received " << header);
+    for (uint8_t cls = 0; cls < PFC_CLASSES; ++cls)
+    {
+        if (header.IsClassEnabled(cls))
+        {
+            ++m_pfc->classes[cls].received;
+            m_macRxPauseTrace(cls, header.GetQuanta(cls));
+            ApplyPause(cls, header.GetQuanta(cls));
+        }
+    }
+    StartNextFrame(); // a class may have resumed
+}
+
+void
+EthernetNetDevice::ApplyPause(uint8_t cls, uint16_t quanta)
+{
+    PfcClass& c = m_pfc->classes[cls];
+    if (quanta == 0)
+    {
+        if (c.paused)
+        {
+            EndPause(cls);
+        }
+        return;
+    }
+    if (!c.paused)
+    {
+        c.paused = true;
+        c.pausedSince = Simulator::Now();
+    }
+    c.resume.Cancel(); // a newer pause replaces the rest of the older one
+    c.resume = Simulator::Schedule(PfcHeader::QuantaToTime(quanta, m_bps),
+                                   &EthernetNetDevice::PauseExpired,
+                                   this,
+                                   cls);
+}
+
+void
+EthernetNetDevice::PauseExpired(uint8_t cls)
+{
+    EndPause(cls);
+    StartNextFrame();
+}
+
+void
+EthernetNetDevice::EndPause(uint8_t cls)
+{
+    PfcClass& c = m_pfc->classes[cls];
+    NS_LOG_LOGIC("class " << unsigned(cls) << " resumes");
+    c.resume.Cancel();
+    c.paused = false;
+    c.pausedTotal += Simulator::Now() - c.pausedSince;
+}
+
+uint64_t
+EthernetNetDevice::GetPausesSent(uint8_t cls) const
+{
+    return m_pfc && cls < PFC_CLASSES ? m_pfc->classes[cls].sent : 0;
+}
+
+uint64_t
+EthernetNetDevice::GetPausesReceived(uint8_t cls) const
+{
+    return m_pfc && cls < PFC_CLASSES ? m_pfc->classes[cls].received : 0;
+}
+
+Time
+EthernetNetDevice::GetTimePaused(uint8_t cls) const
+{
+    if (!m_pfc || cls >= PFC_CLASSES)
+    {
+        return Time(0);
+    }
+    const PfcClass& c = m_pfc->classes[cls];
+    return c.pausedTotal + (c.paused ? Simulator::Now() - c.pausedSince : Time(0));
+}
+
+uint64_t
+EthernetNetDevice::GetMalformedPauseDrops() const
+{
+    return m_pfc ? m_pfc->malformedDrops : 0;
 }
 
 // ---- NetDevice boilerplate ----

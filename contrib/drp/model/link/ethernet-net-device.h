@@ -12,6 +12,7 @@
 #include "ns3/mac48-address.h"
 #include "ns3/net-device.h"
 #include "ns3/nstime.h"
+#include "ns3/object-factory.h"
 #include "ns3/packet.h"
 #include "ns3/ptr.h"
 #include "ns3/queue.h"
@@ -19,6 +20,8 @@
 
 #include <array>
 #include <cstdint>
+#include <memory>
+#include <string>
 
 namespace ns3
 {
@@ -96,6 +99,33 @@ class Node;
  * woken when it can again (NotifyNewAggregate(), SetQueue()). The queue
  * holds whole frames (payload + 18 bytes): a queue limited in bytes counts
  * the header and FCS, while the interface's check uses the MTU alone.
+ *
+ * \par Priority flow control (IEEE 802.1Qbb)
+ * Off by default (attribute PfcEnabled); off, the port has its one TxQueue
+ * and treats a MAC Control frame (EtherType 0x8808) as any other frame. On:
+ * - eight classes, each with its transmit queue: class 0's is the TxQueue
+ *   (so the queue interface above watches class 0), classes 1 to 7 get
+ *   theirs from the PfcQueue factory when first used;
+ * - a frame's class is the priority of its SocketPriorityTag (ns-3's
+ *   packet tag for a socket's priority, which stands for the 802.1Q PCP
+ *   here: nothing changes on the wire) if it is 0 to 7, else
+ *   PfcDefaultClass; packet tags survive copies, so a switch forwards a
+ *   frame in the class it arrived in;
+ * - the transmitter sends a pending pause frame first, then the highest
+ *   class that is not paused and has a frame (strict priority); a frame
+ *   already on the wire always finishes;
+ * - a received PFC frame (PfcHeader, to 01:80:C2:00:00:01) pauses each
+ *   class whose enable bit is set for its time x 512 bit times at DataRate
+ *   from its arrival (0: resume at once; a newer time replaces the rest),
+ *   is counted and never handed up; a malformed or foreign MAC Control
+ *   frame is dropped and counted (GetMalformedPauseDrops());
+ * - the owner of the port (a switch's buffer) pauses the peer through
+ *   SetClassPaused() (XOFF: a pause of PfcPauseQuanta at once, refreshed
+ *   at half its time while the condition lasts; XON: a zero time) or
+ *   SendPause(). Pending pauses of several classes leave in one frame.
+ * Not modelled: IEEE 802.3x global PAUSE (opcode 0x0001 is dropped as
+ * foreign), the delay a real MAC takes to act on a pause, any buffer
+ * accounting (the owner decides when to pause).
  */
 class EthernetNetDevice : public NetDevice
 {
@@ -116,6 +146,16 @@ class EthernetNetDevice : public NetDevice
     static constexpr uint16_t MIN_MTU = 46;
     /// Largest accepted MTU: the largest jumbo MTU common switches accept.
     static constexpr uint16_t MAX_MTU = 9216;
+    /// Number of priority flow control classes.
+    static constexpr uint8_t PFC_CLASSES = 8;
+
+    /**
+     * TracedCallback signature for pause frames sent or received, once per
+     * class whose enable bit the frame sets.
+     * \param cls the class, 0 to 7
+     * \param quanta the pause time, in quanta of 512 bit times (0: resume)
+     */
+    typedef void (*PauseTracedCallback)(uint8_t cls, uint16_t quanta);
 
     /**
      * \brief Get the type ID.
@@ -217,6 +257,70 @@ class EthernetNetDevice : public NetDevice
     uint64_t GetReceiveErrorDrops() const;
     /// \return the number of received frames dropped for a wrong FCS
     uint64_t GetFcsErrorDrops() const;
+
+    /**
+     * \brief Turn priority flow control on or off (attribute PfcEnabled).
+     *
+     * Set it before the simulation runs: turning it off discards the
+     * classes' queues (frames waiting in classes 1 to 7 are lost) and
+     * counters.
+     * \param enabled true: eight classes, pause honoured and sent
+     */
+    void SetPfcEnabled(bool enabled);
+    /// \return true if priority flow control is on
+    bool IsPfcEnabled() const;
+    /**
+     * \param cls a class, 0 to 7
+     * \return its transmit queue (class 0: the TxQueue); null while PFC is off
+     */
+    Ptr<Queue<Packet>> GetClassQueue(uint8_t cls);
+    /**
+     * \param packet a payload or frame
+     * \return the class it is sent in: its SocketPriorityTag's priority if
+     *         0 to 7, else PfcDefaultClass
+     */
+    uint8_t GetFrameClass(Ptr<const Packet> packet) const;
+    /**
+     * \param cls a class, 0 to 7
+     * \return true if a pause received from the peer holds the class now
+     */
+    bool IsClassPaused(uint8_t cls) const;
+    /**
+     * \brief XOFF / XON for one class, from the port's owner (a switch buffer).
+     *
+     * XOFF (true, the class was not XOFF): a pause frame for the class with
+     * PfcPauseQuanta leaves next (after the frame on the wire, before every
+     * queued frame) and is sent again each time half its time has passed
+     * since the last one started, while the class stays XOFF. XON (false,
+     * the class was XOFF): the refresh stops and a zero-time pause leaves
+     * next. Repeating the current state sends nothing. Needs PFC on.
+     * \param cls the class, 0 to 7 (throws std::invalid_argument otherwise)
+     * \param paused true: XOFF; false: XON
+     */
+    void SetClassPaused(uint8_t cls, bool paused);
+    /// \param cls a class, 0 to 7 \return true while the owner holds it XOFF
+    bool IsClassPausing(uint8_t cls) const;
+    /**
+     * \brief Send one pause frame for a class: it leaves next (after the
+     * frame on the wire); pauses of other classes pending at that moment
+     * leave in the same frame, and a later call for the same class before
+     * it leaves replaces its time. Needs PFC on.
+     * \param cls the class, 0 to 7 (throws std::invalid_argument otherwise)
+     * \param quanta the pause time, in quanta of 512 bit times (0: resume)
+     */
+    void SendPause(uint8_t cls, uint16_t quanta);
+    /// \param cls a class \return pause frames sent that enable it
+    uint64_t GetPausesSent(uint8_t cls) const;
+    /// \param cls a class \return well-formed pause frames received that enable it
+    uint64_t GetPausesReceived(uint8_t cls) const;
+    /**
+     * \param cls a class
+     * \return the time the class has been paused by the peer so far,
+     *         including a pause still in force
+     */
+    Time GetTimePaused(uint8_t cls) const;
+    /// \return received MAC Control frames dropped as malformed or foreign
+    uint64_t GetMalformedPauseDrops() const;
 
     /**
      * \brief Receive a frame from the channel.
@@ -332,10 +436,17 @@ class EthernetNetDevice : public NetDevice
      */
     virtual Ptr<Packet> DequeueFrame();
     /**
-     * \brief Starts the next frame (DequeueFrame()) if the transmitter is
-     * READY; a subclass calls it when a frame of its own becomes ready.
+     * \brief Starts the next frame if the transmitter is READY: a pending
+     * pause frame, else DequeueFrame(); a subclass calls it when a frame of
+     * its own becomes ready.
      */
     void StartNextFrame();
+    /**
+     * \return true if the queues hold a frame the transmitter may send now:
+     *         the TxQueue is not empty (PFC off), or a class that is not
+     *         paused has a frame (PFC on)
+     */
+    bool HasQueuedFrame() const;
     /**
      * \brief Frames a payload for transmission, with this device's address as
      * source, and fires MacTx, as Send() does before queueing.
@@ -383,6 +494,69 @@ class EthernetNetDevice : public NetDevice
     void TransmitComplete();
     /// Connect the aggregated NetDeviceQueueInterface to the queue's traces, once.
     void ConnectQueueInterface();
+
+    /// The state of one PFC class.
+    struct PfcClass
+    {
+        Ptr<Queue<Packet>> queue; //!< transmit queue (classes 1 to 7; class 0 uses m_queue)
+        bool paused{false};       //!< held by a pause from the peer
+        Time pausedSince;         //!< when the current pause began
+        Time pausedTotal;         //!< time paused by ended pauses
+        EventId resume;           //!< end of the current pause
+        bool pausing{false};      //!< XOFF from the owner
+        EventId refresh;          //!< next refresh of the XOFF pause
+        uint64_t sent{0};         //!< pause frames sent enabling it
+        uint64_t received{0};     //!< pause frames received enabling it
+    };
+
+    /// Priority flow control: present only while PfcEnabled.
+    struct PfcState
+    {
+        std::array<PfcClass, PFC_CLASSES> classes;         //!< per class
+        uint8_t pendingMask{0};                            //!< classes of the pause to send next
+        std::array<uint16_t, PFC_CLASSES> pendingQuanta{}; //!< their times
+        uint64_t malformedDrops{0};                        //!< MAC Control frames dropped
+    };
+
+    /**
+     * \param cls a class
+     * \param what the parameter, as the user spells it
+     * \return the PFC state (throws std::invalid_argument if cls > 7, aborts if PFC is off)
+     */
+    PfcState& CheckPfcClass(uint8_t cls, const std::string& what);
+    /// \param cls a class, 0 to 7 \return its queue, made from PfcQueue when first needed
+    Ptr<Queue<Packet>> ClassQueue(uint8_t cls);
+    /// \return the head of the highest class that is not paused, or null
+    Ptr<Packet> DequeueClassFrame();
+    /// \return the pending pause frame, framed; its classes' refreshes scheduled
+    Ptr<Packet> TakePauseFrame();
+    /// \param cls a class held XOFF: its pause is sent again
+    void RefreshPause(uint8_t cls);
+    /**
+     * \brief A MAC Control frame arrived (PFC on): act on a well-formed PFC
+     * frame, drop anything else.
+     * \param frame the whole frame, for the drop trace
+     * \param payload the MAC Control payload
+     * \param to its destination
+     */
+    void ReceiveMacControl(Ptr<const Packet> frame, Ptr<Packet> payload, Mac48Address to);
+    /**
+     * \param cls a class
+     * \param quanta the pause time received (0: resume)
+     */
+    void ApplyPause(uint8_t cls, uint16_t quanta);
+    /// \param cls a paused class: its pause ends now
+    void EndPause(uint8_t cls);
+    /// \param cls a class whose pause time ran out: it ends, the transmitter may go on
+    void PauseExpired(uint8_t cls);
+    /// \param cls the class of frames without a class, 0 to 7 (throws otherwise)
+    void SetPfcDefaultClass(uint8_t cls);
+    /// \return PfcDefaultClass
+    uint8_t GetPfcDefaultClass() const;
+    /// \param quanta the pause time of an XOFF, 1 to 65535
+    void SetPfcPauseQuanta(uint16_t quanta);
+    /// \return PfcPauseQuanta
+    uint16_t GetPfcPauseQuanta() const;
     /**
      * \brief Classify a destination address as CsmaNetDevice does.
      * \param dest the destination address of a received frame
@@ -414,6 +588,10 @@ class EthernetNetDevice : public NetDevice
     bool m_computeFcs; //!< ComputeFcs: a real FCS in the frames sent
     /// zero padding of each size up to MIN_PAYLOAD_SIZE, made when first needed
     mutable std::array<Ptr<const Packet>, MIN_PAYLOAD_SIZE + 1> m_padding;
+    std::unique_ptr<PfcState> m_pfc;   //!< PFC state (null: PFC off, the one-queue path)
+    uint8_t m_pfcDefaultClass{0};      //!< PfcDefaultClass
+    uint16_t m_pfcPauseQuanta{0xFFFF}; //!< PfcPauseQuanta
+    ObjectFactory m_pfcQueueFactory;   //!< PfcQueue: the queues of classes 1 to 7
 
     NetDevice::ReceiveCallback m_rxCallback;               //!< normal receive callback
     NetDevice::PromiscReceiveCallback m_promiscRxCallback; //!< promiscuous receive callback
@@ -430,6 +608,9 @@ class EthernetNetDevice : public NetDevice
     TracedCallback<Ptr<const Packet>> m_phyRxDropTrace;      //!< PhyRxDrop
     TracedCallback<Ptr<const Packet>> m_snifferTrace;        //!< Sniffer
     TracedCallback<Ptr<const Packet>> m_promiscSnifferTrace; //!< PromiscSniffer
+    TracedCallback<uint8_t, uint16_t> m_macTxPauseTrace;     //!< MacTxPause
+    TracedCallback<uint8_t, uint16_t> m_macRxPauseTrace;     //!< MacRxPause
+    TracedCallback<Ptr<const Packet>> m_macRxPauseDropTrace; //!< MacRxPauseDrop
 };
 
 } // namespace ns3

@@ -5,12 +5,14 @@
 #include "rnic-net-device.h"
 
 #include "ns3/drop-tail-queue.h"
+#include "ns3/drp-check.h"
 #include "ns3/drp-compat.h"
 #include "ns3/ecn-marking-queue.h"
 #include "ns3/enum.h"
 #include "ns3/log.h"
 #include "ns3/node.h"
 #include "ns3/pointer.h"
+#include "ns3/socket.h"
 #include "ns3/uinteger.h"
 
 #include <iomanip>
@@ -74,6 +76,14 @@ RnicNetDevice::GetTypeId()
                 PointerValue(),
                 MakePointerAccessor(&RnicNetDevice::SetRxQueue, &RnicNetDevice::GetRxQueue),
                 MakePointerChecker<Queue<Packet>>())
+            .AddAttribute(
+                "DrpClass",
+                "With the port's PfcEnabled on, the PFC class (802.1Q priority) of "
+                "DRP frames, data and control alike (0 to 7): they carry it to the "
+                "switches and wait while a pause holds it.",
+                UintegerValue(3),
+                MakeUintegerAccessor(&RnicNetDevice::SetDrpClass, &RnicNetDevice::GetDrpClass),
+                MakeUintegerChecker<uint8_t>())
             .AddTraceSource("HostDrop",
                             "A frame was dropped inside the host or the RNIC for want of "
                             "room (TX_QUEUE_FULL, RX_QUEUE_FULL, BUFFER_FULL).",
@@ -209,6 +219,19 @@ RnicNetDevice::GetTransport() const
     return m_transport;
 }
 
+void
+RnicNetDevice::SetDrpClass(uint8_t cls)
+{
+    drp::RequireInRange<unsigned>("RnicNetDevice::DrpClass", cls, 0, PFC_CLASSES - 1);
+    m_drpClass = cls;
+}
+
+uint8_t
+RnicNetDevice::GetDrpClass() const
+{
+    return m_drpClass;
+}
+
 Ptr<PcieLink>
 RnicNetDevice::GetPcieLink() const
 {
@@ -288,8 +311,8 @@ RnicNetDevice::OnTransportDrop(Ptr<const Packet> packet, DrpTransport::DropReaso
 Ptr<Packet>
 RnicNetDevice::DequeueFrame()
 {
-    bool drp = m_transport->HasFrameToSend();
-    bool other = !GetQueue()->IsEmpty();
+    bool drp = m_transport->HasFrameToSend() && !IsClassPaused(m_drpClass);
+    bool other = HasQueuedFrame();
     if (!drp || !other)
     {
         m_drpBytesAhead = 0; // the shares count only while both wait
@@ -298,6 +321,12 @@ RnicNetDevice::DequeueFrame()
     {
         Mac48Address to;
         Ptr<Packet> frame = m_transport->DequeueFrame(to);
+        if (IsPfcEnabled())
+        {
+            SocketPriorityTag tag; // the class, for the switches on the way
+            tag.SetPriority(m_drpClass);
+            frame->ReplacePacketTag(tag);
+        }
         FrameForTransmission(frame, to, m_etherType);
         m_drpBytesAhead += other ? GetWireSize(frame->GetSize()) : 0;
         return frame;
