@@ -12,7 +12,6 @@
 #include "ns3/drp-check.h"
 #include "ns3/drp-ideal-fct.h"
 #include "ns3/drp-transport.h"
-#include "ns3/enum.h"
 #include "ns3/fabric-workload-helper.h"
 #include "ns3/fat-tree-fabric-helper.h"
 #include "ns3/flow-size-cdf.h"
@@ -26,6 +25,7 @@
 #include "ns3/simulator.h"
 #include "ns3/star-fabric-helper.h"
 #include "ns3/strict-options.h"
+#include "ns3/string.h"
 #include "ns3/tree-fabric-helper.h"
 #include "ns3/uinteger.h"
 
@@ -510,7 +510,7 @@ FabricScenario::RunValidated(const Config& config)
     rnic.SetMethod(config.method);
     rnic.SetTransportAttribute(
         "TimeoutMode",
-        EnumValue(config.timeoutMode == "adaptive" ? DrpTransport::ADAPTIVE : DrpTransport::FIXED));
+        StringValue(config.timeoutMode == "adaptive" ? "Adaptive" : "Fixed"));
     rnic.SetDeviceAttribute("DataRate", DataRateValue(config.hostRate));
     EthernetHelper links;
     links.SetDeviceAttribute("DataRate", DataRateValue(config.fabricRate));

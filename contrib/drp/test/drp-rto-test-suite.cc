@@ -12,7 +12,6 @@
 #include "ns3/drp-rtt-estimator.h"
 #include "ns3/drp-sender.h"
 #include "ns3/drp-transport.h"
-#include "ns3/enum.h"
 #include "ns3/test.h"
 
 #include <memory>
@@ -318,9 +317,7 @@ class DrpAdaptiveDelayStepTestCase : public TestCase
     {
         RnicHelper rnic;
         rnic.SetMethod("dynamic");
-        rnic.SetTransportAttribute(
-            "TimeoutMode",
-            EnumValue(m_adaptive ? DrpTransport::ADAPTIVE : DrpTransport::FIXED));
+        rnic.SetTransportAttribute("TimeoutMode", StringValue(m_adaptive ? "Adaptive" : "Fixed"));
         PointToPointBed bed(rnic, MakeWorkload(60, 16384));
         Ptr<DrpTransport> transport = bed.Rnic(0)->GetTransport();
         const Mac48Address peer = Mac48Address::ConvertFrom(bed.Rnic(1)->GetAddress());
@@ -396,7 +393,7 @@ class DrpAdaptiveBackedOffTestCase : public TestCase
     {
         RnicHelper rnic;
         rnic.SetMethod("dynamic");
-        rnic.SetTransportAttribute("TimeoutMode", EnumValue(DrpTransport::ADAPTIVE));
+        rnic.SetTransportAttribute("TimeoutMode", StringValue("Adaptive"));
         rnic.SetTransportAttribute("HandshakeTimeout", TimeValue(MicroSeconds(100)));
         PointToPointBed bed(rnic, MakeWorkload(1, 1024));
         Ptr<ReceiveListErrorModel> losses = CreateObject<ReceiveListErrorModel>();
@@ -454,9 +451,9 @@ class DrpRtoAttributesTestCase : public TestCase
     void DoRun() override
     {
         Ptr<DrpTransport> t = CreateObject<DrpTransport>();
-        EnumValue mode;
+        StringValue mode;
         t->GetAttribute("TimeoutMode", mode);
-        NS_TEST_EXPECT_MSG_EQ(mode.Get(), int(DrpTransport::FIXED), "Fixed by default");
+        NS_TEST_EXPECT_MSG_EQ(mode.Get(), "Fixed", "Fixed by default");
         TimeValue minRto;
         t->GetAttribute("MinRto", minRto);
         NS_TEST_EXPECT_MSG_EQ(minRto.Get(), MicroSeconds(50), "MinRto default");
