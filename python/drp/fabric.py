@@ -276,6 +276,7 @@ def run_fabric(
     jitter: float | str = 0.0,
     ecmp_seed: int = 0,
     ecmp_per_run: bool = False,
+    timeout_mode: str = "fixed",
     pcap: str = "",
     ascii: str = "",
 ) -> FabricRunResult:
@@ -293,10 +294,11 @@ def run_fabric(
     Kmax, QueueSizes in one unit), ecn_pmax (Pmax, 0 to 1), seed, run, jitter
     (incast: each sender starts at an offset drawn uniformly from [0,
     jitter]; seconds or a string such as "20us"), ecmp_seed (every switch's
-    ECMP hash seed), ecmp_per_run (True: the seed is ecmp_seed + run), pcap
-    and ascii (file prefixes: PREFIX-NODE-DEVICE.pcap and .tr for every RNIC
-    and switch port; "" for none). ns-3's attribute defaults are reset before
-    each run.
+    ECMP hash seed), ecmp_per_run (True: the seed is ecmp_seed + run),
+    timeout_mode ("fixed": the RNICs' published timers; "adaptive": RFC 6298
+    timeouts estimated per peer), pcap and ascii (file prefixes:
+    PREFIX-NODE-DEVICE.pcap and .tr for every RNIC and switch port; "" for
+    none). ns-3's attribute defaults are reset before each run.
 
     Raises ``TypeError`` for an unknown parameter or a wrong type,
     ``ValueError`` for an invalid value.

@@ -130,6 +130,7 @@ LATER_PARAMETERS = {
     "jitter": 0.0,
     "ecmp_seed": 0,
     "ecmp_per_run": False,
+    "timeout_mode": "fixed",
     "pcap": "",
     "ascii": "",
 }

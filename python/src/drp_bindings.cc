@@ -450,6 +450,11 @@ Fields<FabricConfig>()
                   "ecmpPerRun",
                   "switches' ECMP seed = ecmp_seed + run, so that paths differ from run to run",
                   &C::ecmpPerRun),
+        MakeField("timeout_mode",
+                  "timeoutMode",
+                  "the RNICs' retransmission timers: \"fixed\" (RetransmissionTimeout, the "
+                  "published protocol) or \"adaptive\" (RFC 6298, estimated per peer)",
+                  &C::timeoutMode),
         MakeField("pcap",
                   "pcap",
                   "write PREFIX-NODE-DEVICE.pcap for every RNIC and switch port (\"\": none)",

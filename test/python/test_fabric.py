@@ -244,6 +244,22 @@ def test_ecmp_per_run_changes_paths_from_run_to_run():
     assert seeded.ports.equals(varied[0])  # seed 0 + run 1
 
 
+def test_timeout_mode_adaptive_estimates_the_timers():
+    """Fixed is the default; adaptive timers wait out the queues of an incast."""
+    params = {"hosts": 9, "queue": "8p"}
+    plain = drp.run_fabric(**params)
+    fixed = drp.run_fabric(**params, timeout_mode="fixed")
+    assert list(fixed.transfers["fct_us"]) == list(plain.transfers["fct_us"])
+    assert fixed.params["timeout_mode"] == "fixed"
+    adaptive = drp.run_fabric(**params, timeout_mode="adaptive")
+    assert adaptive.params["timeout_mode"] == "adaptive"
+    assert adaptive.summary["successes"] == adaptive.summary["n"] == 8
+    assert list(adaptive.transfers["fct_us"]) != list(plain.transfers["fct_us"])
+    assert adaptive.summary["retransmissions"] < plain.summary["retransmissions"]
+    with pytest.raises(ValueError, match=r"timeout_mode = \"sometimes\" is not valid"):
+        drp.run_fabric(**params, timeout_mode="sometimes")
+
+
 @pytest.mark.parametrize(
     "params, message",
     [

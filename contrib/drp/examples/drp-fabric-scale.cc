@@ -19,11 +19,13 @@
  *
  *     drp-fabric-scale [--hosts=16,32,64,128,256] [--flows=10000] [--load=0.5]
  *                      [--cdf=web-search] [--method=dynamic] [--rto=TIME]
+ *                      [--timeoutMode=fixed|adaptive]
  *
- * The timer of the data phase is fixed (RetransmissionTimeout); queueing in
- * a loaded fabric outlasts the default, so many retransmissions are
- * spurious, and every one is a frame to simulate. --rto shows what they
- * cost.
+ * The timer of the data phase is fixed by default (RetransmissionTimeout);
+ * queueing in a loaded fabric outlasts the default, so many retransmissions
+ * are spurious, and every one is a frame to simulate. --rto shows what they
+ * cost; --timeoutMode=adaptive estimates the timeout per peer instead (RFC
+ * 6298; --rto is then the initial RTO).
  */
 
 #include "ns3/core-module.h"
@@ -50,14 +52,15 @@ namespace
 /// What one size is run with.
 struct Settings
 {
-    uint32_t flowsAt128{10000};    //!< flows for 128 hosts
-    double load{0.5};              //!< load of the host links
-    std::string cdf{"web-search"}; //!< flow sizes
-    std::string method{"dynamic"}; //!< RNIC method
-    uint32_t spines{4};            //!< spine switches
-    DataRate hostRate{"1Gbps"};    //!< host links
-    DataRate uplinkRate{"10Gbps"}; //!< leaf-spine links
-    Time rto{DefaultRto()};        //!< the transports' RetransmissionTimeout
+    uint32_t flowsAt128{10000};       //!< flows for 128 hosts
+    double load{0.5};                 //!< load of the host links
+    std::string cdf{"web-search"};    //!< flow sizes
+    std::string method{"dynamic"};    //!< RNIC method
+    uint32_t spines{4};               //!< spine switches
+    DataRate hostRate{"1Gbps"};       //!< host links
+    DataRate uplinkRate{"10Gbps"};    //!< leaf-spine links
+    Time rto{DefaultRto()};           //!< the transports' RetransmissionTimeout
+    std::string timeoutMode{"fixed"}; //!< the transports' TimeoutMode: fixed or adaptive
 
     /// \return DrpTransport's default RetransmissionTimeout
     static Time DefaultRto()
@@ -87,6 +90,7 @@ RunSize(uint32_t hosts, const Settings& s)
     config.method = s.method;
     config.hostRate = s.hostRate;
     config.fabricRate = s.uplinkRate;
+    config.timeoutMode = s.timeoutMode;
     // The arrivals window in which the expected number of flows is the one asked for.
     const double flows = s.flowsAt128 * hosts / 128.0;
     const double perHostPerSecond =
@@ -137,7 +141,11 @@ main(int argc, char* argv[])
     strict.AddValue(cmd, "load", "load of the host links, (0, 1]", s.load);
     cmd.AddValue("cdf", "flow sizes: web-search, data-mining or a CDF file", s.cdf);
     cmd.AddValue("method", "traditional or dynamic", s.method);
-    strict.AddValue(cmd, "rto", "the transports' RetransmissionTimeout", s.rto);
+    strict.AddValue(cmd,
+                    "rto",
+                    "the transports' RetransmissionTimeout (adaptive: the initial RTO)",
+                    s.rto);
+    cmd.AddValue("timeoutMode", "the transports' timers: fixed or adaptive", s.timeoutMode);
     std::vector<uint32_t> hosts;
     try
     {
@@ -145,6 +153,7 @@ main(int argc, char* argv[])
         cmd.Parse(argc, argv);
         strict.Apply();
         ModePolicy::ParseMethod(s.method);
+        drp::RequireOneOf("timeoutMode", s.timeoutMode, {"fixed", "adaptive"});
         CreateObject<DrpTransport>()->SetAttribute("RetransmissionTimeout", TimeValue(s.rto));
         std::stringstream list(sizes);
         for (std::string item; std::getline(list, item, ',');)
@@ -174,7 +183,8 @@ main(int argc, char* argv[])
         << "leaf-spine, " << s.spines << " spines, 16 hosts per leaf, host links "
         << drp::ShowDataRate(s.hostRate) << ", uplinks " << drp::ShowDataRate(s.uplinkRate)
         << "; Poisson " << s.cdf << " flows at load " << s.load << ", " << s.method
-        << " RNICs, RetransmissionTimeout " << s.rto.As(Time::US) << "\n"
+        << " RNICs, RetransmissionTimeout " << s.rto.As(Time::US)
+        << (s.timeoutMode == "adaptive" ? " (initial), adaptive timeouts" : "") << "\n"
         << " hosts   flows   ended      ok  wall (s)  cpu (s)   sim (s)       events   events/s"
         << "  RSS MiB     frames  us/frame     retx" << std::endl;
     for (uint32_t n : hosts)

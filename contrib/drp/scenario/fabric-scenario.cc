@@ -26,6 +26,7 @@
 #include "ns3/simulator.h"
 #include "ns3/star-fabric-helper.h"
 #include "ns3/strict-options.h"
+#include "ns3/string.h"
 #include "ns3/tree-fabric-helper.h"
 #include "ns3/uinteger.h"
 
@@ -201,6 +202,7 @@ FabricScenario::Config::Validate() const
     drp::RequireOneOf("topology", topology, {"star", "tree", "leaf-spine", "fat-tree"});
     drp::RequireOneOf("workload", workload, {"incast", "permutation", "all-to-all", "poisson"});
     drp::RequireOneOf("method", method, {"traditional", "dynamic"});
+    drp::RequireOneOf("timeoutMode", timeoutMode, {"fixed", "adaptive"});
     drp::RequireInRange("frp", frp, 0.0, 1.0);
     drp::RequireInRange<uint32_t>("bytes", bytes, 1, 1u << 31);
     drp::RequireInRange<Time>("duration", duration, NanoSeconds(1), Seconds(1000));
@@ -308,6 +310,10 @@ FabricScenario::Config::AddToCommandLine(CommandLine& cmd, drp::StrictOptions& s
     cmd.AddValue("ecmpPerRun",
                  "switches' ECMP seed = ecmpSeed + run, so that paths differ from run to run",
                  ecmpPerRun);
+    cmd.AddValue("timeoutMode",
+                 "the RNICs' retransmission timers: fixed (RetransmissionTimeout, the "
+                 "published protocol) or adaptive (RFC 6298, estimated per peer)",
+                 timeoutMode);
     cmd.AddValue("pcap",
                  "write PREFIX-NODE-DEVICE.pcap for every RNIC and switch port (empty: none)",
                  pcap);
@@ -561,6 +567,9 @@ FabricScenario::RunValidated(const Config& config)
 
     RnicHelper rnic;
     rnic.SetMethod(config.method);
+    rnic.SetTransportAttribute(
+        "TimeoutMode",
+        StringValue(config.timeoutMode == "adaptive" ? "Adaptive" : "Fixed"));
     rnic.SetDeviceAttribute("DataRate", DataRateValue(config.hostRate));
     EthernetHelper links;
     links.SetDeviceAttribute("DataRate", DataRateValue(config.fabricRate));

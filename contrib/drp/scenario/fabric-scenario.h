@@ -75,6 +75,8 @@ class FabricScenario
         Time jitter{Seconds(0)};
         uint32_t ecmpSeed{0};   //!< every switch's EcmpSeed (with ecmpPerRun: plus run)
         bool ecmpPerRun{false}; //!< switches' EcmpSeed = ecmpSeed + run: paths differ by run
+        /// the transports' TimeoutMode: fixed (the published timers) or adaptive (RFC 6298)
+        std::string timeoutMode{"fixed"};
         /// pcap files of every RNIC and switch port, PREFIX-NODE-DEVICE.pcap (empty: none)
         std::string pcap;
         /// ascii traces of every RNIC and switch port, PREFIX-NODE-DEVICE.tr (empty: none)

@@ -23,6 +23,10 @@ DrpSender::DrpSender(uint32_t total,
       m_transmit(transmit),
       m_failed(failed)
 {
+    if (m_config.rtt)
+    {
+        m_sentAt.assign(std::max<uint32_t>(m_config.window, 1), Time::Max());
+    }
 }
 
 DrpSender::~DrpSender()
@@ -84,7 +88,7 @@ DrpSender::ArmTimer()
 {
     // Restarted on every acknowledgement: move the deadline and let the one
     // pending event re-check it, rather than cancel and schedule each time.
-    Time timeout = m_config.timeout * m_backoff;
+    Time timeout = GetTimerWait();
     m_deadline = Simulator::Now() + timeout;
     if (!m_timer.IsExpired() && m_timer.GetTs() > uint64_t(m_deadline.GetTimeStep()))
     {
@@ -94,6 +98,39 @@ DrpSender::ArmTimer()
     {
         m_timer = Simulator::Schedule(timeout, &DrpSender::OnTimer, this);
     }
+}
+
+Time
+DrpSender::GetTimerWait() const
+{
+    return m_config.rtt ? m_config.rtt->GetBackedOff(m_backoff) : m_config.timeout * m_backoff;
+}
+
+Time&
+DrpSender::SentAt(uint32_t sn)
+{
+    // Frames in flight, [m_una, m_next), are fewer than Window: one slot each.
+    return m_sentAt[sn % m_sentAt.size()];
+}
+
+void
+DrpSender::TakeSample(uint32_t ackn)
+{
+    // The newest frame this acknowledgement covers, once per round trip:
+    // a frame sent after the previous sample was taken.
+    const uint32_t newest = ackn - 1;
+    if (newest < m_sampleFrom)
+    {
+        return;
+    }
+    const Time sent = SentAt(newest);
+    if (sent == Time::Min() || sent == Time::Max())
+    {
+        return; // Karn: it was sent again (or its departure was not seen)
+    }
+    m_config.rtt->Sample(Simulator::Now() - sent);
+    m_sampleFrom = m_next;
+    m_backoff = 1; // Karn's algorithm: a valid sample ends the backoff
 }
 
 void
@@ -113,7 +150,12 @@ DrpSender::Pump()
 {
     while (!m_stopped && m_next < m_total && m_next < m_una + m_config.window)
     {
-        if (!Transmit(m_next++) && m_timer.IsExpired())
+        const uint32_t sn = m_next++;
+        if (m_config.rtt)
+        {
+            SentAt(sn) = Time::Max(); // its first transmission: timed from its departure
+        }
+        if (!Transmit(sn) && m_timer.IsExpired())
         {
             ArmTimer(); // it will not leave: the timer runs from now
         }
@@ -141,6 +183,10 @@ DrpSender::Retransmit(uint32_t sn)
         return true; // a copy still waits to leave: that one is the retransmission
     }
     ++m_retransmissions;
+    if (m_config.rtt)
+    {
+        SentAt(sn) = Time::Min(); // Karn: no sample from it
+    }
     return Transmit(sn);
 }
 
@@ -173,6 +219,10 @@ DrpSender::OnSent(uint32_t sn)
     {
         return;
     }
+    if (m_config.rtt && sn >= m_una && sn < m_next && SentAt(sn) == Time::Max())
+    {
+        SentAt(sn) = Simulator::Now(); // its first departure
+    }
     // The timer guards the first unacknowledged frame: it (re)starts when
     // that frame leaves. Later frames leaving do not touch it, or a frame
     // that waits behind other transfers would be declared lost unsent.
@@ -198,10 +248,17 @@ DrpSender::OnAck(uint32_t ackn)
     ackn = std::min(ackn, m_next);
     if (ackn > m_una)
     {
+        if (m_config.rtt)
+        {
+            TakeSample(ackn); // the backoff ends with a valid sample only
+        }
+        else
+        {
+            m_backoff = 1;
+        }
         m_una = ackn;
         m_dupAcks = 0;
         m_expiriesInRow = 0;
-        m_backoff = 1;
         if (m_recovering && m_una < m_recover)
         {
             Retransmit(m_una); // partial acknowledgement: the next hole

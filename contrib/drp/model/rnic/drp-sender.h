@@ -5,12 +5,15 @@
 #ifndef DRP_SENDER_H
 #define DRP_SENDER_H
 
+#include "drp-rtt-estimator.h"
+
 #include "ns3/callback.h"
 #include "ns3/event-id.h"
 #include "ns3/nstime.h"
 
 #include <cstdint>
 #include <set>
+#include <vector>
 
 namespace ns3
 {
@@ -50,6 +53,18 @@ namespace ns3
  * transfers that share a congested switch port would retransmit faster than
  * the port drains (maxBackoff 1: the fixed timer of the published protocol).
  *
+ * With an RTT estimator (DrpTransport's Adaptive timeout mode) the timeout
+ * is the estimator's RTO instead of the fixed one, backed off the same way
+ * but never beyond the estimator's ceiling, and the sender feeds the
+ * estimator: it notes when each frame in flight first leaves, and an
+ * acknowledgement that advances gives a sample from the newest frame it
+ * covers, from that frame's departure to now, once per round trip (the
+ * frame must have been sent after the previous sample was taken, as the
+ * RFC's constants assume about one sample per round trip). Karn's rule: a
+ * frame sent again gives no sample. The backoff ends with the next valid
+ * sample, not with progress (Karn's algorithm: the backed-off timer stays
+ * until a frame sent once is acknowledged).
+ *
  * No flow or congestion control: the published protocol has none.
  */
 class DrpSender
@@ -63,6 +78,8 @@ class DrpSender
         uint32_t maxRetries;      //!< expiries in a row before failing
         uint32_t dupAckThreshold; //!< duplicate ACKs that trigger fast retransmit
         uint32_t maxBackoff;      //!< the timer doubles per expiry in a row, up to this factor
+        /// adaptive timeout: the RTO and the samples (null: the fixed timeout)
+        DrpRttEstimator* rtt{nullptr};
     };
 
     /**
@@ -137,6 +154,19 @@ class DrpSender
     void ArmTimer();
     /// Sets the timer for the first unacknowledged frame after it changed.
     void GuardFirstUnacknowledged();
+    /// \return the timer's current wait: the timeout (fixed or estimated) times the backoff
+    Time GetTimerWait() const;
+    /**
+     * Adaptive timeout: a round-trip sample from the newest frame \p ackn
+     * covers, if it was sent once and after the previous sample.
+     * \param ackn a cumulative acknowledgement that advanced
+     */
+    void TakeSample(uint32_t ackn);
+    /**
+     * \param sn a frame in flight
+     * \return its first departure (Time::Max(): not yet; Time::Min(): sent again)
+     */
+    Time& SentAt(uint32_t sn);
 
     uint32_t m_total;                    //!< frames in the transfer
     Config m_config;                     //!< window and timers
@@ -157,6 +187,8 @@ class DrpSender
     std::set<uint32_t> m_waiting;        //!< frames with a copy waiting to leave
     EventId m_timer;                     //!< retransmission timer event
     Time m_deadline;                     //!< when the timer expires
+    std::vector<Time> m_sentAt;          //!< adaptive: first departure of each frame in flight
+    uint32_t m_sampleFrom{0};            //!< adaptive: the next sample from this frame on
 };
 
 } // namespace ns3

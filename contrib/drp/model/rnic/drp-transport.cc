@@ -49,13 +49,15 @@ DrpTransport::GetTypeId()
                 MakeUintegerChecker<uint32_t>())
             .AddAttribute("HandshakeTimeout",
                           "Timer of the connection handshake: the initiator re-sends its "
-                          "request, a read responder its reply, on each expiry.",
+                          "request, a read responder its reply, on each expiry (Adaptive "
+                          "mode: the host's allowance, added to the backed-off RTO).",
                           TimeValue(MicroSeconds(1500)),
                           MakeTimeAccessor(&DrpTransport::SetHandshakeTimeout,
                                            &DrpTransport::GetHandshakeTimeout),
                           MakeTimeChecker())
             .AddAttribute("RetransmissionTimeout",
-                          "Timer of the data phase and of the release.",
+                          "Timer of the data phase and of the release (Fixed mode); the "
+                          "initial RTO, before any round-trip sample (Adaptive mode).",
                           TimeValue(MicroSeconds(120)),
                           MakeTimeAccessor(&DrpTransport::SetRetransmissionTimeout,
                                            &DrpTransport::GetRetransmissionTimeout),
@@ -74,6 +76,35 @@ DrpTransport::GetTypeId()
                 UintegerValue(64),
                 MakeUintegerAccessor(&DrpTransport::SetMaxBackoff, &DrpTransport::GetMaxBackoff),
                 MakeUintegerChecker<uint32_t>())
+            .AddAttribute(
+                "TimeoutMode",
+                "Where the timeouts come from: Fixed (RetransmissionTimeout and "
+                "HandshakeTimeout, the published protocol) or Adaptive (RFC 6298's "
+                "RTO, estimated per peer from data frames sent once).",
+                EnumValue(DrpTransport::FIXED),
+                DRP_ENUM_ACCESSOR(DrpTransport::TimeoutMode,
+                                  &DrpTransport::SetTimeoutMode,
+                                  &DrpTransport::GetTimeoutMode),
+                MakeEnumChecker(DrpTransport::FIXED, "Fixed", DrpTransport::ADAPTIVE, "Adaptive"))
+            .AddAttribute("MinRto",
+                          "Adaptive mode: the RTO's floor (0 to 100 s; RFC 6298's 1 s is "
+                          "for the Internet).",
+                          TimeValue(MicroSeconds(50)),
+                          MakeTimeAccessor(&DrpTransport::SetMinRto, &DrpTransport::GetMinRto),
+                          MakeTimeChecker())
+            .AddAttribute("MaxRto",
+                          "Adaptive mode: the RTO's ceiling, backed off included (1 ns to "
+                          "100 s; the ceiling wins over MinRto).",
+                          TimeValue(MilliSeconds(10)),
+                          MakeTimeAccessor(&DrpTransport::SetMaxRto, &DrpTransport::GetMaxRto),
+                          MakeTimeChecker())
+            .AddAttribute("ClockGranularity",
+                          "Adaptive mode: G of RFC 6298, the least margin of the RTO over "
+                          "SRTT (0 to 1 s).",
+                          TimeValue(MicroSeconds(10)),
+                          MakeTimeAccessor(&DrpTransport::SetClockGranularity,
+                                           &DrpTransport::GetClockGranularity),
+                          MakeTimeChecker())
             .AddAttribute("DupAckThreshold",
                           "Duplicate acknowledgements that trigger a fast retransmit (1 to 64).",
                           UintegerValue(3),
@@ -213,6 +244,10 @@ DrpTransport::DrpTransport()
       m_maxRetries(16),
       m_dupAckThreshold(3),
       m_maxBackoff(64),
+      m_timeoutMode(FIXED),
+      m_minRto(MicroSeconds(50)),
+      m_maxRto(MilliSeconds(10)),
+      m_granularity(MicroSeconds(10)),
       m_clockHz(125000000),
       m_txCycles(16),
       m_rxCycles(16),
@@ -239,6 +274,7 @@ DrpTransport::DoDispose()
     m_responders.clear();
     m_respondersPerPeer.clear();
     m_releasedOrder.clear();
+    m_rtt.clear(); // after the connections that point to the estimates
     m_device = nullptr;
     m_pcie = nullptr;
     m_policy = nullptr;
@@ -359,6 +395,60 @@ uint32_t
 DrpTransport::GetMaxBackoff() const
 {
     return m_maxBackoff;
+}
+
+void
+DrpTransport::SetTimeoutMode(TimeoutMode mode)
+{
+    m_timeoutMode = mode;
+}
+
+DrpTransport::TimeoutMode
+DrpTransport::GetTimeoutMode() const
+{
+    return m_timeoutMode;
+}
+
+void
+DrpTransport::SetMinRto(Time rto)
+{
+    drp::RequireInRange<Time>("DrpTransport::MinRto", rto, Seconds(0), Seconds(100));
+    m_minRto = rto;
+}
+
+Time
+DrpTransport::GetMinRto() const
+{
+    return m_minRto;
+}
+
+void
+DrpTransport::SetMaxRto(Time rto)
+{
+    drp::RequireInRange<Time>("DrpTransport::MaxRto", rto, NanoSeconds(1), Seconds(100));
+    m_maxRto = rto;
+}
+
+Time
+DrpTransport::GetMaxRto() const
+{
+    return m_maxRto;
+}
+
+void
+DrpTransport::SetClockGranularity(Time granularity)
+{
+    drp::RequireInRange<Time>("DrpTransport::ClockGranularity",
+                              granularity,
+                              Seconds(0),
+                              Seconds(1));
+    m_granularity = granularity;
+}
+
+Time
+DrpTransport::GetClockGranularity() const
+{
+    return m_granularity;
 }
 
 void
@@ -579,30 +669,79 @@ Time
 DrpTransport::GetIdleTime() const
 {
     // Longer than any retry sequence of the initiator, backed-off periods
-    // included, so that a live initiator is never forgotten.
-    return (m_maxRetries + 2) *
-           std::max(m_handshakeTimeout, m_retransmissionTimeout * m_maxBackoff);
+    // included, so that a live initiator is never forgotten: every wait is
+    // at most the longest below (Adaptive: MaxRto bounds the backed-off RTO).
+    const Time longest = m_timeoutMode == ADAPTIVE
+                             ? m_handshakeTimeout + m_maxRto
+                             : std::max(m_handshakeTimeout, m_retransmissionTimeout * m_maxBackoff);
+    return (m_maxRetries + 2) * longest;
 }
 
 Time
 DrpTransport::BackedOff(Time timeout, uint32_t expiries) const
+{
+    return timeout * BackoffFactor(expiries);
+}
+
+uint32_t
+DrpTransport::BackoffFactor(uint32_t expiries) const
 {
     uint32_t factor = 1;
     while (expiries-- > 0 && factor < m_maxBackoff)
     {
         factor *= 2;
     }
-    return timeout * std::min(factor, m_maxBackoff);
+    return std::min(factor, m_maxBackoff);
 }
 
 DrpSender::Config
-DrpTransport::SenderConfig() const
+DrpTransport::SenderConfig(DrpRttEstimator* rtt) const
 {
     return DrpSender::Config{m_window,
                              m_retransmissionTimeout,
                              m_maxRetries,
                              m_dupAckThreshold,
-                             m_maxBackoff};
+                             m_maxBackoff,
+                             rtt};
+}
+
+DrpRttEstimator*
+DrpTransport::GetRttEstimator(Mac48Address peer)
+{
+    if (m_timeoutMode != ADAPTIVE)
+    {
+        return nullptr;
+    }
+    auto it = m_rtt.find(peer);
+    if (it == m_rtt.end())
+    {
+        const DrpRttEstimator::Config config{m_retransmissionTimeout,
+                                             m_minRto,
+                                             m_maxRto,
+                                             m_granularity};
+        it = m_rtt.emplace(peer, DrpRttEstimator(config)).first;
+    }
+    return &it->second;
+}
+
+const DrpRttEstimator*
+DrpTransport::GetRttEstimate(Mac48Address peer) const
+{
+    auto it = m_rtt.find(peer);
+    return it == m_rtt.end() ? nullptr : &it->second;
+}
+
+Time
+DrpTransport::GetDataWait(const DrpRttEstimator* rtt, uint32_t expiries) const
+{
+    return rtt ? rtt->GetBackedOff(BackoffFactor(expiries))
+               : BackedOff(m_retransmissionTimeout, expiries);
+}
+
+Time
+DrpTransport::GetHandshakeWait(const DrpRttEstimator* rtt, uint32_t expiries) const
+{
+    return rtt ? m_handshakeTimeout + GetDataWait(rtt, expiries) : m_handshakeTimeout;
 }
 
 // ---------------------------------------------------------------------------

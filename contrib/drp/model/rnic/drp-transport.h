@@ -6,6 +6,7 @@
 #define DRP_TRANSPORT_H
 
 #include "drp-receiver.h"
+#include "drp-rtt-estimator.h"
 #include "drp-sender.h"
 #include "drp-transfer-record.h"
 #include "drp-tx-scheduler.h"
@@ -72,11 +73,29 @@ namespace ns3
  * expiry in a row, up to MaxBackoff times, so that transfers sharing a
  * congested switch port do not retransmit faster than it drains.
  *
+ * TimeoutMode chooses where the timeouts come from. Fixed (the default,
+ * the published protocol): RetransmissionTimeout for the data phase and the
+ * release, HandshakeTimeout for the handshake. Adaptive: RFC 6298's RTO,
+ * estimated per peer (DrpRttEstimator) from round-trip samples of data
+ * frames sent once (Karn), RetransmissionTimeout before the first sample,
+ * within [MinRto, MaxRto]. The estimate is kept per peer, as an RNIC keeps
+ * it per queue pair (one QP carries every message between two hosts): a new
+ * transfer to a peer starts from the peer's last estimate, and concurrent
+ * transfers to one peer feed and read the same estimate; each timer keeps
+ * its own backoff (MaxBackoff, never beyond MaxRto). The data, release and
+ * read-progress timers wait the backed-off RTO; the handshake timers (the
+ * request, a read's confirmation) wait the backed-off RTO plus
+ * HandshakeTimeout, which then stands for the host's part of the exchange
+ * (the responder host's registration, or the initiator host's handling of
+ * a read's reply): that part is the host's, not the path's, so no round
+ * trip measures it, and a handshake exchange gives no sample.
+ *
  * Transfers never hang: each phase has a retry limit (MaxRetries), after
  * which the initiator ends the transfer with an error status; a responder
  * that hears nothing of a transfer for the idle time (MaxRetries + 2 times
- * the longer of HandshakeTimeout and MaxBackoff x RetransmissionTimeout)
- * drops it and tells its host.
+ * the longest wait of any timer: in the Fixed mode the longer of
+ * HandshakeTimeout and MaxBackoff x RetransmissionTimeout, in the Adaptive
+ * mode HandshakeTimeout + MaxRto) drops it and tells its host.
  *
  * A responder keeps a record per transfer only once it admits the transfer:
  * at most MaxTransfersPerPeer records per initiator and MaxTransfers in
@@ -115,6 +134,13 @@ class DrpTransport : public Object
         BAD_SEQUENCE,   //!< SN past the frame count, or address/LEN not those of that SN
         NO_RESOURCES,   //!< no room for another transfer record (a request: answered invalid)
         DROP_REASONS,   //!< number of reasons
+    };
+
+    /// Where the timeouts come from.
+    enum TimeoutMode
+    {
+        FIXED,    //!< RetransmissionTimeout and HandshakeTimeout (the published protocol)
+        ADAPTIVE, //!< RFC 6298's RTO, estimated per peer
     };
 
     /// Host: a request arrived; register [dba, dba + length) and answer.
@@ -345,6 +371,12 @@ class DrpTransport : public Object
      * \return its name
      */
     static std::string GetDropReasonName(DropReason reason);
+    /**
+     * \param peer a peer
+     * \return the round-trip estimate kept for it (Adaptive mode, once a
+     *         transfer with it began), or null
+     */
+    const DrpRttEstimator* GetRttEstimate(Mac48Address peer) const;
 
   protected:
     void DoDispose() override;
@@ -370,6 +402,14 @@ class DrpTransport : public Object
     Time GetRetransmissionTimeout() const;       //!< \return data and release timer
     void SetMaxBackoff(uint32_t factor);         //!< \param factor largest timer multiplier
     uint32_t GetMaxBackoff() const;              //!< \return largest timer multiplier
+    void SetTimeoutMode(TimeoutMode mode);       //!< \param mode fixed or adaptive timeouts
+    TimeoutMode GetTimeoutMode() const;          //!< \return fixed or adaptive timeouts
+    void SetMinRto(Time rto);                    //!< \param rto the adaptive RTO's floor
+    Time GetMinRto() const;                      //!< \return the adaptive RTO's floor
+    void SetMaxRto(Time rto);                    //!< \param rto the adaptive RTO's ceiling
+    Time GetMaxRto() const;                      //!< \return the adaptive RTO's ceiling
+    void SetClockGranularity(Time granularity);  //!< \param granularity the adaptive RTO's G
+    Time GetClockGranularity() const;            //!< \return the adaptive RTO's G
     void SetDupAckThreshold(uint32_t count);     //!< \param count duplicate ACKs
     uint32_t GetDupAckThreshold() const;         //!< \return duplicate ACKs
     void SetClockFrequency(uint64_t hz);         //!< \param hz clock
@@ -674,8 +714,40 @@ class DrpTransport : public Object
      * \return the timer doubled per expiry, at most MaxBackoff times
      */
     Time BackedOff(Time timeout, uint32_t expiries) const;
-    /// \return the data phase's parameters, from the attributes
-    DrpSender::Config SenderConfig() const;
+    /**
+     * \param expiries a timer's expiries in a row so far
+     * \return 2^expiries, at most MaxBackoff
+     */
+    uint32_t BackoffFactor(uint32_t expiries) const;
+    /**
+     * \param rtt the peer's round-trip estimate (null: Fixed mode)
+     * \return the data phase's parameters, from the attributes
+     */
+    DrpSender::Config SenderConfig(DrpRttEstimator* rtt) const;
+    /**
+     * A connection takes it when it opens, and keeps it: the estimates
+     * live as long as the transport.
+     * \param peer a peer
+     * \return its round-trip estimate, made on first use (Adaptive mode), or
+     *         null (Fixed mode)
+     */
+    DrpRttEstimator* GetRttEstimator(Mac48Address peer);
+    /**
+     * The wait of a data-phase timer (data, release, read progress).
+     * \param rtt the peer's round-trip estimate (null: Fixed mode)
+     * \param expiries the timer's expiries in a row so far
+     * \return Fixed: RetransmissionTimeout backed off (BackedOff()); Adaptive:
+     *         the peer's RTO backed off likewise, at most MaxRto
+     */
+    Time GetDataWait(const DrpRttEstimator* rtt, uint32_t expiries) const;
+    /**
+     * The wait of a handshake timer (request, read confirmation).
+     * \param rtt the peer's round-trip estimate (null: Fixed mode)
+     * \param expiries the timer's expiries in a row so far
+     * \return Fixed: HandshakeTimeout; Adaptive: HandshakeTimeout (the host's
+     *         allowance) plus GetDataWait()
+     */
+    Time GetHandshakeWait(const DrpRttEstimator* rtt, uint32_t expiries) const;
 
     Ptr<NetDevice> m_device;      //!< the port
     Ptr<PcieLink> m_pcie;         //!< to the host
@@ -687,17 +759,22 @@ class DrpTransport : public Object
     uint32_t m_fetching{0};       //!< DMA reads of payloads under way
     bool m_disposing{false};      //!< DoDispose() has begun
 
-    uint32_t m_window;            //!< data frames in flight
-    uint32_t m_payloadSize;       //!< payload bytes per data frame
-    Time m_handshakeTimeout;      //!< request / reply / confirmation timer
-    Time m_retransmissionTimeout; //!< data and release timer
-    uint32_t m_maxRetries;        //!< expiries in a row before giving up
-    uint32_t m_dupAckThreshold;   //!< duplicate ACKs for a fast retransmit
-    uint32_t m_maxBackoff;        //!< largest data timer multiplier
-    uint64_t m_clockHz;           //!< RNIC clock
-    uint32_t m_txCycles;          //!< transmit processing per frame, cycles
-    uint32_t m_rxCycles;          //!< receive processing per frame, cycles
-    Time m_rxFree;                //!< when the receive engine is free
+    uint32_t m_window;                             //!< data frames in flight
+    uint32_t m_payloadSize;                        //!< payload bytes per data frame
+    Time m_handshakeTimeout;                       //!< request / reply / confirmation timer
+    Time m_retransmissionTimeout;                  //!< data and release timer
+    uint32_t m_maxRetries;                         //!< expiries in a row before giving up
+    uint32_t m_dupAckThreshold;                    //!< duplicate ACKs for a fast retransmit
+    uint32_t m_maxBackoff;                         //!< largest data timer multiplier
+    TimeoutMode m_timeoutMode;                     //!< fixed or adaptive timeouts
+    Time m_minRto;                                 //!< adaptive RTO's floor
+    Time m_maxRto;                                 //!< adaptive RTO's ceiling
+    Time m_granularity;                            //!< adaptive RTO's G
+    std::map<Mac48Address, DrpRttEstimator> m_rtt; //!< adaptive: round-trip estimate per peer
+    uint64_t m_clockHz;                            //!< RNIC clock
+    uint32_t m_txCycles;                           //!< transmit processing per frame, cycles
+    uint32_t m_rxCycles;                           //!< receive processing per frame, cycles
+    Time m_rxFree;                                 //!< when the receive engine is free
 
     uint16_t m_nextTid;                       //!< next transfer id to try
     std::map<uint16_t, Time> m_heldTids;      //!< failed transfers' TIDs, held until then

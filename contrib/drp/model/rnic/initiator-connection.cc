@@ -29,7 +29,8 @@ InitiatorConnection::InitiatorConnection(DrpTransport* transport, const DrpTrans
     : m_transport(transport),
       m_flow(transport->OpenFlow()),
       m_record(record),
-      m_state(CLOSED)
+      m_state(CLOSED),
+      m_rtt(transport->GetRttEstimator(record.peer))
 {
 }
 
@@ -91,7 +92,7 @@ InitiatorConnection::Open()
         uint16_t tid = m_record.tid;
         m_sender = std::make_unique<DrpSender>(
             m_transport->FrameCount(m_record.length),
-            m_transport->SenderConfig(),
+            m_transport->SenderConfig(m_rtt),
             drp::FunctorCallback<bool, uint32_t>([transport, tid](uint32_t sn) {
                 InitiatorConnection* c = Find(transport, tid);
                 return c && c->SendWriteData(sn);
@@ -135,9 +136,10 @@ void
 InitiatorConnection::ArmHandshakeTimer()
 {
     Simulator::Remove(m_handshakeTimer);
-    m_handshakeTimer = Simulator::Schedule(m_transport->m_handshakeTimeout,
-                                           &InitiatorConnection::OnHandshakeTimeout,
-                                           this);
+    m_handshakeTimer =
+        Simulator::Schedule(m_transport->GetHandshakeWait(m_rtt, m_handshakeExpiries),
+                            &InitiatorConnection::OnHandshakeTimeout,
+                            this);
 }
 
 bool
@@ -340,8 +342,8 @@ InitiatorConnection::ArmReadTimer()
     // Restarted on every new data frame: move the deadline and let the one
     // pending event re-check it.
     Time wait = m_receiver.GetBytesSeen() == 0
-                    ? m_transport->m_handshakeTimeout
-                    : m_transport->BackedOff(m_transport->m_retransmissionTimeout, m_readExpiries);
+                    ? m_transport->GetHandshakeWait(m_rtt, m_readExpiries)
+                    : m_transport->GetDataWait(m_rtt, m_readExpiries);
     m_readWait = wait;
     m_readDeadline = Simulator::Now() + wait;
     if (m_readTimer.IsExpired())
@@ -366,9 +368,7 @@ InitiatorConnection::OnReadTimeout()
         now - m_lastReadProgress < m_transport->GetIdleTime())
     {
         // Each wait in a row doubles (up to MaxBackoff), as the data timers do.
-        m_readWait = std::max(
-            m_readWait,
-            m_transport->BackedOff(m_transport->m_retransmissionTimeout, ++m_readDeferrals));
+        m_readWait = std::max(m_readWait, m_transport->GetDataWait(m_rtt, ++m_readDeferrals));
         m_readDeadline = heard + m_readWait;
     }
     if (now < m_readDeadline)
@@ -484,17 +484,16 @@ InitiatorConnection::MaybeRelease()
 void
 InitiatorConnection::SendRelease()
 {
-    m_transport->SendControl(
-        DrpTransport::MakeHeader(m_record.tid, m_record.read, DrpHeader::REL),
-        m_record.peer,
-        m_flow,
-        [this]() {
-            Simulator::Remove(m_releaseTimer);
-            m_releaseTimer = Simulator::Schedule(
-                m_transport->BackedOff(m_transport->m_retransmissionTimeout, m_releaseExpiries),
-                &InitiatorConnection::OnReleaseTimeout,
-                this);
-        });
+    m_transport->SendControl(DrpTransport::MakeHeader(m_record.tid, m_record.read, DrpHeader::REL),
+                             m_record.peer,
+                             m_flow,
+                             [this]() {
+                                 Simulator::Remove(m_releaseTimer);
+                                 m_releaseTimer = Simulator::Schedule(
+                                     m_transport->GetDataWait(m_rtt, m_releaseExpiries),
+                                     &InitiatorConnection::OnReleaseTimeout,
+                                     this);
+                             });
 }
 
 void

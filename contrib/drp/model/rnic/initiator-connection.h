@@ -209,6 +209,7 @@ class InitiatorConnection
     Time m_readWait;                     //!< read: the watchdog's current wait
     Time m_lastReadProgress;             //!< read: data handed, or the last new data frame
     uint32_t m_readDeferrals{0};         //!< read: waits on for a busy responder, in a row
+    DrpRttEstimator* m_rtt;              //!< the peer's round-trip estimate (null: fixed timers)
 };
 
 } // namespace ns3

@@ -40,7 +40,8 @@ ResponderConnection::ResponderConnection(DrpTransport* transport,
       m_tid(tid),
       m_read(read),
       m_state(CLOSED),
-      m_registration(NONE)
+      m_registration(NONE),
+      m_rtt(transport->GetRttEstimator(peer))
 {
 }
 
@@ -244,12 +245,13 @@ ResponderConnection::SendReply(bool valid)
         {
             DrpTransport* transport = m_transport;
             Key key = GetKey();
-            m_confirmTimer = drp::Schedule(m_transport->m_handshakeTimeout, [transport, key]() {
-                if (ResponderConnection* r = Find(transport, key))
-                {
-                    r->OnConfirmTimeout();
-                }
-            });
+            m_confirmTimer = drp::Schedule(m_transport->GetHandshakeWait(m_rtt, m_confirmExpiries),
+                                           [transport, key]() {
+                                               if (ResponderConnection* r = Find(transport, key))
+                                               {
+                                                   r->OnConfirmTimeout();
+                                               }
+                                           });
         }
     });
 }
@@ -497,7 +499,7 @@ ResponderConnection::StartReadData(bool indirect)
     m_indirect = indirect;
     m_sender = std::make_unique<DrpSender>(
         m_transport->FrameCount(m_length),
-        m_transport->SenderConfig(),
+        m_transport->SenderConfig(m_rtt),
         drp::FunctorCallback<bool, uint32_t>([transport, key](uint32_t sn) {
             ResponderConnection* r = Find(transport, key);
             return r && r->SendReadData(sn);

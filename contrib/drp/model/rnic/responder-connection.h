@@ -6,6 +6,7 @@
 #define RESPONDER_CONNECTION_H
 
 #include "drp-receiver.h"
+#include "drp-rtt-estimator.h"
 #include "drp-sender.h"
 
 #include "ns3/drp-header.h"
@@ -268,6 +269,7 @@ class ResponderConnection
     EventId m_confirmTimer;                   //!< read: confirmation timer
     Time m_lastHeard;                         //!< last frame from the initiator
     EventId m_idleTimer;                      //!< idle check
+    DrpRttEstimator* m_rtt; //!< the peer's round-trip estimate (null: fixed timers)
 };
 
 } // namespace ns3
