@@ -12,6 +12,7 @@
 #include "ns3/drop-tail-queue.h"
 #include "ns3/drp-compat.h"
 #include "ns3/drp-scenario.h"
+#include "ns3/drp-tx-scheduler.h"
 #include "ns3/enum.h"
 #include "ns3/ethernet-net-device.h"
 #include "ns3/pointer.h"
@@ -439,6 +440,93 @@ class DrpArbitrationTestCase : public TestCase
     }
 
     bool m_fifo; //!< FIFO arbitration
+};
+
+/**
+ * \ingroup drp-tests
+ * A paced flow's data frames are taken no closer together than their bytes
+ * on the wire at its rate, the scheduler waking its owner when the next is
+ * due; an unpaced flow beside it is not held back; a new rate applies from
+ * the next frame; rate 0 ends the pacing.
+ */
+class DrpPacingTestCase : public TestCase
+{
+  public:
+    DrpPacingTestCase()
+        : TestCase("pacing: a flow's frames spaced by their time at its rate, others unpaced")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        DrpTxScheduler scheduler;
+        scheduler.SetStageLimit(1000);
+        scheduler.SetPacingOverhead(70);
+        const uint64_t paced = scheduler.OpenFlow();
+        const uint64_t free = scheduler.OpenFlow();
+        std::vector<std::pair<Time, uint64_t>> taken;
+        auto takeAll = [&scheduler, &taken]() {
+            DrpTxScheduler::DataFrame frame;
+            while (scheduler.TakeNextData(frame))
+            {
+                taken.emplace_back(Simulator::Now(), frame.flow);
+            }
+        };
+        scheduler.SetWakeCallback(drp::FunctorCallback<void>(takeAll));
+        scheduler.SetFlowRate(paced, DataRate("100Mbps"));
+        NS_TEST_EXPECT_MSG_EQ(scheduler.GetFlowRate(paced), DataRate("100Mbps"), "read back");
+        NS_TEST_EXPECT_MSG_EQ(scheduler.GetFlowRate(free).GetBitRate(), 0, "not paced");
+        for (uint32_t sn = 0; sn < 5; ++sn)
+        {
+            for (uint64_t flow : {paced, free})
+            {
+                DrpTxScheduler::DataFrame frame;
+                frame.header.SetFlag(DrpHeader::DATA);
+                frame.header.SetSequence(sn);
+                frame.header.SetLength(1000);
+                frame.flow = flow;
+                scheduler.EnqueueData(frame);
+            }
+        }
+        // (1000 + 70) bytes at 100 Mb/s: 85.6 us apart. From 100 us on,
+        // 200 Mb/s (42.8 us), from the frame after the next one due; from
+        // 230 us on, no pacing.
+        drp::Schedule(MicroSeconds(100),
+                      [&scheduler, paced]() { scheduler.SetFlowRate(paced, DataRate("200Mbps")); });
+        drp::Schedule(MicroSeconds(230), [&scheduler, paced, &takeAll]() {
+            scheduler.SetFlowRate(paced, DataRate(0));
+            takeAll();
+        });
+        drp::ScheduleNow(takeAll);
+        Simulator::Run();
+        Simulator::Destroy();
+
+        std::vector<Time> pacedAt;
+        uint32_t freeAtZero = 0;
+        for (const auto& [at, flow] : taken)
+        {
+            if (flow == paced)
+            {
+                pacedAt.push_back(at);
+            }
+            else
+            {
+                freeAtZero += at.IsZero();
+            }
+        }
+        NS_TEST_EXPECT_MSG_EQ(freeAtZero, 5, "the unpaced flow's frames all at once");
+        NS_TEST_ASSERT_MSG_EQ(pacedAt.size(), 5, "every paced frame taken");
+        NS_TEST_EXPECT_MSG_EQ(pacedAt[0], Time(0), "the first at once");
+        NS_TEST_EXPECT_MSG_EQ(pacedAt[1], NanoSeconds(85600), "one frame time at 100 Mb/s");
+        NS_TEST_EXPECT_MSG_EQ(pacedAt[2],
+                              NanoSeconds(171200),
+                              "due when the last frame at 100 Mb/s said");
+        NS_TEST_EXPECT_MSG_EQ(pacedAt[3], NanoSeconds(214000), "then 200 Mb/s: 42.8 us");
+        NS_TEST_EXPECT_MSG_EQ(pacedAt[4],
+                              MicroSeconds(230),
+                              "pacing removed at 230 us (due at 256.8 us): at once");
+    }
 };
 
 /**
@@ -928,6 +1016,7 @@ class DrpSchedulerTestSuite : public TestSuite
         AddTestCase(new DrpArbitrationTestCase(false), DRP_TEST_QUICK);
         AddTestCase(new DrpArbitrationTestCase(true), DRP_TEST_QUICK);
         AddTestCase(new DrpRequestAheadTestCase, DRP_TEST_QUICK);
+        AddTestCase(new DrpPacingTestCase, DRP_TEST_QUICK);
         AddTestCase(new DrpAckAheadTestCase, DRP_TEST_QUICK);
         AddTestCase(new DrpSharedPortTestCase, DRP_TEST_QUICK);
         AddTestCase(new DrpHostDropTestCase, DRP_TEST_QUICK);

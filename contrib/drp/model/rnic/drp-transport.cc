@@ -25,6 +25,12 @@ namespace ns3
 
 NS_LOG_COMPONENT_DEFINE("DrpTransport");
 
+namespace
+{
+/// Bytes of the gap after every frame at an Ethernet port's default InterframeGap.
+constexpr uint32_t INTERFRAME_GAP = 12;
+} // namespace
+
 NS_OBJECT_ENSURE_REGISTERED(DrpTransport);
 
 TypeId
@@ -259,6 +265,11 @@ DrpTransport::DrpTransport()
       m_duplicates(0)
 {
     NS_LOG_FUNCTION(this);
+    // A paced frame's time at its rate counts its bytes on the wire.
+    m_scheduler.SetPacingOverhead(DrpHeader::SIZE + EthernetNetDevice::HEADER_SIZE +
+                                  EthernetNetDevice::FCS_SIZE +
+                                  EthernetNetDevice::PREAMBLE_SFD_SIZE + INTERFRAME_GAP);
+    m_scheduler.SetWakeCallback(MakeCallback(&DrpTransport::FetchAhead, this));
 }
 
 DrpTransport::~DrpTransport()
@@ -866,6 +877,13 @@ uint64_t
 DrpTransport::OpenFlow()
 {
     return m_scheduler.OpenFlow();
+}
+
+void
+DrpTransport::SetFlowRate(uint64_t flow, DataRate rate)
+{
+    m_scheduler.SetFlowRate(flow, rate);
+    FetchAhead(); // a higher rate may make a frame due now
 }
 
 void

@@ -362,6 +362,13 @@ class DrpTransport : public Object
     uint64_t GetCnpsSent() const;
     /// \return congestion notifications this RNIC received (on ACKs of its data)
     uint64_t GetCnpsReceived() const;
+    /**
+     * Paces a transfer's data frames (its congestion control's rate): see
+     * DrpTxScheduler::SetFlowRate().
+     * \param flow the transfer's flow (OpenFlow())
+     * \param rate its rate; 0: not paced (the port's rate)
+     */
+    void SetFlowRate(uint64_t flow, DataRate rate);
     /// \param interval CnpInterval (0 to 1 s; throws std::invalid_argument otherwise)
     void SetCnpInterval(Time interval);
     /// \return CnpInterval

@@ -4,7 +4,9 @@
 
 #include "drp-tx-scheduler.h"
 
+#include "ns3/drp-compat.h"
 #include "ns3/log.h"
+#include "ns3/simulator.h"
 
 #include <algorithm>
 
@@ -116,12 +118,24 @@ DrpTxScheduler::FlowQueues<T>::GetSize() const
     return m_size;
 }
 
+template <typename T>
+bool
+DrpTxScheduler::FlowQueues<T>::Has(uint64_t flow) const
+{
+    return m_queues.count(flow) != 0;
+}
+
 // ---------------------------------------------------------------------------
 // The scheduler
 
 DrpTxScheduler::DrpTxScheduler()
     : m_arbitration(ROUND_ROBIN)
 {
+}
+
+DrpTxScheduler::~DrpTxScheduler()
+{
+    Simulator::Remove(m_wakeEvent);
 }
 
 void
@@ -160,6 +174,7 @@ DrpTxScheduler::CloseFlow(uint64_t flow)
     const uint64_t fetched = m_fetched.Erase(flow);
     const uint64_t discarded = m_toFetch.Erase(flow) + fetched;
     m_staged.erase(flow); // payloads still being read are discarded when they arrive
+    m_pacing.erase(flow);
     NS_LOG_LOGIC("flow " << flow << " closed, " << discarded << " data frames discarded");
     m_discarded += discarded;
     return fetched;
@@ -209,16 +224,107 @@ DrpTxScheduler::GetStageLimit() const
 bool
 DrpTxScheduler::TakeNextData(DataFrame& frame)
 {
-    auto belowLimit = [this](uint64_t flow) {
+    auto eligible = [this](uint64_t flow) {
         auto it = m_staged.find(flow);
-        return it == m_staged.end() || it->second < m_stageLimit;
+        return (it == m_staged.end() || it->second < m_stageLimit) &&
+               (m_pacing.empty() || IsDue(flow));
     };
-    if (!m_toFetch.Pop(m_arbitration, frame, belowLimit))
+    if (!m_toFetch.Pop(m_arbitration, frame, eligible))
     {
+        if (!m_pacing.empty())
+        {
+            ScheduleWake();
+        }
         return false;
     }
     ++m_staged[frame.flow];
+    if (!m_pacing.empty())
+    {
+        Pace(frame);
+    }
     return true;
+}
+
+void
+DrpTxScheduler::SetFlowRate(uint64_t flow, DataRate rate)
+{
+    if (rate.GetBitRate() == 0 || !IsOpen(flow))
+    {
+        m_pacing.erase(flow);
+        return;
+    }
+    auto it = m_pacing.find(flow);
+    if (it == m_pacing.end())
+    {
+        m_pacing[flow] = {rate, Simulator::Now()};
+        return;
+    }
+    it->second.rate = rate; // from its next frame on
+}
+
+DataRate
+DrpTxScheduler::GetFlowRate(uint64_t flow) const
+{
+    auto it = m_pacing.find(flow);
+    return it == m_pacing.end() ? DataRate(0) : it->second.rate;
+}
+
+void
+DrpTxScheduler::SetPacingOverhead(uint32_t bytes)
+{
+    m_pacingOverhead = bytes;
+}
+
+void
+DrpTxScheduler::SetWakeCallback(Callback<void> wake)
+{
+    m_wake = wake;
+}
+
+bool
+DrpTxScheduler::IsDue(uint64_t flow) const
+{
+    auto it = m_pacing.find(flow);
+    return it == m_pacing.end() || it->second.next <= Simulator::Now();
+}
+
+void
+DrpTxScheduler::Pace(const DataFrame& frame)
+{
+    auto it = m_pacing.find(frame.flow);
+    if (it == m_pacing.end())
+    {
+        return;
+    }
+    Pacing& pacing = it->second;
+    // A flow that waited longer than its spacing gets no credit for it.
+    pacing.next = std::max(pacing.next, Simulator::Now()) +
+                  pacing.rate.CalculateBytesTxTime(frame.header.GetLength() + m_pacingOverhead);
+}
+
+void
+DrpTxScheduler::ScheduleWake()
+{
+    Time earliest = Time::Max();
+    for (const auto& [flow, pacing] : m_pacing)
+    {
+        if (pacing.next > Simulator::Now() && m_toFetch.Has(flow))
+        {
+            earliest = std::min(earliest, pacing.next);
+        }
+    }
+    if (earliest == Time::Max() ||
+        (!m_wakeEvent.IsExpired() && m_wakeEvent.GetTs() <= uint64_t(earliest.GetTimeStep())))
+    {
+        return;
+    }
+    Simulator::Remove(m_wakeEvent);
+    m_wakeEvent = drp::Schedule(earliest - Simulator::Now(), [this]() {
+        if (!m_wake.IsNull())
+        {
+            m_wake();
+        }
+    });
 }
 
 void

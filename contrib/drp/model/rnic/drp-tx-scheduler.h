@@ -6,8 +6,11 @@
 #define DRP_TX_SCHEDULER_H
 
 #include "ns3/callback.h"
+#include "ns3/data-rate.h"
 #include "ns3/drp-header.h"
+#include "ns3/event-id.h"
 #include "ns3/mac48-address.h"
+#include "ns3/nstime.h"
 #include "ns3/packet.h"
 #include "ns3/ptr.h"
 
@@ -58,6 +61,15 @@ namespace ns3
  *   was idle gets no credit for it. For flows that stay backlogged this is
  *   plain round robin; flows that start a moment apart still end together.
  *
+ * A flow may be paced (SetFlowRate(), the rate its congestion control
+ * allows): its data frames are then taken for reading no closer together
+ * than their bytes on the wire (payload plus the pacing overhead) at that
+ * rate, as an RNIC's rate limiter spaces a queue pair's work requests. A
+ * paced flow whose next frame is not due yet is passed over by the
+ * arbitration; when no flow's frame is due, the scheduler wakes its owner
+ * (SetWakeCallback()) at the earliest time one is. Unpaced flows, the
+ * default, cost nothing more.
+ *
  * Each frame may carry a callback that runs when the frame leaves the RNIC
  * onto the wire: the transport's timers start there, not when the frame was
  * made. Closing a flow (its transfer ended) discards its waiting data frames
@@ -99,6 +111,8 @@ class DrpTxScheduler
     };
 
     DrpTxScheduler();
+    /// Its wake-up, if any, will not run.
+    ~DrpTxScheduler();
 
     /// \param arbitration how data frames of different flows share the port
     void SetArbitration(Arbitration arbitration);
@@ -126,6 +140,21 @@ class DrpTxScheduler
      * \return false if it was discarded
      */
     bool EnqueueData(DataFrame frame);
+    /**
+     * Paces a flow's data frames.
+     * \param flow an open flow
+     * \param rate its rate; 0 removes the pacing
+     */
+    void SetFlowRate(uint64_t flow, DataRate rate);
+    /// \param flow a flow \return its rate (0: not paced)
+    DataRate GetFlowRate(uint64_t flow) const;
+    /// \param bytes added to a data frame's LEN for its time at the paced rate
+    ///        (DRP and Ethernet framing, preamble and gap)
+    void SetPacingOverhead(uint32_t bytes);
+    /// \param wake runs when a paced flow's frame becomes due and none was (the
+    ///        owner takes data again)
+    void SetWakeCallback(Callback<void> wake);
+
     /// \param frames data frames a flow may have read ahead of the port (fetched or
     ///        being fetched), at most
     void SetStageLimit(uint32_t frames);
@@ -195,6 +224,8 @@ class DrpTxScheduler
         uint64_t Erase(uint64_t flow);
         /// \return items queued
         uint64_t GetSize() const;
+        /// \param flow a flow \return true if it has an item queued
+        bool Has(uint64_t flow) const;
 
       private:
         std::map<uint64_t, std::deque<T>> m_queues;     //!< flows with items (oldest first)
@@ -206,6 +237,19 @@ class DrpTxScheduler
 
     /// \param flow one of its staged frames left the stage
     void Unstage(uint64_t flow);
+    /// \param flow a flow \return true unless it is paced and its next frame is not due
+    bool IsDue(uint64_t flow) const;
+    /// \param frame a paced flow's frame just taken: its flow's next frame is due later
+    void Pace(const DataFrame& frame);
+    /// Wakes the owner when the earliest paced frame is due (none is now).
+    void ScheduleWake();
+
+    /// A paced flow: its rate and when its next frame is due.
+    struct Pacing
+    {
+        DataRate rate; //!< the flow's rate
+        Time next;     //!< its next frame is due
+    };
 
     Arbitration m_arbitration;             //!< data arbitration
     Callback<void> m_ready;                //!< a frame was queued
@@ -217,6 +261,10 @@ class DrpTxScheduler
     uint64_t m_discarded{0};               //!< data frames of closed flows
     uint32_t m_stageLimit{2};              //!< frames a flow may have read ahead, at most
     std::map<uint64_t, uint32_t> m_staged; //!< per flow: frames taken and not yet sent
+    std::map<uint64_t, Pacing> m_pacing;   //!< paced flows
+    uint32_t m_pacingOverhead{0};          //!< bytes added to LEN at the paced rate
+    Callback<void> m_wake;                 //!< a paced frame became due
+    EventId m_wakeEvent;                   //!< when
 };
 
 } // namespace ns3
