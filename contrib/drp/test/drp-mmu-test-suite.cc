@@ -241,6 +241,13 @@ TxBegin(PortCounts* counts, Ptr<EthernetNetDevice> port, Ptr<const Packet> frame
 
 /// \param count incremented
 void
+CountPause(uint32_t* count, uint32_t, uint8_t)
+{
+    ++*count;
+}
+
+/// \param count incremented
+void
 CountFrame(uint64_t* count, Ptr<const Packet>)
 {
     ++*count;
@@ -312,6 +319,10 @@ class MmuIncastTestCase : public TestCase
         Ptr<SwitchBuffer> buffer = CreateObject<SwitchBuffer>();
         buffer->SetAttribute("BufferSize", UintegerValue(1500000));
         sw->SetBuffer(buffer);
+        uint32_t xoffs = 0;
+        uint32_t xons = 0;
+        sw->TraceConnectWithoutContext("Xoff", MakeBoundCallback(&CountPause, &xoffs));
+        sw->TraceConnectWithoutContext("Xon", MakeBoundCallback(&CountPause, &xons));
 
         FabricWorkloadHelper workload(fabric);
         workload.AssignStreams(3);
@@ -368,6 +379,8 @@ class MmuIncastTestCase : public TestCase
         }
         NS_TEST_EXPECT_MSG_EQ(losslessDrops, 0u, "no drop in the lossless class");
         NS_TEST_EXPECT_MSG_GT(pausesSent, 32u, "the switch paused the senders");
+        NS_TEST_EXPECT_MSG_GT(xoffs, 32u, "every sender's queue went XOFF");
+        NS_TEST_EXPECT_MSG_EQ(xons, xoffs, "and XON again (the switch's traces)");
         NS_TEST_EXPECT_MSG_EQ(buffer->GetUsed(), 0u, "the buffer is empty at the end");
         NS_TEST_EXPECT_MSG_LT(buffer->GetPeakUsed(), 1500000u, "within the buffer");
 

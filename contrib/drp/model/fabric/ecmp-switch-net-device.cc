@@ -103,7 +103,15 @@ EcmpSwitchNetDevice::GetTypeId()
             .AddTraceSource("Drop",
                             "A frame an egress queue refused.",
                             MakeTraceSourceAccessor(&EcmpSwitchNetDevice::m_dropTrace),
-                            "ns3::EcmpSwitchNetDevice::DropTracedCallback");
+                            "ns3::EcmpSwitchNetDevice::DropTracedCallback")
+            .AddTraceSource("Xoff",
+                            "With a buffer: an ingress port pauses a class of its peer.",
+                            MakeTraceSourceAccessor(&EcmpSwitchNetDevice::m_xoffTrace),
+                            "ns3::EcmpSwitchNetDevice::PauseTracedCallback")
+            .AddTraceSource("Xon",
+                            "With a buffer: an ingress port resumes a class of its peer.",
+                            MakeTraceSourceAccessor(&EcmpSwitchNetDevice::m_xonTrace),
+                            "ns3::EcmpSwitchNetDevice::PauseTracedCallback");
     return tid;
 }
 
@@ -182,8 +190,24 @@ EcmpSwitchNetDevice::SetBuffer(Ptr<SwitchBuffer> buffer)
     {
         m_buffer->AddPort(port.device);
     }
+    m_buffer->TraceConnectWithoutContext("Xoff",
+                                         MakeCallback(&EcmpSwitchNetDevice::NotifyXoff, this));
+    m_buffer->TraceConnectWithoutContext("Xon",
+                                         MakeCallback(&EcmpSwitchNetDevice::NotifyXon, this));
     m_pending.resize(m_ports.size() * SwitchBuffer::CLASSES);
     m_hooked.resize(m_pending.size(), false);
+}
+
+void
+EcmpSwitchNetDevice::NotifyXoff(uint32_t port, uint8_t cls)
+{
+    m_xoffTrace(port, cls);
+}
+
+void
+EcmpSwitchNetDevice::NotifyXon(uint32_t port, uint8_t cls)
+{
+    m_xonTrace(port, cls);
 }
 
 Ptr<SwitchBuffer>

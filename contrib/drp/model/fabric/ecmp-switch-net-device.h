@@ -99,7 +99,9 @@ class SwitchBuffer;
  * costs no allocation per frame, which a packet tag would, and no hash
  * lookup, which a map keyed by uid would. A frame that goes through an idle
  * port (queued and dequeued at once) never takes buffer. Frames the switch
- * itself sends are not counted. Without a buffer none of this runs.
+ * itself sends are not counted. Trace sources Xoff and Xon report each
+ * pause and resume decision (ingress port, class). Without a buffer none of
+ * this runs.
  */
 class EcmpSwitchNetDevice : public NetDevice
 {
@@ -138,6 +140,12 @@ class EcmpSwitchNetDevice : public NetDevice
      * \param port index of the port whose egress queue refused it
      */
     typedef void (*DropTracedCallback)(Ptr<const Packet> packet, uint32_t port);
+    /**
+     * TracedCallback signature for XOFF and XON of an ingress queue (with a buffer).
+     * \param port the ingress port's index
+     * \param cls the class it pauses or resumes
+     */
+    typedef void (*PauseTracedCallback)(uint32_t port, uint8_t cls);
 
     /**
      * \brief Get the type ID.
@@ -384,6 +392,10 @@ class EcmpSwitchNetDevice : public NetDevice
      * \param frame the frame
      */
     static void EgressDequeued(EcmpSwitchNetDevice* sw, uint32_t fifo, Ptr<const Packet> frame);
+    /// \param port an ingress port \param cls its class, gone XOFF (the buffer's Xoff)
+    void NotifyXoff(uint32_t port, uint8_t cls);
+    /// \param port an ingress port \param cls its class, gone XON (the buffer's Xon)
+    void NotifyXon(uint32_t port, uint8_t cls);
     /**
      * Counts a frame's bytes after a successful SendFrom().
      * \param fifo its FIFO
@@ -436,10 +448,12 @@ class EcmpSwitchNetDevice : public NetDevice
     NetDevice::PromiscReceiveCallback m_promiscRxCallback; //!< up the stack, promiscuous
     TracedCallback<Ptr<const Packet>, uint32_t, uint32_t> m_forwardTrace; //!< Forward
     TracedCallback<Ptr<const Packet>, uint32_t> m_dropTrace;              //!< Drop
-    Ptr<SwitchBuffer> m_buffer;                 //!< shared buffer (null: none)
-    std::vector<std::deque<Pending>> m_pending; //!< port x 8 + class queue: frames held
-    std::vector<bool> m_hooked;                 //!< FIFO hooked to its queue's Dequeue
-    bool m_passedThrough{false};                //!< the frame being queued left at once
+    Ptr<SwitchBuffer> m_buffer;                    //!< shared buffer (null: none)
+    std::vector<std::deque<Pending>> m_pending;    //!< port x 8 + class queue: frames held
+    std::vector<bool> m_hooked;                    //!< FIFO hooked to its queue's Dequeue
+    TracedCallback<uint32_t, uint8_t> m_xoffTrace; //!< Xoff
+    TracedCallback<uint32_t, uint8_t> m_xonTrace;  //!< Xon
+    bool m_passedThrough{false};                   //!< the frame being queued left at once
 };
 
 } // namespace ns3
