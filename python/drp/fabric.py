@@ -279,6 +279,9 @@ def run_fabric(
     timeout_mode: str = "fixed",
     pcap: str = "",
     ascii: str = "",
+    lossless: bool = False,
+    buffer: str = "12MiB",
+    threshold: str = "dynamic",
 ) -> FabricRunResult:
     """Run one fabric experiment in this process and return its :class:`FabricRunResult`.
 
@@ -298,7 +301,15 @@ def run_fabric(
     timeout_mode ("fixed": the RNICs' published timers; "adaptive": RFC 6298
     timeouts estimated per peer), pcap and ascii (file prefixes:
     PREFIX-NODE-DEVICE.pcap and .tr for every RNIC and switch port; "" for
-    none). ns-3's attribute defaults are reset before each run.
+    none), lossless (True: a shared buffer, SwitchBuffer, in every switch,
+    priority flow control on every port, the RNICs' DRP class lossless),
+    buffer (lossless: each switch's buffer, a QueueSize in bytes such as
+    "12MiB"), threshold (lossless: "dynamic" or "static" XOFF threshold).
+    A lossless run adds the counters pauses_sent, pauses_received and
+    time_paused_seconds (switch ports), rnic_pauses_received,
+    rnic_time_paused_seconds, headroom_drops, shared_buffer_drops and
+    peak_buffer_bytes, and per-port columns of the same names in
+    ``port_columns``. ns-3's attribute defaults are reset before each run.
 
     Raises ``TypeError`` for an unknown parameter or a wrong type,
     ``ValueError`` for an invalid value.

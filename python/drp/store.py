@@ -133,6 +133,9 @@ LATER_PARAMETERS = {
     "timeout_mode": "fixed",
     "pcap": "",
     "ascii": "",
+    "lossless": False,
+    "buffer": "12MiB",
+    "threshold": "dynamic",
 }
 
 

@@ -464,6 +464,20 @@ Fields<FabricConfig>()
                   "write PREFIX-NODE-DEVICE.tr (ns-3 ascii traces) for every RNIC and switch "
                   "port (\"\": none)",
                   &C::ascii),
+        MakeField("lossless",
+                  "lossless",
+                  "a shared buffer (SwitchBuffer) in every switch, priority flow control on "
+                  "every port, the RNICs' DRP class lossless",
+                  &C::lossless),
+        MakeField("buffer",
+                  "buffer",
+                  "lossless: each switch's buffer, a QueueSize in bytes: \"12MiB\", \"1MB\"",
+                  &C::buffer),
+        MakeField("threshold",
+                  "threshold",
+                  "lossless: the XOFF threshold, \"dynamic\" (1/8 of the free shared buffer) "
+                  "or \"static\" (64 KiB per ingress queue)",
+                  &C::threshold),
     };
     return fields;
 }
@@ -711,6 +725,16 @@ ToDict(const FabricScenario::Result& result)
     portColumns["peak_bytes"] =
         NumberColumn<uint64_t>(ports, [](const P& p) { return p.stats.peakBytes; });
     portColumns["ecn_marks"] = NumberColumn<uint64_t>(ports, [](const P& p) { return p.ecnMarks; });
+    portColumns["pauses_sent"] =
+        NumberColumn<uint64_t>(ports, [](const P& p) { return p.pausesSent; });
+    portColumns["pauses_received"] =
+        NumberColumn<uint64_t>(ports, [](const P& p) { return p.pausesReceived; });
+    portColumns["time_paused_seconds"] =
+        NumberColumn<double>(ports, [](const P& p) { return p.timePaused.GetSeconds(); });
+    portColumns["headroom_frames"] =
+        NumberColumn<uint64_t>(ports, [](const P& p) { return p.headroomFrames; });
+    portColumns["peak_ingress_bytes"] =
+        NumberColumn<uint32_t>(ports, [](const P& p) { return p.peakIngressBytes; });
 
     py::dict counters;
     counters["host_count"] = result.hosts;
@@ -726,6 +750,20 @@ ToDict(const FabricScenario::Result& result)
     counters["simulator_end_seconds"] = result.simulatorEnd.GetSeconds();
     counters["events"] = result.events;
     counters["wall_seconds"] = result.wallSeconds;
+    counters["pauses_sent"] = result.GetPausesSent();
+    counters["pauses_received"] = result.GetPausesReceived();
+    counters["time_paused_seconds"] = result.GetTimePaused().GetSeconds();
+    counters["rnic_pauses_received"] = result.rnicPausesReceived;
+    counters["rnic_time_paused_seconds"] = result.rnicTimePaused.GetSeconds();
+    for (const auto& d : result.drops)
+    {
+        if (d.reason == "headroom-overflow" || d.reason == "shared-buffer-full")
+        {
+            counters[d.reason == "headroom-overflow" ? "headroom_drops" : "shared_buffer_drops"] =
+                d.frames;
+        }
+    }
+    counters["peak_buffer_bytes"] = result.peakBufferBytes;
 
     using D = FabricScenario::DropCount;
     py::dict dropColumns;

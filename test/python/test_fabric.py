@@ -177,6 +177,9 @@ def test_simulated_seconds_is_when_the_last_transfer_ended():
         ({"queue": "4294968kB"}, r"queue = 4294968kB is 4294968000 bytes, out of range"),
         ({"workload": "poisson", "load": 1e-300}, r"load = 1e-300 makes the mean gap"),
         ({"hosts": 1, "workload": "all-to-all"}, r"the star fabric has 1 host \(hosts = 1\)"),
+        ({"lossless": True, "buffer": "100p"}, r"buffer = 100p must be in bytes"),
+        ({"lossless": True, "threshold": "adaptive"}, r'threshold = "adaptive" is not valid'),
+        ({"lossless": True, "buffer": "64KB"}, r"BufferSize = 64000 bytes is below"),
     ],
 )
 def test_run_fabric_raises_for_what_cannot_run(params, message):
@@ -286,3 +289,28 @@ def test_ecn_marks_and_congestion_notifications():
         drp.run_fabric(hosts=5, ecn=True, ecn_min="5p")
     with pytest.raises(ValueError, match="ecn_pmax"):
         drp.run_fabric(hosts=5, ecn=True, ecn_pmax=1.5)
+
+
+def test_a_lossless_incast_drops_nothing_and_pauses_the_senders():
+    """The same 16:1 incast through 8-frame queues: lossy it drops, lossless
+    (a 1 MB shared buffer, PFC) it drops nothing and the switch pauses the
+    senders instead."""
+    params = {"hosts": 17, "bytes": 131072, "queue": "8p"}
+    lossy = drp.run_fabric(**params)
+    lossless = drp.run_fabric(**params, lossless=True, buffer="1MB")
+    assert lossy.counters["drops"] > 0 and lossy.counters["pauses_sent"] == 0
+    assert lossless.summary["successes"] == 16
+    by = {(d, r): f for d, r, f in lossless.drops.itertuples(index=False)}
+    assert by[("switch", "headroom-overflow")] == lossless.counters["headroom_drops"] == 0
+    assert by[("switch", "shared-buffer-full")] == lossless.counters["shared_buffer_drops"] == 0
+    # Nothing is lost in a switch or on a link (the RNICs may discard late
+    # copies of frames their timers resent while the originals waited).
+    assert sum(f for (device, _), f in by.items() if device in ("switch", "link")) == 0
+    counters = lossless.counters
+    assert counters["pauses_sent"] > 16 and counters["rnic_pauses_received"] > 16
+    assert counters["rnic_time_paused_seconds"] > 0
+    assert 0 < counters["peak_buffer_bytes"] <= 1_000_000
+    ports = lossless.port_columns
+    assert ports["pauses_sent"].sum() == counters["pauses_sent"]
+    assert ports["time_paused_seconds"].sum() == pytest.approx(counters["time_paused_seconds"])
+    assert lossless.params["lossless"] and lossless.params["buffer"] == "1MB"

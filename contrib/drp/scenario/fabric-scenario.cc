@@ -13,11 +13,13 @@
 #include "ns3/drp-ideal-fct.h"
 #include "ns3/drp-transport.h"
 #include "ns3/ecn-marking-queue.h"
+#include "ns3/enum.h"
 #include "ns3/fabric-workload-helper.h"
 #include "ns3/fat-tree-fabric-helper.h"
 #include "ns3/flow-size-cdf.h"
 #include "ns3/leaf-spine-fabric-helper.h"
 #include "ns3/mode-policy.h"
+#include "ns3/object-factory.h"
 #include "ns3/queue-size.h"
 #include "ns3/rdma-host-application.h"
 #include "ns3/rdma-host-helper.h"
@@ -27,6 +29,7 @@
 #include "ns3/star-fabric-helper.h"
 #include "ns3/strict-options.h"
 #include "ns3/string.h"
+#include "ns3/switch-buffer.h"
 #include "ns3/tree-fabric-helper.h"
 #include "ns3/uinteger.h"
 
@@ -107,6 +110,46 @@ AssignQueueStreams(FabricHelper& fabric, int64_t stream)
                 stream += queue->AssignStreams(stream);
             }
         }
+    }
+}
+
+/**
+ * Makes a fabric lossless: a SwitchBuffer in every switch, the class queues
+ * of every switch port (made when first used) as big as the buffer, so that
+ * only the buffer drops.
+ * \param config the experiment (lossless)
+ * \param fabric the fabric, built with PFC on every port
+ */
+void
+MakeLossless(const FabricScenario::Config& config, FabricHelper& fabric)
+{
+    const QueueSize buffer = ParseQueueSize(config.buffer, "buffer");
+    ObjectFactory queues;
+    if (config.ecn)
+    {
+        queues.SetTypeId("ns3::EcnMarkingQueue");
+        queues.Set("MinThreshold", QueueSizeValue(QueueSize(config.ecnMin)));
+        queues.Set("MaxThreshold", QueueSizeValue(QueueSize(config.ecnMax)));
+        queues.Set("MaxProbability", DoubleValue(config.ecnPmax));
+    }
+    else
+    {
+        queues.SetTypeId("ns3::DropTailQueue<Packet>");
+    }
+    queues.Set("MaxSize", QueueSizeValue(buffer));
+    for (uint32_t s = 0; s < fabric.GetSwitches().GetN(); ++s)
+    {
+        Ptr<EcmpSwitchNetDevice> sw = fabric.GetSwitch(s);
+        for (uint32_t p = 0; p < sw->GetNPorts(); ++p)
+        {
+            sw->GetPort(p)->SetAttribute("PfcQueue", ObjectFactoryValue(queues));
+        }
+        Ptr<SwitchBuffer> mmu = CreateObject<SwitchBuffer>();
+        mmu->SetAttribute("BufferSize", UintegerValue(buffer.GetValue()));
+        mmu->SetAttribute(
+            "ThresholdMode",
+            EnumValue(config.threshold == "static" ? SwitchBuffer::STATIC : SwitchBuffer::DYNAMIC));
+        sw->SetBuffer(mmu);
     }
 }
 
@@ -194,6 +237,35 @@ NearestRank(const std::vector<double>& values, double q)
     return values[std::min(std::max<std::size_t>(rank, 1), values.size()) - 1];
 }
 
+/**
+ * Adds up a switch port's priority flow control and buffer counters.
+ * \param sw the switch
+ * \param index the port
+ * \param [out] port its counters
+ */
+void
+CountPfc(Ptr<EcmpSwitchNetDevice> sw, uint32_t index, FabricScenario::Port& port)
+{
+    Ptr<EthernetNetDevice> device = sw->GetPort(index);
+    if (!device->IsPfcEnabled())
+    {
+        return;
+    }
+    Ptr<SwitchBuffer> buffer = sw->GetBuffer();
+    for (uint8_t cls = 0; cls < EthernetNetDevice::PFC_CLASSES; ++cls)
+    {
+        port.pausesSent += device->GetPausesSent(cls);
+        port.pausesReceived += device->GetPausesReceived(cls);
+        port.timePaused += device->GetTimePaused(cls);
+        if (buffer)
+        {
+            const SwitchBuffer::QueueStats q = buffer->GetQueueStats(index, cls);
+            port.headroomFrames += q.headroomFrames;
+            port.peakIngressBytes = std::max(port.peakIngressBytes, q.peakBytes);
+        }
+    }
+}
+
 } // namespace
 
 void
@@ -225,6 +297,12 @@ FabricScenario::Config::Validate() const
                                     ", in the same unit (p or B)");
     }
     drp::RequireInRange("ecnPmax", ecnPmax, 0.0, 1.0);
+    if (ParseQueueSize(buffer, "buffer").GetUnit() != QueueSizeUnit::BYTES)
+    {
+        throw std::invalid_argument("buffer = " + buffer +
+                                    " must be in bytes (B: \"12MiB\", \"512KB\"), not frames");
+    }
+    drp::RequireOneOf("threshold", threshold, {"dynamic", "static"});
     // The counts of each topology are checked, with their valid ranges, by
     // the helper that takes them; the number of flows is bounded here,
     // before anything is built.
@@ -321,6 +399,15 @@ FabricScenario::Config::AddToCommandLine(CommandLine& cmd, drp::StrictOptions& s
                  "write PREFIX-NODE-DEVICE.tr (ns-3 ascii traces) for every RNIC and switch "
                  "port (empty: none)",
                  ascii);
+    cmd.AddValue("lossless",
+                 "lossless Ethernet: a shared buffer (SwitchBuffer) in every switch, priority "
+                 "flow control on every port, the RNICs' DRP class lossless",
+                 lossless);
+    cmd.AddValue("buffer", "lossless: each switch's buffer (QueueSize in B: 12MiB, 1MB)", buffer);
+    cmd.AddValue("threshold",
+                 "lossless: the XOFF threshold, dynamic (1/8 of the free shared buffer) or "
+                 "static (64 KiB per ingress queue)",
+                 threshold);
 }
 
 double
@@ -455,6 +542,39 @@ FabricScenario::Result::GetCnps() const
 }
 
 uint64_t
+FabricScenario::Result::GetPausesSent() const
+{
+    uint64_t pauses = 0;
+    for (const auto& p : ports)
+    {
+        pauses += p.pausesSent;
+    }
+    return pauses;
+}
+
+uint64_t
+FabricScenario::Result::GetPausesReceived() const
+{
+    uint64_t pauses = 0;
+    for (const auto& p : ports)
+    {
+        pauses += p.pausesReceived;
+    }
+    return pauses;
+}
+
+Time
+FabricScenario::Result::GetTimePaused() const
+{
+    Time paused;
+    for (const auto& p : ports)
+    {
+        paused += p.timePaused;
+    }
+    return paused;
+}
+
+uint64_t
 FabricScenario::Result::GetDropsIn(const std::string& device) const
 {
     uint64_t frames = 0;
@@ -481,6 +601,10 @@ FabricScenario::GetDropKinds()
     {
         kinds.push_back({"host", RnicNetDevice::GetHostDropReasonName(reason)});
     }
+    for (auto reason : {SwitchBuffer::SHARED_FULL, SwitchBuffer::HEADROOM_OVERFLOW})
+    {
+        kinds.push_back({"switch", SwitchBuffer::GetPlacementName(reason)});
+    }
     return kinds;
 }
 
@@ -495,6 +619,7 @@ FabricScenario::CountDrops(const FabricHelper& fabric)
     constexpr std::size_t FCS_ERROR = 3;
     constexpr std::size_t RNIC = 4;
     constexpr std::size_t HOST = RNIC + std::size_t(DrpTransport::DROP_REASONS);
+    constexpr std::size_t BUFFER = HOST + 2;
     std::vector<DropCount> drops = GetDropKinds();
     auto addLink = [&drops](Ptr<EthernetNetDevice> port) {
         drops[RECEIVE_ERROR].frames += port->GetReceiveErrorDrops();
@@ -505,6 +630,11 @@ FabricScenario::CountDrops(const FabricHelper& fabric)
         Ptr<EcmpSwitchNetDevice> sw = fabric.GetSwitch(s);
         drops[EGRESS].frames += sw->GetEgressDrops();
         drops[HAIRPIN].frames += sw->GetHairpinDrops();
+        if (Ptr<SwitchBuffer> buffer = sw->GetBuffer())
+        {
+            drops[BUFFER].frames += buffer->GetSharedDrops();
+            drops[BUFFER + 1].frames += buffer->GetHeadroomDrops();
+        }
         for (uint32_t p = 0; p < sw->GetNPorts(); ++p)
         {
             addLink(sw->GetPort(p));
@@ -592,7 +722,16 @@ FabricScenario::RunValidated(const Config& config)
                        "MaxSize",
                        QueueSizeValue(ParseQueueSize(config.queue)));
     }
+    if (config.lossless)
+    {
+        rnic.SetDeviceAttribute("PfcEnabled", BooleanValue(true));
+        links.SetDeviceAttribute("PfcEnabled", BooleanValue(true));
+    }
     std::unique_ptr<FabricHelper> fabric = BuildFabric(config, rnic, links);
+    if (config.lossless)
+    {
+        MakeLossless(config, *fabric);
+    }
     drp::EnableCaptures(config.pcap, config.ascii);
     const uint32_t ecmpSeed = config.ecmpSeed + (config.ecmpPerRun ? config.run : 0); // mod 2^32
     for (uint32_t s = 0; s < fabric->GetSwitches().GetN(); ++s)
@@ -659,11 +798,30 @@ FabricScenario::RunValidated(const Config& config)
         for (uint32_t p = 0; p < sw->GetNPorts(); ++p)
         {
             EcmpSwitchNetDevice::PortStats stats = sw->GetPortStats(p);
-            if (stats.framesOut + stats.egressDrops > 0)
+            Port port;
+            port.sw = s;
+            port.port = p;
+            port.stats = stats;
+            CountPfc(sw, p, port);
+            if (stats.framesOut + stats.egressDrops + port.pausesSent + port.pausesReceived > 0)
             {
                 auto queue = DynamicCast<EcnMarkingQueue>(sw->GetPort(p)->GetQueue());
-                result.ports.push_back({s, p, stats, queue ? queue->GetMarks() : 0});
+                port.ecnMarks = queue ? queue->GetMarks() : 0;
+                result.ports.push_back(port);
             }
+        }
+        if (Ptr<SwitchBuffer> buffer = sw->GetBuffer())
+        {
+            result.peakBufferBytes = std::max(result.peakBufferBytes, buffer->GetPeakUsed());
+        }
+    }
+    for (uint32_t h = 0; h < result.hosts && config.lossless; ++h)
+    {
+        Ptr<RnicNetDevice> r = fabric->GetRnic(h);
+        for (uint8_t cls = 0; cls < EthernetNetDevice::PFC_CLASSES; ++cls)
+        {
+            result.rnicPausesReceived += r->GetPausesReceived(cls);
+            result.rnicTimePaused += r->GetTimePaused(cls);
         }
     }
     result.drops = CountDrops(*fabric);
@@ -754,6 +912,16 @@ FabricScenario::PrintSummary(std::ostream& os, const Result& result, uint32_t bu
         }
     }
     os << "\n";
+    if (result.config.lossless)
+    {
+        os << "PFC: " << result.GetPausesSent() << " pause frames sent by switch ports, "
+           << result.GetPausesReceived() << " received by switch ports, "
+           << result.rnicPausesReceived << " by RNICs; time paused: switch ports " << std::fixed
+           << std::setprecision(1) << result.GetTimePaused().GetSeconds() * 1e6 << " us, RNICs "
+           << result.rnicTimePaused.GetSeconds() * 1e6 << " us; peak buffer use "
+           << result.peakBufferBytes << " bytes\n";
+        os.unsetf(std::ios::fixed);
+    }
     std::vector<double> fct = result.GetFcts();
     if (fct.empty())
     {

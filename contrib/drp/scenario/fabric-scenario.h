@@ -81,6 +81,12 @@ class FabricScenario
         std::string pcap;
         /// ascii traces of every RNIC and switch port, PREFIX-NODE-DEVICE.tr (empty: none)
         std::string ascii;
+        /// every switch gets a SwitchBuffer, every port PFC, the RNICs' DRP class is lossless
+        bool lossless{false};
+        /// lossless: each switch's buffer, bytes (QueueSize in B: "12MiB", "1MB")
+        std::string buffer{"12MiB"};
+        /// lossless: the buffer's XOFF threshold, dynamic (Alpha 1/8) or static (64 KiB)
+        std::string threshold{"dynamic"};
 
         /**
          * Throws std::invalid_argument naming the first invalid option, its
@@ -118,6 +124,11 @@ class FabricScenario
         uint32_t port{0};                     //!< port index on that switch
         EcmpSwitchNetDevice::PortStats stats; //!< frames out, drops, peak queue
         uint64_t ecnMarks{0};                 //!< frames its queue marked CE (ecn)
+        uint64_t pausesSent{0};               //!< PFC frames it sent (lossless), every class
+        uint64_t pausesReceived{0};           //!< PFC frames it received, every class
+        Time timePaused;                      //!< time its peer held it paused, every class
+        uint64_t headroomFrames{0};           //!< frames that came in and went to headroom
+        uint32_t peakIngressBytes{0};         //!< most bytes of its ingress queues at once
     };
 
     /// Frames dropped for one reason in one kind of device, summed over the fabric.
@@ -156,7 +167,10 @@ class FabricScenario
         Time simulatorEnd;       //!< when the simulator ran out of events (released
                                  //!< records are kept for the idle time after the last end)
         uint64_t events{0};      //!< simulator events executed
-        double wallSeconds{0};   //!< wall-clock time of the run
+        uint64_t rnicPausesReceived{0}; //!< PFC frames the RNICs received (lossless)
+        Time rnicTimePaused;            //!< time the RNICs were held paused, all together
+        uint64_t peakBufferBytes{0};    //!< most bytes any switch's buffer held (lossless)
+        double wallSeconds{0};          //!< wall-clock time of the run
 
         /// \return the successful transfers' FCTs, microseconds, in transfer order
         std::vector<double> GetFcts() const;
@@ -184,6 +198,12 @@ class FabricScenario
         uint64_t GetEcnMarks() const;
         /// \return congestion notifications (CNP) the transfers' senders received
         uint64_t GetCnps() const;
+        /// \return PFC frames the switch ports sent (lossless)
+        uint64_t GetPausesSent() const;
+        /// \return PFC frames the switch ports received (lossless)
+        uint64_t GetPausesReceived() const;
+        /// \return time the switch ports were held paused, all together
+        Time GetTimePaused() const;
         /// \return transfers that ended with \p status
         uint32_t Count(DrpTransferRecord::Status status) const;
     };
@@ -217,7 +237,8 @@ class FabricScenario
      * (receive-error: a port's ReceiveErrorModel; fcs-error), rnic (each
      * DrpTransport::DropReason, buffer-full among them) and host
      * (tx-queue-full, rx-queue-full: RnicNetDevice's host drops of other
-     * traffic).
+     * traffic), then switch again (shared-buffer-full, headroom-overflow: a
+     * SwitchBuffer refused the frame, lossless).
      * \return the kinds, frames 0
      */
     static std::vector<DropCount> GetDropKinds();

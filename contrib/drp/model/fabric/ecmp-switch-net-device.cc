@@ -10,8 +10,10 @@
 #include "ns3/log.h"
 #include "ns3/node.h"
 #include "ns3/packet.h"
+#include "ns3/pointer.h"
 #include "ns3/queue.h"
 #include "ns3/rnic-net-device.h"
+#include "ns3/switch-buffer.h"
 #include "ns3/uinteger.h"
 
 #include <algorithm>
@@ -86,6 +88,14 @@ EcmpSwitchNetDevice::GetTypeId()
                           UintegerValue(0),
                           MakeUintegerAccessor(&EcmpSwitchNetDevice::m_ecmpSeed),
                           MakeUintegerChecker<uint32_t>())
+            .AddAttribute("Buffer",
+                          "The shared buffer (SwitchBuffer) that admits frames and sends "
+                          "priority pause; null (the default): none, frames are dropped only "
+                          "by egress queues.",
+                          PointerValue(),
+                          MakePointerAccessor(&EcmpSwitchNetDevice::SetBuffer,
+                                              &EcmpSwitchNetDevice::GetBuffer),
+                          MakePointerChecker<SwitchBuffer>())
             .AddTraceSource("Forward",
                             "A frame left by a port (once per port when flooded).",
                             MakeTraceSourceAccessor(&EcmpSwitchNetDevice::m_forwardTrace),
@@ -93,7 +103,15 @@ EcmpSwitchNetDevice::GetTypeId()
             .AddTraceSource("Drop",
                             "A frame an egress queue refused.",
                             MakeTraceSourceAccessor(&EcmpSwitchNetDevice::m_dropTrace),
-                            "ns3::EcmpSwitchNetDevice::DropTracedCallback");
+                            "ns3::EcmpSwitchNetDevice::DropTracedCallback")
+            .AddTraceSource("Xoff",
+                            "With a buffer: an ingress port pauses a class of its peer.",
+                            MakeTraceSourceAccessor(&EcmpSwitchNetDevice::m_xoffTrace),
+                            "ns3::EcmpSwitchNetDevice::PauseTracedCallback")
+            .AddTraceSource("Xon",
+                            "With a buffer: an ingress port resumes a class of its peer.",
+                            MakeTraceSourceAccessor(&EcmpSwitchNetDevice::m_xonTrace),
+                            "ns3::EcmpSwitchNetDevice::PauseTracedCallback");
     return tid;
 }
 
@@ -122,6 +140,8 @@ EcmpSwitchNetDevice::DoDispose()
     m_node = nullptr;
     m_rxCallback = NetDevice::ReceiveCallback();
     m_promiscRxCallback = NetDevice::PromiscReceiveCallback();
+    m_buffer = nullptr;
+    m_pending.clear();
     NetDevice::DoDispose();
 }
 
@@ -144,7 +164,56 @@ EcmpSwitchNetDevice::AddPort(Ptr<EthernetNetDevice> port)
     entry.device = port;
     m_ports.push_back(entry);
     DynamicCast<BridgeChannel>(m_channel)->AddChannel(port->GetChannel());
+    if (m_buffer)
+    {
+        m_buffer->AddPort(port);
+        m_pending.resize(m_ports.size() * SwitchBuffer::CLASSES);
+        m_hooked.resize(m_pending.size(), false);
+    }
     return m_ports.size() - 1;
+}
+
+void
+EcmpSwitchNetDevice::SetBuffer(Ptr<SwitchBuffer> buffer)
+{
+    NS_LOG_FUNCTION(this << buffer);
+    NS_ABORT_MSG_IF(buffer && buffer->GetNPorts() > 0,
+                    "EcmpSwitchNetDevice::SetBuffer: the buffer belongs to another switch");
+    m_buffer = buffer;
+    m_pending.clear();
+    m_hooked.clear();
+    if (!m_buffer)
+    {
+        return;
+    }
+    for (const auto& port : m_ports)
+    {
+        m_buffer->AddPort(port.device);
+    }
+    m_buffer->TraceConnectWithoutContext("Xoff",
+                                         MakeCallback(&EcmpSwitchNetDevice::NotifyXoff, this));
+    m_buffer->TraceConnectWithoutContext("Xon",
+                                         MakeCallback(&EcmpSwitchNetDevice::NotifyXon, this));
+    m_pending.resize(m_ports.size() * SwitchBuffer::CLASSES);
+    m_hooked.resize(m_pending.size(), false);
+}
+
+void
+EcmpSwitchNetDevice::NotifyXoff(uint32_t port, uint8_t cls)
+{
+    m_xoffTrace(port, cls);
+}
+
+void
+EcmpSwitchNetDevice::NotifyXon(uint32_t port, uint8_t cls)
+{
+    m_xonTrace(port, cls);
+}
+
+Ptr<SwitchBuffer>
+EcmpSwitchNetDevice::GetBuffer() const
+{
+    return m_buffer;
 }
 
 uint32_t
@@ -413,6 +482,11 @@ EcmpSwitchNetDevice::SendOut(uint32_t inPort,
                              Mac48Address source,
                              Mac48Address destination)
 {
+    if (m_buffer && inPort < m_ports.size())
+    {
+        SendBuffered(inPort, outPort, packet, protocol, source, destination);
+        return;
+    }
     Port& port = m_ports[outPort];
     if (!port.device->SendFrom(packet->Copy(), source, destination, protocol))
     {
@@ -426,6 +500,98 @@ EcmpSwitchNetDevice::SendOut(uint32_t inPort,
     Ptr<Queue<Packet>> queue = port.device->GetQueue();
     port.stats.peakBytes = std::max(port.stats.peakBytes, queue->GetNBytes());
     port.stats.peakFrames = std::max(port.stats.peakFrames, queue->GetNPackets());
+}
+
+void
+EcmpSwitchNetDevice::SendBuffered(uint32_t inPort,
+                                  uint32_t outPort,
+                                  Ptr<const Packet> packet,
+                                  uint16_t protocol,
+                                  Mac48Address source,
+                                  Mac48Address destination)
+{
+    const uint8_t cls = m_ports[inPort].device->GetFrameClass(packet);
+    const uint32_t bytes = std::max(packet->GetSize(), EthernetNetDevice::MIN_PAYLOAD_SIZE) +
+                           EthernetNetDevice::HEADER_SIZE + EthernetNetDevice::FCS_SIZE;
+    const SwitchBuffer::Placement placement = m_buffer->Admit(inPort, cls, bytes);
+    if (placement >= SwitchBuffer::SHARED_FULL)
+    {
+        NS_LOG_LOGIC("buffer refused frame " << packet->GetUid() << " from port " << inPort << ": "
+                                             << SwitchBuffer::GetPlacementName(placement));
+        return;
+    }
+    Port& port = m_ports[outPort];
+    const uint32_t fifo = EgressFifo(outPort, packet);
+    m_pending[fifo].push_back({packet->GetUid(), bytes, inPort, cls, false});
+    m_passedThrough = false;
+    if (!port.device->SendFrom(packet->Copy(), source, destination, protocol))
+    {
+        m_pending[fifo].pop_back();
+        NS_LOG_LOGIC("port " << outPort << " refused frame " << packet->GetUid());
+        ++port.stats.egressDrops;
+        m_dropTrace(packet, outPort);
+        return;
+    }
+    if (!m_passedThrough)
+    {
+        CommitPending(fifo, placement);
+    }
+    ++port.stats.framesOut;
+    m_forwardTrace(packet, inPort, outPort);
+    Ptr<Queue<Packet>> queue = port.device->GetQueue();
+    port.stats.peakBytes = std::max(port.stats.peakBytes, queue->GetNBytes());
+    port.stats.peakFrames = std::max(port.stats.peakFrames, queue->GetNPackets());
+}
+
+void
+EcmpSwitchNetDevice::CommitPending(uint32_t fifo, uint8_t placement)
+{
+    Pending& entry = m_pending[fifo].back();
+    entry.committed = true;
+    m_buffer->Add(entry.inPort,
+                  entry.cls,
+                  entry.bytes,
+                  static_cast<SwitchBuffer::Placement>(placement));
+}
+
+uint32_t
+EcmpSwitchNetDevice::EgressFifo(uint32_t outPort, Ptr<const Packet> packet)
+{
+    Ptr<EthernetNetDevice> device = m_ports[outPort].device;
+    const uint8_t cls = device->IsPfcEnabled() ? device->GetFrameClass(packet) : 0;
+    const uint32_t fifo = outPort * SwitchBuffer::CLASSES + cls;
+    if (!m_hooked[fifo])
+    {
+        Ptr<Queue<Packet>> queue = cls == 0 ? device->GetQueue() : device->GetClassQueue(cls);
+        queue->TraceConnectWithoutContext(
+            "Dequeue",
+            MakeBoundCallback(&EcmpSwitchNetDevice::EgressDequeued, this, fifo));
+        m_hooked[fifo] = true;
+    }
+    return fifo;
+}
+
+void
+EcmpSwitchNetDevice::EgressDequeued(EcmpSwitchNetDevice* sw, uint32_t fifo, Ptr<const Packet> frame)
+{
+    std::deque<Pending>& pending = sw->m_pending[fifo];
+    auto it = pending.begin();
+    while (it != pending.end() && it->uid != frame->GetUid())
+    {
+        ++it; // only where the queue does not keep its order
+    }
+    if (it == pending.end())
+    {
+        return; // a frame the switch sent itself
+    }
+    const Pending entry = *it;
+    pending.erase(it);
+    if (!entry.committed)
+    {
+        sw->m_passedThrough = true; // queued and sent at once: it took no buffer
+        return;
+    }
+    sw->m_buffer->Remove(entry.inPort, entry.cls, entry.bytes);
 }
 
 EcmpSwitchNetDevice::PortStats

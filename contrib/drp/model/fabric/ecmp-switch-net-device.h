@@ -10,6 +10,7 @@
 #include "ns3/traced-callback.h"
 
 #include <cstdint>
+#include <deque>
 #include <map>
 #include <memory>
 #include <string>
@@ -23,6 +24,7 @@ class Channel;
 class EthernetNetDevice;
 class Node;
 class Packet;
+class SwitchBuffer;
 
 /**
  * \ingroup drp
@@ -80,6 +82,26 @@ class Packet;
  * would do so drops the frame and counts it (GetHairpinDrops(); a correct
  * table never does). Frames addressed to the switch itself go up the node's
  * stack, as BridgeNetDevice does.
+ *
+ * \par Shared buffer and priority flow control
+ * Off by default. With a SwitchBuffer (SetBuffer() or attribute Buffer;
+ * every port should have PfcEnabled), a frame that comes in on a port is
+ * first offered to the buffer: it is admitted into its ingress queue's
+ * reserve, the shared pool or, for a lossless class, the headroom, or
+ * dropped (SwitchBuffer::Admit(), counted by the buffer by reason); the
+ * buffer pauses the ingress port's class (EthernetNetDevice::SetClassPaused())
+ * when the queue crosses its XOFF threshold and resumes it below XON. The
+ * switch remembers each admitted frame's ingress port, class and bytes in a
+ * FIFO per egress port and class queue, next to the queue itself, and frees
+ * the bytes when the queue's Dequeue trace source hands the frame to the
+ * wire (the queues hold frames in order, so the first entry is the frame;
+ * its packet uid checks this, and a queue that reorders is searched). This
+ * costs no allocation per frame, which a packet tag would, and no hash
+ * lookup, which a map keyed by uid would. A frame that goes through an idle
+ * port (queued and dequeued at once) never takes buffer. Frames the switch
+ * itself sends are not counted. Trace sources Xoff and Xon report each
+ * pause and resume decision (ingress port, class). Without a buffer none of
+ * this runs.
  */
 class EcmpSwitchNetDevice : public NetDevice
 {
@@ -91,6 +113,16 @@ class EcmpSwitchNetDevice : public NetDevice
         uint64_t egressDrops{0}; //!< frames its egress queue refused
         uint32_t peakBytes{0};   //!< most bytes waiting in its egress queue
         uint32_t peakFrames{0};  //!< most frames waiting in its egress queue
+    };
+
+    /// The queue of a frame the buffer holds (for its release).
+    struct Pending
+    {
+        uint64_t uid{0};       //!< its packet uid
+        uint32_t bytes{0};     //!< its bytes in the buffer
+        uint32_t inPort{0};    //!< its ingress port
+        uint8_t cls{0};        //!< its class at the ingress port
+        bool committed{false}; //!< its bytes are counted in the buffer
     };
 
     /**
@@ -108,6 +140,12 @@ class EcmpSwitchNetDevice : public NetDevice
      * \param port index of the port whose egress queue refused it
      */
     typedef void (*DropTracedCallback)(Ptr<const Packet> packet, uint32_t port);
+    /**
+     * TracedCallback signature for XOFF and XON of an ingress queue (with a buffer).
+     * \param port the ingress port's index
+     * \param cls the class it pauses or resumes
+     */
+    typedef void (*PauseTracedCallback)(uint32_t port, uint8_t cls);
 
     /**
      * \brief Get the type ID.
@@ -217,6 +255,16 @@ class EcmpSwitchNetDevice : public NetDevice
     /// \return frames refused by an egress queue, all ports together
     uint64_t GetEgressDrops() const;
 
+    /**
+     * \brief Gives the switch a shared buffer (null: none, the default).
+     * Ports added before and after are its ingress ports, in port order.
+     * Set it before the simulation runs.
+     * \param buffer the buffer
+     */
+    void SetBuffer(Ptr<SwitchBuffer> buffer);
+    /// \return the shared buffer (null: none)
+    Ptr<SwitchBuffer> GetBuffer() const;
+
     // Inherited from NetDevice
     void SetIfIndex(const uint32_t index) override;
     uint32_t GetIfIndex() const override;
@@ -317,6 +365,45 @@ class EcmpSwitchNetDevice : public NetDevice
                  Mac48Address source,
                  Mac48Address destination);
     /**
+     * SendOut() through the shared buffer.
+     * \param inPort the port it came in on
+     * \param outPort the port it leaves by
+     * \param packet the frame's payload
+     * \param protocol its EtherType
+     * \param source its source address
+     * \param destination its destination address
+     */
+    void SendBuffered(uint32_t inPort,
+                      uint32_t outPort,
+                      Ptr<const Packet> packet,
+                      uint16_t protocol,
+                      Mac48Address source,
+                      Mac48Address destination);
+    /**
+     * \param outPort an egress port
+     * \param packet a frame for it
+     * \return the index of the FIFO of its egress queue (hooked to its Dequeue)
+     */
+    uint32_t EgressFifo(uint32_t outPort, Ptr<const Packet> packet);
+    /**
+     * An egress queue handed a frame to the wire (its Dequeue trace).
+     * \param sw the switch
+     * \param fifo the FIFO of that queue
+     * \param frame the frame
+     */
+    static void EgressDequeued(EcmpSwitchNetDevice* sw, uint32_t fifo, Ptr<const Packet> frame);
+    /// \param port an ingress port \param cls its class, gone XOFF (the buffer's Xoff)
+    void NotifyXoff(uint32_t port, uint8_t cls);
+    /// \param port an ingress port \param cls its class, gone XON (the buffer's Xon)
+    void NotifyXon(uint32_t port, uint8_t cls);
+    /**
+     * Counts a frame's bytes after a successful SendFrom().
+     * \param fifo its FIFO
+     * \param placement where the buffer admitted it
+     */
+    void CommitPending(uint32_t fifo, uint8_t placement);
+
+    /**
      * The next hop of a frame: the route's only port, or the one its flow hash picks.
      * \param route the destination's next hops (not empty)
      * \param packet the frame's payload
@@ -361,6 +448,12 @@ class EcmpSwitchNetDevice : public NetDevice
     NetDevice::PromiscReceiveCallback m_promiscRxCallback; //!< up the stack, promiscuous
     TracedCallback<Ptr<const Packet>, uint32_t, uint32_t> m_forwardTrace; //!< Forward
     TracedCallback<Ptr<const Packet>, uint32_t> m_dropTrace;              //!< Drop
+    Ptr<SwitchBuffer> m_buffer;                    //!< shared buffer (null: none)
+    std::vector<std::deque<Pending>> m_pending;    //!< port x 8 + class queue: frames held
+    std::vector<bool> m_hooked;                    //!< FIFO hooked to its queue's Dequeue
+    TracedCallback<uint32_t, uint8_t> m_xoffTrace; //!< Xoff
+    TracedCallback<uint32_t, uint8_t> m_xonTrace;  //!< Xon
+    bool m_passedThrough{false};                   //!< the frame being queued left at once
 };
 
 } // namespace ns3
