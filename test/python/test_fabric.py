@@ -286,3 +286,19 @@ def test_ecn_marks_and_congestion_notifications():
         drp.run_fabric(hosts=5, ecn=True, ecn_min="5p")
     with pytest.raises(ValueError, match="ecn_pmax"):
         drp.run_fabric(hosts=5, ecn=True, ecn_pmax=1.5)
+
+
+def test_congestion_control():
+    """DCQCN paces the incast's senders (their rates recorded); cc needs ecn."""
+    plain = drp.run_fabric(hosts=5, ecn=True)
+    dcqcn = drp.run_fabric(hosts=5, ecn=True, cc="dcqcn", rates=True)
+    assert dcqcn.params["cc"] == "dcqcn"
+    assert len(plain.rates) == 0
+    rates = dcqcn.rates
+    assert len(rates) > 0 and set(rates["source"]) <= set(dcqcn.transfers["source"])
+    assert all(0 <= r <= 1_000_000_000 for r in rates["rate_bps"])
+    assert list(rates["time_s"]) == sorted(rates["time_s"])
+    with pytest.raises(ValueError, match="needs ecn"):
+        drp.run_fabric(hosts=5, cc="dctcp")
+    with pytest.raises(ValueError, match="cc"):
+        drp.run_fabric(hosts=5, ecn=True, cc="timely")
