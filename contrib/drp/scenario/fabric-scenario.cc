@@ -622,6 +622,12 @@ FabricScenario::RunValidated(const Config& config)
                        DoubleValue(config.ecnPmax));
         rnic.SetTransportAttribute("EcnCapable", BooleanValue(true));
     }
+    else
+    {
+        links.SetQueue("ns3::DropTailQueue",
+                       "MaxSize",
+                       QueueSizeValue(ParseQueueSize(config.queue)));
+    }
     if (config.cc == "dcqcn")
     {
         rnic.SetTransportAttribute("CongestionControl", TypeIdValue(DrpDcqcn::GetTypeId()));
@@ -630,12 +636,6 @@ FabricScenario::RunValidated(const Config& config)
     {
         rnic.SetTransportAttribute("CongestionControl", TypeIdValue(DrpDctcp::GetTypeId()));
         rnic.SetTransportAttribute("CnpInterval", TimeValue(Seconds(0))); // an echo per mark
-    }
-    else
-    {
-        links.SetQueue("ns3::DropTailQueue",
-                       "MaxSize",
-                       QueueSizeValue(ParseQueueSize(config.queue)));
     }
     std::unique_ptr<FabricHelper> fabric = BuildFabric(config, rnic, links);
     drp::EnableCaptures(config.pcap, config.ascii);

@@ -529,7 +529,8 @@ JainOfRates(const FabricScenario::Result& result,
 /**
  * \ingroup drp-tests
  * Two long DCQCN flows into one receiver share the bottleneck fairly and
- * keep its queue near the marking thresholds.
+ * keep its queue near the marking thresholds, with a window (64 frames
+ * each) that overfills the queue without congestion control.
  */
 class DrpDcqcnFairnessTestCase : public TestCase
 {
@@ -551,7 +552,13 @@ class DrpDcqcnFairnessTestCase : public TestCase
         config.ecn = true;
         config.cc = "dcqcn";
         config.rates = true;
+        // A window that lets the two flows overfill the queue: 2 x 64 frames.
+        Config::SetDefault("ns3::DrpTransport::Window", UintegerValue(64));
+        FabricScenario::Config plain = config;
+        plain.cc = "none";
+        const FabricScenario::Result without = FabricScenario::Run(plain);
         const FabricScenario::Result result = FabricScenario::Run(config);
+        Config::Reset();
         NS_TEST_ASSERT_MSG_EQ(result.transfers.size(), 2, "two flows");
         NS_TEST_EXPECT_MSG_EQ(result.Count(DrpTransferRecord::SUCCESS), 2, "both succeed");
         Time start = std::max(result.transfers[0].record.start, result.transfers[1].record.start);
@@ -564,11 +571,25 @@ class DrpDcqcnFairnessTestCase : public TestCase
         {
             peak = std::max(peak, p.stats.peakFrames);
         }
+        uint32_t peakWithout = 0;
+        for (const auto& p : without.ports)
+        {
+            peakWithout = std::max(peakWithout, p.stats.peakFrames);
+        }
+        std::cout << "without congestion control: peak queue " << peakWithout << " frames, drops "
+                  << without.GetDrops() << ", FCTs "
+                  << without.transfers[0].record.GetDuration().GetMicroSeconds() << " / "
+                  << without.transfers[1].record.GetDuration().GetMicroSeconds()
+                  << " us; with: FCTs "
+                  << result.transfers[0].record.GetDuration().GetMicroSeconds() << " / "
+                  << result.transfers[1].record.GetDuration().GetMicroSeconds() << " us"
+                  << std::endl;
         std::cout << "two DCQCN flows: Jain " << jain << ", rates " << means[0] / 1e6 << " / "
                   << means[1] / 1e6 << " Mb/s over ["
                   << (start + (end - start) / 2).GetMicroSeconds() << ", " << end.GetMicroSeconds()
                   << "] us, peak queue " << peak << " frames, drops " << result.GetDrops()
                   << ", CNPs " << result.GetCnps() << std::endl;
+        NS_TEST_EXPECT_MSG_GT(without.GetDrops(), 0, "without: the window overfills the queue");
         NS_TEST_EXPECT_MSG_GT(jain, 0.95, "a fair share over the second half");
         NS_TEST_EXPECT_MSG_LT(peak, 50, "the queue stays well below its 100 frames");
         NS_TEST_EXPECT_MSG_EQ(result.GetDrops(), 0, "no drops");
