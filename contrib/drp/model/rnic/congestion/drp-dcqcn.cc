@@ -27,42 +27,41 @@ DrpDcqcn::GetTypeId()
             .SetGroupName("Drp")
             .AddConstructor<DrpDcqcn>()
             .AddAttribute("G",
-                          "Gain g of the alpha average (0 to 1; 1/256, DCQCN paper, sec. 3.1).",
+                          "Gain g of the alpha average (0 to 1; 1/256, DCQCN paper).",
                           DoubleValue(1.0 / 256),
                           MakeDoubleAccessor(&DrpDcqcn::m_g),
                           MakeDoubleChecker<double>(0.0, 1.0))
             .AddAttribute("InitialAlpha",
-                          "Alpha when the transfer starts (0 to 1; 1, DCQCN paper, sec. 3.1).",
+                          "Alpha when the transfer starts (0 to 1; 1, DCQCN paper).",
                           DoubleValue(1.0),
                           MakeDoubleAccessor(&DrpDcqcn::m_initialAlpha),
                           MakeDoubleChecker<double>(0.0, 1.0))
             .AddAttribute("AlphaInterval",
                           "K: alpha decays by (1 - g) when no CNP came for this long "
-                          "(55 us, DCQCN paper, sec. 3.1).",
+                          "(55 us, DCQCN paper).",
                           TimeValue(MicroSeconds(55)),
                           MakeTimeAccessor(&DrpDcqcn::m_alphaInterval),
                           MakeTimeChecker(NanoSeconds(1)))
             .AddAttribute("IncreaseInterval",
-                          "T: the rate-increase timer (55 us, DCQCN paper, sec. 3.1; "
+                          "T: the rate-increase timer (55 us, DCQCN paper; "
                           "ns3-rdma's config uses 60 us).",
                           TimeValue(MicroSeconds(55)),
                           MakeTimeAccessor(&DrpDcqcn::m_increaseInterval),
                           MakeTimeChecker(NanoSeconds(1)))
             .AddAttribute("ByteCounter",
                           "B: a rate-increase event per this many bytes sent (10 MB, DCQCN "
-                          "paper, sec. 3.1; 0: no byte counter, as HPCC's simulator).",
+                          "paper; 0: no byte counter, as HPCC's simulator).",
                           UintegerValue(10 * 1000 * 1000),
                           MakeUintegerAccessor(&DrpDcqcn::m_byteCounter),
                           MakeUintegerChecker<uint64_t>())
             .AddAttribute("FastRecoverySteps",
-                          "F: increase events of fast recovery after a cut (5, DCQCN paper, "
-                          "sec. 3.1).",
+                          "F: increase events of fast recovery after a cut (5, DCQCN paper).",
                           UintegerValue(5),
                           MakeUintegerAccessor(&DrpDcqcn::m_fastRecovery),
                           MakeUintegerChecker<uint32_t>(0, 1000))
             .AddAttribute("RateAi",
                           "R_AI, additive increase step at ReferenceRate (40 Mb/s at 40 Gb/s, "
-                          "DCQCN paper, sec. 3.1 and ns3-rdma's config).",
+                          "DCQCN paper and ns3-rdma's config).",
                           DataRateValue(DataRate("40Mbps")),
                           MakeDataRateAccessor(&DrpDcqcn::m_rateAi),
                           MakeDataRateChecker())

@@ -15,7 +15,7 @@ namespace ns3
 /**
  * \ingroup drp
  * \brief DCQCN's reaction point (Zhu et al., "Congestion Control for
- * Large-Scale RDMA Deployments", SIGCOMM 2015, section 3.1): a rate-based
+ * Large-Scale RDMA Deployments", SIGCOMM 2015): a rate-based
  * scheme that reacts to congestion notifications (CNPs).
  *
  * The rate starts at the line rate. Rates are the current rate R_C and the

@@ -26,7 +26,7 @@ DrpDctcp::GetTypeId()
             .SetGroupName("Drp")
             .AddConstructor<DrpDctcp>()
             .AddAttribute("G",
-                          "Gain g of the alpha average (0 to 1; 1/16, DCTCP paper, sec. 3.4).",
+                          "Gain g of the alpha average (0 to 1; 1/16, DCTCP paper).",
                           DoubleValue(1.0 / 16),
                           MakeDoubleAccessor(&DrpDctcp::m_g),
                           MakeDoubleChecker<double>(0.0, 1.0))

@@ -13,7 +13,7 @@ namespace ns3
 /**
  * \ingroup drp
  * \brief A DCTCP-style window (Alizadeh et al., "Data Center TCP",
- * SIGCOMM 2010, section 3.1) on DRP's frame window.
+ * SIGCOMM 2010) on DRP's frame window.
  *
  * The window W (frames) starts at the configured Window. ACKs are counted
  * in observation windows of W frames acknowledged. At the end of each:
