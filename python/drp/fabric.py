@@ -196,6 +196,7 @@ class FabricRunResult:
     columns: dict[str, Any]
     port_columns: dict[str, Any]
     drop_columns: dict[str, Any]
+    rate_columns: dict[str, Any]
     counters: dict[str, Any]
     version: str
 
@@ -207,6 +208,7 @@ class FabricRunResult:
         self.drop_columns = raw["drops"]
         self.counters = raw["counters"]
         self.version = raw["version"]
+        self.rate_columns = raw.get("rates", {})
 
     @cached_property
     def transfers(self) -> pd.DataFrame:
@@ -221,6 +223,15 @@ class FabricRunResult:
         import pandas as pd
 
         return pd.DataFrame({name: self.port_columns[name] for name in PORT_COLUMNS})
+
+    @cached_property
+    def rates(self) -> pd.DataFrame:
+        """pandas DataFrame: every pacing-rate change (rates=True): time_s, source, tid, rate_bps."""
+        import pandas as pd
+
+        return pd.DataFrame(
+            {name: self.rate_columns.get(name, []) for name in ("time_s", "source", "tid", "rate_bps")}
+        )
 
     @cached_property
     def drops(self) -> pd.DataFrame:
@@ -271,6 +282,8 @@ def run_fabric(
     ecn_min: str = "4KB",
     ecn_max: str = "16KB",
     ecn_pmax: float = 0.2,
+    cc: str = "none",
+    rates: bool = False,
     seed: int = 1,
     run: int = 1,
     jitter: float | str = 0.0,
@@ -294,7 +307,9 @@ def run_fabric(
     "10Gbps"), queue (an ns-3 QueueSize: "100p", "64KiB"), ecn (switch
     queues mark CE by the RED rule, EcnMarkingQueue, and RNICs send data
     ECN-capable and answer marks with CNPs), ecn_min and ecn_max (Kmin and
-    Kmax, QueueSizes in one unit), ecn_pmax (Pmax, 0 to 1), seed, run, jitter
+    Kmax, QueueSizes in one unit), ecn_pmax (Pmax, 0 to 1), cc (the RNICs'
+    congestion control: "none", "dcqcn" or "dctcp"; the last two need ecn),
+    rates (record every pacing-rate change: FabricRunResult.rates), seed, run, jitter
     (incast: each sender starts at an offset drawn uniformly from [0,
     jitter]; seconds or a string such as "20us"), ecmp_seed (every switch's
     ECMP hash seed), ecmp_per_run (True: the seed is ecmp_seed + run),

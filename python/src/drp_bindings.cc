@@ -435,6 +435,12 @@ Fields<FabricConfig>()
                   "ecnPmax",
                   "ecn: marking probability just below Kmax, 0 to 1",
                   &C::ecnPmax),
+        MakeField("cc",
+                  "cc",
+                  "the RNICs' congestion control: \"none\", \"dcqcn\" (rate, on CNPs) or "
+                  "\"dctcp\" (window, every CE mark echoed); dcqcn and dctcp need ecn",
+                  &C::cc),
+        MakeField("rates", "rates", "record every change of a transfer's pacing rate", &C::rates),
         MakeField("seed", "seed", "ns-3 RNG seed", &C::seed),
         MakeField("run", "run", "ns-3 RNG run number", &C::run),
         MakeField("jitter",
@@ -772,10 +778,21 @@ ToDict(const FabricScenario::Result& result)
     dropColumns["frames"] =
         NumberColumn<uint64_t>(result.drops, [](const D& d) { return d.frames; });
 
+    using RC = FabricScenario::RateChange;
+    py::dict rateColumns;
+    rateColumns["time_s"] =
+        NumberColumn<double>(result.rates, [](const RC& r) { return r.time.GetSeconds(); });
+    rateColumns["source"] =
+        NumberColumn<uint32_t>(result.rates, [](const RC& r) { return r.source; });
+    rateColumns["tid"] = NumberColumn<uint16_t>(result.rates, [](const RC& r) { return r.tid; });
+    rateColumns["rate_bps"] =
+        NumberColumn<uint64_t>(result.rates, [](const RC& r) { return r.rate.GetBitRate(); });
+
     py::dict dict;
     dict["params"] = ToDict(result.config);
     dict["columns"] = columns;
     dict["ports"] = portColumns;
+    dict["rates"] = rateColumns;
     dict["drops"] = dropColumns;
     dict["counters"] = counters;
     dict["version"] = DRP_VERSION;

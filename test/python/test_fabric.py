@@ -314,3 +314,19 @@ def test_a_lossless_incast_drops_nothing_and_pauses_the_senders():
     assert ports["pauses_sent"].sum() == counters["pauses_sent"]
     assert ports["time_paused_seconds"].sum() == pytest.approx(counters["time_paused_seconds"])
     assert lossless.params["lossless"] and lossless.params["buffer"] == "1MB"
+
+
+def test_congestion_control():
+    """DCQCN paces the incast's senders (their rates recorded); cc needs ecn."""
+    plain = drp.run_fabric(hosts=5, ecn=True)
+    dcqcn = drp.run_fabric(hosts=5, ecn=True, cc="dcqcn", rates=True)
+    assert dcqcn.params["cc"] == "dcqcn"
+    assert len(plain.rates) == 0
+    rates = dcqcn.rates
+    assert len(rates) > 0 and set(rates["source"]) <= set(dcqcn.transfers["source"])
+    assert all(0 <= r <= 1_000_000_000 for r in rates["rate_bps"])
+    assert list(rates["time_s"]) == sorted(rates["time_s"])
+    with pytest.raises(ValueError, match="needs ecn"):
+        drp.run_fabric(hosts=5, cc="dctcp")
+    with pytest.raises(ValueError, match="cc"):
+        drp.run_fabric(hosts=5, ecn=True, cc="timely")

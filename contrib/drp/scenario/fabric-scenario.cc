@@ -10,6 +10,9 @@
 #include "ns3/command-line.h"
 #include "ns3/double.h"
 #include "ns3/drp-check.h"
+#include "ns3/drp-compat.h"
+#include "ns3/drp-dcqcn.h"
+#include "ns3/drp-dctcp.h"
 #include "ns3/drp-ideal-fct.h"
 #include "ns3/drp-transport.h"
 #include "ns3/ecn-marking-queue.h"
@@ -97,6 +100,27 @@ ParseQueueSize(const std::string& text, const std::string& name = "queue")
  * \param fabric the fabric
  * \param stream the first stream
  */
+/**
+ * Records every pacing-rate change of every RNIC's transfers in
+ * \p result.rates.
+ * \param fabric the fabric
+ * \param result where the changes go
+ */
+void
+TraceRates(FabricHelper& fabric, FabricScenario::Result& result)
+{
+    for (uint32_t h = 0; h < fabric.GetHosts().GetN(); ++h)
+    {
+        auto* rates = &result.rates;
+        fabric.GetRnic(h)->GetTransport()->TraceConnectWithoutContext(
+            "Rate",
+            drp::FunctorCallback<void, Mac48Address, uint16_t, DataRate, DataRate>(
+                [rates, h](Mac48Address, uint16_t tid, DataRate, DataRate rate) {
+                    rates->push_back({Simulator::Now(), h, tid, rate});
+                }));
+    }
+}
+
 void
 AssignQueueStreams(FabricHelper& fabric, int64_t stream)
 {
@@ -303,6 +327,13 @@ FabricScenario::Config::Validate() const
                                     " must be in bytes (B: \"12MiB\", \"512KB\"), not frames");
     }
     drp::RequireOneOf("threshold", threshold, {"dynamic", "static"});
+    drp::RequireOneOf("cc", cc, {"none", "dcqcn", "dctcp"});
+    if (cc != "none" && !ecn)
+    {
+        throw std::invalid_argument("cc = " + cc +
+                                    " reacts to ECN marks: it needs ecn = true (switch queues "
+                                    "that mark CE and ECN-capable data)");
+    }
     // The counts of each topology are checked, with their valid ranges, by
     // the helper that takes them; the number of flows is bounded here,
     // before anything is built.
@@ -374,6 +405,11 @@ FabricScenario::Config::AddToCommandLine(CommandLine& cmd, drp::StrictOptions& s
     cmd.AddValue("ecnMin", "ecn: Kmin, marking starts above it (QueueSize: 4KB, 5p)", ecnMin);
     cmd.AddValue("ecnMax", "ecn: Kmax, every frame marked from it (QueueSize)", ecnMax);
     strict.AddValue(cmd, "ecnPmax", "ecn: marking probability just below Kmax (0 to 1)", ecnPmax);
+    cmd.AddValue("cc",
+                 "the RNICs' congestion control: none, dcqcn (rate, on CNPs) or dctcp (window, "
+                 "every CE mark echoed); dcqcn and dctcp need ecn",
+                 cc);
+    cmd.AddValue("rates", "record every change of a transfer's pacing rate", rates);
     strict.AddValue(cmd, "seed", "ns-3 RNG seed", seed);
     strict.AddValue(cmd, "run", "ns-3 RNG run number", run);
     strict.AddValue(cmd,
@@ -727,6 +763,15 @@ FabricScenario::RunValidated(const Config& config)
         rnic.SetDeviceAttribute("PfcEnabled", BooleanValue(true));
         links.SetDeviceAttribute("PfcEnabled", BooleanValue(true));
     }
+    if (config.cc == "dcqcn")
+    {
+        rnic.SetTransportAttribute("CongestionControl", TypeIdValue(DrpDcqcn::GetTypeId()));
+    }
+    else if (config.cc == "dctcp")
+    {
+        rnic.SetTransportAttribute("CongestionControl", TypeIdValue(DrpDctcp::GetTypeId()));
+        rnic.SetTransportAttribute("CnpInterval", TimeValue(Seconds(0))); // an echo per mark
+    }
     std::unique_ptr<FabricHelper> fabric = BuildFabric(config, rnic, links);
     if (config.lossless)
     {
@@ -755,6 +800,10 @@ FabricScenario::RunValidated(const Config& config)
     ApplicationContainer apps = workload.Install(host);
     RdmaHostHelper::AssignStreams(apps, 100);
     apps.Start(Seconds(0));
+    if (config.rates)
+    {
+        TraceRates(*fabric, result);
+    }
     Simulator::Run();
     RdmaHostHelper::RequireAllEnded(apps);
 

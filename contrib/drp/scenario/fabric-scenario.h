@@ -69,8 +69,13 @@ class FabricScenario
         std::string ecnMin{"4KB"};  //!< ecn: Kmin, MinThreshold (QueueSize, unit of ecnMax)
         std::string ecnMax{"16KB"}; //!< ecn: Kmax, MaxThreshold (QueueSize, above ecnMin)
         double ecnPmax{0.2};        //!< ecn: Pmax, MaxProbability (0 to 1)
-        uint32_t seed{1};           //!< ns-3 RNG seed
-        uint32_t run{1};            //!< ns-3 RNG run number
+        /// the RNICs' congestion control: none, dcqcn (DrpDcqcn) or dctcp (DrpDctcp, with
+        /// CnpInterval 0: every CE mark echoed); dcqcn and dctcp need ecn
+        std::string cc{"none"};
+        /// record every change of a transfer's pacing rate (Result::rates)
+        bool rates{false};
+        uint32_t seed{1}; //!< ns-3 RNG seed
+        uint32_t run{1};  //!< ns-3 RNG run number
         /// incast: each sender starts at an offset drawn uniformly from [0, jitter]
         Time jitter{Seconds(0)};
         uint32_t ecmpSeed{0};   //!< every switch's EcmpSeed (with ecmpPerRun: plus run)
@@ -117,6 +122,15 @@ class FabricScenario
         double GetSlowdown() const;
     };
 
+    /// One change of a transfer's pacing rate (its congestion control's output).
+    struct RateChange
+    {
+        Time time;          //!< when
+        uint32_t source{0}; //!< the sending host's index
+        uint16_t tid{0};    //!< the transfer
+        DataRate rate;      //!< the new rate (0: unpaced, the line rate)
+    };
+
     /// One switch port's counters.
     struct Port
     {
@@ -159,6 +173,7 @@ class FabricScenario
         uint32_t flows{0};               //!< transfers the workload asked for
         std::vector<Transfer> transfers; //!< every ended transfer, host by host
         std::vector<Port> ports;         //!< every switch port that sent or dropped a frame
+        std::vector<RateChange> rates;   //!< rates: every pacing-rate change, in time order
         /// every drop reason of every kind of device, in a fixed order (zeros too):
         /// GetDropKinds()
         std::vector<DropCount> drops;

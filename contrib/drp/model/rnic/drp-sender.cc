@@ -4,6 +4,7 @@
 
 #include "drp-sender.h"
 
+#include "ns3/drp-congestion-ops.h"
 #include "ns3/log.h"
 #include "ns3/simulator.h"
 
@@ -21,7 +22,8 @@ DrpSender::DrpSender(uint32_t total,
     : m_total(total),
       m_config(config),
       m_transmit(transmit),
-      m_failed(failed)
+      m_failed(failed),
+      m_window(config.window)
 {
     if (m_config.rtt)
     {
@@ -32,6 +34,42 @@ DrpSender::DrpSender(uint32_t total,
 DrpSender::~DrpSender()
 {
     Simulator::Remove(m_timer);
+    if (m_cc)
+    {
+        m_cc->Stop();
+    }
+}
+
+void
+DrpSender::SetCongestionControl(Ptr<DrpCongestionOps> cc,
+                                DataRate lineRate,
+                                uint32_t frameBytes,
+                                Callback<void, DataRate> applyRate)
+{
+    m_cc = cc;
+    m_lineRate = lineRate;
+    m_frameBytes = frameBytes;
+    m_applyRate = applyRate;
+}
+
+uint32_t
+DrpSender::GetWindow() const
+{
+    return m_window;
+}
+
+void
+DrpSender::OnCongestionOutput()
+{
+    m_window = std::min(std::max<uint32_t>(m_cc->GetWindow(), 1), m_config.window);
+    if (!m_applyRate.IsNull())
+    {
+        m_applyRate(m_cc->GetRate());
+    }
+    if (m_started && !m_stopped && !m_inAck)
+    {
+        Pump(); // a larger window sends at once (OnAck pumps after its update)
+    }
 }
 
 void
@@ -42,6 +80,12 @@ DrpSender::Start()
         return;
     }
     m_started = true;
+    if (m_cc)
+    {
+        m_cc->SetOutputCallback(MakeCallback(&DrpSender::OnCongestionOutput, this));
+        m_cc->Start(m_lineRate, m_config.window);
+        OnCongestionOutput();
+    }
     Pump();
 }
 
@@ -62,6 +106,10 @@ DrpSender::Stop()
 {
     m_stopped = true;
     Simulator::Remove(m_timer);
+    if (m_cc)
+    {
+        m_cc->Stop(); // its timers go with the transfer
+    }
 }
 
 void
@@ -129,6 +177,10 @@ DrpSender::TakeSample(uint32_t ackn)
         return; // Karn: it was sent again (or its departure was not seen)
     }
     m_config.rtt->Sample(Simulator::Now() - sent);
+    if (m_cc)
+    {
+        m_cc->OnRttSample(Simulator::Now() - sent);
+    }
     m_sampleFrom = m_next;
     m_backoff = 1; // Karn's algorithm: a valid sample ends the backoff
 }
@@ -148,7 +200,7 @@ DrpSender::OnTimer()
 void
 DrpSender::Pump()
 {
-    while (!m_stopped && m_next < m_total && m_next < m_una + m_config.window)
+    while (!m_stopped && m_next < m_total && m_next < m_una + m_window)
     {
         const uint32_t sn = m_next++;
         if (m_config.rtt)
@@ -219,6 +271,10 @@ DrpSender::OnSent(uint32_t sn)
     {
         return;
     }
+    if (m_cc)
+    {
+        m_cc->OnSent(m_frameBytes);
+    }
     if (m_config.rtt && sn >= m_una && sn < m_next && SentAt(sn) == Time::Max())
     {
         SentAt(sn) = Simulator::Now(); // its first departure
@@ -239,13 +295,19 @@ DrpSender::GetNextSequence() const
 }
 
 void
-DrpSender::OnAck(uint32_t ackn)
+DrpSender::OnAck(uint32_t ackn, bool congestion)
 {
     if (!m_started || m_stopped)
     {
         return;
     }
     ackn = std::min(ackn, m_next);
+    if (m_cc)
+    {
+        m_inAck = true;
+        m_cc->OnAck(ackn > m_una ? ackn - m_una : 0, congestion);
+        m_inAck = false;
+    }
     if (ackn > m_una)
     {
         if (m_config.rtt)

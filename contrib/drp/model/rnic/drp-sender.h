@@ -8,8 +8,10 @@
 #include "drp-rtt-estimator.h"
 
 #include "ns3/callback.h"
+#include "ns3/data-rate.h"
 #include "ns3/event-id.h"
 #include "ns3/nstime.h"
+#include "ns3/ptr.h"
 
 #include <cstdint>
 #include <set>
@@ -17,6 +19,8 @@
 
 namespace ns3
 {
+
+class DrpCongestionOps;
 
 /**
  * \ingroup drp
@@ -65,7 +69,12 @@ namespace ns3
  * sample, not with progress (Karn's algorithm: the backed-off timer stays
  * until a frame sent once is acknowledged).
  *
- * No flow or congestion control: the published protocol has none.
+ * Congestion control (optional, SetCongestionControl(); the published
+ * protocol has none): the sender feeds the transfer's DrpCongestionOps its
+ * events (Start, each departure with its bytes, each acknowledgement with
+ * the frames it newly acknowledged and its CNP flag, each RTT sample) and
+ * sends at most min(its window, the configured window) frames in flight;
+ * its rate goes to the owner's callback. Without it nothing of this runs.
  */
 class DrpSender
 {
@@ -102,8 +111,22 @@ class DrpSender
     /**
      * Handles a cumulative acknowledgement.
      * \param ackn the next SN the receiver expects
+     * \param congestion it carried a congestion notification (CNP)
      */
-    void OnAck(uint32_t ackn);
+    void OnAck(uint32_t ackn, bool congestion = false);
+    /**
+     * Puts the transfer under congestion control (before Start()).
+     * \param cc the transfer's own object (a Fork())
+     * \param lineRate the port's rate
+     * \param frameBytes bytes of a data frame (the byte count per departure)
+     * \param applyRate runs with each new rate (0: unpaced)
+     */
+    void SetCongestionControl(Ptr<DrpCongestionOps> cc,
+                              DataRate lineRate,
+                              uint32_t frameBytes,
+                              Callback<void, DataRate> applyRate);
+    /// \return frames in flight at most now (the configured window without congestion control)
+    uint32_t GetWindow() const;
     /**
      * A frame left onto the wire: the timer runs from here.
      * \param sn the frame
@@ -134,6 +157,8 @@ class DrpSender
   private:
     /// Sends new frames while the window allows.
     void Pump();
+    /// The congestion control's rate or window changed.
+    void OnCongestionOutput();
     /// The timer event: an expiry if the deadline has passed.
     void OnTimer();
     /// Timer expiry.
@@ -168,27 +193,33 @@ class DrpSender
      */
     Time& SentAt(uint32_t sn);
 
-    uint32_t m_total;                    //!< frames in the transfer
-    Config m_config;                     //!< window and timers
-    Callback<bool, uint32_t> m_transmit; //!< sends one frame
-    Callback<void> m_failed;             //!< retry limit exceeded
-    bool m_started{false};               //!< Start() was called
-    bool m_stopped{false};               //!< Stop() was called or failed
-    uint32_t m_una{0};                   //!< first unacknowledged SN
-    uint32_t m_next{0};                  //!< next new SN
-    uint32_t m_dupAcks{0};               //!< repeats of the current ACKN
-    bool m_recovering{false};            //!< in fast recovery
-    uint32_t m_recover{0};               //!< recovery ends when this SN is acknowledged
-    uint32_t m_expiriesInRow{0};         //!< expiries without progress
-    uint32_t m_backoff{1};               //!< current timer multiplier
-    bool m_limitActive{true};            //!< the retry limit applies
-    uint32_t m_retransmissions{0};       //!< frames sent again
-    uint32_t m_timeouts{0};              //!< all expiries
-    std::set<uint32_t> m_waiting;        //!< frames with a copy waiting to leave
-    EventId m_timer;                     //!< retransmission timer event
-    Time m_deadline;                     //!< when the timer expires
-    std::vector<Time> m_sentAt;          //!< adaptive: first departure of each frame in flight
-    uint32_t m_sampleFrom{0};            //!< adaptive: the next sample from this frame on
+    uint32_t m_total;                     //!< frames in the transfer
+    Config m_config;                      //!< window and timers
+    Callback<bool, uint32_t> m_transmit;  //!< sends one frame
+    Callback<void> m_failed;              //!< retry limit exceeded
+    bool m_started{false};                //!< Start() was called
+    bool m_stopped{false};                //!< Stop() was called or failed
+    uint32_t m_una{0};                    //!< first unacknowledged SN
+    uint32_t m_next{0};                   //!< next new SN
+    uint32_t m_dupAcks{0};                //!< repeats of the current ACKN
+    bool m_recovering{false};             //!< in fast recovery
+    uint32_t m_recover{0};                //!< recovery ends when this SN is acknowledged
+    uint32_t m_expiriesInRow{0};          //!< expiries without progress
+    uint32_t m_backoff{1};                //!< current timer multiplier
+    bool m_limitActive{true};             //!< the retry limit applies
+    uint32_t m_retransmissions{0};        //!< frames sent again
+    uint32_t m_timeouts{0};               //!< all expiries
+    std::set<uint32_t> m_waiting;         //!< frames with a copy waiting to leave
+    EventId m_timer;                      //!< retransmission timer event
+    Time m_deadline;                      //!< when the timer expires
+    std::vector<Time> m_sentAt;           //!< adaptive: first departure of each frame in flight
+    uint32_t m_sampleFrom{0};             //!< adaptive: the next sample from this frame on
+    uint32_t m_window;                    //!< frames in flight at most now
+    Ptr<DrpCongestionOps> m_cc;           //!< congestion control (null: none)
+    DataRate m_lineRate;                  //!< congestion control: the port's rate
+    uint32_t m_frameBytes{0};             //!< congestion control: bytes per departure
+    Callback<void, DataRate> m_applyRate; //!< congestion control: paces the flow
+    bool m_inAck{false};                  //!< congestion control: inside OnAck()
 };
 
 } // namespace ns3

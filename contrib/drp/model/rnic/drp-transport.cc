@@ -7,9 +7,11 @@
 #include "ns3/boolean.h"
 #include "ns3/drp-check.h"
 #include "ns3/drp-compat.h"
+#include "ns3/drp-congestion-ops.h"
 #include "ns3/enum.h"
 #include "ns3/ethernet-net-device.h"
 #include "ns3/log.h"
+#include "ns3/object-factory.h"
 #include "ns3/pointer.h"
 #include "ns3/simulator.h"
 #include "ns3/uinteger.h"
@@ -192,6 +194,14 @@ DrpTransport::GetTypeId()
                 TimeValue(MicroSeconds(50)),
                 MakeTimeAccessor(&DrpTransport::SetCnpInterval, &DrpTransport::GetCnpInterval),
                 MakeTimeChecker())
+            .AddAttribute("CongestionControl",
+                          "Rate control of each transfer's data sender: a DrpCongestionOps "
+                          "subclass (ns3::DrpDcqcn, ns3::DrpDctcp), forked per transfer; the "
+                          "base class ns3::DrpCongestionOps is none (the published protocol).",
+                          TypeIdValue(DrpCongestionOps::GetTypeId()),
+                          MakeTypeIdAccessor(&DrpTransport::SetCongestionControl,
+                                             &DrpTransport::GetCongestionControl),
+                          MakeTypeIdChecker())
             .AddAttribute("IndirectBuffer",
                           "The indirect buffer (dynamic RNIC); null for the traditional RNIC.",
                           PointerValue(),
@@ -229,6 +239,11 @@ DrpTransport::GetTypeId()
                             "(ResponderConnection::Registration: NONE, PENDING, VALID, INVALID).",
                             MakeTraceSourceAccessor(&DrpTransport::m_responderRegistrationTrace),
                             "ns3::DrpTransport::ResponderRegistrationTracedCallback")
+            .AddTraceSource("Rate",
+                            "A transfer's congestion control changed its pacing rate "
+                            "(peer, TID, old, new; 0: unpaced, the line rate).",
+                            MakeTraceSourceAccessor(&DrpTransport::m_rateTrace),
+                            "ns3::DrpTransport::RateTracedCallback")
             .AddTraceSource("Tx",
                             "A DRP frame left the RNIC onto the wire.",
                             MakeTraceSourceAccessor(&DrpTransport::m_txTrace),
@@ -884,6 +899,60 @@ DrpTransport::SetFlowRate(uint64_t flow, DataRate rate)
 {
     m_scheduler.SetFlowRate(flow, rate);
     FetchAhead(); // a higher rate may make a frame due now
+}
+
+void
+DrpTransport::SetCongestionControl(TypeId type)
+{
+    const TypeId base = DrpCongestionOps::GetTypeId();
+    if (type != base && !type.IsChildOf(base))
+    {
+        throw std::invalid_argument("DrpTransport::CongestionControl = " + type.GetName() +
+                                    " is not a DrpCongestionOps (ns3::DrpCongestionOps, "
+                                    "ns3::DrpDcqcn, ns3::DrpDctcp)");
+    }
+    m_congestionControl = type;
+    m_congestionActive = type != base;
+    m_congestionPrototype = nullptr;
+}
+
+TypeId
+DrpTransport::GetCongestionControl() const
+{
+    return m_congestionControl;
+}
+
+void
+DrpTransport::AttachCongestionControl(DrpSender& sender,
+                                      uint64_t flow,
+                                      Mac48Address peer,
+                                      uint16_t tid)
+{
+    if (!m_congestionActive)
+    {
+        return; // none: no object, nothing per frame
+    }
+    if (!m_congestionPrototype)
+    {
+        ObjectFactory factory;
+        factory.SetTypeId(m_congestionControl);
+        m_congestionPrototype = factory.Create<DrpCongestionOps>();
+    }
+    DataRateValue lineRate;
+    NS_ABORT_MSG_IF(!m_device || !m_device->GetAttributeFailSafe("DataRate", lineRate),
+                    "DrpTransport::CongestionControl needs a port with a DataRate attribute");
+    sender.SetCongestionControl(
+        m_congestionPrototype->Fork(),
+        lineRate.Get(),
+        m_payloadSize + DrpHeader::SIZE,
+        drp::FunctorCallback<void, DataRate>([this, flow, peer, tid](DataRate rate) {
+            const DataRate old = m_scheduler.GetFlowRate(flow);
+            if (old != rate)
+            {
+                SetFlowRate(flow, rate);
+                m_rateTrace(peer, tid, old, rate);
+            }
+        }));
 }
 
 void

@@ -16,6 +16,7 @@
 #include "region-table.h"
 #include "responder-connection.h"
 
+#include "ns3/data-rate.h"
 #include "ns3/drp-header.h"
 #include "ns3/event-id.h"
 #include "ns3/net-device.h"
@@ -23,6 +24,7 @@
 #include "ns3/pcie-link.h"
 #include "ns3/traced-callback.h"
 #include "ns3/traced-value.h"
+#include "ns3/type-id.h"
 
 #include <deque>
 #include <map>
@@ -30,6 +32,8 @@
 
 namespace ns3
 {
+
+class DrpCongestionOps;
 
 /**
  * \ingroup drp
@@ -174,6 +178,18 @@ class DrpTransport : public Object
     typedef void (*InitiatorStateTracedCallback)(uint16_t tid,
                                                  InitiatorConnection::State oldState,
                                                  InitiatorConnection::State newState);
+    /**
+     * TracedCallback signature for a transfer's pacing rate (its congestion
+     * control's output; 0: unpaced).
+     * \param peer the data's receiver
+     * \param tid the transfer
+     * \param oldRate the rate before
+     * \param newRate the rate now
+     */
+    typedef void (*RateTracedCallback)(Mac48Address peer,
+                                       uint16_t tid,
+                                       DataRate oldRate,
+                                       DataRate newRate);
     /**
      * TracedCallback signature for the end of a transfer this RNIC responded to.
      * \param peer the initiator
@@ -369,6 +385,20 @@ class DrpTransport : public Object
      * \param rate its rate; 0: not paced (the port's rate)
      */
     void SetFlowRate(uint64_t flow, DataRate rate);
+    /**
+     * Puts a transfer's data sender under the CongestionControl attribute's
+     * scheme: a Fork() of it, whose rate paces \p flow (traced as "Rate").
+     * Does nothing with the base class (no congestion control).
+     * \param sender the data sender (not started yet)
+     * \param flow its flow in the transmit scheduler
+     * \param peer the data's receiver
+     * \param tid the transfer
+     */
+    void AttachCongestionControl(DrpSender& sender, uint64_t flow, Mac48Address peer, uint16_t tid);
+    /// \param type CongestionControl (a DrpCongestionOps subclass)
+    void SetCongestionControl(TypeId type);
+    /// \return CongestionControl
+    TypeId GetCongestionControl() const;
     /// \param interval CnpInterval (0 to 1 s; throws std::invalid_argument otherwise)
     void SetCnpInterval(Time interval);
     /// \return CnpInterval
@@ -822,6 +852,10 @@ class DrpTransport : public Object
                    ResponderConnection::Registration,
                    ResponderConnection::Registration>
         m_responderRegistrationTrace;
+    TracedCallback<Mac48Address, uint16_t, DataRate, DataRate> m_rateTrace; //!< pacing rates
+    TypeId m_congestionControl;                                             //!< CongestionControl
+    Ptr<DrpCongestionOps> m_congestionPrototype; //!< forked per transfer (made on first use)
+    bool m_congestionActive{false};              //!< CongestionControl is not the base class
     TracedCallback<Ptr<const Packet>> m_txTrace; //!< DRP frames sent
     TracedCallback<Ptr<const Packet>> m_rxTrace; //!< DRP frames received
 };

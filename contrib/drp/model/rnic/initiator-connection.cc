@@ -103,6 +103,7 @@ InitiatorConnection::Open()
                     c->Finish(DrpTransferRecord::DATA_FAILED);
                 }
             }));
+        m_transport->AttachCongestionControl(*m_sender, m_flow, m_record.peer, m_record.tid);
     }
     SetState(REQUESTING);
     SendRequest(true);
@@ -319,7 +320,7 @@ InitiatorConnection::OnAck(const DrpHeader& header, Ptr<Packet> frame)
         ++m_record.cnps;
         ++m_transport->m_cnpsReceived;
     }
-    m_sender->OnAck(header.GetAckNumber());
+    m_sender->OnAck(header.GetAckNumber(), header.HasCongestionNotification());
     MaybeRelease();
 }
 

@@ -58,7 +58,9 @@ class DrpTransport;
  * DrpSender's callbacks outlive a method and look the connection up again
  * by TID: the transfer may have ended meanwhile.
  *
- * Left out: flow and congestion control (the published protocol has none),
+ * Congestion control, when DrpTransport's CongestionControl names one, is
+ * the write data sender's (DrpSender::SetCongestionControl()). Left out:
+ * flow control (the published protocol has none),
  * and any interplay among transfers other than the shared port and PCIe
  * link.
  */

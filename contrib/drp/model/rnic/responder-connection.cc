@@ -505,6 +505,7 @@ ResponderConnection::StartReadData(bool indirect)
             return r && r->SendReadData(sn);
         }),
         drp::FunctorCallback<void>([transport, key]() { transport->AbandonResponder(key); }));
+    m_transport->AttachCongestionControl(*m_sender, m_flow, m_peer, m_tid);
     m_sender->Start();
 }
 
@@ -556,7 +557,7 @@ ResponderConnection::OnAck(const DrpHeader& header, Ptr<Packet> frame)
     else if (m_sender)
     {
         m_transport->m_cnpsReceived += header.HasCongestionNotification();
-        m_sender->OnAck(header.GetAckNumber());
+        m_sender->OnAck(header.GetAckNumber(), header.HasCongestionNotification());
     }
 }
 

@@ -1,0 +1,672 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+// Congestion control at the RNIC: DCQCN's reaction point and a DCTCP-style
+// window driven by explicit calls, the base class that changes nothing, and
+// fabric runs (two flows on one bottleneck, an incast).
+
+#include "ns3/boolean.h"
+#include "ns3/config.h"
+#include "ns3/double.h"
+#include "ns3/drp-compat.h"
+#include "ns3/drp-congestion-ops.h"
+#include "ns3/drp-dcqcn.h"
+#include "ns3/drp-dctcp.h"
+#include "ns3/drp-transport.h"
+#include "ns3/fabric-scenario.h"
+#include "ns3/simulator.h"
+#include "ns3/test.h"
+#include "ns3/uinteger.h"
+
+#include <algorithm>
+#include <cmath>
+#include <iostream>
+#include <map>
+#include <stdexcept>
+#include <vector>
+
+using namespace ns3;
+
+namespace
+{
+
+/// The paper's line rate: RateAi, RateHai and MinRate apply unscaled.
+const DataRate LINE("40Gbps");
+
+/**
+ * \param attributes name/value pairs set on the object
+ * \return a DrpDcqcn started at 40 Gb/s with a window of 8
+ */
+Ptr<DrpDcqcn>
+MakeDcqcn(const std::map<std::string, Ptr<AttributeValue>>& attributes = {}, DataRate line = LINE)
+{
+    Ptr<DrpDcqcn> cc = CreateObject<DrpDcqcn>();
+    for (const auto& [name, value] : attributes)
+    {
+        cc->SetAttribute(name, *value);
+    }
+    cc->Start(line, 8);
+    return cc;
+}
+
+/// \param rate a rate \return it in Gb/s
+double
+Gbps(DataRate rate)
+{
+    return double(rate.GetBitRate()) / 1e9;
+}
+
+/// \param seen where alpha goes \param cc the object
+void
+LookAlpha(std::vector<double>* seen, Ptr<DrpDcqcn> cc)
+{
+    seen->push_back(cc->GetAlpha());
+}
+
+/// \param seen where (current, target) go, Gb/s \param cc the object
+void
+LookRates(std::vector<std::pair<double, double>>* seen, Ptr<DrpDcqcn> cc)
+{
+    seen->emplace_back(Gbps(cc->GetCurrentRate()), Gbps(cc->GetTargetRate()));
+}
+
+/// \param cc receives a CNP
+void
+Cnp(Ptr<DrpDcqcn> cc)
+{
+    cc->OnAck(1, true);
+}
+
+/// \param targets the target now, then after each of 7 byte stages \param cc the object
+void
+SendAndLook(std::vector<double>* targets, Ptr<DrpDcqcn> cc)
+{
+    targets->push_back(Gbps(cc->GetTargetRate()));
+    for (int j = 1; j <= 7; ++j)
+    {
+        cc->OnSent(1000);
+        targets->push_back(Gbps(cc->GetTargetRate()));
+    }
+}
+
+} // namespace
+
+/**
+ * \ingroup drp-tests
+ * A CNP: target = current, current x (1 - alpha/2), then alpha moves
+ * towards 1 by g.
+ */
+class DrpDcqcnCutTestCase : public TestCase
+{
+  public:
+    DrpDcqcnCutTestCase()
+        : TestCase("DCQCN: a CNP cuts the current rate by half of alpha and raises alpha")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        Ptr<DrpDcqcn> cc = MakeDcqcn({{"InitialAlpha", Create<DoubleValue>(0.5)}});
+        NS_TEST_EXPECT_MSG_EQ(cc->GetRate(), DataRate(0), "starts at the line rate: unpaced");
+        NS_TEST_EXPECT_MSG_EQ(cc->GetWindow(), 8, "the configured window");
+        cc->OnAck(1, false);
+        NS_TEST_EXPECT_MSG_EQ(cc->GetRate(), DataRate(0), "an ACK without CNP changes nothing");
+        cc->OnAck(1, true);
+        NS_TEST_EXPECT_MSG_EQ_TOL(Gbps(cc->GetRate()), 40 * 0.75, 1e-9, "40 x (1 - 0.5/2)");
+        NS_TEST_EXPECT_MSG_EQ_TOL(Gbps(cc->GetTargetRate()), 40, 1e-9, "target: the old rate");
+        const double alpha = (1 - 1.0 / 256) * 0.5 + 1.0 / 256;
+        NS_TEST_EXPECT_MSG_EQ_TOL(cc->GetAlpha(), alpha, 1e-12, "(1 - g) alpha + g");
+        cc->OnAck(0, true); // a repeated ACKN with the CNP counts too
+        NS_TEST_EXPECT_MSG_EQ_TOL(Gbps(cc->GetRate()), 30 * (1 - alpha / 2), 1e-9, "cut again");
+        NS_TEST_EXPECT_MSG_EQ_TOL(Gbps(cc->GetTargetRate()), 30, 1e-9, "target: 30");
+        cc->Stop();
+        Simulator::Destroy();
+    }
+};
+
+/**
+ * \ingroup drp-tests
+ * Without CNPs alpha decays by (1 - g) per alpha timer K.
+ */
+class DrpDcqcnAlphaTestCase : public TestCase
+{
+  public:
+    DrpDcqcnAlphaTestCase()
+        : TestCase("DCQCN: alpha decays by (1 - g) per alpha timer without CNPs")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        Ptr<DrpDcqcn> cc = MakeDcqcn();
+        cc->OnAck(1, true);
+        const double alpha = cc->GetAlpha(); // 1: (1 - g) 1 + g
+        NS_TEST_EXPECT_MSG_EQ_TOL(alpha, 1.0, 1e-12, "from 1");
+        std::vector<double> seen;
+        for (int k = 1; k <= 3; ++k)
+        {
+            Simulator::Schedule(MicroSeconds(55 * k) + NanoSeconds(1), &LookAlpha, &seen, cc);
+        }
+        // A CNP at 200 us restarts the alpha timer: no decay at 220 us.
+        Simulator::Schedule(MicroSeconds(200), &Cnp, cc);
+        Simulator::Schedule(MicroSeconds(254), &LookAlpha, &seen, cc);
+        Simulator::Schedule(MicroSeconds(256), &LookAlpha, &seen, cc);
+        Simulator::Stop(MicroSeconds(300));
+        Simulator::Run();
+        const double g = 1.0 / 256;
+        NS_TEST_ASSERT_MSG_EQ(seen.size(), 5, "five looks");
+        for (int k = 1; k <= 3; ++k)
+        {
+            NS_TEST_EXPECT_MSG_EQ_TOL(seen[k - 1],
+                                      std::pow(1 - g, k),
+                                      1e-12,
+                                      "after " << k << " K");
+        }
+        const double before = std::pow(1 - g, 3); // 165 us: three decays
+        const double afterCnp = (1 - g) * before + g;
+        NS_TEST_EXPECT_MSG_EQ_TOL(seen[3], afterCnp, 1e-12, "254 us: the CNP's update only");
+        NS_TEST_EXPECT_MSG_EQ_TOL(seen[4], afterCnp * (1 - g), 1e-12, "255 us: K after the CNP");
+        cc->Stop();
+        Simulator::Destroy();
+    }
+};
+
+/**
+ * \ingroup drp-tests
+ * Fast recovery halves the distance to the target per timer step, F steps;
+ * then additive increase raises the target by R_AI per step.
+ */
+class DrpDcqcnRecoveryTestCase : public TestCase
+{
+  public:
+    DrpDcqcnRecoveryTestCase()
+        : TestCase("DCQCN: fast recovery halves the distance to the target for F steps, then "
+                   "additive increase")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        Ptr<DrpDcqcn> cc = MakeDcqcn({{"ByteCounter", Create<UintegerValue>(0)}});
+        cc->OnAck(1, true); // 20, target 40, alpha 1
+        cc->OnAck(1, true); // 10, target 20
+        NS_TEST_EXPECT_MSG_EQ_TOL(Gbps(cc->GetRate()), 10, 1e-9, "two cuts: 10 Gb/s");
+        std::vector<std::pair<double, double>> seen; // current, target
+        for (int k = 1; k <= 7; ++k)
+        {
+            Simulator::Schedule(MicroSeconds(55 * k) + NanoSeconds(1), &LookRates, &seen, cc);
+        }
+        Simulator::Stop(MicroSeconds(400));
+        Simulator::Run();
+        NS_TEST_ASSERT_MSG_EQ(seen.size(), 7, "seven steps");
+        for (int k = 1; k <= 5; ++k)
+        {
+            NS_TEST_EXPECT_MSG_EQ_TOL(seen[k - 1].first,
+                                      20 - 10 / std::pow(2, k),
+                                      1e-6,
+                                      "fast recovery step " << k);
+            NS_TEST_EXPECT_MSG_EQ_TOL(seen[k - 1].second, 20, 1e-9, "target kept");
+        }
+        NS_TEST_EXPECT_MSG_EQ_TOL(seen[5].second, 20.04, 1e-6, "step 6: target + R_AI");
+        NS_TEST_EXPECT_MSG_EQ_TOL(seen[5].first, (20.04 + seen[4].first) / 2, 1e-6, "halfway");
+        NS_TEST_EXPECT_MSG_EQ_TOL(seen[6].second, 20.08, 1e-6, "step 7: + R_AI again");
+        NS_TEST_EXPECT_MSG_EQ(cc->GetTimerStages(), 7, "seven timer stages");
+        cc->Stop();
+        Simulator::Destroy();
+    }
+};
+
+/**
+ * \ingroup drp-tests
+ * The byte counter: a stage per B bytes sent; both counters past F: hyper
+ * increase by (min(i, j) - F) R_HAI.
+ */
+class DrpDcqcnByteCounterTestCase : public TestCase
+{
+  public:
+    DrpDcqcnByteCounterTestCase()
+        : TestCase("DCQCN: the byte counter makes increase stages; both counters past F: hyper "
+                   "increase")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        // Byte counter alone (the timer far off).
+        Ptr<DrpDcqcn> bytes = MakeDcqcn({{"ByteCounter", Create<UintegerValue>(10000)},
+                                         {"IncreaseInterval", Create<TimeValue>(Seconds(1))}});
+        bytes->OnAck(1, true); // 20, target 40
+        bytes->OnSent(5000);
+        NS_TEST_EXPECT_MSG_EQ(bytes->GetByteStages(), 0, "half a counter: no stage");
+        bytes->OnSent(5000);
+        NS_TEST_EXPECT_MSG_EQ(bytes->GetByteStages(), 1, "B bytes: a stage");
+        NS_TEST_EXPECT_MSG_EQ_TOL(Gbps(bytes->GetRate()), 30, 1e-9, "fast recovery: halfway");
+        bytes->Stop();
+        Simulator::Destroy();
+
+        // Timer to i = 6, then byte stages: additive while j <= F, hyper from j = F + 1.
+        Ptr<DrpDcqcn> cc = MakeDcqcn({{"ByteCounter", Create<UintegerValue>(1000)},
+                                      {"IncreaseInterval", Create<TimeValue>(MicroSeconds(10))},
+                                      {"AlphaInterval", Create<TimeValue>(Seconds(1))}});
+        cc->OnAck(1, true);
+        cc->OnAck(1, true); // 10, target 20
+        std::vector<double> targets;
+        Simulator::Schedule(MicroSeconds(65), &SendAndLook, &targets, cc); // i = 6
+        Simulator::Stop(MicroSeconds(66));
+        Simulator::Run();
+        NS_TEST_ASSERT_MSG_EQ(targets.size(), 8, "eight looks");
+        NS_TEST_EXPECT_MSG_EQ_TOL(targets[0], 20.04, 1e-6, "i = 6: additive");
+        for (int j = 1; j <= 5; ++j)
+        {
+            NS_TEST_EXPECT_MSG_EQ_TOL(targets[j] - targets[j - 1],
+                                      0.04,
+                                      1e-6,
+                                      "j = " << j << ": additive (min(i, j) <= F)");
+        }
+        NS_TEST_EXPECT_MSG_EQ_TOL(targets[6] - targets[5], 0.2, 1e-6, "j = 6: hyper, 1 x R_HAI");
+        NS_TEST_EXPECT_MSG_EQ_TOL(targets[7] - targets[6], 0.2, 1e-6, "j = 7: min(i, j) = 6");
+        cc->Stop();
+        Simulator::Destroy();
+    }
+};
+
+/**
+ * \ingroup drp-tests
+ * The rate stays within [MinRate, line rate]; the steps scale with the line
+ * rate.
+ */
+class DrpDcqcnBoundsTestCase : public TestCase
+{
+  public:
+    DrpDcqcnBoundsTestCase()
+        : TestCase("DCQCN: never below the minimum rate nor above the line rate; steps scaled "
+                   "to the line rate")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        Ptr<DrpDcqcn> cc = MakeDcqcn();
+        for (int k = 0; k < 30; ++k)
+        {
+            cc->OnAck(1, true);
+        }
+        NS_TEST_EXPECT_MSG_EQ(cc->GetRate(), DataRate("100Mbps"), "MinRate at 40 Gb/s");
+        cc->Stop();
+        Simulator::Destroy();
+
+        // One cut, then a long recovery: the target stays at the line rate.
+        Ptr<DrpDcqcn> up = MakeDcqcn({{"ByteCounter", Create<UintegerValue>(1000)}});
+        up->OnAck(1, true);
+        for (int k = 0; k < 200; ++k)
+        {
+            up->OnSent(1000);
+        }
+        NS_TEST_EXPECT_MSG_EQ(up->GetTargetRate(), LINE, "target at most the line rate");
+        NS_TEST_EXPECT_MSG_LT_OR_EQ(up->GetCurrentRate(), LINE, "current at most the line rate");
+        NS_TEST_EXPECT_MSG_EQ(up->GetRate(), DataRate(0), "back at the line rate: unpaced");
+        up->Stop();
+        Simulator::Destroy();
+
+        // At 1 Gb/s: MinRate 100 Mb/s x 1/40, R_AI 40 Mb/s x 1/40.
+        Ptr<DrpDcqcn> slow =
+            MakeDcqcn({{"ByteCounter", Create<UintegerValue>(0)}}, DataRate("1Gbps"));
+        for (int k = 0; k < 30; ++k)
+        {
+            slow->OnAck(1, true);
+        }
+        NS_TEST_EXPECT_MSG_EQ(slow->GetRate(), DataRate("2.5Mbps"), "MinRate scaled");
+        slow->Stop();
+        Simulator::Destroy();
+        Ptr<DrpDcqcn> ai =
+            MakeDcqcn({{"ByteCounter", Create<UintegerValue>(0)}}, DataRate("1Gbps"));
+        ai->OnAck(1, true);
+        ai->OnAck(1, true); // 0.25, target 0.5
+        Simulator::Stop(MicroSeconds(6 * 55 + 1));
+        Simulator::Run();
+        NS_TEST_EXPECT_MSG_EQ(ai->GetTargetRate(), DataRate("501Mbps"), "R_AI scaled: 1 Mb/s");
+        ai->Stop();
+        Simulator::Destroy();
+    }
+};
+
+/**
+ * \ingroup drp-tests
+ * DCTCP: alpha from the marked fraction per window, the cut by alpha/2,
+ * additive increase, the bounds.
+ */
+class DrpDctcpWindowTestCase : public TestCase
+{
+  public:
+    DrpDctcpWindowTestCase()
+        : TestCase("DCTCP: the window cut follows the marked fraction; +1 per unmarked window")
+    {
+    }
+
+  private:
+    /**
+     * \param marked of 8 frames acknowledged one by one, the first this many marked
+     * \return the window after one observation window (g = 1, alpha from 0)
+     */
+    static uint32_t CutWith(uint32_t marked)
+    {
+        Ptr<DrpDctcp> cc = CreateObject<DrpDctcp>();
+        cc->SetAttribute("G", DoubleValue(1));
+        cc->SetAttribute("InitialAlpha", DoubleValue(0));
+        cc->Start(DataRate("1Gbps"), 8);
+        for (uint32_t f = 0; f < 8; ++f)
+        {
+            cc->OnAck(1, f < marked);
+        }
+        return cc->GetWindow();
+    }
+
+    void DoRun() override
+    {
+        NS_TEST_EXPECT_MSG_EQ(CutWith(0), 8, "no marks: stays at the configured window");
+        NS_TEST_EXPECT_MSG_EQ(CutWith(2), 7, "F = 1/4: 8 x (1 - 1/8) = 7");
+        NS_TEST_EXPECT_MSG_EQ(CutWith(4), 6, "F = 1/2: 8 x (1 - 1/4) = 6");
+        NS_TEST_EXPECT_MSG_EQ(CutWith(8), 4, "F = 1: 8 x (1 - 1/2) = 4");
+
+        Ptr<DrpDctcp> cc = CreateObject<DrpDctcp>(); // g = 1/16, alpha from 1
+        cc->Start(DataRate("1Gbps"), 8);
+        cc->OnAck(8, true); // one ACK for a whole window, with the echo
+        const double alpha = 15.0 / 16 + 1.0 / 16;
+        NS_TEST_EXPECT_MSG_EQ_TOL(cc->GetAlpha(), alpha, 1e-12, "F = 1");
+        NS_TEST_EXPECT_MSG_EQ(cc->GetWindow(), 4, "halved");
+        cc->OnAck(4, false);
+        NS_TEST_EXPECT_MSG_EQ_TOL(cc->GetAlpha(), alpha * 15 / 16, 1e-12, "F = 0: decays");
+        NS_TEST_EXPECT_MSG_EQ(cc->GetWindow(), 5, "an unmarked window: + 1");
+        for (int k = 0; k < 20; ++k)
+        {
+            cc->OnAck(8, true);
+        }
+        NS_TEST_EXPECT_MSG_EQ(cc->GetWindow(), 1, "at least one frame");
+        NS_TEST_EXPECT_MSG_EQ(cc->GetRate(), DataRate(0), "never paced");
+        cc->OnAck(0, true);
+        NS_TEST_EXPECT_MSG_EQ(cc->GetWindow(), 1, "a repeat counts no frame");
+        Ptr<DrpCongestionOps> fork = cc->Fork();
+        fork->Start(DataRate("1Gbps"), 8);
+        NS_TEST_EXPECT_MSG_EQ(fork->GetWindow(), 8, "a fork starts afresh");
+        NS_TEST_EXPECT_MSG_EQ(fork->GetName(), "dctcp", "its name");
+    }
+};
+
+/**
+ * \ingroup drp-tests
+ * The base class: nothing changes; the attribute refuses other types; a
+ * fork keeps the attributes.
+ */
+class DrpCcNoneTestCase : public TestCase
+{
+  public:
+    DrpCcNoneTestCase()
+        : TestCase("The base class changes nothing: the same FCTs as without the attribute set")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        FabricScenario::Config config;
+        config.hosts = 9;
+        config.queue = "32p";
+        const FabricScenario::Result plain = FabricScenario::Run(config);
+        Config::SetDefault("ns3::DrpTransport::CongestionControl",
+                           TypeIdValue(DrpCongestionOps::GetTypeId()));
+        const FabricScenario::Result none = FabricScenario::Run(config);
+        Config::Reset();
+        NS_TEST_ASSERT_MSG_EQ(none.transfers.size(), plain.transfers.size(), "the same transfers");
+        for (size_t i = 0; i < plain.transfers.size(); ++i)
+        {
+            NS_TEST_EXPECT_MSG_EQ(none.transfers[i].record.GetDuration(),
+                                  plain.transfers[i].record.GetDuration(),
+                                  "transfer " << i << ": the same FCT");
+        }
+        NS_TEST_EXPECT_MSG_EQ(none.events, plain.events, "the same events");
+        NS_TEST_EXPECT_MSG_EQ(none.rates.size(), 0, "no rate changes");
+
+        Ptr<DrpTransport> transport = CreateObject<DrpTransport>();
+        bool refused = false;
+        try
+        {
+            transport->SetCongestionControl(DrpTransport::GetTypeId());
+        }
+        catch (const std::invalid_argument&)
+        {
+            refused = true;
+        }
+        NS_TEST_EXPECT_MSG_EQ(refused, true, "not a DrpCongestionOps: refused");
+
+        Ptr<DrpDcqcn> dcqcn = CreateObject<DrpDcqcn>();
+        dcqcn->SetAttribute("G", DoubleValue(0.5));
+        Ptr<DrpCongestionOps> fork = dcqcn->Fork();
+        DoubleValue g;
+        fork->GetAttribute("G", g);
+        NS_TEST_EXPECT_MSG_EQ(g.Get(), 0.5, "a fork keeps the attributes");
+        NS_TEST_EXPECT_MSG_EQ(fork->GetName(), "dcqcn", "its name");
+        Ptr<DrpCongestionOps> base = CreateObject<DrpCongestionOps>();
+        base->Start(DataRate("1Gbps"), 8);
+        base->OnAck(1, true);
+        NS_TEST_EXPECT_MSG_EQ(base->GetRate(), DataRate(0), "none: unpaced");
+        NS_TEST_EXPECT_MSG_EQ(base->GetWindow(), 8, "none: the configured window");
+    }
+};
+
+namespace
+{
+
+/**
+ * Jain's fairness index of each flow's time-averaged pacing rate (0: the
+ * line rate) over [from, to].
+ * \param result a run with rates recorded
+ * \param from start of the interval
+ * \param to its end
+ * \param line the line rate
+ * \param means the flows' mean rates, bit/s (out)
+ * \return the index
+ */
+double
+JainOfRates(const FabricScenario::Result& result,
+            Time from,
+            Time to,
+            DataRate line,
+            std::vector<double>& means)
+{
+    std::map<std::pair<uint32_t, uint16_t>, std::vector<FabricScenario::RateChange>> byFlow;
+    for (const auto& t : result.transfers)
+    {
+        byFlow[{t.source, t.record.tid}]; // every flow, changes or not
+    }
+    for (const auto& r : result.rates)
+    {
+        byFlow[{r.source, r.tid}].push_back(r);
+    }
+    means.clear();
+    for (const auto& [flow, changes] : byFlow)
+    {
+        double rate = double(line.GetBitRate());
+        double area = 0;
+        Time at = from;
+        for (const auto& c : changes)
+        {
+            if (c.time > from)
+            {
+                const Time until = std::min(c.time, to);
+                if (until > at)
+                {
+                    area += rate * (until - at).GetSeconds();
+                    at = until;
+                }
+            }
+            rate =
+                c.rate.GetBitRate() == 0 ? double(line.GetBitRate()) : double(c.rate.GetBitRate());
+        }
+        if (to > at)
+        {
+            area += rate * (to - at).GetSeconds();
+        }
+        means.push_back(area / (to - from).GetSeconds());
+    }
+    double sum = 0;
+    double squares = 0;
+    for (double m : means)
+    {
+        sum += m;
+        squares += m * m;
+    }
+    return sum * sum / (means.size() * squares);
+}
+
+} // namespace
+
+/**
+ * \ingroup drp-tests
+ * Two long DCQCN flows into one receiver share the bottleneck fairly and
+ * keep its queue near the marking thresholds, with a window (64 frames
+ * each) that overfills the queue without congestion control.
+ */
+class DrpDcqcnFairnessTestCase : public TestCase
+{
+  public:
+    DrpDcqcnFairnessTestCase()
+        : TestCase("DCQCN: two long flows on one bottleneck converge to a fair share, the queue "
+                   "near the marking thresholds")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        FabricScenario::Config config;
+        config.hosts = 3;
+        config.degree = 2;
+        config.bytes = 4 * 1000 * 1000;
+        config.jitter = MicroSeconds(500); // the second flow starts later
+        config.ecn = true;
+        config.cc = "dcqcn";
+        config.rates = true;
+        // A window that lets the two flows overfill the queue: 2 x 64 frames.
+        Config::SetDefault("ns3::DrpTransport::Window", UintegerValue(64));
+        FabricScenario::Config plain = config;
+        plain.cc = "none";
+        const FabricScenario::Result without = FabricScenario::Run(plain);
+        const FabricScenario::Result result = FabricScenario::Run(config);
+        Config::Reset();
+        NS_TEST_ASSERT_MSG_EQ(result.transfers.size(), 2, "two flows");
+        NS_TEST_EXPECT_MSG_EQ(result.Count(DrpTransferRecord::SUCCESS), 2, "both succeed");
+        Time start = std::max(result.transfers[0].record.start, result.transfers[1].record.start);
+        Time end = std::min(result.transfers[0].record.end, result.transfers[1].record.end);
+        std::vector<double> means;
+        const double jain =
+            JainOfRates(result, start + (end - start) / 2, end, config.hostRate, means);
+        uint32_t peak = 0;
+        for (const auto& p : result.ports)
+        {
+            peak = std::max(peak, p.stats.peakFrames);
+        }
+        uint32_t peakWithout = 0;
+        for (const auto& p : without.ports)
+        {
+            peakWithout = std::max(peakWithout, p.stats.peakFrames);
+        }
+        std::cout << "without congestion control: peak queue " << peakWithout << " frames, drops "
+                  << without.GetDrops() << ", FCTs "
+                  << without.transfers[0].record.GetDuration().GetMicroSeconds() << " / "
+                  << without.transfers[1].record.GetDuration().GetMicroSeconds()
+                  << " us; with: FCTs "
+                  << result.transfers[0].record.GetDuration().GetMicroSeconds() << " / "
+                  << result.transfers[1].record.GetDuration().GetMicroSeconds() << " us"
+                  << std::endl;
+        std::cout << "two DCQCN flows: Jain " << jain << ", rates " << means[0] / 1e6 << " / "
+                  << means[1] / 1e6 << " Mb/s over ["
+                  << (start + (end - start) / 2).GetMicroSeconds() << ", " << end.GetMicroSeconds()
+                  << "] us, peak queue " << peak << " frames, drops " << result.GetDrops()
+                  << ", CNPs " << result.GetCnps() << std::endl;
+        NS_TEST_EXPECT_MSG_GT(without.GetDrops(), 0, "without: the window overfills the queue");
+        NS_TEST_EXPECT_MSG_GT(jain, 0.95, "a fair share over the second half");
+        NS_TEST_EXPECT_MSG_LT(peak, 50, "the queue stays well below its 100 frames");
+        NS_TEST_EXPECT_MSG_EQ(result.GetDrops(), 0, "no drops");
+    }
+};
+
+/**
+ * \ingroup drp-tests
+ * An 8:1 incast drops fewer frames with DCQCN than without; DCTCP too.
+ */
+class DrpCcIncastTestCase : public TestCase
+{
+  public:
+    DrpCcIncastTestCase()
+        : TestCase("8:1 incast: DCQCN and DCTCP drop fewer frames than no congestion control")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        FabricScenario::Config config;
+        config.hosts = 9;
+        config.bytes = 512 * 1024;
+        config.queue = "32p";
+        config.ecn = true;
+        const FabricScenario::Result none = FabricScenario::Run(config);
+        config.cc = "dcqcn";
+        const FabricScenario::Result dcqcn = FabricScenario::Run(config);
+        config.cc = "dctcp";
+        const FabricScenario::Result dctcp = FabricScenario::Run(config);
+        std::cout << "8:1 incast drops: none " << none.GetDrops() << ", dcqcn " << dcqcn.GetDrops()
+                  << ", dctcp " << dctcp.GetDrops() << "; mean FCT " << none.GetFct().mean << " / "
+                  << dcqcn.GetFct().mean << " / " << dctcp.GetFct().mean << " us" << std::endl;
+        NS_TEST_EXPECT_MSG_EQ(none.Count(DrpTransferRecord::SUCCESS), 8, "all succeed");
+        NS_TEST_EXPECT_MSG_EQ(dcqcn.Count(DrpTransferRecord::SUCCESS), 8, "all succeed");
+        NS_TEST_EXPECT_MSG_EQ(dctcp.Count(DrpTransferRecord::SUCCESS), 8, "all succeed");
+        NS_TEST_EXPECT_MSG_GT(none.GetDrops(), 0, "without: the queue overflows");
+        NS_TEST_EXPECT_MSG_LT(dcqcn.GetDrops(), none.GetDrops(), "DCQCN: fewer drops");
+        NS_TEST_EXPECT_MSG_LT(dctcp.GetDrops(), none.GetDrops(), "DCTCP: fewer drops");
+
+        FabricScenario::Config refused;
+        refused.cc = "dcqcn";
+        bool thrown = false;
+        try
+        {
+            refused.Validate();
+        }
+        catch (const std::invalid_argument& e)
+        {
+            thrown = std::string(e.what()).find("ecn") != std::string::npos;
+        }
+        NS_TEST_EXPECT_MSG_EQ(thrown, true, "cc without ecn: refused, naming ecn");
+    }
+};
+
+/**
+ * \ingroup drp-tests
+ * Congestion control at the RNIC.
+ */
+class DrpCcTestSuite : public TestSuite
+{
+  public:
+    DrpCcTestSuite()
+        : TestSuite("drp-cc", DRP_TEST_UNIT)
+    {
+        AddTestCase(new DrpDcqcnCutTestCase, DRP_TEST_QUICK);
+        AddTestCase(new DrpDcqcnAlphaTestCase, DRP_TEST_QUICK);
+        AddTestCase(new DrpDcqcnRecoveryTestCase, DRP_TEST_QUICK);
+        AddTestCase(new DrpDcqcnByteCounterTestCase, DRP_TEST_QUICK);
+        AddTestCase(new DrpDcqcnBoundsTestCase, DRP_TEST_QUICK);
+        AddTestCase(new DrpDctcpWindowTestCase, DRP_TEST_QUICK);
+        AddTestCase(new DrpCcNoneTestCase, DRP_TEST_QUICK);
+        AddTestCase(new DrpDcqcnFairnessTestCase, DRP_TEST_QUICK);
+        AddTestCase(new DrpCcIncastTestCase, DRP_TEST_QUICK);
+    }
+};
+
+/// Static instance that registers the suite with the runner.
+static DrpCcTestSuite g_drpCcTestSuite;
