@@ -138,6 +138,23 @@ AssignQueueStreams(FabricHelper& fabric, int64_t stream)
 }
 
 /**
+ * \param items a result's ports or transfers
+ * \param value what one of them adds
+ * \return the sum over all of them
+ */
+template <typename T, typename F>
+auto
+SumOf(const std::vector<T>& items, F value) -> decltype(value(items.front()))
+{
+    decltype(value(items.front())) sum{};
+    for (const T& item : items)
+    {
+        sum += value(item);
+    }
+    return sum;
+}
+
+/**
  * Makes a fabric lossless: a SwitchBuffer in every switch, the class queues
  * of every switch port (made when first used) as big as the buffer, so that
  * only the buffer drops.
@@ -547,67 +564,37 @@ FabricScenario::GetSlowdownBySize(const std::vector<uint32_t>& bytes,
 uint64_t
 FabricScenario::Result::GetDrops() const
 {
-    uint64_t drops = 0;
-    for (const auto& p : ports)
-    {
-        drops += p.stats.egressDrops;
-    }
-    return drops;
+    return SumOf(ports, [](const Port& p) { return p.stats.egressDrops; });
 }
 
 uint64_t
 FabricScenario::Result::GetEcnMarks() const
 {
-    uint64_t marks = 0;
-    for (const auto& p : ports)
-    {
-        marks += p.ecnMarks;
-    }
-    return marks;
+    return SumOf(ports, [](const Port& p) { return p.ecnMarks; });
 }
 
 uint64_t
 FabricScenario::Result::GetCnps() const
 {
-    uint64_t cnps = 0;
-    for (const auto& t : transfers)
-    {
-        cnps += t.record.cnps;
-    }
-    return cnps;
+    return SumOf(transfers, [](const Transfer& t) { return uint64_t(t.record.cnps); });
 }
 
 uint64_t
 FabricScenario::Result::GetPausesSent() const
 {
-    uint64_t pauses = 0;
-    for (const auto& p : ports)
-    {
-        pauses += p.pausesSent;
-    }
-    return pauses;
+    return SumOf(ports, [](const Port& p) { return p.pausesSent; });
 }
 
 uint64_t
 FabricScenario::Result::GetPausesReceived() const
 {
-    uint64_t pauses = 0;
-    for (const auto& p : ports)
-    {
-        pauses += p.pausesReceived;
-    }
-    return pauses;
+    return SumOf(ports, [](const Port& p) { return p.pausesReceived; });
 }
 
 Time
 FabricScenario::Result::GetTimePaused() const
 {
-    Time paused;
-    for (const auto& p : ports)
-    {
-        paused += p.timePaused;
-    }
-    return paused;
+    return SumOf(ports, [](const Port& p) { return p.timePaused; });
 }
 
 uint64_t
