@@ -487,14 +487,26 @@ EcmpSwitchNetDevice::SendOut(uint32_t inPort,
         SendBuffered(inPort, outPort, packet, protocol, source, destination);
         return;
     }
-    Port& port = m_ports[outPort];
-    if (!port.device->SendFrom(packet->Copy(), source, destination, protocol))
+    if (!m_ports[outPort].device->SendFrom(packet->Copy(), source, destination, protocol))
     {
-        NS_LOG_LOGIC("port " << outPort << " refused frame " << packet->GetUid());
-        ++port.stats.egressDrops;
-        m_dropTrace(packet, outPort);
+        CountRefused(outPort, packet);
         return;
     }
+    CountForwarded(inPort, outPort, packet);
+}
+
+void
+EcmpSwitchNetDevice::CountRefused(uint32_t outPort, Ptr<const Packet> packet)
+{
+    NS_LOG_LOGIC("port " << outPort << " refused frame " << packet->GetUid());
+    ++m_ports[outPort].stats.egressDrops;
+    m_dropTrace(packet, outPort);
+}
+
+void
+EcmpSwitchNetDevice::CountForwarded(uint32_t inPort, uint32_t outPort, Ptr<const Packet> packet)
+{
+    Port& port = m_ports[outPort];
     ++port.stats.framesOut;
     m_forwardTrace(packet, inPort, outPort);
     Ptr<Queue<Packet>> queue = port.device->GetQueue();
@@ -520,27 +532,20 @@ EcmpSwitchNetDevice::SendBuffered(uint32_t inPort,
                                              << SwitchBuffer::GetPlacementName(placement));
         return;
     }
-    Port& port = m_ports[outPort];
     const uint32_t fifo = EgressFifo(outPort, packet);
     m_pending[fifo].push_back({packet->GetUid(), bytes, inPort, cls, false});
     m_passedThrough = false;
-    if (!port.device->SendFrom(packet->Copy(), source, destination, protocol))
+    if (!m_ports[outPort].device->SendFrom(packet->Copy(), source, destination, protocol))
     {
         m_pending[fifo].pop_back();
-        NS_LOG_LOGIC("port " << outPort << " refused frame " << packet->GetUid());
-        ++port.stats.egressDrops;
-        m_dropTrace(packet, outPort);
+        CountRefused(outPort, packet);
         return;
     }
     if (!m_passedThrough)
     {
         CommitPending(fifo, placement);
     }
-    ++port.stats.framesOut;
-    m_forwardTrace(packet, inPort, outPort);
-    Ptr<Queue<Packet>> queue = port.device->GetQueue();
-    port.stats.peakBytes = std::max(port.stats.peakBytes, queue->GetNBytes());
-    port.stats.peakFrames = std::max(port.stats.peakFrames, queue->GetNPackets());
+    CountForwarded(inPort, outPort, packet);
 }
 
 void

@@ -365,6 +365,19 @@ class EcmpSwitchNetDevice : public NetDevice
                  Mac48Address source,
                  Mac48Address destination);
     /**
+     * An egress port refused a frame: counted and traced as its drop.
+     * \param outPort the port
+     * \param packet the frame
+     */
+    void CountRefused(uint32_t outPort, Ptr<const Packet> packet);
+    /**
+     * An egress port took a frame: counted, traced, its peak queue updated.
+     * \param inPort where it came in
+     * \param outPort where it goes out
+     * \param packet the frame
+     */
+    void CountForwarded(uint32_t inPort, uint32_t outPort, Ptr<const Packet> packet);
+    /**
      * SendOut() through the shared buffer.
      * \param inPort the port it came in on
      * \param outPort the port it leaves by

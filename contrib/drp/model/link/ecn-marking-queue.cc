@@ -33,7 +33,8 @@ constexpr uint16_t IPV4_ETHERTYPE = 0x0800;
 std::map<uint16_t, EcnMarkingQueue::Marker>&
 Markers()
 {
-    static std::map<uint16_t, EcnMarkingQueue::Marker> markers;
+    static std::map<uint16_t, EcnMarkingQueue::Marker> markers{
+        {IPV4_ETHERTYPE, MakeCallback(&EcnMarkingQueue::MarkIpv4)}};
     return markers;
 }
 
@@ -77,10 +78,6 @@ EcnMarkingQueue::EcnMarkingQueue()
       NS_LOG_TEMPLATE_DEFINE("EcnMarkingQueue")
 {
     NS_LOG_FUNCTION(this);
-    if (Markers().count(IPV4_ETHERTYPE) == 0)
-    {
-        Markers()[IPV4_ETHERTYPE] = MakeCallback(&EcnMarkingQueue::MarkIpv4);
-    }
 }
 
 EcnMarkingQueue::~EcnMarkingQueue()

@@ -98,6 +98,15 @@ class EcnMarkingQueue : public DropTailQueue<Packet>
     static void SetMarker(uint16_t etherType, Marker marker);
 
     /**
+     * IPv4's marker (RFC 3168: ECT(0) or ECT(1) becomes CE; the header
+     * checksum is recomputed when Node::ChecksumEnabled()), registered for
+     * EtherType 0x0800 from the start.
+     * \param payload an IPv4 packet
+     * \return true if ECN-capable (then marked CE)
+     */
+    static bool MarkIpv4(Ptr<Packet> payload);
+
+    /**
      * \param backlog a backlog, in the thresholds' unit (bytes or frames)
      * \return the probability that a frame leaving it behind is marked
      */
@@ -122,11 +131,6 @@ class EcnMarkingQueue : public DropTailQueue<Packet>
      * \return a copy of it marked CE, or null if it is not ECN-capable
      */
     static Ptr<Packet> Mark(Ptr<const Packet> frame);
-    /**
-     * \param payload an IPv4 packet
-     * \return true if ECN-capable (then marked CE)
-     */
-    static bool MarkIpv4(Ptr<Packet> payload);
 
     QueueSize m_minThreshold;                      //!< never marks at or below
     QueueSize m_maxThreshold;                      //!< always marks at or above

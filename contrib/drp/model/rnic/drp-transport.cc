@@ -1460,7 +1460,7 @@ DrpTransport::OnEarlyData(const DrpHeader& header,
         Drop(frame, BUFFER_FULL); // no record: nothing was kept
         return;
     }
-    CreateResponder(from, header.GetTid(), false).CommitBuffered(header);
+    CreateResponder(from, header.GetTid(), false).CommitEarly(header);
 }
 
 void

@@ -368,9 +368,15 @@ ResponderConnection::OnWriteData(Ptr<Packet> payload, const DrpHeader& header, P
 }
 
 void
+ResponderConnection::CommitEarly(const DrpHeader& header)
+{
+    m_transport->NoteCongestion(header, m_receiver);
+    CommitBuffered(header);
+}
+
+void
 ResponderConnection::CommitBuffered(const DrpHeader& header)
 {
-    m_transport->NoteCongestion(header, m_receiver); // early data, too
     m_receiver.See(header.GetSequence(), header.GetLength());
     m_receiver.Commit(header.GetSequence());
     m_transport->SendAck(m_peer, m_tid, false, m_receiver);

@@ -149,6 +149,13 @@ class ResponderConnection
      * \param header the frame's header
      */
     void CommitBuffered(const DrpHeader& header);
+    /**
+     * Early write data (no request yet) is in the indirect buffer: as
+     * CommitBuffered(), and the frame's CE mark noted (OnWriteData() notes
+     * it for every later frame).
+     * \param header the frame's header
+     */
+    void CommitEarly(const DrpHeader& header);
     /// Ends the record: timers and sender stop; RELEASED -> CLOSED, else -> ABANDONED.
     void Close();
     /**

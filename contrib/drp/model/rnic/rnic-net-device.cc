@@ -100,8 +100,7 @@ RnicNetDevice::RnicNetDevice()
 {
     NS_LOG_FUNCTION(this);
     SetTransport(CreateObject<DrpTransport>());
-    // Switch queues that mark ECN find DRP's field through its EtherType.
-    EcnMarkingQueue::SetMarker(m_etherType, MakeCallback(&DrpHeader::MarkCongestion));
+    SetEtherType(m_etherType); // registers DRP's ECN marker for it
 }
 
 bool
@@ -141,6 +140,7 @@ RnicNetDevice::SetEtherType(uint16_t etherType)
     NS_LOG_FUNCTION(this << etherType);
     CheckEtherType("RnicNetDevice::EtherType", etherType);
     m_etherType = etherType;
+    // Switch queues that mark ECN find DRP's field through its EtherType.
     EcnMarkingQueue::SetMarker(m_etherType, MakeCallback(&DrpHeader::MarkCongestion));
 }
 
