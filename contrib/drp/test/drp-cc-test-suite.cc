@@ -14,8 +14,16 @@
 #include "ns3/drp-dcqcn.h"
 #include "ns3/drp-dctcp.h"
 #include "ns3/drp-transport.h"
+#include "ns3/ecn-marking-queue.h"
+#include "ns3/ethernet-helper.h"
 #include "ns3/fabric-scenario.h"
+#include "ns3/fabric-workload-helper.h"
+#include "ns3/queue-size.h"
+#include "ns3/rdma-host-helper.h"
+#include "ns3/rnic-helper.h"
 #include "ns3/simulator.h"
+#include "ns3/star-fabric-helper.h"
+#include "ns3/string.h"
 #include "ns3/test.h"
 #include "ns3/uinteger.h"
 
@@ -648,6 +656,142 @@ class DrpCcIncastTestCase : public TestCase
 
 /**
  * \ingroup drp-tests
+ * Reads under congestion control: the data sender is the read's
+ * responder, so the responder's transport forks the scheme, the initiator
+ * (the data's receiver) is the notification point, and its ACKs carry the
+ * echo back. Host 0 reads from hosts 1 and 2 at once: their data meet at
+ * the switch port towards host 0.
+ */
+class DrpCcReadTestCase : public TestCase
+{
+  public:
+    DrpCcReadTestCase()
+        : TestCase("Reads: the responder sends the data, reacts to the initiator's echoes, "
+                   "and the read data arrive byte for byte")
+    {
+    }
+
+  private:
+    /// What one run of the two reads gave.
+    struct Outcome
+    {
+        uint32_t succeeded{0};            //!< reads that succeeded
+        uint32_t corrupt{0};              //!< successful reads whose regions differ
+        uint64_t marks{0};                //!< frames the switch marked CE
+        uint64_t drops{0};                //!< frames the switch dropped
+        uint64_t echoesSent{0};           //!< CNPs the initiator (host 0) sent
+        uint64_t echoesTaken{0};          //!< CNPs the responders (hosts 1, 2) received
+        uint32_t rateChanges[3]{0, 0, 0}; //!< Rate trace calls per host
+    };
+
+    /**
+     * \param cc the congestion control's TypeId (the base class: none)
+     * \return what the run gave
+     */
+    static Outcome RunReads(TypeId cc)
+    {
+        RnicHelper rnic;
+        rnic.SetMethod("dynamic");
+        rnic.SetDeviceAttribute("DataRate", StringValue("1Gbps"));
+        rnic.SetTransportAttribute("EcnCapable", BooleanValue(true));
+        rnic.SetTransportAttribute("Window", UintegerValue(64));
+        rnic.SetTransportAttribute("CongestionControl", TypeIdValue(cc));
+        if (cc == DrpDctcp::GetTypeId())
+        {
+            rnic.SetTransportAttribute("CnpInterval", TimeValue(Seconds(0)));
+        }
+        EthernetHelper links;
+        links.SetDeviceAttribute("DataRate", StringValue("1Gbps"));
+        links.SetQueue("ns3::EcnMarkingQueue", "MaxSize", QueueSizeValue(QueueSize("100p")));
+        StarFabricHelper fabric(3, rnic, links);
+        for (uint32_t p = 0; p < fabric.GetSwitch(0)->GetNPorts(); ++p)
+        {
+            DynamicCast<EcnMarkingQueue>(fabric.GetSwitch(0)->GetPort(p)->GetQueue())
+                ->AssignStreams(100 + p);
+        }
+        FabricWorkloadHelper workload(fabric);
+        workload.SetOperation(RdmaHostApplication::READ);
+        workload.AddIncast(1, {0}, 2000000, Seconds(0)); // host 0 reads from host 1
+        workload.AddIncast(2, {0}, 2000000, Seconds(0)); // and from host 2
+        ApplicationContainer apps = workload.Install(RdmaHostHelper());
+        Outcome out;
+        for (uint32_t h = 0; h < 3; ++h)
+        {
+            uint32_t* changes = &out.rateChanges[h];
+            fabric.GetRnic(h)->GetTransport()->TraceConnectWithoutContext(
+                "Rate",
+                drp::FunctorCallback<void, Mac48Address, uint16_t, DataRate, DataRate>(
+                    [changes](Mac48Address, uint16_t, DataRate, DataRate) { ++*changes; }));
+        }
+        apps.Start(Seconds(0));
+        Simulator::Run();
+        auto initiator = DynamicCast<RdmaHostApplication>(apps.Get(0));
+        for (const auto& r : initiator->GetRecords())
+        {
+            if (r.status != DrpTransferRecord::SUCCESS)
+            {
+                continue;
+            }
+            ++out.succeeded;
+            const uint32_t peer =
+                r.peer == Mac48Address::ConvertFrom(fabric.GetRnic(1)->GetAddress()) ? 1 : 2;
+            out.corrupt += fabric.GetRnic(0)->GetHostMemory()->CountDifferences(
+                               r.sba,
+                               fabric.GetRnic(peer)->GetHostMemory(),
+                               r.dba,
+                               r.length) != 0;
+        }
+        Ptr<EcmpSwitchNetDevice> sw = fabric.GetSwitch(0);
+        for (uint32_t p = 0; p < sw->GetNPorts(); ++p)
+        {
+            auto queue = DynamicCast<EcnMarkingQueue>(sw->GetPort(p)->GetQueue());
+            out.marks += queue->GetMarks();
+            out.drops += queue->GetTotalDroppedPackets();
+        }
+        out.echoesSent = fabric.GetRnic(0)->GetTransport()->GetCnpsSent();
+        out.echoesTaken = fabric.GetRnic(1)->GetTransport()->GetCnpsReceived() +
+                          fabric.GetRnic(2)->GetTransport()->GetCnpsReceived();
+        Simulator::Destroy();
+        return out;
+    }
+
+    void DoRun() override
+    {
+        const Outcome none = RunReads(DrpCongestionOps::GetTypeId());
+        for (TypeId cc : {DrpDcqcn::GetTypeId(), DrpDctcp::GetTypeId()})
+        {
+            const Outcome out = RunReads(cc);
+            std::cout << cc.GetName() << " reads: marks " << out.marks << ", echoes sent "
+                      << out.echoesSent << ", received " << out.echoesTaken << ", drops "
+                      << out.drops << " (none: " << none.drops << "), rate changes "
+                      << out.rateChanges[0] << "/" << out.rateChanges[1] << "/"
+                      << out.rateChanges[2] << std::endl;
+            NS_TEST_EXPECT_MSG_EQ(out.succeeded, 2, cc.GetName() << ": both reads succeed");
+            NS_TEST_EXPECT_MSG_EQ(out.corrupt, 0, cc.GetName() << ": the data byte for byte");
+            NS_TEST_EXPECT_MSG_GT(out.marks, 0, cc.GetName() << ": the switch marks");
+            NS_TEST_EXPECT_MSG_GT(out.echoesSent, 0, cc.GetName() << ": the initiator echoes");
+            NS_TEST_EXPECT_MSG_EQ(out.echoesTaken,
+                                  out.echoesSent,
+                                  cc.GetName() << ": the responders receive every echo");
+            NS_TEST_EXPECT_MSG_EQ(out.rateChanges[0],
+                                  0,
+                                  cc.GetName() << ": the initiator sends no data: no rate");
+            const bool paced = cc == DrpDcqcn::GetTypeId(); // DCTCP only cuts its window
+            const bool responderRates = out.rateChanges[1] > 0 && out.rateChanges[2] > 0;
+            NS_TEST_EXPECT_MSG_EQ(responderRates,
+                                  paced,
+                                  cc.GetName() << ": the responders' rates change (DCQCN)");
+            NS_TEST_EXPECT_MSG_LT(out.drops,
+                                  none.drops,
+                                  cc.GetName() << ": fewer drops than without");
+        }
+        NS_TEST_EXPECT_MSG_EQ(none.succeeded, 2, "none: both reads succeed");
+        NS_TEST_EXPECT_MSG_GT(none.drops, 0, "none: a window of 64 overfills the queue");
+    }
+};
+
+/**
+ * \ingroup drp-tests
  * Congestion control at the RNIC.
  */
 class DrpCcTestSuite : public TestSuite
@@ -665,6 +809,7 @@ class DrpCcTestSuite : public TestSuite
         AddTestCase(new DrpCcNoneTestCase, DRP_TEST_QUICK);
         AddTestCase(new DrpDcqcnFairnessTestCase, DRP_TEST_QUICK);
         AddTestCase(new DrpCcIncastTestCase, DRP_TEST_QUICK);
+        AddTestCase(new DrpCcReadTestCase, DRP_TEST_QUICK);
     }
 };
 
