@@ -19,13 +19,18 @@
  *
  *     drp-fabric-scale [--hosts=16,32,64,128,256] [--flows=10000] [--load=0.5]
  *                      [--cdf=web-search] [--method=dynamic] [--rto=TIME]
- *                      [--timeoutMode=fixed|adaptive]
+ *                      [--timeoutMode=fixed|adaptive] [--cc=none|dcqcn|dctcp]
+ *                      [--lossless]
  *
  * The timer of the data phase is fixed by default (RetransmissionTimeout);
  * queueing in a loaded fabric outlasts the default, so many retransmissions
  * are spurious, and every one is a frame to simulate. --rto shows what they
  * cost; --timeoutMode=adaptive estimates the timeout per peer instead (RFC
- * 6298; --rto is then the initial RTO).
+ * 6298; --rto is then the initial RTO). --cc turns on ECN marking in the
+ * switch queues (FabricScenario's defaults) and that congestion control in
+ * the RNICs; --lossless makes the fabric lossless (PFC and a shared buffer
+ * per switch, FabricScenario's lossless). The last columns count the frames
+ * marked CE and the pause frames the switch ports sent.
  */
 
 #include "ns3/core-module.h"
@@ -61,6 +66,8 @@ struct Settings
     DataRate uplinkRate{"10Gbps"};    //!< leaf-spine links
     Time rto{DefaultRto()};           //!< the transports' RetransmissionTimeout
     std::string timeoutMode{"fixed"}; //!< the transports' TimeoutMode: fixed or adaptive
+    std::string cc{"none"};           //!< congestion control: none, dcqcn or dctcp (with ECN)
+    bool lossless{false};             //!< PFC and a shared buffer per switch
 
     /// \return DrpTransport's default RetransmissionTimeout
     static Time DefaultRto()
@@ -91,6 +98,9 @@ RunSize(uint32_t hosts, const Settings& s)
     config.hostRate = s.hostRate;
     config.fabricRate = s.uplinkRate;
     config.timeoutMode = s.timeoutMode;
+    config.cc = s.cc;
+    config.ecn = s.cc != "none";
+    config.lossless = s.lossless;
     // The arrivals window in which the expected number of flows is the one asked for.
     const double flows = s.flowsAt128 * hosts / 128.0;
     const double perHostPerSecond =
@@ -121,6 +131,7 @@ RunSize(uint32_t hosts, const Settings& s)
               << std::setprecision(0) << std::setw(11) << result.events / wall << std::setw(9)
               << usage.ru_maxrss / 1024 << std::setw(11) << frames << std::setprecision(2)
               << std::setw(10) << wall / frames * 1e6 << std::setw(10) << retransmissions
+              << std::setw(10) << result.GetEcnMarks() << std::setw(9) << result.GetPausesSent()
               << std::endl;
 }
 
@@ -146,6 +157,10 @@ main(int argc, char* argv[])
                     "the transports' RetransmissionTimeout (adaptive: the initial RTO)",
                     s.rto);
     cmd.AddValue("timeoutMode", "the transports' timers: fixed or adaptive", s.timeoutMode);
+    cmd.AddValue("cc",
+                 "congestion control: none, dcqcn or dctcp (switch queues then mark ECN)",
+                 s.cc);
+    cmd.AddValue("lossless", "a lossless fabric: PFC and a shared buffer per switch", s.lossless);
     std::vector<uint32_t> hosts;
     try
     {
@@ -154,6 +169,7 @@ main(int argc, char* argv[])
         strict.Apply();
         ModePolicy::ParseMethod(s.method);
         drp::RequireOneOf("timeoutMode", s.timeoutMode, {"fixed", "adaptive"});
+        drp::RequireOneOf("cc", s.cc, {"none", "dcqcn", "dctcp"});
         CreateObject<DrpTransport>()->SetAttribute("RetransmissionTimeout", TimeValue(s.rto));
         std::stringstream list(sizes);
         for (std::string item; std::getline(list, item, ',');)
@@ -184,9 +200,11 @@ main(int argc, char* argv[])
         << drp::ShowDataRate(s.hostRate) << ", uplinks " << drp::ShowDataRate(s.uplinkRate)
         << "; Poisson " << s.cdf << " flows at load " << s.load << ", " << s.method
         << " RNICs, RetransmissionTimeout " << s.rto.As(Time::US)
-        << (s.timeoutMode == "adaptive" ? " (initial), adaptive timeouts" : "") << "\n"
+        << (s.timeoutMode == "adaptive" ? " (initial), adaptive timeouts" : "")
+        << (s.cc != "none" ? ", ECN and " + s.cc : "") << (s.lossless ? ", lossless (PFC)" : "")
+        << "\n"
         << " hosts   flows   ended      ok  wall (s)  cpu (s)   sim (s)       events   events/s"
-        << "  RSS MiB     frames  us/frame     retx" << std::endl;
+        << "  RSS MiB     frames  us/frame     retx     marks   pauses" << std::endl;
     for (uint32_t n : hosts)
     {
         // One child per size: its peak memory is its own.

@@ -121,6 +121,30 @@ TraceRates(FabricHelper& fabric, FabricScenario::Result& result)
     }
 }
 
+/**
+ * \param fabric the fabric
+ * \param port one of its switch ports
+ * \return the transmit queues the port's frames can wait in: its TxQueue
+ *         and, with PFC on, the queue of the RNICs' DRP class (made now if
+ *         it was not yet: a class's queue is made when first used)
+ */
+std::vector<Ptr<Queue<Packet>>>
+PortQueues(const FabricHelper& fabric, Ptr<EthernetNetDevice> port)
+{
+    std::vector<Ptr<Queue<Packet>>> queues{port->GetQueue()};
+    const uint8_t drpClass = fabric.GetRnic(0)->GetDrpClass();
+    if (port->IsPfcEnabled() && drpClass != 0)
+    {
+        queues.push_back(port->GetClassQueue(drpClass));
+    }
+    return queues;
+}
+
+/**
+ * Fixes the random streams of every marking queue of the switch ports.
+ * \param fabric the fabric
+ * \param stream the first stream
+ */
 void
 AssignQueueStreams(FabricHelper& fabric, int64_t stream)
 {
@@ -129,12 +153,34 @@ AssignQueueStreams(FabricHelper& fabric, int64_t stream)
         Ptr<EcmpSwitchNetDevice> sw = fabric.GetSwitch(s);
         for (uint32_t p = 0; p < sw->GetNPorts(); ++p)
         {
-            if (auto queue = DynamicCast<EcnMarkingQueue>(sw->GetPort(p)->GetQueue()))
+            for (const auto& q : PortQueues(fabric, sw->GetPort(p)))
             {
-                stream += queue->AssignStreams(stream);
+                if (auto queue = DynamicCast<EcnMarkingQueue>(q))
+                {
+                    stream += queue->AssignStreams(stream);
+                }
             }
         }
     }
+}
+
+/**
+ * \param fabric the fabric
+ * \param port one of its switch ports
+ * \return frames its queues marked CE
+ */
+uint64_t
+PortMarks(const FabricHelper& fabric, Ptr<EthernetNetDevice> port)
+{
+    uint64_t marks = 0;
+    for (const auto& q : PortQueues(fabric, port))
+    {
+        if (auto queue = DynamicCast<EcnMarkingQueue>(q))
+        {
+            marks += queue->GetMarks();
+        }
+    }
+    return marks;
 }
 
 /**
@@ -168,7 +214,7 @@ MakeLossless(const FabricScenario::Config& config, FabricHelper& fabric)
     ObjectFactory queues;
     if (config.ecn)
     {
-        queues.SetTypeId("ns3::EcnMarkingQueue");
+        queues.SetTypeId(EcnMarkingQueue::GetTypeId());
         queues.Set("MinThreshold", QueueSizeValue(QueueSize(config.ecnMin)));
         queues.Set("MaxThreshold", QueueSizeValue(QueueSize(config.ecnMax)));
         queues.Set("MaxProbability", DoubleValue(config.ecnPmax));
@@ -841,8 +887,7 @@ FabricScenario::RunValidated(const Config& config)
             CountPfc(sw, p, port);
             if (stats.framesOut + stats.egressDrops + port.pausesSent + port.pausesReceived > 0)
             {
-                auto queue = DynamicCast<EcnMarkingQueue>(sw->GetPort(p)->GetQueue());
-                port.ecnMarks = queue ? queue->GetMarks() : 0;
+                port.ecnMarks = PortMarks(*fabric, sw->GetPort(p));
                 result.ports.push_back(port);
             }
         }

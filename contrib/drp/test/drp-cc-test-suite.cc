@@ -792,6 +792,45 @@ class DrpCcReadTestCase : public TestCase
 
 /**
  * \ingroup drp-tests
+ * ECN marking and DCQCN on a lossless fabric: the class queues that PFC
+ * makes are marking queues too, so marks, echoes and pauses all happen and
+ * nothing is dropped.
+ */
+class DrpCcLosslessTestCase : public TestCase
+{
+  public:
+    DrpCcLosslessTestCase()
+        : TestCase("Lossless with ECN and DCQCN: marks, echoes and pauses, no drop")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        FabricScenario::Config config;
+        config.topology = "leaf-spine";
+        config.leaves = 2;
+        config.hosts = 8;
+        config.bytes = 256 * 1024;
+        config.ecn = true;
+        config.cc = "dcqcn";
+        config.lossless = true;
+        config.buffer = "500KB";
+        config.timeoutMode = "adaptive";
+        const FabricScenario::Result result = FabricScenario::Run(config);
+        std::cout << "lossless 15:1 incast with DCQCN: marks " << result.GetEcnMarks() << ", CNPs "
+                  << result.GetCnps() << ", pauses sent " << result.GetPausesSent() << ", drops "
+                  << result.GetDropsIn("") << std::endl;
+        NS_TEST_EXPECT_MSG_EQ(result.Count(DrpTransferRecord::SUCCESS), 15, "all succeed");
+        NS_TEST_EXPECT_MSG_GT(result.GetEcnMarks(), 0, "the class queues mark");
+        NS_TEST_EXPECT_MSG_GT(result.GetCnps(), 0, "the senders hear of it");
+        NS_TEST_EXPECT_MSG_GT(result.GetPausesSent(), 0, "the small buffer pauses");
+        NS_TEST_EXPECT_MSG_EQ(result.GetDropsIn(""), 0, "no frame dropped anywhere");
+    }
+};
+
+/**
+ * \ingroup drp-tests
  * Congestion control at the RNIC.
  */
 class DrpCcTestSuite : public TestSuite
@@ -810,6 +849,7 @@ class DrpCcTestSuite : public TestSuite
         AddTestCase(new DrpDcqcnFairnessTestCase, DRP_TEST_QUICK);
         AddTestCase(new DrpCcIncastTestCase, DRP_TEST_QUICK);
         AddTestCase(new DrpCcReadTestCase, DRP_TEST_QUICK);
+        AddTestCase(new DrpCcLosslessTestCase, DRP_TEST_QUICK);
     }
 };
 

@@ -509,7 +509,10 @@ EcmpSwitchNetDevice::CountForwarded(uint32_t inPort, uint32_t outPort, Ptr<const
     Port& port = m_ports[outPort];
     ++port.stats.framesOut;
     m_forwardTrace(packet, inPort, outPort);
-    Ptr<Queue<Packet>> queue = port.device->GetQueue();
+    // With PFC the frame waits in its class's queue (class 0's is the TxQueue).
+    Ptr<Queue<Packet>> queue = port.device->IsPfcEnabled()
+                                   ? port.device->GetClassQueue(port.device->GetFrameClass(packet))
+                                   : port.device->GetQueue();
     port.stats.peakBytes = std::max(port.stats.peakBytes, queue->GetNBytes());
     port.stats.peakFrames = std::max(port.stats.peakFrames, queue->GetNPackets());
 }

@@ -111,8 +111,8 @@ class EcmpSwitchNetDevice : public NetDevice
     {
         uint64_t framesOut{0};   //!< frames handed to the port's egress queue
         uint64_t egressDrops{0}; //!< frames its egress queue refused
-        uint32_t peakBytes{0};   //!< most bytes waiting in its egress queue
-        uint32_t peakFrames{0};  //!< most frames waiting in its egress queue
+        uint32_t peakBytes{0};   //!< most bytes waiting in one egress queue (PFC: one class)
+        uint32_t peakFrames{0};  //!< most frames waiting in one egress queue (PFC: one class)
     };
 
     /// The queue of a frame the buffer holds (for its release).
