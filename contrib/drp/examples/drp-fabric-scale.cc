@@ -20,7 +20,7 @@
  *     drp-fabric-scale [--hosts=16,32,64,128,256] [--flows=10000] [--load=0.5]
  *                      [--cdf=web-search] [--method=dynamic] [--rto=TIME]
  *                      [--timeoutMode=fixed|adaptive] [--cc=none|dcqcn|dctcp]
- *                      [--lossless]
+ *                      [--lossless] [--buffer=12MiB]
  *
  * The timer of the data phase is fixed by default (RetransmissionTimeout);
  * queueing in a loaded fabric outlasts the default, so many retransmissions
@@ -68,6 +68,7 @@ struct Settings
     std::string timeoutMode{"fixed"}; //!< the transports' TimeoutMode: fixed or adaptive
     std::string cc{"none"};           //!< congestion control: none, dcqcn or dctcp (with ECN)
     bool lossless{false};             //!< PFC and a shared buffer per switch
+    std::string buffer{"12MiB"};      //!< lossless: each switch's buffer
 
     /// \return DrpTransport's default RetransmissionTimeout
     static Time DefaultRto()
@@ -101,6 +102,7 @@ RunSize(uint32_t hosts, const Settings& s)
     config.cc = s.cc;
     config.ecn = s.cc != "none";
     config.lossless = s.lossless;
+    config.buffer = s.buffer;
     // The arrivals window in which the expected number of flows is the one asked for.
     const double flows = s.flowsAt128 * hosts / 128.0;
     const double perHostPerSecond =
@@ -161,6 +163,7 @@ main(int argc, char* argv[])
                  "congestion control: none, dcqcn or dctcp (switch queues then mark ECN)",
                  s.cc);
     cmd.AddValue("lossless", "a lossless fabric: PFC and a shared buffer per switch", s.lossless);
+    cmd.AddValue("buffer", "lossless: each switch's buffer (QueueSize in bytes)", s.buffer);
     std::vector<uint32_t> hosts;
     try
     {
@@ -170,6 +173,10 @@ main(int argc, char* argv[])
         ModePolicy::ParseMethod(s.method);
         drp::RequireOneOf("timeoutMode", s.timeoutMode, {"fixed", "adaptive"});
         drp::RequireOneOf("cc", s.cc, {"none", "dcqcn", "dctcp"});
+        FabricScenario::Config buffer; // the buffer's option, checked as the scenario does
+        buffer.lossless = true;
+        buffer.buffer = s.buffer;
+        buffer.Validate();
         CreateObject<DrpTransport>()->SetAttribute("RetransmissionTimeout", TimeValue(s.rto));
         std::stringstream list(sizes);
         for (std::string item; std::getline(list, item, ',');)
@@ -201,8 +208,8 @@ main(int argc, char* argv[])
         << "; Poisson " << s.cdf << " flows at load " << s.load << ", " << s.method
         << " RNICs, RetransmissionTimeout " << s.rto.As(Time::US)
         << (s.timeoutMode == "adaptive" ? " (initial), adaptive timeouts" : "")
-        << (s.cc != "none" ? ", ECN and " + s.cc : "") << (s.lossless ? ", lossless (PFC)" : "")
-        << "\n"
+        << (s.cc != "none" ? ", ECN and " + s.cc : "")
+        << (s.lossless ? ", lossless (PFC), buffers of " + s.buffer : "") << "\n"
         << " hosts   flows   ended      ok  wall (s)  cpu (s)   sim (s)       events   events/s"
         << "  RSS MiB     frames  us/frame     retx     marks   pauses" << std::endl;
     for (uint32_t n : hosts)
