@@ -870,6 +870,8 @@ class PfcConfigTestCase : public TestCase
         Ptr<RnicNetDevice> rnic = CreateObject<RnicNetDevice>();
         ExpectThrow([rnic]() { rnic->SetAttribute("DrpClass", UintegerValue(8)); },
                     "RnicNetDevice::DrpClass = 8 is out of range [0, 7]");
+        ExpectThrow([rnic]() { rnic->SetAttribute("DrpControlClass", UintegerValue(8)); },
+                    "RnicNetDevice::DrpControlClass = 8 is out of range [0, 7]");
 
         // The class of a frame: its tag's priority if 0 to 7, else the default.
         dev->SetAttribute("PfcDefaultClass", UintegerValue(4));
@@ -1059,6 +1061,89 @@ class PfcRnicTestCase : public TestCase
 
 /**
  * \ingroup drp-tests
+ * DRP control frames in a class of their own (DrpControlClass): a pause of
+ * the data class holds no acknowledgement; with the default (both in
+ * class 3) it holds them all.
+ */
+class PfcRnicControlClassTestCase : public TestCase
+{
+  public:
+    /// \param controlClass the RNICs' DrpControlClass
+    PfcRnicControlClassTestCase(uint8_t controlClass)
+        : TestCase("PFC: DRP control frames in DrpControlClass " + std::to_string(controlClass) +
+                   (controlClass == 3 ? ", with the data: a pause holds them"
+                                      : ": a pause of the data class does not hold them")),
+          m_controlClass(controlClass)
+    {
+    }
+
+  private:
+    /// \param frame a frame rnic 1 (the responder: control frames only) starts
+    void Start(Ptr<const Packet> frame)
+    {
+        if (EtherTypeOf(frame) == DrpHeader::PROT_NUMBER)
+        {
+            m_starts.push_back(Simulator::Now().GetNanoSeconds());
+            m_classes.push_back(PriorityOf(frame));
+        }
+    }
+
+    /// \param quanta time (a pause rnic 1 received)
+    void RxPause(uint8_t, uint16_t quanta)
+    {
+        (quanta ? m_pausedAt : m_resumedAt) = Simulator::Now().GetNanoSeconds();
+    }
+
+    void DoRun() override
+    {
+        RnicHelper rnic;
+        rnic.SetDeviceAttribute("PfcEnabled", BooleanValue(true));
+        drptest::PointToPointBed bed(rnic, drptest::MakeWorkload(1, 65536));
+        bed.Rnic(0)->SetAttribute("DrpControlClass", UintegerValue(m_controlClass));
+        bed.Rnic(1)->SetAttribute("DrpControlClass", UintegerValue(m_controlClass));
+        Ptr<RnicNetDevice> rnic1 = bed.Rnic(1);
+        rnic1->TraceConnectWithoutContext("PhyTxBegin",
+                                          MakeCallback(&PfcRnicControlClassTestCase::Start, this));
+        rnic1->TraceConnectWithoutContext(
+            "MacRxPause",
+            MakeCallback(&PfcRnicControlClassTestCase::RxPause, this));
+        // rnic 0 pauses rnic 1's data class (3) from 100 us to 300 us.
+        ScheduleSendPause(bed.Rnic(0), MicroSeconds(100), 3, 0xFFFF);
+        ScheduleSendPause(bed.Rnic(0), MicroSeconds(300), 3, 0);
+        bed.Run();
+
+        NS_TEST_ASSERT_MSG_GT(m_pausedAt, 100000, "paused after 100 us");
+        NS_TEST_ASSERT_MSG_GT(m_resumedAt, 300000, "resumed after 300 us");
+        uint32_t during = 0;
+        for (size_t i = 0; i < m_starts.size(); ++i)
+        {
+            during += m_starts[i] >= m_pausedAt && m_starts[i] < m_resumedAt;
+            NS_TEST_EXPECT_MSG_EQ(m_classes[i], m_controlClass, "control frames in their class");
+        }
+        if (m_controlClass == 3)
+        {
+            NS_TEST_EXPECT_MSG_EQ(during, 0, "the pause holds the control frames too");
+        }
+        else
+        {
+            // The initiator's window of 8 frames goes on being acknowledged.
+            NS_TEST_EXPECT_MSG_GT(during, 8, "acknowledgements go on during the pause");
+        }
+        NS_TEST_ASSERT_MSG_EQ(bed.Records().size(), 1, "the transfer ended");
+        NS_TEST_EXPECT_MSG_EQ(bed.Records()[0].status, DrpTransferRecord::SUCCESS, "successfully");
+        NS_TEST_EXPECT_MSG_EQ(bed.m_corrupt, 0, "bytes intact");
+        Simulator::Destroy();
+    }
+
+    uint8_t m_controlClass;        //!< DrpControlClass of both RNICs
+    std::vector<int64_t> m_starts; //!< when rnic 1 started DRP frames, in ns
+    std::vector<int> m_classes;    //!< and their classes
+    int64_t m_pausedAt{0};         //!< when rnic 1 received the pause, in ns
+    int64_t m_resumedAt{0};        //!< when rnic 1 received the resume, in ns
+};
+
+/**
+ * \ingroup drp-tests
  * IEEE 802.1Qbb priority flow control at the Ethernet port.
  */
 class DrpPfcTestSuite : public TestSuite
@@ -1077,6 +1162,8 @@ class DrpPfcTestSuite : public TestSuite
         AddTestCase(new PfcConfigTestCase, DRP_TEST_QUICK);
         AddTestCase(new PfcSwitchClassTestCase, DRP_TEST_QUICK);
         AddTestCase(new PfcRnicTestCase, DRP_TEST_QUICK);
+        AddTestCase(new PfcRnicControlClassTestCase(3), DRP_TEST_QUICK);
+        AddTestCase(new PfcRnicControlClassTestCase(6), DRP_TEST_QUICK);
     }
 };
 

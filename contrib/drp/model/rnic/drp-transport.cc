@@ -865,15 +865,15 @@ DrpTransport::SetFrameReadyCallback(Callback<void> ready)
 }
 
 bool
-DrpTransport::HasFrameToSend() const
+DrpTransport::HasFrameToSend(uint8_t kinds) const
 {
-    return m_scheduler.HasFrame();
+    return m_scheduler.HasFrame(kinds);
 }
 
 Ptr<Packet>
-DrpTransport::DequeueFrame(Mac48Address& to)
+DrpTransport::DequeueFrame(Mac48Address& to, uint8_t kinds, bool* control)
 {
-    Ptr<Packet> packet = m_scheduler.Dequeue(to);
+    Ptr<Packet> packet = m_scheduler.Dequeue(to, kinds, control);
     if (packet)
     {
         m_txTrace(packet);

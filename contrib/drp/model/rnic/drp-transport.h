@@ -267,15 +267,22 @@ class DrpTransport : public Object
      *        port, if idle, pulls it at once)
      */
     void SetFrameReadyCallback(Callback<void> ready);
-    /// \return true if a DRP frame waits for the port
-    bool HasFrameToSend() const;
+    /**
+     * \param kinds the kinds of frame the port may take now (DrpTxScheduler::Kinds)
+     * \return true if a DRP frame of those kinds waits for the port
+     */
+    bool HasFrameToSend(uint8_t kinds = DrpTxScheduler::ANY) const;
     /**
      * The port starts the next DRP frame now: takes it from the transmit
      * scheduler (fires Tx, and starts the timers that run from transmission).
      * \param [out] to its destination
-     * \return the frame (DRP header and payload), or null if none waits
+     * \param kinds the kinds of frame the port may take (DrpTxScheduler::Kinds)
+     * \param [out] control if not null: whether it is a control frame
+     * \return the frame (DRP header and payload), or null if none of those kinds waits
      */
-    Ptr<Packet> DequeueFrame(Mac48Address& to);
+    Ptr<Packet> DequeueFrame(Mac48Address& to,
+                             uint8_t kinds = DrpTxScheduler::ANY,
+                             bool* control = nullptr);
     /// \return DRP frames waiting for the port
     uint64_t GetFramesWaiting() const;
 

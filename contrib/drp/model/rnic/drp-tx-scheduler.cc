@@ -368,27 +368,33 @@ DrpTxScheduler::GetFetched() const
 }
 
 bool
-DrpTxScheduler::HasFrame() const
+DrpTxScheduler::HasFrame(uint8_t kinds) const
 {
-    return !m_control.empty() || m_fetched.GetSize() != 0;
+    return ((kinds & CONTROL) && !m_control.empty()) ||
+           ((kinds & DATA) && m_fetched.GetSize() != 0);
 }
 
 Ptr<Packet>
-DrpTxScheduler::Dequeue(Mac48Address& to)
+DrpTxScheduler::Dequeue(Mac48Address& to, uint8_t kinds, bool* control)
 {
     Frame frame;
-    if (!m_control.empty())
+    const bool isControl = (kinds & CONTROL) && !m_control.empty();
+    if (isControl)
     {
         frame = std::move(m_control.front());
         m_control.pop_front();
     }
-    else if (m_fetched.Pop(m_arbitration, frame))
+    else if ((kinds & DATA) && m_fetched.Pop(m_arbitration, frame))
     {
         Unstage(frame.flow);
     }
     else
     {
         return nullptr;
+    }
+    if (control)
+    {
+        *control = isControl;
     }
     NS_LOG_LOGIC("frame of flow " << frame.flow << " leaves, " << GetWaiting() << " wait");
     to = frame.to;

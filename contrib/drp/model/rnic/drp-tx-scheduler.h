@@ -179,14 +179,28 @@ class DrpTxScheduler
     /// \param frame a data frame TakeNextData() gave that will not be fetched after all
     void Unfetched(const DataFrame& frame);
 
-    /// \return true if a frame waits for the port (a control frame or a fetched one)
-    bool HasFrame() const;
+    /// Which kinds of frame the port may take now (PFC may hold one and not the other).
+    enum Kinds : uint8_t
+    {
+        CONTROL = 1, //!< control frames
+        DATA = 2,    //!< data frames
+        ANY = 3,     //!< both
+    };
+
     /**
-     * Takes the next frame, control first: the port starts it now. Runs its callback.
-     * \param [out] to its destination
-     * \return the frame (null if none waits)
+     * \param kinds the kinds the port may take (CONTROL, DATA or ANY)
+     * \return true if a frame of those kinds waits (a control frame or a fetched one)
      */
-    Ptr<Packet> Dequeue(Mac48Address& to);
+    bool HasFrame(uint8_t kinds = ANY) const;
+    /**
+     * Takes the next frame of the kinds allowed, control first: the port
+     * starts it now. Runs its callback.
+     * \param [out] to its destination
+     * \param kinds the kinds the port may take (CONTROL, DATA or ANY)
+     * \param [out] control if not null: whether the frame is a control frame
+     * \return the frame (null if none of those kinds waits)
+     */
+    Ptr<Packet> Dequeue(Mac48Address& to, uint8_t kinds = ANY, bool* control = nullptr);
 
     /// \return frames waiting (control, data to fetch, fetched)
     uint64_t GetWaiting() const;

@@ -79,11 +79,19 @@ RnicNetDevice::GetTypeId()
             .AddAttribute(
                 "DrpClass",
                 "With the port's PfcEnabled on, the PFC class (802.1Q priority) of "
-                "DRP frames, data and control alike (0 to 7): they carry it to the "
-                "switches and wait while a pause holds it.",
+                "DRP data frames (0 to 7): they carry it to the switches and wait "
+                "while a pause holds it.",
                 UintegerValue(3),
                 MakeUintegerAccessor(&RnicNetDevice::SetDrpClass, &RnicNetDevice::GetDrpClass),
                 MakeUintegerChecker<uint8_t>())
+            .AddAttribute("DrpControlClass",
+                          "With the port's PfcEnabled on, the PFC class of DRP control "
+                          "frames (REQ, REQ_ACK, ACK, REL, REL_ACK; 0 to 7; 3: with the "
+                          "data).",
+                          UintegerValue(3),
+                          MakeUintegerAccessor(&RnicNetDevice::SetDrpControlClass,
+                                               &RnicNetDevice::GetDrpControlClass),
+                          MakeUintegerChecker<uint8_t>())
             .AddTraceSource("HostDrop",
                             "A frame was dropped inside the host or the RNIC for want of "
                             "room (TX_QUEUE_FULL, RX_QUEUE_FULL, BUFFER_FULL).",
@@ -232,6 +240,19 @@ RnicNetDevice::GetDrpClass() const
     return m_drpClass;
 }
 
+void
+RnicNetDevice::SetDrpControlClass(uint8_t cls)
+{
+    drp::RequireInRange<unsigned>("RnicNetDevice::DrpControlClass", cls, 0, PFC_CLASSES - 1);
+    m_drpControlClass = cls;
+}
+
+uint8_t
+RnicNetDevice::GetDrpControlClass() const
+{
+    return m_drpControlClass;
+}
+
 Ptr<PcieLink>
 RnicNetDevice::GetPcieLink() const
 {
@@ -311,7 +332,10 @@ RnicNetDevice::OnTransportDrop(Ptr<const Packet> packet, DrpTransport::DropReaso
 Ptr<Packet>
 RnicNetDevice::DequeueFrame()
 {
-    bool drp = m_transport->HasFrameToSend() && !IsClassPaused(m_drpClass);
+    // With PFC, a pause may hold DRP data and let control pass (or the reverse).
+    const uint8_t kinds = (IsClassPaused(m_drpControlClass) ? 0 : DrpTxScheduler::CONTROL) |
+                          (IsClassPaused(m_drpClass) ? 0 : DrpTxScheduler::DATA);
+    bool drp = kinds != 0 && m_transport->HasFrameToSend(kinds);
     bool other = HasQueuedFrame();
     if (!drp || !other)
     {
@@ -320,11 +344,12 @@ RnicNetDevice::DequeueFrame()
     if (drp && (!other || m_drpBytesAhead <= 0))
     {
         Mac48Address to;
-        Ptr<Packet> frame = m_transport->DequeueFrame(to);
+        bool control = false;
+        Ptr<Packet> frame = m_transport->DequeueFrame(to, kinds, &control);
         if (IsPfcEnabled())
         {
             SocketPriorityTag tag; // the class, for the switches on the way
-            tag.SetPriority(m_drpClass);
+            tag.SetPriority(control ? m_drpControlClass : m_drpClass);
             frame->ReplacePacketTag(tag);
         }
         FrameForTransmission(frame, to, m_etherType);

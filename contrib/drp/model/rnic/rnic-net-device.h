@@ -36,17 +36,18 @@ namespace ns3
  * frames (pings, TCP ACKs) are not held to one per bulk DRP frame.
  *
  * \par Priority flow control
- * With the port's PfcEnabled on, every DRP frame (data and control alike)
- * is sent in class DrpClass (it carries a SocketPriorityTag of that
- * priority, so switches queue it in that class), and the RNIC sends no DRP
- * frame while a pause from the peer holds that class; other traffic takes
+ * With the port's PfcEnabled on, every DRP data frame is sent in class
+ * DrpClass and every control frame (REQ, REQ_ACK, ACK, REL, REL_ACK) in
+ * DrpControlClass, both 3 by default (a frame carries a SocketPriorityTag
+ * of that priority, so switches queue it in that class); the RNIC sends no
+ * frame of a class while a pause from the peer holds it, and the other
+ * kind goes on (control frames first, as always); other traffic takes
  * its class from its own SocketPriorityTag or the port's PfcDefaultClass and
  * waits in the port's class queues. DRP frames and the other traffic share
  * the port as above (equal bytes), whatever their classes; strict priority
- * orders the classes of the other traffic among themselves. One class for
- * both kinds of DRP frame is a limit of the model: the transport's
- * scheduler hands out its frames in its own order (control first), so the
- * port cannot hold data frames and let control frames pass.
+ * orders the classes of the other traffic among themselves. Deployments
+ * commonly give acknowledgements and congestion notifications a class of
+ * their own, so that a pause of the data class does not hold them.
  *
  * \par Frames for the host
  * Other traffic for the host waits in RxQueue (an ns-3 Queue, by default a
@@ -130,10 +131,16 @@ class RnicNetDevice : public EthernetNetDevice
     void SetTransport(Ptr<DrpTransport> transport);
     /// \return the DRP transport
     Ptr<DrpTransport> GetTransport() const;
-    /// \param cls the PFC class of DRP frames, 0 to 7 (throws std::invalid_argument otherwise)
+    /// \param cls the PFC class of DRP data frames, 0 to 7 (throws std::invalid_argument
+    /// otherwise)
     void SetDrpClass(uint8_t cls);
-    /// \return the PFC class of DRP frames
+    /// \return the PFC class of DRP data frames
     uint8_t GetDrpClass() const;
+    /// \param cls the PFC class of DRP control frames, 0 to 7 (throws std::invalid_argument
+    /// otherwise)
+    void SetDrpControlClass(uint8_t cls);
+    /// \return the PFC class of DRP control frames
+    uint8_t GetDrpControlClass() const;
     /// \param pcie the PCIe link (wired to the transport and the node's memory)
     void SetPcieLink(Ptr<PcieLink> pcie);
     /// \return the PCIe link to the host
@@ -226,7 +233,8 @@ class RnicNetDevice : public EthernetNetDevice
     Ptr<PcieLink> m_pcie;          //!< host interface
     Ptr<DrpTransport> m_transport; //!< the DRP engine
     Ptr<Queue<Packet>> m_rxQueue;  //!< frames for the host, before PCIe
-    uint8_t m_drpClass{3};         //!< DrpClass: the PFC class of DRP frames
+    uint8_t m_drpClass{3};         //!< DrpClass: the PFC class of DRP data frames
+    uint8_t m_drpControlClass{3};  //!< DrpControlClass: the PFC class of DRP control frames
     /// wire bytes DRP frames sent beyond other traffic's, while both wait
     int64_t m_drpBytesAhead{0};
     uint64_t m_hostDrops[HOST_DROP_REASONS]{};                         //!< host drops per reason
