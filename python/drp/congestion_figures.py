@@ -34,7 +34,8 @@ from drp.fabric import FabricRunResult, run_fabric
 CONGESTION_FIGURES = {
     "dcqcn-convergence": "two DCQCN flows on one 10 Gb/s uplink, the second joining 10 ms later",
     "pfc-incast": "16:1 and 64:1 lossless incasts across a leaf-spine, pauses hop by hop",
-    "pfc-victim": "a victim flow beside a 16:1 incast: alone, lossy, lossless (PFC), lossless+DCQCN",
+    "pfc-victim": "a victim flow beside a 16:1 incast: alone, lossy, lossless (PFC), "
+    "lossless+DCQCN",
 }
 
 #: ECN thresholds at 10 Gb/s: the defaults per Gb/s (HPCC's simulator's, 4/16 KB) times ten.
@@ -73,7 +74,8 @@ BOTTLENECK = (0, 2)
 
 #: Leaf-spine of 2 leaves and 2 spines, 1 Gb/s host links and 10 Gb/s uplinks (no
 #: oversubscription for up to 20 hosts a leaf), adaptive timers, the ECN defaults (for
-#: 1 Gb/s), and a window of 1024 frames, so that the whole burst may be in flight. 1 Gb/s
+#: 1 Gb/s), and a window of 64 frames (64 KiB in flight per sender: 1 MiB for 16 senders,
+#: 4 MiB for 64, against 2 and 4 MB buffers whose reserves take 0.8 and 2.7 MB). 1 Gb/s
 #: host links, because at 10 Gb/s a host's PCIe link (7.7 Gb/s, doc/concurrency.rst)
 #: would be the receiver's bottleneck, and its switch port would never back up.
 LEAF_SPINE = {
@@ -83,7 +85,7 @@ LEAF_SPINE = {
     "host_rate": "1Gbps",
     "fabric_rate": "10Gbps",
     "timeout_mode": "adaptive",
-    "window": 1024,
+    "window": 64,
 }
 
 #: PFC incast: senders per setting, with each switch's buffer (the reserves and
@@ -299,6 +301,12 @@ def hop_counters(result):
     return rows
 
 
+def _dropped(result, device):
+    """Return the frames ``result`` lost in one kind of device (switch, link, rnic, host)."""
+    d = result.drop_columns
+    return int(sum(f for kind, f in zip(d["device"], d["frames"]) if kind == device))
+
+
 def incast_row(result, degree, cc):
     """Summarize one lossless incast: drops, pauses per hop, the congested port, FCTs."""
     t = result.transfers
@@ -314,10 +322,9 @@ def incast_row(result, degree, cc):
         "buffer": result.params["buffer"],
         "burst_mib": degree * INCAST_BYTES / 2**20,
         "successes": int((t["status"] == "success").sum()),
-        "drops_all": int(sum(result.drop_columns["frames"])),
-        "lossless_drops": int(
-            result.counters.get("headroom_drops", 0) + result.counters.get("shared_buffer_drops", 0)
-        ),
+        "switch drops": _dropped(result, "switch"),
+        "link drops": _dropped(result, "link"),
+        "RNIC drops": _dropped(result, "rnic"),
     }
     for hop, (sent, received, paused) in hop_counters(result).items():
         row[f"{hop}: pauses sent"] = sent
@@ -338,6 +345,7 @@ def incast_row(result, degree, cc):
             "max FCT (ms)": fct.max() / 1e3,
             "ideal FCT (ms)": t["ideal_us"].iloc[0] / 1e3,
             "retransmissions": int(t["retransmissions"].sum()),
+            "timer expiries": int(np.sum(result.columns["timeouts"])),
         }
     )
     return row
@@ -355,7 +363,8 @@ def plot_incast(table, results, out, name="pfc-incast"):
     width = 0.8 / len(table)
     for n, (_, row) in enumerate(table.iterrows()):
         values = [row[f"{h}: pauses sent"] for h in hops]
-        left.bar(np.arange(len(hops)) + n * width, values, width, label=f"{row['degree']}:1, cc {row['cc']}")
+        label = f"{row['degree']}:1, cc {row['cc']}"
+        left.bar(np.arange(len(hops)) + n * width, values, width, label=label)
     left.set_xticks(np.arange(len(hops)) + 0.4 - width / 2)
     left.set_xticklabels(hops, fontsize=8)
     left.set_ylabel("pause frames sent")
@@ -364,7 +373,8 @@ def plot_incast(table, results, out, name="pfc-incast"):
     left.grid(alpha=0.3, axis="y")
     for (_, row), result in zip(table.iterrows(), results):
         q = port_samples(result, 1, 0)
-        right.plot(q["time_s"] * 1e3, q["bytes"] / 1e3, lw=0.7, label=f"{row['degree']}:1, cc {row['cc']}")
+        label = f"{row['degree']}:1, cc {row['cc']}"
+        right.plot(q["time_s"] * 1e3, q["bytes"] / 1e3, lw=0.7, label=label)
     right.set_xlabel("time (ms)")
     right.set_ylabel("receiver's port queue (KB)")
     right.legend(fontsize=8)
@@ -395,7 +405,8 @@ def victim_params(run):
 def victim_row(result, run):
     """Summarize the victim (the flow to host receiver + 1) and the incast of one run."""
     t = result.transfers
-    target = int(result.params["receiver"]) if run == "alone" else int(result.params["receiver"]) + 1
+    receiver = int(result.params["receiver"])
+    target = receiver if run == "alone" else receiver + 1
     v = t[t["destination"] == target].iloc[0]
     incast = t[t["destination"] != target]
     return {
@@ -405,7 +416,8 @@ def victim_row(result, run):
         "victim slowdown": v["slowdown"],
         "victim retransmissions": int(v["retransmissions"]),
         "incast mean FCT (ms)": incast["fct_us"].mean() / 1e3 if len(incast) else math.nan,
-        "frames dropped": int(sum(result.drop_columns["frames"])),
+        "switch drops": _dropped(result, "switch"),
+        "RNIC drops": _dropped(result, "rnic"),
         "pauses sent": int(result.counters.get("pauses_sent", 0)),
         "RNICs' time paused (ms)": result.counters.get("rnic_time_paused_seconds", 0.0) * 1e3,
     }
@@ -434,7 +446,8 @@ def plot_victim(table, out, name="pfc-victim"):
     right.set_xlabel("victim throughput (Gb/s)")
     right.grid(alpha=0.3, axis="x")
     fig.suptitle(
-        f"Victim flow ({VICTIM_BYTES >> 20} MiB) beside a {VICTIM_DEGREE}:1 incast, leaf-spine (ns-3 drp)"
+        f"Victim flow ({VICTIM_BYTES >> 20} MiB) beside a {VICTIM_DEGREE}:1 incast, "
+        "leaf-spine (ns-3 drp)"
     )
     fig.tight_layout()
     fig.savefig(out / f"{name}.png", dpi=150)
@@ -463,7 +476,7 @@ def _transposed(table, key):
 
 
 def make_congestion_figure(name, out, workers=None):
-    """Run congestion target ``name`` and write its table and figure to ``out``; return the table."""
+    """Run congestion target ``name``, write its table and figure to ``out``; return the table."""
     out.mkdir(parents=True, exist_ok=True)
     if name == "dcqcn-convergence":
         (result,) = run_all([CONVERGENCE], workers)
@@ -483,7 +496,8 @@ def make_congestion_figure(name, out, workers=None):
         shown = _transposed(table.assign(run=[f"{d}:1, cc {cc}" for d, cc in settings]), "run")
         note = (
             "Lossless (PFC, SwitchBuffer) leaf-spine, 2 leaves x 2 spines, 1 Gb/s host links, "
-            "10 Gb/s uplinks, window 1024 frames; the senders on leaf 0, the receiver on leaf 1. 'busy while "
+            "10 Gb/s uplinks, window 64 frames, adaptive timers; the senders on leaf 0, the "
+            "receiver on leaf 1. 'busy while "
             "backlogged': share of the 100 us samples of the receiver's port with a backlog in "
             "which a frame was on the wire."
         )
@@ -499,7 +513,8 @@ def make_congestion_figure(name, out, workers=None):
             "write between two other hosts of the two leaves, no incast."
         )
     else:
-        raise ValueError(f"figure = {name!r} is not a congestion figure; valid: {', '.join(CONGESTION_FIGURES)}")
+        valid = ", ".join(CONGESTION_FIGURES)
+        raise ValueError(f"figure = {name!r} is not a congestion figure; valid: {valid}")
     table.to_csv(out / f"{name}.csv", index=False)
     (out / f"{name}.md").write_text(
         _markdown(shown, f"{name}: {CONGESTION_FIGURES[name]}", note)

@@ -72,7 +72,9 @@ def test_fairness_and_rates():
 
 def test_convergence_figure_files(tmp_path, monkeypatch):
     """The dcqcn-convergence target writes its table and figure (a short version here)."""
-    short = dict(congestion_figures.CONVERGENCE, bytes=2_000_000, stagger="500us")
+    short = dict(
+        congestion_figures.CONVERGENCE, bytes=10_000_000, victim_bytes=10_000_000, stagger="1ms"
+    )
     monkeypatch.setattr(congestion_figures, "CONVERGENCE", short)
     table = congestion_figures.make_congestion_figure("dcqcn-convergence", tmp_path, workers=1)
     for suffix in ("png", "pdf", "csv", "md"):

@@ -295,7 +295,12 @@ uint32_t
 AddIncast(const FabricScenario::Config& config, uint32_t hosts, FabricWorkloadHelper& workload)
 {
     const uint32_t degree = config.degree > 0 ? config.degree : hosts - 1;
-    if (config.receiver >= hosts || degree + config.victims > hosts - 1)
+    // The helper's own check, before the staggered path indexes the senders.
+    drp::RequireInRange<uint32_t>("FabricWorkloadHelper incast degree",
+                                  degree,
+                                  1,
+                                  std::max<uint32_t>(hosts, 2) - 1);
+    if (config.receiver >= hosts || (config.victims > 0 && degree + config.victims > hosts - 1))
     {
         throw std::invalid_argument("receiver = " + std::to_string(config.receiver) +
                                     ", degree = " + std::to_string(degree) +
@@ -513,11 +518,12 @@ FabricScenario::Config::Validate() const
             " and victims = " + std::to_string(victims) +
             " are for the incast workload only (workload = " + workload + ")");
     }
-    if (workload == "incast" && GetHostCount() <= 65535)
+    if (workload == "incast" && GetHostCount() >= 2 && GetHostCount() <= 65535)
     {
         const auto fabricHosts = static_cast<uint32_t>(GetHostCount());
         const uint32_t senders = degree > 0 ? degree : fabricHosts - 1;
-        if (receiver >= fabricHosts || double(senders) + victims > double(fabricHosts) - 1)
+        if (receiver >= fabricHosts ||
+            (victims > 0 && double(senders) + victims > double(fabricHosts) - 1))
         {
             throw std::invalid_argument(
                 "receiver = " + std::to_string(receiver) + ", degree = " + std::to_string(degree) +

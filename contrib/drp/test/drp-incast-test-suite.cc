@@ -269,6 +269,19 @@ class DrpIncastOptionsTestCase : public TestCase
         config.victimBytes = 0;
         NS_TEST_EXPECT_MSG_EQ(RefusedNaming(config, "victimBytes"), true, "a byte at least");
         config = SmallIncast();
+        config.degree = 3; // of 3 hosts
+        config.stagger = MilliSeconds(1);
+        bool degreeRefused = false;
+        try
+        {
+            FabricScenario::Run(config);
+        }
+        catch (const std::invalid_argument& e)
+        {
+            degreeRefused = std::string(e.what()).find("incast degree = 3") != std::string::npos;
+        }
+        NS_TEST_EXPECT_MSG_EQ(degreeRefused, true, "staggered: the degree checked as without");
+        config = SmallIncast();
         config.hosts = 4;
         config.victims = 1;
         config.receiver = 3;
