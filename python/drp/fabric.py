@@ -75,6 +75,8 @@ FABRIC_COUNTERS = (
     "wall_seconds",
 )
 
+#: Columns of :attr:`FabricRunResult.queues`: one sample of one switch port.
+QUEUE_COLUMNS = ("time_s", "switch", "port", "frames", "bytes", "busy", "paused")
 #: Columns of :attr:`FabricRunResult.drops`: frames dropped per kind of device
 #: (switch, link, rnic, host) and reason, every reason listed.
 DROP_COLUMNS = ("device", "reason", "frames")
@@ -197,6 +199,7 @@ class FabricRunResult:
     port_columns: dict[str, Any]
     drop_columns: dict[str, Any]
     rate_columns: dict[str, Any]
+    queue_columns: dict[str, Any]
     counters: dict[str, Any]
     version: str
 
@@ -209,6 +212,7 @@ class FabricRunResult:
         self.counters = raw["counters"]
         self.version = raw["version"]
         self.rate_columns = raw.get("rates", {})
+        self.queue_columns = raw.get("queues", {})
 
     @cached_property
     def transfers(self) -> pd.DataFrame:
@@ -232,6 +236,18 @@ class FabricRunResult:
         return pd.DataFrame(
             {name: self.rate_columns.get(name, []) for name in ("time_s", "source", "tid", "rate_bps")}
         )
+
+    @cached_property
+    def queues(self) -> pd.DataFrame:
+        """pandas DataFrame: every switch port's backlog at every tick (queue_interval > 0).
+
+        Columns :data:`QUEUE_COLUMNS`: time_s, switch, port, frames and bytes
+        waiting (every class), busy (a frame on the wire), paused (a pause
+        from the peer holds a class).
+        """
+        import pandas as pd
+
+        return pd.DataFrame({name: self.queue_columns.get(name, []) for name in QUEUE_COLUMNS})
 
     @cached_property
     def drops(self) -> pd.DataFrame:
@@ -295,6 +311,12 @@ def run_fabric(
     lossless: bool = False,
     buffer: str = "12MiB",
     threshold: str = "dynamic",
+    receiver: int = 0,
+    stagger: float | str = 0.0,
+    victims: int = 0,
+    victim_bytes: int = 65536,
+    window: int = 0,
+    queue_interval: float | str = 0.0,
 ) -> FabricRunResult:
     """Run one fabric experiment in this process and return its :class:`FabricRunResult`.
 
@@ -324,7 +346,15 @@ def run_fabric(
     time_paused_seconds (switch ports), rnic_pauses_received,
     rnic_time_paused_seconds, headroom_drops, shared_buffer_drops and
     peak_buffer_bytes, and per-port columns of the same names in
-    ``port_columns``. ns-3's attribute defaults are reset before each run.
+    ``port_columns``. receiver (incast: the host written to; its senders are
+    the first ``degree`` other hosts), stagger (incast: sender i starts i x
+    stagger after the first), victims and victim_bytes (incast: flows
+    beside it, victim k from the (degree + k)-th host other than the
+    receiver to host (receiver + 1 + k) mod hosts), window (the transports'
+    Window, frames in flight per transfer; 0: the default, 8),
+    queue_interval (sample
+    every switch port's backlog at this interval: ``FabricRunResult.queues``;
+    0 for none). ns-3's attribute defaults are reset before each run.
 
     Raises ``TypeError`` for an unknown parameter or a wrong type,
     ``ValueError`` for an invalid value.

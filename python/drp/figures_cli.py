@@ -4,6 +4,7 @@
     drp-figures fig6 --repetitions 10 # one figure, more repetitions
     drp-figures all --transfers 50 --repetitions 2 --out /tmp/quick   # a quick look
     drp-figures fabric                # the fabric figures: incast, web-search
+    drp-figures congestion            # DCQCN convergence, PFC incast, PFC victim flow
 
 Runs go into a results store (default results/paper.db), so a second
 invocation computes only what is missing; outputs go to --out (default
@@ -16,6 +17,7 @@ import sys
 import time
 
 from drp.campaign import Campaign, FabricCampaign
+from drp.congestion_figures import CONGESTION_FIGURES, make_congestion_figure
 from drp.fabric_figures import (
     FABRIC_FIGURES,
     FABRIC_REPETITIONS,
@@ -35,8 +37,9 @@ def _parser():
         "figures",
         nargs="*",
         default=["all"],
-        help=f"figures to make: {', '.join([*FIGURES, *FABRIC_FIGURES])}, all (the paper's, "
-        "with the validation; the default) or fabric (the fabric figures)",
+        help=f"figures to make: {', '.join([*FIGURES, *FABRIC_FIGURES, *CONGESTION_FIGURES])}, "
+        "all (the paper's, with the validation; the default), fabric (the fabric figures) or "
+        "congestion (the congestion-control and PFC figures)",
     )
     parser.add_argument("--store", default="results/paper.db", help="results store (SQLite)")
     parser.add_argument("--out", default="doc/figures", help="output folder")
@@ -70,15 +73,18 @@ def main(argv=None):
     """Run the command line; return the exit status (1 if the validation fails)."""
     parser = _parser()
     args = parser.parse_args(argv)
-    every = [*FIGURES, *FABRIC_FIGURES]
+    every = [*FIGURES, *FABRIC_FIGURES, *CONGESTION_FIGURES]
+    groups = {"all": list(FIGURES), "fabric": list(FABRIC_FIGURES)}
+    groups["congestion"] = list(CONGESTION_FIGURES)
     names = []
     for name in args.figures:
-        group = {"all": list(FIGURES), "fabric": list(FABRIC_FIGURES)}.get(name, [name])
+        group = groups.get(name, [name])
         names += [n for n in group if n not in names]
     for name in names:
         if name not in every:
             parser.error(
-                f"figure = {name!r} is not a figure; valid: {', '.join(every)}, all, fabric"
+                f"figure = {name!r} is not a figure; valid: {', '.join(every)}, all, fabric, "
+                "congestion"
             )
     if args.repetitions < 2:
         parser.error(f"repetitions = {args.repetitions} is out of range [2, ...] (intervals)")
@@ -92,6 +98,9 @@ def main(argv=None):
     start = time.monotonic()
     paper = [name for name in names if name in FIGURES]
     fabric = [name for name in names if name in FABRIC_FIGURES]
+    for name in (n for n in names if n in CONGESTION_FIGURES):
+        make_congestion_figure(name, out, args.workers)
+        print(f"{name}: {out / name}.png, .pdf, .csv, .md", file=sys.stderr)
     if fabric:
         with FabricCampaign(args.store) as campaign:
             for name in fabric:

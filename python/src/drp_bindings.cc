@@ -484,6 +484,32 @@ Fields<FabricConfig>()
                   "lossless: the XOFF threshold, \"dynamic\" (1/8 of the free shared buffer) "
                   "or \"static\" (64 KiB per ingress queue)",
                   &C::threshold),
+        MakeField("receiver",
+                  "receiver",
+                  "incast: the host written to (its senders: the first degree other hosts)",
+                  &C::receiver),
+        MakeField("stagger",
+                  "stagger",
+                  "incast: source i (senders, then victims) starts i x stagger after the "
+                  "first: seconds, or a string "
+                  "such as \"5ms\" (0 to 1000 s)",
+                  &C::stagger),
+        MakeField("victims",
+                  "victims",
+                  "incast: flows beside it, victim k from the (degree + k)-th host other than "
+                  "the receiver to host (receiver + 1 + k) mod hosts",
+                  &C::victims),
+        MakeField("victim_bytes", "victimBytes", "victims: bytes per victim flow", &C::victimBytes),
+        MakeField("window",
+                  "window",
+                  "the transports' Window: data frames in flight per transfer (0: the "
+                  "default, 8; at most 1024)",
+                  &C::window),
+        MakeField("queue_interval",
+                  "queueInterval",
+                  "sample every switch port's backlog at this interval into "
+                  "FabricRunResult.queues: seconds, or a string such as \"10us\" (0: none)",
+                  &C::queueInterval),
     };
     return fields;
 }
@@ -788,10 +814,23 @@ ToDict(const FabricScenario::Result& result)
     rateColumns["rate_bps"] =
         NumberColumn<uint64_t>(result.rates, [](const RC& r) { return r.rate.GetBitRate(); });
 
+    using QS = FabricScenario::QueueSample;
+    const auto& samples = result.queues;
+    py::dict queueColumns;
+    queueColumns["time_s"] =
+        NumberColumn<double>(samples, [](const QS& q) { return q.time.GetSeconds(); });
+    queueColumns["switch"] = NumberColumn<uint32_t>(samples, [](const QS& q) { return q.sw; });
+    queueColumns["port"] = NumberColumn<uint32_t>(samples, [](const QS& q) { return q.port; });
+    queueColumns["frames"] = NumberColumn<uint32_t>(samples, [](const QS& q) { return q.frames; });
+    queueColumns["bytes"] = NumberColumn<uint32_t>(samples, [](const QS& q) { return q.bytes; });
+    queueColumns["busy"] = NumberColumn<bool>(samples, [](const QS& q) { return q.busy; });
+    queueColumns["paused"] = NumberColumn<bool>(samples, [](const QS& q) { return q.paused; });
+
     py::dict dict;
     dict["params"] = ToDict(result.config);
     dict["columns"] = columns;
     dict["ports"] = portColumns;
+    dict["queues"] = queueColumns;
     dict["rates"] = rateColumns;
     dict["drops"] = dropColumns;
     dict["counters"] = counters;

@@ -263,6 +263,121 @@ BuildFabric(const FabricScenario::Config& config, RnicHelper& rnic, EthernetHelp
 }
 
 /**
+ * \param config the experiment (incast)
+ * \param hosts the hosts of the fabric
+ * \return the incast's senders, the first degree hosts other than the
+ *         receiver, then the victims' sources (the hosts after them)
+ */
+std::vector<uint32_t>
+IncastSources(const FabricScenario::Config& config, uint32_t hosts)
+{
+    const uint32_t degree = config.degree > 0 ? config.degree : hosts - 1;
+    std::vector<uint32_t> sources;
+    for (uint32_t h = 0; h < hosts && sources.size() < degree + config.victims; ++h)
+    {
+        if (h != config.receiver)
+        {
+            sources.push_back(h);
+        }
+    }
+    return sources;
+}
+
+/**
+ * Adds the incast and its victim flows, source i of them (senders, then
+ * victims) starting at i x config.stagger.
+ * \param config the experiment (incast)
+ * \param hosts the hosts of the fabric
+ * \param workload the workload helper
+ * \return flows added
+ */
+uint32_t
+AddIncast(const FabricScenario::Config& config, uint32_t hosts, FabricWorkloadHelper& workload)
+{
+    const uint32_t degree = config.degree > 0 ? config.degree : hosts - 1;
+    // The helper's own check, before the staggered path indexes the senders.
+    drp::RequireInRange<uint32_t>("FabricWorkloadHelper incast degree",
+                                  degree,
+                                  1,
+                                  std::max<uint32_t>(hosts, 2) - 1);
+    if (config.receiver >= hosts || (config.victims > 0 && degree + config.victims > hosts - 1))
+    {
+        throw std::invalid_argument("receiver = " + std::to_string(config.receiver) +
+                                    ", degree = " + std::to_string(degree) +
+                                    " and victims = " + std::to_string(config.victims) +
+                                    " need a receiver below the " + std::to_string(hosts) +
+                                    " hosts and at most hosts - 1 senders and victims together");
+    }
+    uint32_t added = 0;
+    if (config.stagger.IsZero())
+    {
+        added = workload.AddIncastOfDegree(config.receiver,
+                                           degree,
+                                           config.bytes,
+                                           Seconds(0),
+                                           config.jitter);
+    }
+    const std::vector<uint32_t> sources = IncastSources(config, hosts);
+    for (uint32_t i = 0; i < degree && !config.stagger.IsZero(); ++i)
+    {
+        added += workload.AddIncast(config.receiver,
+                                    {sources[i]},
+                                    config.bytes,
+                                    config.stagger * int64_t(i),
+                                    config.jitter);
+    }
+    for (uint32_t k = 0; k < config.victims; ++k)
+    {
+        const uint32_t destination = (config.receiver + 1 + k) % hosts;
+        if (destination == sources[degree + k])
+        {
+            throw std::invalid_argument("victims = " + std::to_string(config.victims) +
+                                        ": victim " + std::to_string(k) + " would go from host " +
+                                        std::to_string(destination) + " to itself");
+        }
+        added += workload.AddIncast(destination,
+                                    {sources[degree + k]},
+                                    config.victimBytes,
+                                    config.stagger * int64_t(degree + k),
+                                    Seconds(0));
+    }
+    return added;
+}
+
+/**
+ * Samples every switch port's transmit side now and again after
+ * \p interval, while the simulation has other events.
+ * \param fabric the fabric
+ * \param interval the sampling interval
+ * \param samples where the samples go
+ */
+void
+SampleQueues(const FabricHelper* fabric,
+             Time interval,
+             std::vector<FabricScenario::QueueSample>* samples)
+{
+    for (uint32_t s = 0; s < fabric->GetSwitches().GetN(); ++s)
+    {
+        Ptr<EcmpSwitchNetDevice> sw = fabric->GetSwitch(s);
+        for (uint32_t p = 0; p < sw->GetNPorts(); ++p)
+        {
+            Ptr<EthernetNetDevice> port = sw->GetPort(p);
+            samples->push_back({Simulator::Now(),
+                                s,
+                                p,
+                                port->GetQueuedFrames(),
+                                port->GetQueuedBytes(),
+                                port->IsTransmitting(),
+                                port->IsAnyClassPaused()});
+        }
+    }
+    if (!Simulator::IsFinished()) // this event has left the queue: others remain
+    {
+        Simulator::Schedule(interval, &SampleQueues, fabric, interval, samples);
+    }
+}
+
+/**
  * Adds the traffic matrix the experiment names.
  * \param config the experiment
  * \param fabric the fabric
@@ -287,8 +402,7 @@ AddWorkload(const FabricScenario::Config& config,
     uint32_t added = 0;
     if (config.workload == "incast")
     {
-        const uint32_t degree = config.degree > 0 ? config.degree : hosts - 1;
-        added = workload.AddIncastOfDegree(0, degree, config.bytes, Seconds(0), config.jitter);
+        added = AddIncast(config, hosts, workload);
     }
     else if (config.workload == "permutation")
     {
@@ -390,6 +504,35 @@ FabricScenario::Config::Validate() const
                                     " must be in bytes (B: \"12MiB\", \"512KB\"), not frames");
     }
     drp::RequireOneOf("threshold", threshold, {"dynamic", "static"});
+    drp::RequireInRange<Time>("stagger", stagger, Seconds(0), Seconds(1000));
+    drp::RequireInRange<uint32_t>("victimBytes", victimBytes, 1, 1u << 31);
+    drp::RequireInRange<Time>("queueInterval", queueInterval, Seconds(0), Seconds(1));
+    if (window > 0)
+    {
+        drp::RequireInRange<uint32_t>("window", window, 1, 1024);
+    }
+    if (workload != "incast" && (stagger.IsStrictlyPositive() || victims > 0 || receiver > 0))
+    {
+        throw std::invalid_argument(
+            "receiver = " + std::to_string(receiver) + ", stagger = " + drp::Show(stagger) +
+            " and victims = " + std::to_string(victims) +
+            " are for the incast workload only (workload = " + workload + ")");
+    }
+    if (workload == "incast" && GetHostCount() >= 2 && GetHostCount() <= 65535)
+    {
+        const auto fabricHosts = static_cast<uint32_t>(GetHostCount());
+        const uint32_t senders = degree > 0 ? degree : fabricHosts - 1;
+        if (receiver >= fabricHosts ||
+            (victims > 0 && double(senders) + victims > double(fabricHosts) - 1))
+        {
+            throw std::invalid_argument(
+                "receiver = " + std::to_string(receiver) + ", degree = " + std::to_string(degree) +
+                ", victims = " + std::to_string(victims) + ": the " + topology + " has " +
+                std::to_string(fabricHosts) + " hosts; the receiver must be one of them (0 to " +
+                std::to_string(fabricHosts - 1) +
+                ") and the senders and victims together at most hosts - 1");
+        }
+    }
     drp::RequireOneOf("cc", cc, {"none", "dcqcn", "dctcp"});
     if (cc != "none" && !ecn)
     {
@@ -507,6 +650,30 @@ FabricScenario::Config::AddToCommandLine(CommandLine& cmd, drp::StrictOptions& s
                  "lossless: the XOFF threshold, dynamic (1/8 of the free shared buffer) or "
                  "static (64 KiB per ingress queue)",
                  threshold);
+    strict.AddValue(cmd,
+                    "receiver",
+                    "incast: the host written to (senders: the first degree other hosts)",
+                    receiver);
+    strict.AddValue(cmd,
+                    "stagger",
+                    "incast: source i (senders, then victims) starts i x stagger after the "
+                    "first (0 to 1000s)",
+                    stagger);
+    strict.AddValue(cmd,
+                    "victims",
+                    "incast: flows beside it, victim k from the (degree + k)-th host other than "
+                    "the receiver to host (receiver + 1 + k) mod hosts",
+                    victims);
+    strict.AddValue(cmd, "victimBytes", "victims: bytes per victim flow", victimBytes);
+    strict.AddValue(cmd,
+                    "window",
+                    "the transports' Window: data frames in flight per transfer (0: the "
+                    "default, 8; at most 1024)",
+                    window);
+    strict.AddValue(cmd,
+                    "queueInterval",
+                    "sample every switch port's backlog at this interval (0: none; up to 1s)",
+                    queueInterval);
 }
 
 double
@@ -770,6 +937,10 @@ FabricScenario::RunValidated(const Config& config)
         "TimeoutMode",
         StringValue(config.timeoutMode == "adaptive" ? "Adaptive" : "Fixed"));
     rnic.SetDeviceAttribute("DataRate", DataRateValue(config.hostRate));
+    if (config.window > 0)
+    {
+        rnic.SetTransportAttribute("Window", UintegerValue(config.window));
+    }
     EthernetHelper links;
     links.SetDeviceAttribute("DataRate", DataRateValue(config.fabricRate));
     if (config.ecn)
@@ -836,6 +1007,14 @@ FabricScenario::RunValidated(const Config& config)
     if (config.rates)
     {
         TraceRates(*fabric, result);
+    }
+    if (config.queueInterval.IsStrictlyPositive())
+    {
+        Simulator::Schedule(Seconds(0),
+                            &SampleQueues,
+                            fabric.get(),
+                            config.queueInterval,
+                            &result.queues);
     }
     Simulator::Run();
     RdmaHostHelper::RequireAllEnded(apps);

@@ -92,6 +92,19 @@ class FabricScenario
         std::string buffer{"12MiB"};
         /// lossless: the buffer's XOFF threshold, dynamic (Alpha 1/8) or static (64 KiB)
         std::string threshold{"dynamic"};
+        /// incast: the host the senders write to (its senders: the first degree other hosts)
+        uint32_t receiver{0};
+        /// incast: source i (0, 1, ...: the senders, then the victims) starts i x stagger
+        /// after the first (a sender then waits its jitter)
+        Time stagger{Seconds(0)};
+        /// incast: flows beside it, victim k from the (degree + k)-th host other than the
+        /// receiver to host (receiver + 1 + k) mod hosts, starting at (degree + k) x stagger
+        uint32_t victims{0};
+        uint32_t victimBytes{65536}; //!< victims: bytes per victim flow
+        /// the transports' Window, data frames in flight per transfer (0: DrpTransport's, 8)
+        uint32_t window{0};
+        /// sample every switch port's backlog at this interval into Result::queues (0: none)
+        Time queueInterval{Seconds(0)};
 
         /**
          * Throws std::invalid_argument naming the first invalid option, its
@@ -129,6 +142,18 @@ class FabricScenario
         uint32_t source{0}; //!< the sending host's index
         uint16_t tid{0};    //!< the transfer
         DataRate rate;      //!< the new rate (0: unpaced, the line rate)
+    };
+
+    /// One sample of one switch port's transmit side (queueInterval).
+    struct QueueSample
+    {
+        Time time;          //!< when
+        uint32_t sw{0};     //!< switch index
+        uint32_t port{0};   //!< port index on that switch
+        uint32_t frames{0}; //!< frames waiting, every class
+        uint32_t bytes{0};  //!< bytes waiting, every class
+        bool busy{false};   //!< a frame (or its gap) on the wire
+        bool paused{false}; //!< a pause from the peer holds a class (lossless)
     };
 
     /// One switch port's counters.
@@ -174,6 +199,9 @@ class FabricScenario
         std::vector<Transfer> transfers; //!< every ended transfer, host by host
         std::vector<Port> ports;         //!< every switch port that sent or dropped a frame
         std::vector<RateChange> rates;   //!< rates: every pacing-rate change, in time order
+        /// queueInterval: every switch port at every tick from 0 while events remain, in
+        /// time order, then switch and port order
+        std::vector<QueueSample> queues;
         /// every drop reason of every kind of device, in a fixed order (zeros too):
         /// GetDropKinds()
         std::vector<DropCount> drops;

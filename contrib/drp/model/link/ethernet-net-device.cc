@@ -355,6 +355,43 @@ EthernetNetDevice::IsTransmitting() const
     return m_txState == BUSY;
 }
 
+uint32_t
+EthernetNetDevice::GetQueuedFrames() const
+{
+    uint32_t frames = m_queue ? m_queue->GetNPackets() : 0;
+    for (uint8_t cls = 1; m_pfc && cls < PFC_CLASSES; ++cls)
+    {
+        const Ptr<Queue<Packet>>& queue = m_pfc->classes[cls].queue;
+        frames += queue ? queue->GetNPackets() : 0;
+    }
+    return frames;
+}
+
+uint32_t
+EthernetNetDevice::GetQueuedBytes() const
+{
+    uint32_t bytes = m_queue ? m_queue->GetNBytes() : 0;
+    for (uint8_t cls = 1; m_pfc && cls < PFC_CLASSES; ++cls)
+    {
+        const Ptr<Queue<Packet>>& queue = m_pfc->classes[cls].queue;
+        bytes += queue ? queue->GetNBytes() : 0;
+    }
+    return bytes;
+}
+
+bool
+EthernetNetDevice::IsAnyClassPaused() const
+{
+    for (uint8_t cls = 0; m_pfc && cls < PFC_CLASSES; ++cls)
+    {
+        if (m_pfc->classes[cls].paused)
+        {
+            return true;
+        }
+    }
+    return false;
+}
+
 uint64_t
 EthernetNetDevice::GetReceiveErrorDrops() const
 {

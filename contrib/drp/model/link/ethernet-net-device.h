@@ -252,6 +252,15 @@ class EthernetNetDevice : public NetDevice
 
     /// \return true while the transmitter sends a frame or its inter-frame gap
     bool IsTransmitting() const;
+    /**
+     * \return frames waiting in the transmit queues, every class (the frame
+     *         on the wire excluded); creates no class queue
+     */
+    uint32_t GetQueuedFrames() const;
+    /// \return bytes waiting in the transmit queues, every class (as GetQueuedFrames())
+    uint32_t GetQueuedBytes() const;
+    /// \return true if a pause from the peer holds any class now
+    bool IsAnyClassPaused() const;
 
     /// \return the number of received frames the ReceiveErrorModel dropped
     uint64_t GetReceiveErrorDrops() const;

@@ -1,0 +1,87 @@
+"""Congestion experiments from Python: queue sampling, staggered senders, victim flows, figures."""
+
+import numpy as np
+import pytest
+
+import drp
+from drp import congestion_figures
+from drp.fabric import QUEUE_COLUMNS
+
+
+def test_queue_interval_samples_every_port_and_changes_nothing():
+    """Three ports of a star, one sample each per tick; transfers as without sampling."""
+    plain = drp.run_fabric(hosts=3, degree=2, bytes=262144)
+    sampled = drp.run_fabric(hosts=3, degree=2, bytes=262144, queue_interval="10us")
+    assert len(plain.queues) == 0
+    assert tuple(sampled.queues.columns) == QUEUE_COLUMNS
+    assert list(sampled.transfers["fct_us"]) == list(plain.transfers["fct_us"])
+    q = sampled.queues
+    assert len(q) % 3 == 0
+    ticks = np.arange(len(q) // 3) * 10e-6
+    assert np.allclose(q["time_s"].to_numpy()[::3], ticks)
+    receiver = congestion_figures.port_samples(sampled, 0, 0)
+    assert receiver["bytes"].max() > 0
+    assert receiver["bytes"].max() <= int(plain.port_columns["peak_bytes"][0])
+    assert not q["paused"].any()
+    assert sampled.params["queue_interval"] == pytest.approx(10e-6)
+
+
+def test_stagger_window_and_victims():
+    """Sender i starts at i x stagger; the victim goes from the next host to the receiver's next."""
+    result = drp.run_fabric(hosts=3, degree=2, bytes=65536, stagger="1ms", window=4)
+    starts = result.transfers.sort_values("source")["start_us"].to_numpy()
+    assert starts[0] < 100 and 1000 <= starts[1] < 1100
+    assert result.params["window"] == 4
+    result = drp.run_fabric(hosts=6, degree=2, receiver=1, victims=2, victim_bytes=4096)
+    pairs = set(zip(result.transfers["source"], result.transfers["destination"]))
+    # senders 0 and 2 to host 1; victims from hosts 3 and 4 to hosts 2 and 3
+    assert pairs == {(0, 1), (2, 1), (3, 2), (4, 3)}
+    assert sorted(result.transfers["size"])[:2] == [4096, 4096]
+
+
+@pytest.mark.parametrize(
+    "params, name",
+    [
+        ({"hosts": 3, "receiver": 3}, "receiver"),
+        ({"hosts": 3, "degree": 2, "victims": 1}, "victims"),
+        ({"workload": "permutation", "victims": 1}, "incast workload only"),
+        ({"stagger": 2000}, "stagger"),
+        ({"window": 2000}, "window"),
+        ({"queue_interval": 2}, "queue_interval"),
+    ],
+)
+def test_invalid_options_name_themselves(params, name):
+    """A bad value raises ValueError naming the option (in Python's spelling)."""
+    with pytest.raises(ValueError, match=name):
+        drp.run_fabric(**params)
+
+
+def test_fairness_and_rates():
+    """Jain's index and the time-averaged pacing rate of a recorded run."""
+    assert congestion_figures.jain([1, 1]) == pytest.approx(1)
+    assert congestion_figures.jain([1, 0]) == pytest.approx(0.5)
+    result = drp.run_fabric(
+        hosts=3, degree=2, bytes=1_000_000, ecn=True, cc="dcqcn", rates=True, window=64
+    )
+    assert len(result.rates) > 0
+    end = result.counters["simulated_seconds"]
+    for source in (1, 2):
+        mean = congestion_figures.mean_rate(result, source, 0.0, end)
+        assert 0 < mean <= 1e9
+
+
+def test_convergence_figure_files(tmp_path, monkeypatch):
+    """The dcqcn-convergence target writes its table and figure (a short version here)."""
+    short = dict(
+        congestion_figures.CONVERGENCE, bytes=10_000_000, victim_bytes=10_000_000, stagger="1ms"
+    )
+    monkeypatch.setattr(congestion_figures, "CONVERGENCE", short)
+    table = congestion_figures.make_congestion_figure("dcqcn-convergence", tmp_path, workers=1)
+    for suffix in ("png", "pdf", "csv", "md"):
+        assert (tmp_path / f"dcqcn-convergence.{suffix}").stat().st_size > 0
+    row = table.iloc[0]
+    assert 0.5 <= row["jain_second_half"] <= 1
+    assert row["drops"] == 0
+    assert row["queue_max_kb"] > 0
+    with pytest.raises(ValueError, match="not a congestion figure"):
+        congestion_figures.make_congestion_figure("nope", tmp_path)
