@@ -121,17 +121,30 @@ TraceRates(FabricHelper& fabric, FabricScenario::Result& result)
     }
 }
 
+/**
+ * Fixes the marking streams of the switches' ECN queues.
+ * \param fabric the fabric
+ * \param stream the first stream
+ * \param classes with PFC: every class queue's too (made here if not yet)
+ */
 void
-AssignQueueStreams(FabricHelper& fabric, int64_t stream)
+AssignQueueStreams(FabricHelper& fabric, int64_t stream, bool classes)
 {
     for (uint32_t s = 0; s < fabric.GetSwitches().GetN(); ++s)
     {
         Ptr<EcmpSwitchNetDevice> sw = fabric.GetSwitch(s);
         for (uint32_t p = 0; p < sw->GetNPorts(); ++p)
         {
-            if (auto queue = DynamicCast<EcnMarkingQueue>(sw->GetPort(p)->GetQueue()))
+            Ptr<EthernetNetDevice> port = sw->GetPort(p);
+            const uint8_t count = classes ? EthernetNetDevice::PFC_CLASSES : 1;
+            for (uint8_t cls = 0; cls < count; ++cls)
             {
-                stream += queue->AssignStreams(stream);
+                auto queue = DynamicCast<EcnMarkingQueue>(cls == 0 ? port->GetQueue()
+                                                                   : port->GetClassQueue(cls));
+                if (queue)
+                {
+                    stream += queue->AssignStreams(stream);
+                }
             }
         }
     }
@@ -168,7 +181,7 @@ MakeLossless(const FabricScenario::Config& config, FabricHelper& fabric)
     ObjectFactory queues;
     if (config.ecn)
     {
-        queues.SetTypeId("ns3::EcnMarkingQueue");
+        queues.SetTypeId(EcnMarkingQueue::GetTypeId()); // its name ends in <Packet>
         queues.Set("MinThreshold", QueueSizeValue(QueueSize(config.ecnMin)));
         queues.Set("MaxThreshold", QueueSizeValue(QueueSize(config.ecnMax)));
         queues.Set("MaxProbability", DoubleValue(config.ecnPmax));
@@ -305,6 +318,26 @@ CountPfc(Ptr<EcmpSwitchNetDevice> sw, uint32_t index, FabricScenario::Port& port
             port.peakIngressBytes = std::max(port.peakIngressBytes, q.peakBytes);
         }
     }
+}
+
+/**
+ * \param device a switch port
+ * \return the frames its queues marked CE: with PFC, those of every class
+ *         (a lossless fabric's DRP frames wait in class 3's queue; a class
+ *         never used gets its empty queue here, after the run)
+ */
+uint64_t
+CountMarks(Ptr<EthernetNetDevice> device)
+{
+    uint64_t marks = 0;
+    const uint8_t classes = device->IsPfcEnabled() ? EthernetNetDevice::PFC_CLASSES : 1;
+    for (uint8_t cls = 0; cls < classes; ++cls)
+    {
+        auto queue = DynamicCast<EcnMarkingQueue>(cls == 0 ? device->GetQueue()
+                                                           : device->GetClassQueue(cls));
+        marks += queue ? queue->GetMarks() : 0;
+    }
+    return marks;
 }
 
 } // namespace
@@ -773,7 +806,9 @@ FabricScenario::RunValidated(const Config& config)
 
     FabricWorkloadHelper workload(*fabric);
     workload.AssignStreams(1);
-    AssignQueueStreams(*fabric, 1000000);
+    // Lossless with ECN: every class queue made now, so that each marks from
+    // its own stream whatever ran in this process before.
+    AssignQueueStreams(*fabric, 1000000, config.lossless && config.ecn);
     Result result;
     result.config = config;
     result.flows = AddWorkload(config, *fabric, workload, result.expectedFlows);
@@ -841,8 +876,7 @@ FabricScenario::RunValidated(const Config& config)
             CountPfc(sw, p, port);
             if (stats.framesOut + stats.egressDrops + port.pausesSent + port.pausesReceived > 0)
             {
-                auto queue = DynamicCast<EcnMarkingQueue>(sw->GetPort(p)->GetQueue());
-                port.ecnMarks = queue ? queue->GetMarks() : 0;
+                port.ecnMarks = CountMarks(sw->GetPort(p));
                 result.ports.push_back(port);
             }
         }
