@@ -4,6 +4,7 @@
     drp-figures fig6 --repetitions 10 # one figure, more repetitions
     drp-figures all --transfers 50 --repetitions 2 --out /tmp/quick   # a quick look
     drp-figures fabric                # the fabric figures: incast, web-search
+    drp-figures argument -j 2         # lossy, lossy with DCQCN, lossless on both fabrics
 
 Runs go into a results store (default results/paper.db), so a second
 invocation computes only what is missing; outputs go to --out (default
@@ -17,6 +18,7 @@ import time
 
 from drp.campaign import Campaign, FabricCampaign
 from drp.fabric_figures import (
+    ARGUMENT_FIGURES,
     FABRIC_FIGURES,
     FABRIC_REPETITIONS,
     fabric_grids,
@@ -35,8 +37,9 @@ def _parser():
         "figures",
         nargs="*",
         default=["all"],
-        help=f"figures to make: {', '.join([*FIGURES, *FABRIC_FIGURES])}, all (the paper's, "
-        "with the validation; the default) or fabric (the fabric figures)",
+        help=f"figures to make: {', '.join([*FIGURES, *FABRIC_FIGURES, *ARGUMENT_FIGURES])}, "
+        "all (the paper's, with the validation; the default), fabric (the fabric figures) or "
+        "argument (lossy, lossy with DCQCN and lossless on the fabrics)",
     )
     parser.add_argument("--store", default="results/paper.db", help="results store (SQLite)")
     parser.add_argument("--out", default="doc/figures", help="output folder")
@@ -70,15 +73,21 @@ def main(argv=None):
     """Run the command line; return the exit status (1 if the validation fails)."""
     parser = _parser()
     args = parser.parse_args(argv)
-    every = [*FIGURES, *FABRIC_FIGURES]
+    every = [*FIGURES, *FABRIC_FIGURES, *ARGUMENT_FIGURES]
+    groups = {
+        "all": list(FIGURES),
+        "fabric": list(FABRIC_FIGURES),
+        "argument": list(ARGUMENT_FIGURES),
+    }
     names = []
     for name in args.figures:
-        group = {"all": list(FIGURES), "fabric": list(FABRIC_FIGURES)}.get(name, [name])
+        group = groups.get(name, [name])
         names += [n for n in group if n not in names]
     for name in names:
         if name not in every:
             parser.error(
-                f"figure = {name!r} is not a figure; valid: {', '.join(every)}, all, fabric"
+                f"figure = {name!r} is not a figure; valid: {', '.join(every)}, "
+                f"{', '.join(groups)}"
             )
     if args.repetitions < 2:
         parser.error(f"repetitions = {args.repetitions} is out of range [2, ...] (intervals)")
@@ -91,7 +100,7 @@ def main(argv=None):
     options = {"workers": args.workers, "scheduler": args.scheduler, "progress": not args.quiet}
     start = time.monotonic()
     paper = [name for name in names if name in FIGURES]
-    fabric = [name for name in names if name in FABRIC_FIGURES]
+    fabric = [name for name in names if name in FABRIC_FIGURES or name in ARGUMENT_FIGURES]
     if fabric:
         with FabricCampaign(args.store) as campaign:
             for name in fabric:
