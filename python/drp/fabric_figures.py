@@ -120,8 +120,9 @@ ARGUMENT_FIGURES = {
     "lossless with DCQCN",
 }
 
-#: Repetitions of each argument figure (``--fabric-repetitions`` overrides).
-FABRIC_REPETITIONS.update({"lossless-incast": 5, "lossless-web-search": 3})
+#: Repetitions of each argument figure (``--fabric-repetitions`` overrides):
+#: those of doc/fabrics.rst.
+FABRIC_REPETITIONS.update({"lossless-incast": 10, "lossless-web-search": 10})
 
 
 def fabric_grids(name):
@@ -582,6 +583,13 @@ def plot_argument(table, name, out):
                     label=f"{network}, {m}",
                 )
         ax.grid(True, alpha=0.3)
+        if stat not in ("p50", "p99"):
+            # Counters: from 0 (symlog), up to 1 at least (an all-0 panel reads as 0).
+            top = max(
+                (part[f"{m}_{stat}"] + part[f"{m}_{stat}_ci95"].fillna(0)).max() for m in METHODS
+            )
+            ax.set_yscale("symlog", linthresh=1)
+            ax.set_ylim(0, 1.0 if math.isnan(top) else max(1.0, 1.3 * top))
 
     if name == "lossless-incast":
         panels = (("p50", "p50 slowdown"), ("p99", "p99 slowdown")) + counters
@@ -593,9 +601,6 @@ def plot_argument(table, name, out):
                 ax.set_xscale("log", base=2)
                 if stat in ("p50", "p99"):
                     ax.set_yscale("log")
-                else:
-                    ax.set_yscale("symlog", linthresh=1)
-                    ax.set_ylim(bottom=0)
                 ax.set_xlabel("senders (incast degree)")
                 ax.set_ylabel(f"{label}, FRP {100 * frp:g}%")
         axes[0][0].legend(fontsize=7)
@@ -624,15 +629,14 @@ def plot_argument(table, name, out):
                 ax.plot(x + offset, mine[f"{m}_p50"], "k_", markersize=6)
             ax.set_xticks(x, [label.replace(" ", "\n", 1) for label in labels], fontsize=7)
             ax.set_yscale("log")
-            ax.set_title(f"load {100 * load:g}%, FRP {100 * frp:g}%: p99 bars, p50 ticks", fontsize=9)
+            title = f"load {100 * load:g}%, FRP {100 * frp:g}%: p99 bars, p50 ticks"
+            ax.set_title(title, fontsize=9)
             ax.grid(True, alpha=0.3, axis="y")
         axes[0][0].set_ylabel("FCT slowdown (FCT / ideal)")
         axes[0][0].legend(fontsize=6)
         whole = part[part["bucket"] == ALL_FLOWS]
         for ax, (stat, label) in zip(axes[1], counters):
             lines(ax, whole, "load", stat)
-            ax.set_yscale("symlog", linthresh=1)
-            ax.set_ylim(bottom=0)
             ax.set_xlabel("load of the host links")
             ax.set_ylabel(f"{label}, FRP {100 * frp:g}%")
     fig.suptitle(f"drp {name}: {ARGUMENT_FIGURES[name]} (adaptive timers)", fontsize=9)
