@@ -54,7 +54,7 @@ from drp.fabric import (
     summarize_fabric,
 )
 from drp.fabric import SCENARIO as FABRIC_SCENARIO
-from drp.store import Store, key_params, params_key
+from drp.store import ADDED_COUNTERS, Store, key_params, params_key
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -365,6 +365,14 @@ class Campaign:
         ]
         return pd.DataFrame(rows, columns=self.kind.names, index=runs.index)
 
+    def _summary(self, stored):
+        """Return a stored run's summary (JSON) as a dict; fabric runs stored
+        before the counters of :data:`drp.store.ADDED_COUNTERS` read 0 there."""
+        summary = json.loads(stored)
+        if self.kind is FABRIC:
+            summary = {**dict.fromkeys(ADDED_COUNTERS, 0), **summary}
+        return summary
+
     def to_dataframe(self, grid: Grid | None = None) -> pd.DataFrame:
         """Return the stored transfers of ``grid`` (of every run with None).
 
@@ -390,7 +398,7 @@ class Campaign:
         runs = self._runs(grid)
         self._warn_other_builds(runs, stacklevel=3)
         summaries = pd.DataFrame(
-            [json.loads(s) for s in runs["summary"]], columns=self.kind.summary, index=runs.index
+            [self._summary(s) for s in runs["summary"]], columns=self.kind.summary, index=runs.index
         )
         if self.kind is P2P:
             # Runs stored before summaries had a note get theirs from the count.
@@ -412,7 +420,7 @@ class Campaign:
         transfers = self.store.transfers_frame(runs.index, self.kind.table)
         rows = []
         for params, group in runs.groupby("params", sort=False):
-            summaries = [json.loads(s) for s in group["summary"]]
+            summaries = [self._summary(s) for s in group["summary"]]
             counters = {
                 name: sum(s.get(name, math.nan) for s in summaries) for name in self.kind.counters
             }

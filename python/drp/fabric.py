@@ -53,10 +53,24 @@ TRANSFER_COLUMNS = (
     "invalid_replies",
     "timeouts",
     "retransmissions",
+    "cnps",
 )
 
-#: Per-port columns: the counters of every switch port that carried traffic.
-PORT_COLUMNS = ("switch", "port", "frames_out", "drops", "peak_frames", "peak_bytes")
+#: Per-port columns: the counters of every switch port that carried traffic
+#: (ECN marks; PFC pauses sent and received and the time the port was paused,
+#: 0 unless ``lossless``).
+PORT_COLUMNS = (
+    "switch",
+    "port",
+    "frames_out",
+    "drops",
+    "peak_frames",
+    "peak_bytes",
+    "ecn_marks",
+    "pauses_sent",
+    "pauses_received",
+    "time_paused_seconds",
+)
 
 #: Counters of a run (host_count and switch_count: the fabric's size), summed
 #: when runs are pooled.
@@ -73,6 +87,13 @@ FABRIC_COUNTERS = (
     "simulated_seconds",
     "events",
     "wall_seconds",
+    "pauses_sent",
+    "pauses_received",
+    "time_paused_seconds",
+    "rnic_pauses_received",
+    "rnic_time_paused_seconds",
+    "headroom_drops",
+    "shared_buffer_drops",
 )
 
 #: Columns of :attr:`FabricRunResult.queues`: one sample of one switch port.

@@ -5,6 +5,7 @@
     drp-figures all --transfers 50 --repetitions 2 --out /tmp/quick   # a quick look
     drp-figures fabric                # the fabric figures: incast, web-search
     drp-figures congestion            # DCQCN convergence, PFC incast, PFC victim flow
+    drp-figures argument -j 2         # lossy, lossy with DCQCN, lossless on both fabrics
 
 Runs go into a results store (default results/paper.db), so a second
 invocation computes only what is missing; outputs go to --out (default
@@ -19,6 +20,7 @@ import time
 from drp.campaign import Campaign, FabricCampaign
 from drp.congestion_figures import CONGESTION_FIGURES, make_congestion_figure
 from drp.fabric_figures import (
+    ARGUMENT_FIGURES,
     FABRIC_FIGURES,
     FABRIC_REPETITIONS,
     fabric_grids,
@@ -37,9 +39,11 @@ def _parser():
         "figures",
         nargs="*",
         default=["all"],
-        help=f"figures to make: {', '.join([*FIGURES, *FABRIC_FIGURES, *CONGESTION_FIGURES])}, "
-        "all (the paper's, with the validation; the default), fabric (the fabric figures) or "
-        "congestion (the congestion-control and PFC figures)",
+        help=f"figures to make: "
+        f"{', '.join([*FIGURES, *FABRIC_FIGURES, *CONGESTION_FIGURES, *ARGUMENT_FIGURES])}, "
+        "all (the paper's, with the validation; the default), fabric (the fabric figures), "
+        "congestion (the congestion-control and PFC figures) or argument (lossy, lossy with "
+        "DCQCN and lossless on the fabrics)",
     )
     parser.add_argument("--store", default="results/paper.db", help="results store (SQLite)")
     parser.add_argument("--out", default="doc/figures", help="output folder")
@@ -73,9 +77,13 @@ def main(argv=None):
     """Run the command line; return the exit status (1 if the validation fails)."""
     parser = _parser()
     args = parser.parse_args(argv)
-    every = [*FIGURES, *FABRIC_FIGURES, *CONGESTION_FIGURES]
-    groups = {"all": list(FIGURES), "fabric": list(FABRIC_FIGURES)}
-    groups["congestion"] = list(CONGESTION_FIGURES)
+    every = [*FIGURES, *FABRIC_FIGURES, *CONGESTION_FIGURES, *ARGUMENT_FIGURES]
+    groups = {
+        "all": list(FIGURES),
+        "fabric": list(FABRIC_FIGURES),
+        "congestion": list(CONGESTION_FIGURES),
+        "argument": list(ARGUMENT_FIGURES),
+    }
     names = []
     for name in args.figures:
         group = groups.get(name, [name])
@@ -83,8 +91,8 @@ def main(argv=None):
     for name in names:
         if name not in every:
             parser.error(
-                f"figure = {name!r} is not a figure; valid: {', '.join(every)}, all, fabric, "
-                "congestion"
+                f"figure = {name!r} is not a figure; valid: {', '.join(every)}, "
+                f"{', '.join(groups)}"
             )
     if args.repetitions < 2:
         parser.error(f"repetitions = {args.repetitions} is out of range [2, ...] (intervals)")
@@ -97,7 +105,7 @@ def main(argv=None):
     options = {"workers": args.workers, "scheduler": args.scheduler, "progress": not args.quiet}
     start = time.monotonic()
     paper = [name for name in names if name in FIGURES]
-    fabric = [name for name in names if name in FABRIC_FIGURES]
+    fabric = [name for name in names if name in FABRIC_FIGURES or name in ARGUMENT_FIGURES]
     for name in (n for n in names if n in CONGESTION_FIGURES):
         make_congestion_figure(name, out, args.workers)
         print(f"{name}: {out / name}.png, .pdf, .csv, .md", file=sys.stderr)

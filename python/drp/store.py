@@ -1,6 +1,6 @@
 """The results store of a campaign: one SQLite file.
 
-Schema (``PRAGMA user_version`` = 1)::
+Schema (``PRAGMA user_version`` = 2)::
 
     runs                       one row per run
       id           INTEGER     primary key
@@ -31,7 +31,7 @@ Schema (``PRAGMA user_version`` = 1)::
       run_id       INTEGER     runs.id
       seq          INTEGER     the transfer's row in the run (0, 1, ...)
       source, destination, switches, bytes, requests, invalid_replies,
-      timeouts, retransmissions
+      timeouts, retransmissions, cnps
                    INTEGER     as the columns of drp.run_fabric()
       status, mode TEXT
       start_us, fct_us, ideal_us, slowdown
@@ -39,13 +39,26 @@ Schema (``PRAGMA user_version`` = 1)::
       PRIMARY KEY (run_id, seq)
     fabric_ports               one row per switch port of a fabric run
       run_id       INTEGER     runs.id
-      switch, port, frames_out, drops, peak_frames, peak_bytes
+      switch, port, frames_out, drops, peak_frames, peak_bytes, ecn_marks,
+      pauses_sent, pauses_received
                    INTEGER
+      time_paused_seconds
+                   REAL
       PRIMARY KEY (run_id, switch, port)
 
 The fabric tables came after the first stores: opening an older store for
 writing adds them (they are empty), and a store opened read-only without
 them reads as one without fabric runs.
+
+Schema 2 added the columns of :data:`ADDED_COLUMNS` (a transfer's CNPs, a
+port's ECN marks and PFC pauses) and the summary counters of
+:data:`ADDED_COUNTERS`. Opening a schema-1 store for writing migrates it: the
+columns are added, 0 for the runs already stored, and ``user_version``
+becomes 2. Read-only, a schema-1 store reads the same without being changed.
+Either way a run of schema 1 reads 0 in those columns and counters, which
+is what it had unless it ran with ``ecn`` or ``lossless`` (those marked or
+paused uncounted): recompute such runs (they are of another build,
+``recompute_other_builds``).
 
 Only the process that drives a campaign writes; each run is committed on its
 own, so an interrupted campaign keeps every run that finished.
@@ -67,14 +80,32 @@ if TYPE_CHECKING:
 from drp.experiment import RECORD_COLUMNS
 from drp.fabric import PORT_COLUMNS, TRANSFER_COLUMNS
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
+
+#: Columns that schema 2 added to the fabric tables; runs stored before read 0.
+ADDED_COLUMNS = {
+    "fabric_transfers": ("cnps",),
+    "fabric_ports": ("ecn_marks", "pauses_sent", "pauses_received", "time_paused_seconds"),
+}
+
+#: Counters that schema 2 added to fabric runs' summaries; runs stored before read 0.
+ADDED_COUNTERS = (
+    "pauses_sent",
+    "pauses_received",
+    "time_paused_seconds",
+    "rnic_pauses_received",
+    "rnic_time_paused_seconds",
+    "headroom_drops",
+    "shared_buffer_drops",
+)
 
 
 def _sql_type(column):
     """Return the SQLite type of a record, transfer or port column."""
     if column in ("mode", "status"):
         return "TEXT"
-    return "REAL" if column.endswith("_us") or column == "slowdown" else "INTEGER"
+    real = column.endswith(("_us", "_seconds")) or column == "slowdown"
+    return "REAL" if real else "INTEGER"
 
 
 def _quoted(columns):
@@ -114,7 +145,7 @@ CREATE TABLE IF NOT EXISTS fabric_transfers (
 );
 CREATE TABLE IF NOT EXISTS fabric_ports (
     run_id INTEGER NOT NULL REFERENCES runs (id) ON DELETE CASCADE,
-    {", ".join(f'"{c}" INTEGER NOT NULL' for c in PORT_COLUMNS)},
+    {", ".join(f'"{c}" {_sql_type(c)} NOT NULL' for c in PORT_COLUMNS)},
     PRIMARY KEY (run_id, "switch", "port")
 );
 """
@@ -208,16 +239,48 @@ class Store:
             if read_only:
                 raise NotAStoreError(f"{self.path}: not a drp results store (it has no tables)")
             self._db.executescript(_SCHEMA)
-        elif version not in (0, SCHEMA_VERSION):
+        elif version > SCHEMA_VERSION:
             raise NotAStoreError(
-                f"{self.path}: store schema {version}, this drp reads {SCHEMA_VERSION}"
+                f"{self.path}: store schema {version}, this drp reads schemas 1 to "
+                f"{SCHEMA_VERSION} (a newer drp wrote it: use that one)"
             )
-        elif version != SCHEMA_VERSION or not {"runs", "transfers"} <= set(tables):
+        elif version == 0 or not {"runs", "transfers"} <= set(tables):
             has = f"tables {', '.join(tables)}" if tables else "no tables"
             raise NotAStoreError(f"{self.path}: not a drp results store (it has {has})")
+        elif version < SCHEMA_VERSION and not read_only:
+            self._migrate(tables)
         if not read_only:
             self._db.executescript(_FABRIC_SCHEMA)
         self._fabric = read_only is False or "fabric_transfers" in tables
+        #: per table, the columns of ADDED_COLUMNS it lacks (read as 0)
+        self._lacking = {
+            table: [c for c in added if c not in self._table_columns(table)]
+            for table, added in ADDED_COLUMNS.items()
+        }
+
+    def _table_columns(self, table):
+        """Return the names of a table's columns (none for a missing table)."""
+        return {row[1] for row in self._db.execute(f'PRAGMA table_info("{table}")')}
+
+    def _migrate(self, tables):
+        """Bring a schema-1 store to schema 2 in one transaction: add ADDED_COLUMNS, 0."""
+        self._db.execute("BEGIN")
+        try:
+            for table, added in ADDED_COLUMNS.items():
+                if table not in tables:
+                    continue  # made whole by _FABRIC_SCHEMA
+                have = self._table_columns(table)
+                for column in added:
+                    if column not in have:
+                        self._db.execute(
+                            f'ALTER TABLE {table} ADD COLUMN "{column}" {_sql_type(column)} '
+                            "NOT NULL DEFAULT 0"
+                        )
+            self._db.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
+        except BaseException:
+            self._db.rollback()
+            raise
+        self._db.commit()
 
     def close(self) -> None:
         """Close the file."""
@@ -311,8 +374,10 @@ class Store:
         with self._db:
             self._db.execute("DELETE FROM wanted")
             self._db.executemany("INSERT INTO wanted VALUES (?)", ((int(i),) for i in run_ids))
+        lacking = self._lacking.get(table, ())
+        selected = ", ".join(f'0 AS "{c}"' if c in lacking else f'"{c}"' for c in columns)
         return pd.read_sql_query(
-            f"SELECT run_id, {_quoted(columns)} FROM {table} JOIN wanted ON run_id = wanted.id "
+            f"SELECT run_id, {selected} FROM {table} JOIN wanted ON run_id = wanted.id "
             f"ORDER BY run_id, {order}",
             self._db,
         )

@@ -742,6 +742,7 @@ ToDict(const FabricScenario::Result& result)
         NumberColumn<uint32_t>(transfers, [](const T& t) { return t.record.timeouts; });
     columns["retransmissions"] =
         NumberColumn<uint32_t>(transfers, [](const T& t) { return t.record.retransmissions; });
+    columns["cnps"] = NumberColumn<uint32_t>(transfers, [](const T& t) { return t.record.cnps; });
 
     using P = FabricScenario::Port;
     const auto& ports = result.ports;
@@ -787,6 +788,8 @@ ToDict(const FabricScenario::Result& result)
     counters["time_paused_seconds"] = result.GetTimePaused().GetSeconds();
     counters["rnic_pauses_received"] = result.rnicPausesReceived;
     counters["rnic_time_paused_seconds"] = result.rnicTimePaused.GetSeconds();
+    counters["headroom_drops"] = 0;
+    counters["shared_buffer_drops"] = 0;
     for (const auto& d : result.drops)
     {
         if (d.reason == "headroom-overflow" || d.reason == "shared-buffer-full")

@@ -1,6 +1,7 @@
 """Fabric experiments from Python: drp.run_fabric, slowdown by size, FabricCampaign."""
 
 import csv
+import json
 import math
 import pathlib
 import sqlite3
@@ -330,3 +331,165 @@ def test_congestion_control():
         drp.run_fabric(hosts=5, cc="dctcp")
     with pytest.raises(ValueError, match="cc"):
         drp.run_fabric(hosts=5, ecn=True, cc="timely")
+
+
+#: A 8:1 incast of 256 KiB writes, lossless (a 400 kB buffer: pauses) with
+#: ECN and DCQCN (marks and CNPs), adaptive timers.
+MARKED = {
+    "hosts": 9,
+    "bytes": 262144,
+    "lossless": True,
+    "buffer": "400KB",
+    "ecn": True,
+    "cc": "dcqcn",
+    "timeout_mode": "adaptive",
+}
+
+
+def test_cnps_marks_and_pauses_are_columns_and_counters():
+    result = drp.run_fabric(**MARKED)
+    transfers, ports, counters = result.transfers, result.ports, result.counters
+    assert transfers["cnps"].sum() == counters["cnps"] > 0
+    assert ports["ecn_marks"].sum() == counters["ecn_marks"] > 0
+    assert ports["pauses_sent"].sum() == counters["pauses_sent"] > 0
+    assert ports["pauses_received"].sum() == counters["pauses_received"]
+    assert ports["time_paused_seconds"].sum() == pytest.approx(counters["time_paused_seconds"])
+    for name in ("pauses_sent", "rnic_time_paused_seconds", "headroom_drops"):
+        assert result.summary[name] == counters[name]
+    assert counters["rnic_pauses_received"] > 0 and counters["rnic_time_paused_seconds"] > 0
+    # A lossy run without ECN has them all, at 0.
+    plain = drp.run_fabric(hosts=5)
+    assert plain.transfers["cnps"].sum() == 0 and plain.ports["pauses_sent"].sum() == 0
+    assert plain.counters["headroom_drops"] == plain.counters["shared_buffer_drops"] == 0
+
+
+def test_fabric_campaign_stores_marks_cnps_and_pauses(tmp_path):
+    """cc, ecn, lossless, buffer and timeout_mode are grid parameters; what the
+    runs count comes back from the store as it came from the run."""
+    grid = {**MARKED, "method": ["traditional", "dynamic"], "threshold": ["dynamic", "static"]}
+    with drp.FabricCampaign(tmp_path / "results.db") as campaign:
+        assert campaign.run(grid, repetitions=1, workers=2, progress=False) == 4
+        runs = campaign.runs_dataframe(grid)
+        assert (runs["cc"] == "dcqcn").all() and runs["lossless"].all() and runs["ecn"].all()
+        assert (runs["timeout_mode"] == "adaptive").all() and (runs["buffer"] == "400KB").all()
+        assert sorted(runs["threshold"]) == ["dynamic", "dynamic", "static", "static"]
+        assert (runs["ecn_marks"] > 0).all() and (runs["cnps"] > 0).all()
+        assert (runs["pauses_sent"] > 0).all() and (runs["rnic_time_paused_seconds"] > 0).all()
+        one = runs[(runs["method"] == "dynamic") & (runs["threshold"] == "static")].iloc[0]
+        again = drp.run_fabric(**{**MARKED, "threshold": "static"})
+        for name in ("ecn_marks", "cnps", "pauses_sent", "pauses_received", "time_paused_seconds"):
+            assert one[name] == pytest.approx(again.counters[name])
+        transfers = campaign.to_dataframe(grid)
+        assert transfers.groupby(["method", "threshold"])["cnps"].sum().tolist() == [
+            runs.set_index(["method", "threshold"]).loc[key, "cnps"]
+            for key in sorted(zip(runs["method"], runs["threshold"]))
+        ]
+        ports = campaign.ports_dataframe(grid)
+        assert ports["ecn_marks"].sum() == runs["ecn_marks"].sum()
+        assert ports["pauses_sent"].sum() == runs["pauses_sent"].sum()
+        paused = runs["time_paused_seconds"].sum()
+        assert ports["time_paused_seconds"].sum() == pytest.approx(paused)
+        assert ports["time_paused_seconds"].dtype == float
+        settings = campaign.settings_dataframe(grid)
+        assert settings["pauses_sent"].sum() == runs["pauses_sent"].sum()
+
+
+#: The tables of a schema-1 store as that schema wrote them.
+SCHEMA_1_FABRIC = """
+CREATE TABLE fabric_transfers (
+    run_id INTEGER NOT NULL REFERENCES runs (id) ON DELETE CASCADE,
+    seq INTEGER NOT NULL,
+    "source" INTEGER NOT NULL, "destination" INTEGER NOT NULL, "switches" INTEGER NOT NULL,
+    "size" INTEGER NOT NULL, "start_us" REAL NOT NULL, "fct_us" REAL NOT NULL,
+    "ideal_us" REAL NOT NULL, "slowdown" REAL NOT NULL, "status" TEXT NOT NULL,
+    "mode" TEXT NOT NULL, "requests" INTEGER NOT NULL, "invalid_replies" INTEGER NOT NULL,
+    "timeouts" INTEGER NOT NULL, "retransmissions" INTEGER NOT NULL,
+    PRIMARY KEY (run_id, seq)
+);
+CREATE TABLE fabric_ports (
+    run_id INTEGER NOT NULL REFERENCES runs (id) ON DELETE CASCADE,
+    "switch" INTEGER NOT NULL, "port" INTEGER NOT NULL, "frames_out" INTEGER NOT NULL,
+    "drops" INTEGER NOT NULL, "peak_frames" INTEGER NOT NULL, "peak_bytes" INTEGER NOT NULL,
+    PRIMARY KEY (run_id, "switch", "port")
+);
+"""
+
+
+def _schema_1_store(path, grid):
+    """Write a store as schema 1 did: its fabric tables without the columns
+    schema 2 added, summaries without the added counters, user_version 1."""
+    from drp.store import ADDED_COLUMNS, ADDED_COUNTERS
+
+    new = path.with_name("new.db")
+    with drp.FabricCampaign(new) as campaign:
+        campaign.run(grid, repetitions=1, workers=1, progress=False)
+    db = sqlite3.connect(new)
+    for table, columns in ADDED_COLUMNS.items():
+        info = db.execute(f"PRAGMA table_info({table})")
+        kept = [row[1] for row in info if row[1] not in columns]
+        quoted = ", ".join(f'"{c}"' for c in kept)
+        db.execute(f"CREATE TABLE old_{table} AS SELECT {quoted} FROM {table}")
+    old = sqlite3.connect(path)
+    old.executescript(
+        "CREATE TABLE runs (id INTEGER PRIMARY KEY, params TEXT NOT NULL, run INTEGER NOT NULL, "
+        "version TEXT NOT NULL, git_revision TEXT NOT NULL, finished TEXT NOT NULL, "
+        "wall_seconds REAL NOT NULL, summary TEXT NOT NULL, UNIQUE (params, run));"
+        + db.execute("SELECT sql FROM sqlite_master WHERE name = 'transfers'").fetchone()[0]
+        + ";"
+        + SCHEMA_1_FABRIC
+        + "PRAGMA user_version = 1;"
+    )
+    for row in db.execute("SELECT * FROM runs"):
+        summary = {k: v for k, v in json.loads(row[-1]).items() if k not in ADDED_COUNTERS}
+        values = (*row[:-1], json.dumps(summary))
+        old.execute("INSERT INTO runs VALUES (?, ?, ?, ?, ?, ?, ?, ?)", values)
+    for table in ADDED_COLUMNS:
+        rows = db.execute(f"SELECT * FROM old_{table}").fetchall()
+        if rows:
+            marks = ", ".join("?" * len(rows[0]))
+            old.executemany(f"INSERT INTO {table} VALUES ({marks})", rows)
+    old.commit()
+    old.close()
+    db.close()
+
+
+def test_a_schema_1_store_reads_and_is_migrated(tmp_path):
+    path = tmp_path / "old.db"
+    _schema_1_store(path, GRID)
+    # Read-only it reads 0 in the new columns and counters, and stays schema 1.
+    with drp.FabricCampaign(path, read_only=True) as campaign:
+        runs = campaign.runs_dataframe(GRID)
+        assert len(runs) == 2 and (runs["pauses_sent"] == 0).all()
+        assert (runs["rnic_time_paused_seconds"] == 0).all() and (runs["drops"] > 0).any()
+        assert (campaign.to_dataframe(GRID)["cnps"] == 0).all()
+        ports = campaign.ports_dataframe(GRID)
+        assert (ports["ecn_marks"] == 0).all() and ports["drops"].sum() == runs["drops"].sum()
+    db = sqlite3.connect(path)
+    assert db.execute("PRAGMA user_version").fetchone() == (1,)
+    db.close()
+    # For writing it is migrated: its runs keep their identity (nothing to
+    # compute again) and new runs are stored beside them.
+    with drp.FabricCampaign(path) as campaign:
+        assert campaign.run(GRID, repetitions=1, workers=1, progress=False) == 0
+        assert campaign.run(GRID, repetitions=2, workers=2, progress=False) == 2
+        runs = campaign.runs_dataframe(GRID)
+        assert len(runs) == 4 and (runs["pauses_sent"] == 0).all()
+        transfers = campaign.to_dataframe(GRID)
+        assert len(transfers) == 16 and (transfers["cnps"] == 0).all()
+        assert campaign.settings_dataframe(GRID)["time_paused_seconds"].tolist() == [0, 0]
+    db = sqlite3.connect(path)
+    assert db.execute("PRAGMA user_version").fetchone() == (2,)
+    columns = {row[1]: row[2] for row in db.execute("PRAGMA table_info(fabric_ports)")}
+    assert columns["time_paused_seconds"] == "REAL" and columns["pauses_sent"] == "INTEGER"
+    db.close()
+
+
+def test_a_store_of_a_newer_schema_is_refused(tmp_path):
+    path = tmp_path / "new.db"
+    with drp.FabricCampaign(path):
+        pass
+    db = sqlite3.connect(path)
+    db.execute("PRAGMA user_version = 3")
+    db.close()
+    with pytest.raises(ValueError, match=r"store schema 3, this drp reads schemas 1 to 2"):
+        drp.FabricCampaign(path)

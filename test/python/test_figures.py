@@ -6,6 +6,7 @@ import subprocess
 import sys
 
 import pandas as pd
+import pytest
 
 from drp.figures import FIGURES
 
@@ -106,3 +107,69 @@ def test_fabric_is_a_figure_group(tmp_path):
         text=True,
     )
     assert done.returncode == 2 and "valid: fig4" in done.stderr and "all, fabric" in done.stderr
+
+
+def test_argument_figures_from_a_small_campaign(tmp_path, monkeypatch):
+    """The argument figures' tables, plots and Markdown, on grids cut down to seconds."""
+    from drp import FabricCampaign, fabric_figures
+
+    monkeypatch.setattr(fabric_figures, "INCAST_DEGREES", (2, 8))
+    monkeypatch.setattr(fabric_figures, "WEB_SEARCH_LOADS", (0.5,))
+    monkeypatch.setattr(fabric_figures, "ARGUMENT_DURATION", "10ms")
+    monkeypatch.setattr(fabric_figures, "ARGUMENT_FRPS", (0.0, 0.3))
+    networks = list(fabric_figures.NETWORKS)
+    with FabricCampaign(tmp_path / "fabric.db") as campaign:
+        for name in fabric_figures.ARGUMENT_FIGURES:
+            grids = fabric_figures.fabric_grids(name)
+            assert all(grid["timeout_mode"] == "adaptive" for grid in grids)
+            assert [fabric_figures.network_of(grid) for grid in grids] == networks
+            assert grids[2]["buffer"] == fabric_figures.ARGUMENT_BUFFERS[name]
+            assert "buffer" not in grids[0] and "buffer" not in grids[1]
+            table = fabric_figures.make_fabric_figure(
+                campaign, name, tmp_path, 2, workers=2, progress=False
+            )
+            for extension in ("png", "pdf", "csv", "md"):
+                assert (tmp_path / f"{name}.{extension}").stat().st_size > 0
+            assert (table["runs"] == 2).all()
+        incast = pd.read_csv(tmp_path / "lossless-incast.csv")
+        assert len(incast) == 2 * 2 * 3 and incast["network"].tolist()[:3] == networks
+        # Without congestion control nothing marks; without PFC nothing pauses.
+        runs = campaign.runs_dataframe(fabric_figures.fabric_grids("lossless-incast"))
+        assert (runs[runs["cc"] == "none"]["ecn_marks"] == 0).all()
+        assert (runs[runs["cc"] == "dcqcn"]["cnps"] > 0).any()
+        lossy = incast[incast["network"] != "lossless+DCQCN"]
+        assert (lossy["dynamic_paused_ms"] == 0).all()
+        assert (lossy["traditional_port_paused_ms"] == 0).all()
+        lossless = incast[incast["network"] == "lossless+DCQCN"]
+        assert (lossless["dynamic_drops"] == 0).all() and (lossless["traditional_drops"] == 0).all()
+        # The 8:1 incast drops in 100-frame queues; the mean over runs is what a run drops.
+        plain = runs[(runs["cc"] == "none") & (runs["degree"] == 8) & (runs["method"] == "dynamic")]
+        at = (incast["degree"] == 8) & (incast["frp"] == 0.3)
+        row = incast[(incast["network"] == "lossy") & at]
+        expected = plain[plain["frp"] == 0.3]["drops"] + plain[plain["frp"] == 0.3]["link_drops"]
+        assert row["dynamic_drops"].iloc[0] == pytest.approx(expected.mean())
+        web = pd.read_csv(tmp_path / "lossless-web-search.csv")
+        labels = [label for label, _, _ in fabric_figures.SIZE_BUCKETS] + [fabric_figures.ALL_FLOWS]
+        at_zero = web[web["frp"] == 0]
+        assert at_zero["bucket"].tolist() == labels * 3
+        assert web[web["frp"] == 0.3]["bucket"].tolist() == (labels + [fabric_figures.FAILED]) * 3
+        transfers = campaign.to_dataframe(fabric_figures.fabric_grids("lossless-web-search"))
+        whole = web[web["bucket"] == fabric_figures.ALL_FLOWS]
+        assert whole["dynamic_flows"].sum() == (transfers["method"] == "dynamic").sum()
+        sized = web[web["bucket"].isin(labels[:-1])]
+        assert sized["dynamic_flows"].sum() == whole["dynamic_flows"].sum()
+        # At FRP 0 both methods go direct: the same flows, the same times.
+        assert (at_zero["traditional_p99"].fillna(-1) == at_zero["dynamic_p99"].fillna(-1)).all()
+        markdown = (tmp_path / "lossless-web-search.md").read_text()
+        assert "| 30% | 50% | lossless+DCQCN | all flows | 2 |" in markdown
+        assert "RNICs paused (ms)" in markdown
+
+
+def test_argument_is_a_figure_group():
+    done = subprocess.run(
+        [sys.executable, str(ROOT / "scripts" / "drp-figures"), "argument", "fig7"],
+        capture_output=True,
+        text=True,
+    )
+    assert done.returncode == 2 and "lossless-incast" in done.stderr
+    assert "all, fabric, argument" in done.stderr

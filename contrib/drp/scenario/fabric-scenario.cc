@@ -90,17 +90,6 @@ ParseQueueSize(const std::string& text, const std::string& name = "queue")
 }
 
 /**
- * \param config the experiment
- * \param rnic host links
- * \param links links between switches and switch queues
- * \return the topology the experiment names
- */
-/**
- * Fixes the random streams of the switch queues that mark ECN, one each.
- * \param fabric the fabric
- * \param stream the first stream
- */
-/**
  * Records every pacing-rate change of every RNIC's transfers in
  * \p result.rates.
  * \param fabric the fabric
@@ -122,65 +111,32 @@ TraceRates(FabricHelper& fabric, FabricScenario::Result& result)
 }
 
 /**
- * \param fabric the fabric
- * \param port one of its switch ports
- * \return the transmit queues the port's frames can wait in: its TxQueue
- *         and, with PFC on, the queue of the RNICs' DRP class (made now if
- *         it was not yet: a class's queue is made when first used)
- */
-std::vector<Ptr<Queue<Packet>>>
-PortQueues(const FabricHelper& fabric, Ptr<EthernetNetDevice> port)
-{
-    std::vector<Ptr<Queue<Packet>>> queues{port->GetQueue()};
-    const uint8_t drpClass = fabric.GetRnic(0)->GetDrpClass();
-    if (port->IsPfcEnabled() && drpClass != 0)
-    {
-        queues.push_back(port->GetClassQueue(drpClass));
-    }
-    return queues;
-}
-
-/**
- * Fixes the random streams of every marking queue of the switch ports.
+ * Fixes the marking streams of the switches' ECN queues.
  * \param fabric the fabric
  * \param stream the first stream
+ * \param classes with PFC: every class queue's too (made here if not yet)
  */
 void
-AssignQueueStreams(FabricHelper& fabric, int64_t stream)
+AssignQueueStreams(FabricHelper& fabric, int64_t stream, bool classes)
 {
     for (uint32_t s = 0; s < fabric.GetSwitches().GetN(); ++s)
     {
         Ptr<EcmpSwitchNetDevice> sw = fabric.GetSwitch(s);
         for (uint32_t p = 0; p < sw->GetNPorts(); ++p)
         {
-            for (const auto& q : PortQueues(fabric, sw->GetPort(p)))
+            Ptr<EthernetNetDevice> port = sw->GetPort(p);
+            const uint8_t count = classes ? EthernetNetDevice::PFC_CLASSES : 1;
+            for (uint8_t cls = 0; cls < count; ++cls)
             {
-                if (auto queue = DynamicCast<EcnMarkingQueue>(q))
+                auto queue = DynamicCast<EcnMarkingQueue>(cls == 0 ? port->GetQueue()
+                                                                   : port->GetClassQueue(cls));
+                if (queue)
                 {
                     stream += queue->AssignStreams(stream);
                 }
             }
         }
     }
-}
-
-/**
- * \param fabric the fabric
- * \param port one of its switch ports
- * \return frames its queues marked CE
- */
-uint64_t
-PortMarks(const FabricHelper& fabric, Ptr<EthernetNetDevice> port)
-{
-    uint64_t marks = 0;
-    for (const auto& q : PortQueues(fabric, port))
-    {
-        if (auto queue = DynamicCast<EcnMarkingQueue>(q))
-        {
-            marks += queue->GetMarks();
-        }
-    }
-    return marks;
 }
 
 /**
@@ -214,7 +170,7 @@ MakeLossless(const FabricScenario::Config& config, FabricHelper& fabric)
     ObjectFactory queues;
     if (config.ecn)
     {
-        queues.SetTypeId(EcnMarkingQueue::GetTypeId());
+        queues.SetTypeId(EcnMarkingQueue::GetTypeId()); // its name ends in <Packet>
         queues.Set("MinThreshold", QueueSizeValue(QueueSize(config.ecnMin)));
         queues.Set("MaxThreshold", QueueSizeValue(QueueSize(config.ecnMax)));
         queues.Set("MaxProbability", DoubleValue(config.ecnPmax));
@@ -240,6 +196,12 @@ MakeLossless(const FabricScenario::Config& config, FabricHelper& fabric)
     }
 }
 
+/**
+ * \param config the experiment
+ * \param rnic host links
+ * \param links links between switches and switch queues
+ * \return the topology the experiment names
+ */
 std::unique_ptr<FabricHelper>
 BuildFabric(const FabricScenario::Config& config, RnicHelper& rnic, EthernetHelper& links)
 {
@@ -465,6 +427,26 @@ CountPfc(Ptr<EcmpSwitchNetDevice> sw, uint32_t index, FabricScenario::Port& port
             port.peakIngressBytes = std::max(port.peakIngressBytes, q.peakBytes);
         }
     }
+}
+
+/**
+ * \param device a switch port
+ * \return the frames its queues marked CE: with PFC, those of every class
+ *         (a lossless fabric's DRP frames wait in class 3's queue; a class
+ *         never used gets its empty queue here, after the run)
+ */
+uint64_t
+CountMarks(Ptr<EthernetNetDevice> device)
+{
+    uint64_t marks = 0;
+    const uint8_t classes = device->IsPfcEnabled() ? EthernetNetDevice::PFC_CLASSES : 1;
+    for (uint8_t cls = 0; cls < classes; ++cls)
+    {
+        auto queue = DynamicCast<EcnMarkingQueue>(cls == 0 ? device->GetQueue()
+                                                           : device->GetClassQueue(cls));
+        marks += queue ? queue->GetMarks() : 0;
+    }
+    return marks;
 }
 
 } // namespace
@@ -990,7 +972,9 @@ FabricScenario::RunValidated(const Config& config)
 
     FabricWorkloadHelper workload(*fabric);
     workload.AssignStreams(1);
-    AssignQueueStreams(*fabric, 1000000);
+    // Lossless with ECN: every class queue made now, so that each marks from
+    // its own stream whatever ran in this process before.
+    AssignQueueStreams(*fabric, 1000000, config.lossless && config.ecn);
     Result result;
     result.config = config;
     result.flows = AddWorkload(config, *fabric, workload, result.expectedFlows);
@@ -1066,7 +1050,7 @@ FabricScenario::RunValidated(const Config& config)
             CountPfc(sw, p, port);
             if (stats.framesOut + stats.egressDrops + port.pausesSent + port.pausesReceived > 0)
             {
-                port.ecnMarks = PortMarks(*fabric, sw->GetPort(p));
+                port.ecnMarks = config.ecn ? CountMarks(sw->GetPort(p)) : 0;
                 result.ports.push_back(port);
             }
         }

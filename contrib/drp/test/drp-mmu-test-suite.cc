@@ -525,6 +525,56 @@ class MmuScenarioTestCase : public TestCase
     }
 };
 
+/**
+ * \ingroup drp-tests
+ * FabricScenario lossless with ECN and DCQCN: the lossless switch ports'
+ * queues are EcnMarkingQueues (the factory names its TypeId, whose name
+ * ends in <Packet>), so the switches mark, the receivers send CNPs, the
+ * senders slow down, and nothing is dropped; they mark from fixed streams,
+ * so a run repeats whatever ran before it.
+ */
+class MmuEcnScenarioTestCase : public TestCase
+{
+  public:
+    MmuEcnScenarioTestCase()
+        : TestCase("MMU: FabricScenario lossless with ECN and DCQCN marks and drops nothing")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        FabricScenario::Config config;
+        config.hosts = 9;
+        config.bytes = 262144;
+        config.lossless = true;
+        config.buffer = "900KB"; // 9 ports x 100 frames x 1000 B
+        config.ecn = true;
+        config.cc = "dcqcn";
+        config.timeoutMode = "adaptive";
+        FabricScenario::Result result = FabricScenario::Run(config);
+        NS_TEST_EXPECT_MSG_EQ(result.Count(DrpTransferRecord::SUCCESS), 8u, "all succeed");
+        NS_TEST_EXPECT_MSG_EQ(result.GetDrops(), 0u, "no drop in the switch");
+        NS_TEST_EXPECT_MSG_GT(result.GetEcnMarks(), 0u, "the lossless queues mark");
+        NS_TEST_EXPECT_MSG_GT(result.GetCnps(), 0u, "the receiver answers with CNPs");
+        uint64_t marks = 0;
+        for (const auto& p : result.ports)
+        {
+            marks += p.ecnMarks;
+        }
+        NS_TEST_EXPECT_MSG_EQ(marks, result.GetEcnMarks(), "the marks are the ports'");
+        // The class queues mark from fixed streams: the same run after another
+        // one in this process marks the same frames.
+        FabricScenario::Config other = config;
+        other.lossless = false;
+        FabricScenario::Run(other);
+        FabricScenario::Result again = FabricScenario::Run(config);
+        NS_TEST_EXPECT_MSG_EQ(again.GetEcnMarks(), result.GetEcnMarks(), "the same marks");
+        NS_TEST_EXPECT_MSG_EQ(again.GetCnps(), result.GetCnps(), "the same CNPs");
+        NS_TEST_EXPECT_MSG_EQ(again.simulatedTime, result.simulatedTime, "the same end");
+    }
+};
+
 } // namespace
 
 /**
@@ -541,6 +591,7 @@ class DrpMmuTestSuite : public TestSuite
         AddTestCase(new MmuIncastTestCase(false), DRP_TEST_QUICK);
         AddTestCase(new MmuIncastTestCase(true), DRP_TEST_QUICK);
         AddTestCase(new MmuScenarioTestCase, DRP_TEST_QUICK);
+        AddTestCase(new MmuEcnScenarioTestCase, DRP_TEST_QUICK);
     }
 };
 
