@@ -58,7 +58,12 @@ becomes 2. Read-only, a schema-1 store reads the same without being changed.
 Either way a run of schema 1 reads 0 in those columns and counters, which
 is what it had unless it ran with ``ecn`` or ``lossless`` (those marked or
 paused uncounted): recompute such runs (they are of another build,
-``recompute_other_builds``).
+``recompute_other_builds``). The migration also stores every run's identity
+in today's form: schema-1 stores written while ``ecn``, ``ecn_min``,
+``ecn_max``, ``ecn_pmax``, ``cc`` and ``rates`` were not yet among
+:data:`LATER_PARAMETERS` hold those at their defaults in their identities;
+read-only, such a store's fabric runs are not found by a grid (open it for
+writing once).
 
 Only the process that drives a campaign writes; each run is committed on its
 own, so an interrupted campaign keeps every run that finished.
@@ -167,6 +172,18 @@ LATER_PARAMETERS = {
     "lossless": False,
     "buffer": "12MiB",
     "threshold": "dynamic",
+    "ecn": False,
+    "ecn_min": "4KB",
+    "ecn_max": "16KB",
+    "ecn_pmax": 0.2,
+    "cc": "none",
+    "rates": False,
+    "receiver": 0,
+    "stagger": 0.0,
+    "victims": 0,
+    "victim_bytes": 65536,
+    "window": 0,
+    "queue_interval": 0.0,
 }
 
 
@@ -276,11 +293,34 @@ class Store:
                             f'ALTER TABLE {table} ADD COLUMN "{column}" {_sql_type(column)} '
                             "NOT NULL DEFAULT 0"
                         )
+            self._rekey()
             self._db.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
         except BaseException:
             self._db.rollback()
             raise
         self._db.commit()
+
+    def _rekey(self):
+        """Store every run's identity in today's form (:func:`params_key`).
+
+        Schema-1 stores written while ``ecn``, ``ecn_min``, ``ecn_max``,
+        ``ecn_pmax``, ``cc`` and ``rates`` were not yet in
+        :data:`LATER_PARAMETERS` hold them in their identities at their
+        default values; without them a later campaign would not find those
+        runs. Should a store hold one run in both forms, the newer is kept.
+        """
+        rows = self._db.execute("SELECT id, params, run FROM runs ORDER BY id DESC").fetchall()
+        for run_id, key, run in rows:
+            canonical = params_key(key_params(key))
+            if canonical == key:
+                continue
+            clash = self._db.execute(
+                "SELECT id FROM runs WHERE params = ? AND run = ?", (canonical, run)
+            ).fetchone()
+            if clash:
+                self._db.execute("DELETE FROM runs WHERE id = ?", (run_id,))
+            else:
+                self._db.execute("UPDATE runs SET params = ? WHERE id = ?", (canonical, run_id))
 
     def close(self) -> None:
         """Close the file."""

@@ -484,6 +484,29 @@ def test_a_schema_1_store_reads_and_is_migrated(tmp_path):
     db.close()
 
 
+def test_a_migrated_store_finds_runs_whose_identity_named_ecn_at_its_defaults(tmp_path):
+    # Schema-1 stores written before ecn, ecn_min, ecn_max, ecn_pmax, cc and
+    # rates joined LATER_PARAMETERS hold them at their defaults in each run's
+    # identity; the migration stores the identity in today's form.
+    path = tmp_path / "window.db"
+    _schema_1_store(path, GRID)
+    window = {"ecn": False, "ecn_min": "4KB", "ecn_max": "16KB", "ecn_pmax": 0.2}
+    window.update(cc="none", rates=False)
+    db = sqlite3.connect(path)
+    for run_id, key in db.execute("SELECT id, params FROM runs").fetchall():
+        old = json.dumps({**json.loads(key), **window}, sort_keys=True)
+        db.execute("UPDATE runs SET params = ? WHERE id = ?", (old, run_id))
+    db.commit()
+    db.close()
+    with drp.FabricCampaign(path) as campaign:
+        assert campaign.run(GRID, repetitions=1, workers=1, progress=False) == 0
+        assert len(campaign.runs_dataframe(GRID)) == 2
+    db = sqlite3.connect(path)
+    keys = [json.loads(key) for (key,) in db.execute("SELECT params FROM runs")]
+    db.close()
+    assert len(keys) == 2 and not any("ecn" in key or "cc" in key for key in keys)
+
+
 def test_a_store_of_a_newer_schema_is_refused(tmp_path):
     path = tmp_path / "new.db"
     with drp.FabricCampaign(path):
