@@ -172,4 +172,4 @@ def test_argument_is_a_figure_group():
         text=True,
     )
     assert done.returncode == 2 and "lossless-incast" in done.stderr
-    assert "all, fabric, argument" in done.stderr
+    assert "all, fabric, congestion, argument" in done.stderr
