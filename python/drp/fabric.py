@@ -72,6 +72,18 @@ PORT_COLUMNS = (
     "time_paused_seconds",
 )
 
+#: Counters of a lossless fabric (PFC pauses and the shared buffer's drops):
+#: a run's counters end with them.
+LOSSLESS_COUNTERS = (
+    "pauses_sent",
+    "pauses_received",
+    "time_paused_seconds",
+    "rnic_pauses_received",
+    "rnic_time_paused_seconds",
+    "headroom_drops",
+    "shared_buffer_drops",
+)
+
 #: Counters of a run (host_count and switch_count: the fabric's size), summed
 #: when runs are pooled.
 FABRIC_COUNTERS = (
@@ -87,17 +99,11 @@ FABRIC_COUNTERS = (
     "simulated_seconds",
     "events",
     "wall_seconds",
-    "pauses_sent",
-    "pauses_received",
-    "time_paused_seconds",
-    "rnic_pauses_received",
-    "rnic_time_paused_seconds",
-    "headroom_drops",
-    "shared_buffer_drops",
-)
+) + LOSSLESS_COUNTERS
 
 #: Columns of :attr:`FabricRunResult.queues`: one sample of one switch port.
 QUEUE_COLUMNS = ("time_s", "switch", "port", "frames", "bytes", "busy", "paused")
+
 #: Columns of :attr:`FabricRunResult.drops`: frames dropped per kind of device
 #: (switch, link, rnic, host) and reason, every reason listed.
 DROP_COLUMNS = ("device", "reason", "frames")

@@ -83,7 +83,7 @@ if TYPE_CHECKING:
     import pandas as pd
 
 from drp.experiment import RECORD_COLUMNS
-from drp.fabric import PORT_COLUMNS, TRANSFER_COLUMNS
+from drp.fabric import LOSSLESS_COUNTERS, PORT_COLUMNS, TRANSFER_COLUMNS
 
 SCHEMA_VERSION = 2
 
@@ -94,15 +94,7 @@ ADDED_COLUMNS = {
 }
 
 #: Counters that schema 2 added to fabric runs' summaries; runs stored before read 0.
-ADDED_COUNTERS = (
-    "pauses_sent",
-    "pauses_received",
-    "time_paused_seconds",
-    "rnic_pauses_received",
-    "rnic_time_paused_seconds",
-    "headroom_drops",
-    "shared_buffer_drops",
-)
+ADDED_COUNTERS = LOSSLESS_COUNTERS
 
 
 def _sql_type(column):
