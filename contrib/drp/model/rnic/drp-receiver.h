@@ -70,6 +70,14 @@ class DrpReceiver
      * \return true if it carries a CNP (then none is due until the next mark)
      */
     bool TakeCongestionNotification(Time now);
+
+    /// \return true if the next acknowledgement carries a CNP (checked on the
+    ///         per-frame path before the time is read)
+    bool IsCongestionNotificationDue() const
+    {
+        return m_cnpDue;
+    }
+
     /// \return CNPs taken (sent) for this transfer
     uint32_t GetCongestionNotifications() const;
 

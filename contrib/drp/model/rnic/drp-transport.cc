@@ -1038,7 +1038,8 @@ DrpTransport::SendAck(Mac48Address to,
 {
     DrpHeader header = MakeHeader(tid, read, 0);
     header.SetAckNumber(receiver.GetAckNumber());
-    if (receiver.TakeCongestionNotification(Simulator::Now()))
+    if (receiver.IsCongestionNotificationDue() &&
+        receiver.TakeCongestionNotification(Simulator::Now()))
     {
         header.SetCongestionNotification(true);
         ++m_cnpsSent;

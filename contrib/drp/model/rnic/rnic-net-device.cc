@@ -333,8 +333,10 @@ Ptr<Packet>
 RnicNetDevice::DequeueFrame()
 {
     // With PFC, a pause may hold DRP data and let control pass (or the reverse).
-    const uint8_t kinds = (IsClassPaused(m_drpControlClass) ? 0 : DrpTxScheduler::CONTROL) |
-                          (IsClassPaused(m_drpClass) ? 0 : DrpTxScheduler::DATA);
+    const uint8_t kinds = !IsPfcEnabled()
+                              ? DrpTxScheduler::ANY
+                              : (IsClassPaused(m_drpControlClass) ? 0 : DrpTxScheduler::CONTROL) |
+                                    (IsClassPaused(m_drpClass) ? 0 : DrpTxScheduler::DATA);
     bool drp = kinds != 0 && m_transport->HasFrameToSend(kinds);
     bool other = HasQueuedFrame();
     if (!drp || !other)
