@@ -29,6 +29,7 @@ import pandas as pd
 from drp.executors import run_local
 from drp.fabric import SCENARIO as FABRIC_SCENARIO
 from drp.fabric import FabricRunResult, run_fabric
+from drp.plots import save_png_and_pdf
 
 #: Target names and what each shows.
 CONGESTION_FIGURES = {
@@ -243,10 +244,7 @@ def plot_convergence(result, out, name="dcqcn-convergence"):
     bottom.legend(loc="upper right")
     bottom.grid(alpha=0.3)
     fig.suptitle("DCQCN: two flows on one 10 Gb/s uplink (leaf-spine, ns-3 drp)")
-    fig.tight_layout()
-    fig.savefig(out / f"{name}.png", dpi=150)
-    fig.savefig(out / f"{name}.pdf", metadata={"CreationDate": None})
-    plt.close(fig)
+    save_png_and_pdf(fig, out, name)
 
 
 def incast_params(degree, cc):
@@ -380,10 +378,7 @@ def plot_incast(table, results, out, name="pfc-incast"):
     right.legend(fontsize=8)
     right.grid(alpha=0.3)
     fig.suptitle("Lossless incast across a leaf-spine: pauses hop by hop (ns-3 drp)")
-    fig.tight_layout()
-    fig.savefig(out / f"{name}.png", dpi=150)
-    fig.savefig(out / f"{name}.pdf", metadata={"CreationDate": None})
-    plt.close(fig)
+    save_png_and_pdf(fig, out, name)
 
 
 def victim_params(run):
@@ -449,10 +444,7 @@ def plot_victim(table, out, name="pfc-victim"):
         f"Victim flow ({VICTIM_BYTES >> 20} MiB) beside a {VICTIM_DEGREE}:1 incast, "
         "leaf-spine (ns-3 drp)"
     )
-    fig.tight_layout()
-    fig.savefig(out / f"{name}.png", dpi=150)
-    fig.savefig(out / f"{name}.pdf", metadata={"CreationDate": None})
-    plt.close(fig)
+    save_png_and_pdf(fig, out, name)
 
 
 def _markdown(table, title, note=""):

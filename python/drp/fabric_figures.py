@@ -40,6 +40,7 @@ import numpy as np
 
 from drp import figures
 from drp.fabric import nearest_rank
+from drp.plots import save_png_and_pdf
 
 #: Methods, in plotting order.
 METHODS = ("traditional", "dynamic")
@@ -357,10 +358,7 @@ def plot_fabric(table, name, out):
         axes[0].set_ylabel("FCT slowdown (FCT / ideal)")
         axes[0].legend(fontsize=7)
     fig.suptitle(f"drp {name}: {FABRIC_FIGURES[name]}", fontsize=9)
-    fig.tight_layout()
-    fig.savefig(out / f"{name}.png", dpi=150)
-    fig.savefig(out / f"{name}.pdf", metadata={"CreationDate": None})
-    plt.close(fig)
+    save_png_and_pdf(fig, out, name)
 
 
 def network_of(params):
@@ -640,10 +638,7 @@ def plot_argument(table, name, out):
             ax.set_xlabel("load of the host links")
             ax.set_ylabel(f"{label}, FRP {100 * frp:g}%")
     fig.suptitle(f"drp {name}: {ARGUMENT_FIGURES[name]} (adaptive timers)", fontsize=9)
-    fig.tight_layout()
-    fig.savefig(out / f"{name}.png", dpi=150)
-    fig.savefig(out / f"{name}.pdf", metadata={"CreationDate": None})
-    plt.close(fig)
+    save_png_and_pdf(fig, out, name)
 
 
 def make_fabric_figure(campaign, name, out, repetitions=None, **run_options):

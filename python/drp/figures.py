@@ -19,6 +19,7 @@ import numpy as np
 
 from drp import _drp
 from drp.campaign import Campaign
+from drp.plots import save_png_and_pdf
 
 #: The paper's simulation: 128 kB writes of 1024-byte frames, 800 per run.
 PAPER = {"size": 131072, "payload": 1024, "transfers": 800, "operation": "write"}
@@ -189,11 +190,7 @@ def plot(table, name, out):
     ax.set_title(f"drp {name}: {FIGURES[name]}", fontsize=9)
     ax.grid(True, alpha=0.3)
     ax.legend()
-    fig.tight_layout()
-    fig.savefig(out / f"{name}.png", dpi=150)
-    # No creation date: the same results give the same file.
-    fig.savefig(out / f"{name}.pdf", metadata={"CreationDate": None})
-    plt.close(fig)
+    save_png_and_pdf(fig, out, name)
 
 
 def make_figure(campaign, name, out, repetitions=5, transfers=PAPER["transfers"], **run_options):

@@ -209,6 +209,18 @@ def _save(fig, out):
         fig.savefig(out, dpi=150)
 
 
+def save_png_and_pdf(fig, folder, name):
+    """Lay ``fig`` out, write ``folder/name.png`` and ``folder/name.pdf`` (as
+    :func:`_save`: 150 dpi, no creation date, so the same results give the same
+    files) and close it."""
+    import matplotlib.pyplot as plt
+
+    fig.tight_layout()
+    for suffix in (".png", ".pdf"):
+        _save(fig, pathlib.Path(folder) / f"{name}{suffix}")
+    plt.close(fig)
+
+
 def _finish(plt, fig, ax, out, xlabel, ylabel, title, logx, legend):
     """Label, scale and title ``ax`` (a legend if ``legend``), write ``fig`` to ``out``, close it."""
     ax.set_xlabel(xlabel)
