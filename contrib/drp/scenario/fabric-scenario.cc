@@ -111,6 +111,28 @@ TraceRates(FabricHelper& fabric, FabricScenario::Result& result)
 }
 
 /**
+ * \param port a switch port
+ * \param classes with PFC: every class queue's too (made here if not yet)
+ * \return the port's ECN-marking queues, class 0 (its TxQueue) first
+ */
+std::vector<Ptr<EcnMarkingQueue>>
+MarkingQueues(Ptr<EthernetNetDevice> port, bool classes)
+{
+    std::vector<Ptr<EcnMarkingQueue>> queues;
+    const uint8_t count = classes ? EthernetNetDevice::PFC_CLASSES : 1;
+    for (uint8_t cls = 0; cls < count; ++cls)
+    {
+        auto queue =
+            DynamicCast<EcnMarkingQueue>(cls == 0 ? port->GetQueue() : port->GetClassQueue(cls));
+        if (queue)
+        {
+            queues.push_back(queue);
+        }
+    }
+    return queues;
+}
+
+/**
  * Fixes the marking streams of the switches' ECN queues.
  * \param fabric the fabric
  * \param stream the first stream
@@ -124,16 +146,9 @@ AssignQueueStreams(FabricHelper& fabric, int64_t stream, bool classes)
         Ptr<EcmpSwitchNetDevice> sw = fabric.GetSwitch(s);
         for (uint32_t p = 0; p < sw->GetNPorts(); ++p)
         {
-            Ptr<EthernetNetDevice> port = sw->GetPort(p);
-            const uint8_t count = classes ? EthernetNetDevice::PFC_CLASSES : 1;
-            for (uint8_t cls = 0; cls < count; ++cls)
+            for (const auto& queue : MarkingQueues(sw->GetPort(p), classes))
             {
-                auto queue = DynamicCast<EcnMarkingQueue>(cls == 0 ? port->GetQueue()
-                                                                   : port->GetClassQueue(cls));
-                if (queue)
-                {
-                    stream += queue->AssignStreams(stream);
-                }
+                stream += queue->AssignStreams(stream);
             }
         }
     }
@@ -439,12 +454,9 @@ uint64_t
 CountMarks(Ptr<EthernetNetDevice> device)
 {
     uint64_t marks = 0;
-    const uint8_t classes = device->IsPfcEnabled() ? EthernetNetDevice::PFC_CLASSES : 1;
-    for (uint8_t cls = 0; cls < classes; ++cls)
+    for (const auto& queue : MarkingQueues(device, device->IsPfcEnabled()))
     {
-        auto queue = DynamicCast<EcnMarkingQueue>(cls == 0 ? device->GetQueue()
-                                                           : device->GetClassQueue(cls));
-        marks += queue ? queue->GetMarks() : 0;
+        marks += queue->GetMarks();
     }
     return marks;
 }
