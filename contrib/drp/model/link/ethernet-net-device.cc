@@ -356,27 +356,27 @@ EthernetNetDevice::IsTransmitting() const
 }
 
 uint32_t
-EthernetNetDevice::GetQueuedFrames() const
+EthernetNetDevice::SumOverQueues(uint32_t (QueueBase::*count)() const) const
 {
-    uint32_t frames = m_queue ? m_queue->GetNPackets() : 0;
+    uint32_t sum = m_queue ? (PeekPointer(m_queue)->*count)() : 0;
     for (uint8_t cls = 1; m_pfc && cls < PFC_CLASSES; ++cls)
     {
         const Ptr<Queue<Packet>>& queue = m_pfc->classes[cls].queue;
-        frames += queue ? queue->GetNPackets() : 0;
+        sum += queue ? (PeekPointer(queue)->*count)() : 0;
     }
-    return frames;
+    return sum;
+}
+
+uint32_t
+EthernetNetDevice::GetQueuedFrames() const
+{
+    return SumOverQueues(&QueueBase::GetNPackets);
 }
 
 uint32_t
 EthernetNetDevice::GetQueuedBytes() const
 {
-    uint32_t bytes = m_queue ? m_queue->GetNBytes() : 0;
-    for (uint8_t cls = 1; m_pfc && cls < PFC_CLASSES; ++cls)
-    {
-        const Ptr<Queue<Packet>>& queue = m_pfc->classes[cls].queue;
-        bytes += queue ? queue->GetNBytes() : 0;
-    }
-    return bytes;
+    return SumOverQueues(&QueueBase::GetNBytes);
 }
 
 bool

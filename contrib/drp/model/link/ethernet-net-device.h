@@ -535,6 +535,11 @@ class EthernetNetDevice : public NetDevice
     PfcState& CheckPfcClass(uint8_t cls, const std::string& what);
     /// \param cls a class, 0 to 7 \return its queue, made from PfcQueue when first needed
     Ptr<Queue<Packet>> ClassQueue(uint8_t cls);
+    /**
+     * \param count what to add up: QueueBase::GetNPackets or GetNBytes
+     * \return its sum over the transmit queues of every class (made ones only)
+     */
+    uint32_t SumOverQueues(uint32_t (QueueBase::*count)() const) const;
     /// \return the head of the highest class that is not paused, or null
     Ptr<Packet> DequeueClassFrame();
     /// \return the pending pause frame, framed; its classes' refreshes scheduled

@@ -329,14 +329,22 @@ RnicNetDevice::OnTransportDrop(Ptr<const Packet> packet, DrpTransport::DropReaso
     }
 }
 
+uint8_t
+RnicNetDevice::GetUnpausedDrpKinds() const
+{
+    if (!IsPfcEnabled())
+    {
+        return DrpTxScheduler::ANY;
+    }
+    // A pause may hold DRP data and let control pass (or the reverse).
+    return (IsClassPaused(m_drpControlClass) ? 0 : DrpTxScheduler::CONTROL) |
+           (IsClassPaused(m_drpClass) ? 0 : DrpTxScheduler::DATA);
+}
+
 Ptr<Packet>
 RnicNetDevice::DequeueFrame()
 {
-    // With PFC, a pause may hold DRP data and let control pass (or the reverse).
-    const uint8_t kinds = !IsPfcEnabled()
-                              ? DrpTxScheduler::ANY
-                              : (IsClassPaused(m_drpControlClass) ? 0 : DrpTxScheduler::CONTROL) |
-                                    (IsClassPaused(m_drpClass) ? 0 : DrpTxScheduler::DATA);
+    const uint8_t kinds = GetUnpausedDrpKinds();
     bool drp = kinds != 0 && m_transport->HasFrameToSend(kinds);
     bool other = HasQueuedFrame();
     if (!drp || !other)

@@ -197,6 +197,11 @@ class RnicNetDevice : public EthernetNetDevice
 
   private:
     /**
+     * \return the kinds of DRP frame (DrpTxScheduler::Kinds) no pause holds
+     *         now: with PFC, data and control each by its class; without, any
+     */
+    uint8_t GetUnpausedDrpKinds() const;
+    /**
      * The EtherType attribute's setter: takes any integer, so that a value
      * above 0xFFFF gets the same message as any other invalid one.
      * \param etherType a value
