@@ -171,15 +171,53 @@ HostMemory::DoDispose()
     Object::DoDispose();
 }
 
+HostMemory::Page::Page(uint64_t start)
+    : bytes(new uint8_t[PAGE_SIZE]),
+      valid(0),
+      state(start)
+{
+}
+
+uint8_t*
+HostMemory::Page::data()
+{
+    return bytes.get();
+}
+
+const uint8_t*
+HostMemory::Page::data() const
+{
+    return bytes.get();
+}
+
+void
+HostMemory::Page::Complete(uint32_t end)
+{
+    if (end > valid)
+    {
+        GenerateBytes(state, valid, bytes.get() + valid, end - valid);
+        valid = end;
+    }
+}
+
+void
+HostMemory::Page::CopyOut(uint32_t offset, uint8_t* out, uint32_t length) const
+{
+    const uint32_t held = offset < valid ? std::min(length, valid - offset) : 0;
+    std::memcpy(out, bytes.get() + offset, held);
+    if (held < length)
+    {
+        GenerateBytes(state, offset + held, out + held, length - held);
+    }
+}
+
 HostMemory::Page&
 HostMemory::Touch(uint64_t number)
 {
     auto& slot = m_pages[number];
     if (!slot)
     {
-        uint64_t state = GetPageState(number);
-        slot = std::make_unique<Page>(PAGE_SIZE);
-        FillRandom(slot->data(), PAGE_SIZE, state);
+        slot = std::make_unique<Page>(GetPageState(number));
     }
     return *slot;
 }
@@ -273,7 +311,9 @@ HostMemory::Write(uint64_t address, const uint8_t* data, uint32_t length)
         uint32_t chunk = std::min(length, PAGE_SIZE - offset);
         const uint64_t number = address / PAGE_SIZE;
         Page& page = Touch(number);
+        page.Complete(offset); // the bytes before the write, if not held yet
         std::memcpy(page.data() + offset, data, chunk);
+        page.valid = std::max(page.valid, offset + chunk);
         if (offset + chunk == PAGE_SIZE)
         {
             Compact(number, page); // the last piece of a page written in order
@@ -296,7 +336,7 @@ HostMemory::Read(uint64_t address, uint8_t* data, uint32_t length) const
         auto page = m_pages.find(number);
         if (page != m_pages.end())
         {
-            std::memcpy(data, page->second->data() + offset, chunk);
+            page->second->CopyOut(offset, data, chunk);
         }
         else
         {
@@ -338,7 +378,10 @@ HostMemory::Fill(uint64_t address, uint32_t length, uint64_t seed)
         }
         else
         {
-            FillRandom(Touch(number).data() + offset, chunk, state);
+            Page& page = Touch(number);
+            page.Complete(offset);
+            FillRandom(page.data() + offset, chunk, state);
+            page.valid = std::max(page.valid, offset + chunk);
         }
         address += chunk;
         length -= chunk;

@@ -187,8 +187,37 @@ class HostMemory : public Object
     void DoDispose() override;
 
   private:
-    /// One page of the store.
-    using Page = std::vector<uint8_t>;
+    /**
+     * One page of the store. Its bytes from \c valid on are still those it
+     * read as before it was allocated (the generator stream from \c state):
+     * a page written in order from its start, as a transfer's data lands,
+     * never computes the bytes that its writes replace.
+     */
+    struct Page
+    {
+        /// \param start generator state of the page's first byte
+        explicit Page(uint64_t start);
+        /// \return the page's bytes (all of them valid only after Complete())
+        uint8_t* data();
+        /// \return the page's bytes
+        const uint8_t* data() const;
+        /**
+         * Computes the bytes [valid, end) not yet held.
+         * \param end past the last byte wanted (at most PAGE_SIZE)
+         */
+        void Complete(uint32_t end);
+        /**
+         * Copies bytes out, computing those not yet held.
+         * \param offset first byte
+         * \param out where to copy
+         * \param length how many
+         */
+        void CopyOut(uint32_t offset, uint8_t* out, uint32_t length) const;
+
+        std::unique_ptr<uint8_t[]> bytes; //!< PAGE_SIZE bytes, [0, valid) held
+        uint32_t valid;                   //!< bytes held from the start
+        uint64_t state;                   //!< generator state of byte 0
+    };
 
     /// Whole pages filled by Fill() and not allocated: pages [first, end).
     struct Filled
@@ -199,7 +228,8 @@ class HostMemory : public Object
 
     /**
      * \param number page number (address / PAGE_SIZE)
-     * \return the page, allocated with the bytes it reads as on first touch
+     * \return the page, allocated on first touch (its bytes computed as
+     *         they are needed: Page::Complete())
      */
     Page& Touch(uint64_t number);
     /**
