@@ -18,6 +18,7 @@
 #include <algorithm>
 #include <cctype>
 #include <functional>
+#include <map>
 #include <sstream>
 #include <stdexcept>
 #include <string>
@@ -765,7 +766,8 @@ class DrpScenarioEventCountTestCase : public TestCase
 {
   public:
     DrpScenarioEventCountTestCase()
-        : TestCase("events: a loss-free 128 KiB write and read schedule exactly so many")
+        : TestCase("events: a loss-free 128 KiB write and read schedule exactly so many, with "
+                   "slot ends scheduled or on demand")
     {
     }
 
@@ -773,12 +775,23 @@ class DrpScenarioEventCountTestCase : public TestCase
     void DoRun() override
     {
         // Events of 10 transfers of 128 data frames each, both methods alike
-        // (without a failed registration the two RNICs do the same).
-        const std::vector<std::pair<std::string, uint64_t>> expected{
-            {"write", 10616}, // 8.29 per data frame, its ACK included
-            {"read", 10656},  // 8.33
+        // (without a failed registration the two RNICs do the same); then
+        // with every port's slot end on demand (the ACK's end is no event).
+        struct Expected
+        {
+            std::string operation; //!< write or read
+            bool onDemand;         //!< EthernetNetDevice::SlotEndOnDemand
+            uint64_t events;       //!< with ns-3.37
         };
-        for (const auto& [operation, events] : expected)
+
+        const std::vector<Expected> expected{
+            {"write", false, 10616}, // 8.29 per data frame, its ACK included
+            {"read", false, 10656},  // 8.33
+            {"write", true, 9286},   // 7.25
+            {"read", true, 9326},    // 7.29
+        };
+        std::map<std::string, std::vector<DrpTransferRecord>> records;
+        for (const auto& [operation, onDemand, events] : expected)
         {
             std::vector<uint64_t> counts;
             for (const std::string method : {"traditional", "dynamic"})
@@ -787,11 +800,27 @@ class DrpScenarioEventCountTestCase : public TestCase
                 config.transfers = 10;
                 config.operation = operation;
                 config.method = method;
+                config.defaults["ns3::EthernetNetDevice::SlotEndOnDemand"] =
+                    onDemand ? "true" : "false";
                 const DrpScenario::Result result = DrpScenario::Run(config);
                 NS_TEST_ASSERT_MSG_EQ(result.GetSuccesses(), 10, "every transfer succeeds");
-                std::cout << operation << ", " << method << ": " << result.events << " events, "
-                          << result.events / 1280.0 << " per data frame" << std::endl;
+                std::cout << operation << ", " << method << (onDemand ? ", on demand: " : ": ")
+                          << result.events << " events, " << result.events / 1280.0
+                          << " per data frame" << std::endl;
                 counts.push_back(result.events);
+                // The same transfers at the same times, whichever way.
+                auto& before = records[operation + method];
+                if (before.empty())
+                {
+                    before = result.records;
+                    continue;
+                }
+                NS_TEST_ASSERT_MSG_EQ(result.records.size(), before.size(), "as many transfers");
+                for (size_t i = 0; i < before.size(); ++i)
+                {
+                    NS_TEST_EXPECT_MSG_EQ(result.records[i].start, before[i].start, "start " << i);
+                    NS_TEST_EXPECT_MSG_EQ(result.records[i].end, before[i].end, "end " << i);
+                }
             }
             NS_TEST_EXPECT_MSG_EQ(counts[0], counts[1], operation << ": both methods alike");
 #if DRP_NS3_VERSION_MINOR == 37

@@ -67,6 +67,15 @@ EthernetNetDevice::GetTypeId()
                           MakeUintegerAccessor(&EthernetNetDevice::SetInterframeGap,
                                                &EthernetNetDevice::GetInterframeGap),
                           MakeUintegerChecker<uint32_t>())
+            .AddAttribute("SlotEndOnDemand",
+                          "Schedule the end of a frame's slot only when a frame waits behind it "
+                          "(or PhyTxEnd has a listener): one event fewer per frame sent alone, "
+                          "the same frames at the same times, but ties of one nanosecond may "
+                          "order differently (off: every slot's end is an event).",
+                          BooleanValue(false),
+                          MakeBooleanAccessor(&EthernetNetDevice::SetSlotEndOnDemand,
+                                              &EthernetNetDevice::GetSlotEndOnDemand),
+                          MakeBooleanChecker())
             .AddAttribute(
                 "TxQueue",
                 "The queue of frames waiting for the transmitter. If none is set, "
@@ -352,7 +361,7 @@ EthernetNetDevice::TakeSlotTime(uint32_t frameSize)
 bool
 EthernetNetDevice::IsTransmitting() const
 {
-    return m_txState == BUSY;
+    return m_txState == BUSY || (m_txState == MAY_END && Simulator::Now() < m_txEnd);
 }
 
 uint32_t
@@ -562,8 +571,30 @@ EthernetNetDevice::HasQueuedFrame() const
 }
 
 void
+EthernetNetDevice::SetSlotEndOnDemand(bool onDemand)
+{
+    m_slotEndOnDemand = onDemand;
+}
+
+bool
+EthernetNetDevice::GetSlotEndOnDemand() const
+{
+    return m_slotEndOnDemand;
+}
+
+bool
+EthernetNetDevice::HasFrameWaiting() const
+{
+    return (m_pfc && m_pfc->pendingMask) || HasQueuedFrame();
+}
+
+void
 EthernetNetDevice::StartNextFrame()
 {
+    if (m_txState == MAY_END && !EndSlotOnDemand())
+    {
+        return;
+    }
     if (m_txState != READY || !m_linkUp || !m_queue)
     {
         return;
@@ -587,8 +618,16 @@ EthernetNetDevice::TransmitStart(Ptr<Packet> frame)
     m_phyTxBeginTrace(frame);
 
     const uint32_t size = frame->GetSize();
-    m_txCompleteEvent =
-        Simulator::Schedule(TakeSlotTime(size), &EthernetNetDevice::TransmitComplete, this);
+    const Time slot = TakeSlotTime(size);
+    m_txEnd = Simulator::Now() + slot;
+    if (!m_slotEndOnDemand || HasFrameWaiting() || !m_phyTxEndTrace.IsEmpty())
+    {
+        m_txCompleteEvent = Simulator::Schedule(slot, &EthernetNetDevice::TransmitComplete, this);
+    }
+    else
+    {
+        m_txState = MAY_END; // a frame that comes before m_txEnd schedules the end
+    }
     if (!m_channel->TransmitStart(frame, this, GetFrameTxTime(size)))
     {
         m_phyTxDropTrace(frame);
@@ -600,10 +639,34 @@ EthernetNetDevice::TransmitComplete()
 {
     NS_LOG_FUNCTION(this);
     NS_ASSERT_MSG(m_txState == BUSY, "the transmitter must be BUSY at the end of a frame");
+    FinishFrame();
+    StartNextFrame();
+}
+
+bool
+EthernetNetDevice::EndSlotOnDemand()
+{
+    const Time now = Simulator::Now();
+    if (now >= m_txEnd)
+    {
+        FinishFrame();
+        return true;
+    }
+    if (HasFrameWaiting())
+    {
+        m_txState = BUSY;
+        m_txCompleteEvent =
+            Simulator::Schedule(m_txEnd - now, &EthernetNetDevice::TransmitComplete, this);
+    }
+    return false;
+}
+
+void
+EthernetNetDevice::FinishFrame()
+{
     m_txState = READY;
     m_phyTxEndTrace(m_currentFrame);
     m_currentFrame = nullptr;
-    StartNextFrame();
 }
 
 // ---- reception ----

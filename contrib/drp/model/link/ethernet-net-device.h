@@ -199,6 +199,19 @@ class EthernetNetDevice : public NetDevice
     void SetInterframeGap(uint32_t bytes);
     /// \return the inter-frame gap, in byte times at the DataRate
     uint32_t GetInterframeGap() const;
+    /**
+     * \brief Lets the transmitter leave the end of a slot unscheduled when
+     * nothing waits behind the frame (see TransmitStart()): the attribute
+     * SlotEndOnDemand. Off by default: the same frames leave at the same
+     * times, but an end scheduled when a frame is offered later runs after,
+     * not before, the other events of its nanosecond that were scheduled in
+     * between, so ties of one nanosecond (which frame a full queue drops,
+     * which DMA request the PCIe engine takes first) may go the other way.
+     * \param onDemand true to schedule the end only when needed
+     */
+    void SetSlotEndOnDemand(bool onDemand);
+    /// \return true if the end of a slot is scheduled only when needed
+    bool GetSlotEndOnDemand() const;
 
     /**
      * \param compute true: the trailer of every frame this device sends
@@ -457,6 +470,14 @@ class EthernetNetDevice : public NetDevice
      */
     bool HasQueuedFrame() const;
     /**
+     * \return true if a frame waits that the transmitter would start at the
+     *         end of the current one: a pause frame, or HasQueuedFrame(); a
+     *         subclass with frames of its own (DequeueFrame()) adds them. It
+     *         may say true for a frame that then does not go (its class
+     *         paused): never false for one that would.
+     */
+    virtual bool HasFrameWaiting() const;
+    /**
      * \brief Frames a payload for transmission, with this device's address as
      * source, and fires MacTx, as Send() does before queueing.
      * \param packet the payload, becomes the frame
@@ -476,8 +497,9 @@ class EthernetNetDevice : public NetDevice
     /// The state of the transmitter.
     enum TxMachineState
     {
-        READY, //!< idle, may start a frame
-        BUSY,  //!< sending a frame or its inter-frame gap
+        READY,  //!< idle, may start a frame
+        BUSY,   //!< sending a frame or its gap; TransmitComplete() is scheduled
+        MAY_END //!< sending a frame or its gap until m_txEnd, nothing scheduled
     };
 
     /// \return Node::ChecksumEnabled(), read once
@@ -495,12 +517,25 @@ class EthernetNetDevice : public NetDevice
                     Mac48Address dest,
                     uint16_t protocolNumber) const;
     /**
-     * \brief Start sending a frame; schedules TransmitComplete().
+     * \brief Start sending a frame; schedules TransmitComplete(), unless the
+     * slot's end is on demand (SetSlotEndOnDemand()), no frame waits behind
+     * this one and PhyTxEnd has no listener: then it leaves the transmitter
+     * in MAY_END, and the end of the slot needs no event of its own (an
+     * RNIC's acknowledgement, most often).
      * \param frame the frame
      */
     void TransmitStart(Ptr<Packet> frame);
     /// The frame and its gap are over: the transmitter is READY again.
     void TransmitComplete();
+    /**
+     * \brief In MAY_END, when a frame may now wait: the slot over, the
+     * transmitter is READY (PhyTxEnd fires now); else TransmitComplete() is
+     * scheduled for the slot's end if a frame waits.
+     * \return true if the transmitter is READY
+     */
+    bool EndSlotOnDemand();
+    /// The frame and its gap are over: the transmitter is READY; PhyTxEnd fires.
+    void FinishFrame();
     /// Connect the aggregated NetDeviceQueueInterface to the queue's traces, once.
     void ConnectQueueInterface();
 
@@ -593,6 +628,8 @@ class EthernetNetDevice : public NetDevice
     TxMachineState m_txState;            //!< transmitter state
     Ptr<Packet> m_currentFrame;          //!< the frame being sent
     EventId m_txCompleteEvent;           //!< end of the current slot
+    Time m_txEnd;                        //!< when the current slot ends
+    bool m_slotEndOnDemand{false};       //!< see SetSlotEndOnDemand()
     Ptr<Queue<Packet>> m_connectedQueue; //!< the queue whose traces feed the queue interface
     uint64_t m_receiveErrorDrops;        //!< frames dropped by the error model
     uint64_t m_fcsErrorDrops{0};         //!< frames dropped for a wrong FCS

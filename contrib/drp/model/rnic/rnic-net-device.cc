@@ -341,6 +341,14 @@ RnicNetDevice::GetUnpausedDrpKinds() const
            (IsClassPaused(m_drpClass) ? 0 : DrpTxScheduler::DATA);
 }
 
+bool
+RnicNetDevice::HasFrameWaiting() const
+{
+    const uint8_t kinds = GetUnpausedDrpKinds();
+    return EthernetNetDevice::HasFrameWaiting() ||
+           (kinds != 0 && m_transport->HasFrameToSend(kinds));
+}
+
 Ptr<Packet>
 RnicNetDevice::DequeueFrame()
 {

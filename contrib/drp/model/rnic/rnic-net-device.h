@@ -189,6 +189,8 @@ class RnicNetDevice : public EthernetNetDevice
     void DoInitialize() override;
     /// The port can start a frame: a DRP frame or other traffic, in turn.
     Ptr<Packet> DequeueFrame() override;
+    /// \return true if the TxQueue or the transport has a frame to send
+    bool HasFrameWaiting() const override;
     void DeliverUp(Ptr<Packet> packet,
                    uint16_t protocol,
                    Mac48Address from,
