@@ -420,9 +420,27 @@ def test_fabric_scale_runs_a_fat_tree_and_counts_events_per_frame():
         ("--topology=fat-tree --k=5", "k = 5: a fat-tree's switches have an even number"),
         ("--topology=fat-tree --k=64", "k = 64 is out of range"),
         ("--hosts=17", "hosts = 17 cannot be built as this benchmark's leaf-spine"),
+        ("--scheduler=heap", 'scheduler = "heap" is not valid; valid: map, calendar, priority-queue'),
     ],
 )
 def test_fabric_scale_refuses_sizes_it_cannot_build(option, message):
     result = run("drp-fabric-scale", *option.split())
     assert result.returncode != 0
     assert message in result.stderr, result.stderr
+
+
+def test_fabric_scale_schedulers_run_the_same_events():
+    # The columns that do not depend on the machine: flows, ended, ok, simulated time,
+    # events, frames, events per frame, retransmissions, marks, pauses.
+    def figures(scheduler):
+        result = run(
+            "drp-fabric-scale", "--hosts=4", "--flows=200", "--rto=1ms", f"--scheduler={scheduler}"
+        )
+        assert result.returncode == 0, result.stderr
+        row = result.stdout.splitlines()[2].split()
+        return [row[i] for i in (0, 1, 2, 3, 6, 7, 10, 12, 13, 14, 15)]
+
+    expected = figures("map")
+    assert int(expected[5]) > 0  # events
+    for scheduler in ("calendar", "priority-queue"):
+        assert figures(scheduler) == expected, scheduler

@@ -129,9 +129,10 @@ RunSize(uint32_t size, const Settings& s)
     // This process runs one size only (see main): a default set here is its own.
     ns3::Config::SetDefault("ns3::DrpTransport::RetransmissionTimeout", TimeValue(s.rto));
     // Every one of these orders events by time, then by the order they were
-    // scheduled in: the same run, at another cost. (ns-3's HeapScheduler is
-    // left out: it does not keep that order once events are removed.)
-    // map: ns-3's SchedulerType as it is (MapScheduler unless --SchedulerType says otherwise).
+    // scheduled in: the same run, at another cost. (ns-3.37's HeapScheduler
+    // is left out: with it, the same run sent frames again that the others
+    // did not, or aborted with a corrupted heap.) map: ns-3's SchedulerType
+    // as it is (MapScheduler unless --SchedulerType says otherwise).
     if (s.scheduler != "map")
     {
         ObjectFactory scheduler;
