@@ -420,7 +420,10 @@ def test_fabric_scale_runs_a_fat_tree_and_counts_events_per_frame():
         ("--topology=fat-tree --k=5", "k = 5: a fat-tree's switches have an even number"),
         ("--topology=fat-tree --k=64", "k = 64 is out of range"),
         ("--hosts=17", "hosts = 17 cannot be built as this benchmark's leaf-spine"),
-        ("--scheduler=heap", 'scheduler = "heap" is not valid; valid: map, calendar, priority-queue'),
+        (
+            "--scheduler=heap",
+            'scheduler = "heap" is not valid; valid: map, calendar, priority-queue',
+        ),
     ],
 )
 def test_fabric_scale_refuses_sizes_it_cannot_build(option, message):
