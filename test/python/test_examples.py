@@ -398,3 +398,52 @@ def test_rnic_fabric_reports_every_drop_and_the_time_of_the_last_transfer(tmp_pa
     # The run's length is when the last transfer ended, not the idle checks after it.
     ended = next(l for l in result.stdout.splitlines() if l.startswith("last transfer ended at"))
     assert float(ended.split()[4].lstrip("+").rstrip("ms")) < 20, ended
+
+
+def test_fabric_scale_runs_a_fat_tree_and_counts_events_per_frame():
+    result = run("drp-fabric-scale", "--topology=fat-tree", "--k=4", "--flows=400", "--rto=1ms")
+    assert result.returncode == 0, result.stderr
+    lines = result.stdout.splitlines()
+    assert lines[0].startswith("fat-tree, links 1Gbps; Poisson web-search flows"), lines[0]
+    header = lines[1].split()
+    assert "ev/frame" in header and header.index("ev/frame") == header.index("us/frame") + 1
+    row = lines[2].split()
+    assert int(row[0]) == 16  # k^3/4 hosts
+    events, frames, per_frame = int(row[7]), int(row[10]), float(row[12])
+    assert frames > 0 and per_frame == pytest.approx(events / frames, abs=0.006)
+
+
+@pytest.mark.parametrize(
+    "option, message",
+    [
+        ("--topology=torus", 'topology = "torus" is not valid; valid: leaf-spine, fat-tree'),
+        ("--topology=fat-tree --k=5", "k = 5: a fat-tree's switches have an even number"),
+        ("--topology=fat-tree --k=64", "k = 64 is out of range"),
+        ("--hosts=17", "hosts = 17 cannot be built as this benchmark's leaf-spine"),
+        (
+            "--scheduler=heap",
+            'scheduler = "heap" is not valid; valid: map, calendar, priority-queue',
+        ),
+    ],
+)
+def test_fabric_scale_refuses_sizes_it_cannot_build(option, message):
+    result = run("drp-fabric-scale", *option.split())
+    assert result.returncode != 0
+    assert message in result.stderr, result.stderr
+
+
+def test_fabric_scale_schedulers_run_the_same_events():
+    # The columns that do not depend on the machine: flows, ended, ok, simulated time,
+    # events, frames, events per frame, retransmissions, marks, pauses.
+    def figures(scheduler):
+        result = run(
+            "drp-fabric-scale", "--hosts=4", "--flows=200", "--rto=1ms", f"--scheduler={scheduler}"
+        )
+        assert result.returncode == 0, result.stderr
+        row = result.stdout.splitlines()[2].split()
+        return [row[i] for i in (0, 1, 2, 3, 6, 7, 10, 12, 13, 14, 15)]
+
+    expected = figures("map")
+    assert int(expected[5]) > 0  # events
+    for scheduler in ("calendar", "priority-queue"):
+        assert figures(scheduler) == expected, scheduler

@@ -15,6 +15,7 @@
 #include "ns3/pcie-link.h"
 #include "ns3/simulator.h"
 #include "ns3/test.h"
+#include "ns3/tx-time-cache.h"
 #include "ns3/uinteger.h"
 
 #include <algorithm>
@@ -1115,6 +1116,45 @@ class DrpReceiverTestCase : public TestCase
 
 /**
  * \ingroup drp-tests
+ * TxTimeCache: exactly DataRate's times, small and large sizes, for caches
+ * that share a rate's table and for a cache whose rate changes.
+ */
+class DrpTxTimeCacheTestCase : public TestCase
+{
+  public:
+    DrpTxTimeCacheTestCase()
+        : TestCase("TxTimeCache: DataRate's times, shared per rate, across rate changes")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        const DataRate gbps("1Gbps");
+        const DataRate odd("7Mbps"); // times that are not whole nanoseconds per byte
+        TxTimeCache a;
+        TxTimeCache b;
+        for (uint32_t bytes : {0U, 1U, 64U, 1080U, 4096U, 4097U, 65536U, 1080U})
+        {
+            NS_TEST_ASSERT_MSG_EQ(a.Get(gbps, bytes),
+                                  gbps.CalculateBytesTxTime(bytes),
+                                  "1 Gbps, " << bytes << " bytes");
+            NS_TEST_ASSERT_MSG_EQ(b.Get(odd, bytes),
+                                  odd.CalculateBytesTxTime(bytes),
+                                  "7 Mbps, " << bytes << " bytes");
+            // a moves to b's rate and back: each reads its rate's times.
+            NS_TEST_ASSERT_MSG_EQ(a.Get(odd, bytes),
+                                  odd.CalculateBytesTxTime(bytes),
+                                  "a at 7 Mbps, " << bytes << " bytes");
+            NS_TEST_ASSERT_MSG_EQ(a.Get(gbps, bytes),
+                                  gbps.CalculateBytesTxTime(bytes),
+                                  "a at 1 Gbps again, " << bytes << " bytes");
+        }
+    }
+};
+
+/**
+ * \ingroup drp-tests
  * The parts of the RNIC and the host.
  */
 class DrpPartsTestSuite : public TestSuite
@@ -1132,6 +1172,7 @@ class DrpPartsTestSuite : public TestSuite
         AddTestCase(new DrpSenderTestCase, DRP_TEST_QUICK);
         AddTestCase(new DrpTxSchedulerTestCase, DRP_TEST_QUICK);
         AddTestCase(new DrpReceiverTestCase, DRP_TEST_QUICK);
+        AddTestCase(new DrpTxTimeCacheTestCase, DRP_TEST_QUICK);
     }
 };
 
