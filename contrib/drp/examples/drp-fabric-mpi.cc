@@ -26,8 +26,8 @@
  *     drp-fabric-mpi --sync=none                     # sequential, the reference
  *
  * --sync=null needs an end time (--stop, 100 ms: after the last transfer of
- * the default workload, 81 transfers that end by 74.2 ms; the sequential run ends by itself when
- * its events run out), as ns-3's own null-message examples set one.
+ * the default workload; the sequential run ends by itself when its events
+ * run out), as ns-3's own null-message examples set one.
  *
  * --sync=none runs without MPI (every node on rank 0's default simulator);
  * the lines must be the same, to the nanosecond, on any number of ranks
@@ -35,9 +35,11 @@
  * of one node fall on the same nanosecond with a frame from another rank
  * among them: ns-3 runs events of the same time in the order they were
  * scheduled, and a frame from another rank is scheduled when its message
- * arrives, not when it was sent. Poisson arrivals (the default) have no such
- * ties; a permutation that starts every transfer at 0 has (its FCTs differ
- * by a few microseconds). With --timing it also prints,
+ * arrives, not when it was sent. With one delay for every cable, frames that
+ * share links fall into step and such ties are common (the FCTs then differ
+ * by fractions of a microsecond to microseconds); --skew (1 ns) gives cable k
+ * the delay + k x skew, which makes them rare. A permutation that starts
+ * every transfer at 0 still has them. With --timing it also prints,
  * on rank 0, the wall-clock seconds of Simulator::Run() (the slowest rank).
  */
 
@@ -53,6 +55,7 @@
 #include <iostream>
 #include <map>
 #include <mpi.h>
+#include <set>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -136,7 +139,7 @@ main(int argc, char* argv[])
     std::string workload = "poisson";
     uint32_t bytes = 262144;
     double load = 0.5;
-    Time duration = MilliSeconds(10);
+    Time duration = MilliSeconds(2);
     Time delay = MicroSeconds(1);
     std::string hostRate = "10Gbps";
     std::string fabricRate = "10Gbps";
@@ -146,6 +149,7 @@ main(int argc, char* argv[])
     uint32_t run = 1;
     bool timing = false;
     Time stop = MilliSeconds(100);
+    Time skew = NanoSeconds(1);
 
     CommandLine cmd(__FILE__);
     cmd.AddValue("leaves", "leaf switches", leaves);
@@ -166,6 +170,7 @@ main(int argc, char* argv[])
     cmd.AddValue("out", "write the lines to this file (rank 0; default: standard output)", out);
     cmd.AddValue("run", "ns-3 RNG run number", run);
     cmd.AddValue("timing", "print the wall-clock seconds of the run (rank 0)", timing);
+    cmd.AddValue("skew", "cable k (in the order of the switch ports) gets delay + k x skew", skew);
     cmd.AddValue("stop", "--sync=null: the simulation's end (after every transfer)", stop);
     cmd.Parse(argc, argv);
     if (sync != "none" && sync != "granted" && sync != "null")
@@ -203,6 +208,18 @@ main(int argc, char* argv[])
     FabricHelper::SetSwitchSystemIds(FabricHelper::ByRoundRobin(ranks, leaves));
     LeafSpineFabricHelper fabric(leaves, spines, hostsPerLeaf, rnic, links);
     FabricHelper::SetSwitchSystemIds(nullptr);
+    // Cables of slightly different lengths, so that frames from two cables
+    // seldom reach a node on the same nanosecond (see the file's comment).
+    std::set<Ptr<Channel>> cables;
+    NetDeviceContainer ports = fabric.GetSwitchPorts();
+    for (uint32_t i = 0; i < ports.GetN(); ++i)
+    {
+        Ptr<Channel> cable = ports.Get(i)->GetChannel();
+        if (cables.insert(cable).second)
+        {
+            cable->SetAttribute("Delay", TimeValue(delay + skew * int64_t(cables.size() - 1)));
+        }
+    }
 
     FabricWorkloadHelper flows(fabric);
     flows.AssignStreams(1);
