@@ -139,7 +139,7 @@ main(int argc, char* argv[])
     std::string workload = "poisson";
     uint32_t bytes = 262144;
     double load = 0.5;
-    Time duration = MilliSeconds(2);
+    Time duration = MilliSeconds(1);
     Time delay = MicroSeconds(1);
     std::string hostRate = "10Gbps";
     std::string fabricRate = "10Gbps";
