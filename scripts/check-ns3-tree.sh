@@ -8,7 +8,7 @@
 # suite or example failed.
 #
 #   scripts/check-ns3-tree.sh [--profile=debug|default|release|optimized] [--werror]
-#                             [--paper-p2p] TREE [-- CMAKE_ARGUMENTS...]
+#                             [--paper-p2p] [--mpi] TREE [-- CMAKE_ARGUMENTS...]
 #
 # TREE is an unpacked ns-3 release (its own code is never changed or kept
 # here). The default profile, debug, is the strictest check: ns-3 asserts and
@@ -26,17 +26,25 @@
 # ./ns3 run --no-build 'drp-paper-p2p --lfp=0.05' (CMake era). Without it, a
 # copy left there by an earlier check is removed.
 #
+# --mpi (CMake-era trees) also enables ns-3's mpi module (--enable-mpi, with
+# Debian's libopenmpi-dev and openmpi-bin, installed here when missing and
+# run as root), so that drp builds its EthernetRemoteChannel and the program
+# drp-fabric-mpi, and after the examples runs scripts/check-mpi-ranks.sh:
+# the fabric sequentially and under mpirun -np 1, 2 and 4 with both of
+# ns-3's synchronizers, every transfer's FCT and port counter the same.
+#
 # Logs go to TREE/drp-check/; JOBS sets the build's parallelism (default: the
 # number of processors).
 set -uo pipefail
 
 usage() {
-  echo "usage: $0 [--profile=debug|default|release|optimized] [--werror] [--paper-p2p] TREE [-- CMAKE_ARGUMENTS...]" >&2
+  echo "usage: $0 [--profile=debug|default|release|optimized] [--werror] [--paper-p2p] [--mpi] TREE [-- CMAKE_ARGUMENTS...]" >&2
   exit 2
 }
 
 werror=0
 paper=0
+mpi=0
 profile=debug
 tree=
 cmake_arguments=()
@@ -44,6 +52,7 @@ while [ $# -gt 0 ]; do
   case $1 in
   --werror) werror=1 ;;
   --paper-p2p) paper=1 ;;
+  --mpi) mpi=1 ;;
   --profile=*) profile=${1#--profile=} ;;
   --) shift; cmake_arguments=("$@"); break ;;
   -*) usage ;;
@@ -90,6 +99,23 @@ else
   say "$tree is no ns-3 source tree (CMake era with ./ns3, or waf era with ./waf)"
   exit 2
 fi
+if [ "$mpi" -eq 1 ]; then
+  [ "$system" = cmake ] || { say "--mpi needs a CMake-era tree (ns-3.36 on); drp's remote cable is not built by waf"; exit 2; }
+  missing=()
+  for package in libopenmpi-dev openmpi-bin; do
+    dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" || missing+=("$package")
+  done
+  if [ ${#missing[@]} -gt 0 ]; then
+    if [ "$(id -u)" -ne 0 ]; then
+      say "--mpi needs ${missing[*]}: run 'apt-get install ${missing[*]}' as root"
+      exit 2
+    fi
+    say "installing ${missing[*]}"
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends "${missing[@]}" >/dev/null \
+      || { apt-get update -q >/dev/null && DEBIAN_FRONTEND=noninteractive apt-get install -y -q \
+        --no-install-recommends "${missing[@]}" >/dev/null; } || { say "could not install ${missing[*]}"; exit 1; }
+  fi
+fi
 version=$(head -n 1 "$tree/VERSION" 2>/dev/null || echo unknown)
 say "ns-3 $version ($system) in $tree"
 rm -rf "$logs"
@@ -97,7 +123,8 @@ mkdir -p "$logs"
 
 # 1. The module: a fresh copy, so the tree builds what this checkout holds.
 rm -rf "$tree/contrib/drp"
-cp -r "$module" "$tree/contrib/drp"
+# Timestamps kept: a second check of the same checkout rebuilds only what changed.
+cp -r --preserve=timestamps "$module" "$tree/contrib/drp"
 say "copy: contrib/drp copied into the tree"
 # The project's point-to-point experiment (it needs the drp module only).
 paper_run="drp-paper-p2p --frp=0.05 --lfp=0.05 --transfers=50 --repetitions=1"
@@ -115,7 +142,17 @@ if [ "$system" = waf ]; then
   [ ${#cmake_arguments[@]} -eq 0 ] || configure+=("${cmake_arguments[@]}")
   (cd "$tree" && step "configure (${configure[*]:2})" "$logs/configure.log" "${configure[@]}") || exit 1
 else
-configure=(./ns3 configure "--enable-modules=drp;point-to-point" --enable-tests --enable-examples -d "$profile")
+if [ "$mpi" -eq 1 ]; then
+  configure=(./ns3 configure "--enable-modules=drp;point-to-point;mpi" --enable-mpi)
+else
+  configure=(./ns3 configure "--enable-modules=drp;point-to-point")
+fi
+# ns-3.37's own test library (src/test) links CsmaHelper whenever
+# point-to-point and applications are enabled: csma too, or it fails to link.
+case $version in
+3.37*) configure[2]="${configure[2]};csma" ;;
+esac
+configure+=(--enable-tests --enable-examples -d "$profile")
 # ns-3 builds every enabled module's tests and examples unless filtered
 # (the filter came with ns-3.37's ./ns3; older trees build them all).
 if grep -q -- "--filter-module-examples-and-tests" "$tree/ns3"; then
@@ -234,6 +271,23 @@ for example in "${examples[@]}"; do
     failed=$((failed + 1))
   fi
 done
+
+# 7. --mpi: the fabric on 1, 2 and 4 ranks against the sequential run.
+if [ "$mpi" -eq 1 ]; then
+  program=$(find "$tree/build/contrib/drp/examples" -type f -perm -u+x -name "*drp-fabric-mpi*" 2>/dev/null | head -n 1)
+  log="$logs/mpi-ranks.log"
+  start=$SECONDS
+  if [ -z "$program" ]; then
+    say "mpi: FAILED, drp-fabric-mpi was not built"
+    failed=$((failed + 1))
+  elif "$DRP_ROOT/scripts/check-mpi-ranks.sh" "$program" >"$log" 2>&1; then
+    say "mpi: ok, the same results sequentially and on 1, 2 and 4 ranks ($((SECONDS - start)) s)"
+  else
+    say "mpi: FAILED ($((SECONDS - start)) s), see $log"
+    grep -E "DIFFERS|FAILED" "$log" | head -n 5 | sed 's/^/    /'
+    failed=$((failed + 1))
+  fi
+fi
 
 verdict=PASS
 [ "$failed" -eq 0 ] || verdict=FAIL

@@ -14,6 +14,12 @@
 #include "ns3/node.h"
 #include "ns3/packet.h"
 
+#ifdef DRP_MPI
+#include "ns3/ethernet-remote-channel.h"
+#include "ns3/mpi-interface.h"
+#include "ns3/mpi-receiver.h"
+#endif
+
 #include <sstream>
 
 namespace ns3
@@ -140,13 +146,36 @@ EthernetHelper::Connect(Ptr<Node> a,
     NS_ABORT_MSG_UNLESS(a && b && devA && devB, "EthernetHelper::Connect: null node or device");
     Prepare(a, devA);
     Prepare(b, devB);
-    Ptr<EthernetChannel> channel = m_channelFactory.Create<EthernetChannel>();
+    Ptr<EthernetChannel> channel = CreateChannel(devA, devB);
     devA->Attach(channel);
     devB->Attach(channel);
     NetDeviceContainer container;
     container.Add(devA);
     container.Add(devB);
     return container;
+}
+
+Ptr<EthernetChannel>
+EthernetHelper::CreateChannel(Ptr<EthernetNetDevice> devA, Ptr<EthernetNetDevice> devB) const
+{
+#ifdef DRP_MPI
+    if (MpiInterface::IsEnabled() &&
+        devA->GetNode()->GetSystemId() != devB->GetNode()->GetSystemId())
+    {
+        // As PointToPointHelper: the same attributes on the remote variant,
+        // and each port takes what the other rank sends it into Receive().
+        ObjectFactory factory = m_channelFactory;
+        factory.SetTypeId(EthernetRemoteChannel::GetTypeId());
+        for (const auto& device : {devA, devB})
+        {
+            Ptr<MpiReceiver> receiver = CreateObject<MpiReceiver>();
+            receiver->SetReceiveCallback(MakeCallback(&EthernetNetDevice::Receive, device));
+            device->AggregateObject(receiver);
+        }
+        return factory.Create<EthernetChannel>();
+    }
+#endif
+    return m_channelFactory.Create<EthernetChannel>();
 }
 
 NetDeviceContainer

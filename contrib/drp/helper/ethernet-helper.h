@@ -52,6 +52,11 @@ namespace ns3
  * the other end of its cable, so every frame in the capture carries a correct
  * FCS (read by Wireshark with "Validate the Ethernet checksum if possible",
  * eth.check_fcs). DRP frames decode with contrib/drp/wireshark/drp.lua.
+ *
+ * In a distributed simulation (ns-3 built with its mpi module,
+ * MpiInterface enabled), a link whose two nodes have different system ids
+ * gets an EthernetRemoteChannel with the same channel attributes, and each
+ * of its devices an MpiReceiver, as PointToPointHelper does.
  */
 class EthernetHelper : public PcapHelperForDevice, public AsciiTraceHelperForDevice
 {
@@ -186,6 +191,21 @@ class EthernetHelper : public PcapHelperForDevice, public AsciiTraceHelperForDev
     NetDeviceContainer Connect(Ptr<EthernetNetDevice> devA, Ptr<EthernetNetDevice> devB) const;
 
   private:
+    /**
+     * \brief The cable for two devices already on their nodes.
+     *
+     * An EthernetChannel from the channel factory; in a distributed
+     * simulation (ns-3 built with its mpi module, MpiInterface enabled)
+     * where the two nodes have different system ids (MPI ranks), an
+     * EthernetRemoteChannel with the same attributes instead, and an
+     * MpiReceiver aggregated to each device that hands what the other rank
+     * sends to EthernetNetDevice::Receive().
+     * \param devA the first device
+     * \param devB the second device
+     * \return the channel, no device attached yet
+     */
+    Ptr<EthernetChannel> CreateChannel(Ptr<EthernetNetDevice> devA,
+                                       Ptr<EthernetNetDevice> devB) const;
     /**
      * \brief Turn ComputeFcs on for a traced device and the other end of its cable.
      * \param device the traced device

@@ -8,6 +8,10 @@
 #include "ns3/log.h"
 #include "ns3/rnic-net-device.h"
 
+#ifdef DRP_MPI
+#include "ns3/mpi-interface.h"
+#endif
+
 #include <deque>
 #include <limits>
 #include <memory>
@@ -25,6 +29,46 @@ namespace
 constexpr uint32_t UNREACHED = std::numeric_limits<uint32_t>::max();
 } // namespace
 
+FabricHelper::SystemIdOf FabricHelper::s_placement;
+
+void
+FabricHelper::SetSwitchSystemIds(SystemIdOf placement)
+{
+    s_placement = std::move(placement);
+}
+
+FabricHelper::SystemIdOf
+FabricHelper::ByRoundRobin(uint32_t ranks, uint32_t restartAt)
+{
+    NS_ABORT_MSG_IF(ranks == 0, "FabricHelper::ByRoundRobin: ranks = 0, must be at least 1");
+    return
+        [ranks, restartAt](uint32_t sw) { return (sw < restartAt ? sw : sw - restartAt) % ranks; };
+}
+
+uint32_t
+FabricHelper::GetLocalSystemId()
+{
+#ifdef DRP_MPI
+    if (MpiInterface::IsEnabled())
+    {
+        return MpiInterface::GetSystemId();
+    }
+#endif
+    return 0;
+}
+
+bool
+FabricHelper::IsLocal(Ptr<Node> node)
+{
+#ifdef DRP_MPI
+    if (MpiInterface::IsEnabled())
+    {
+        return node->GetSystemId() == MpiInterface::GetSystemId();
+    }
+#endif
+    return true;
+}
+
 FabricHelper::FabricHelper(RnicHelper& hostLinks, EthernetHelper& fabricLinks)
     : m_hostLinks(hostLinks),
       m_fabricLinks(fabricLinks)
@@ -35,7 +79,10 @@ uint32_t
 FabricHelper::CreateSwitches(uint32_t n)
 {
     const uint32_t first = m_switchNodes.GetN();
-    m_switchNodes.Create(n);
+    for (uint32_t i = first; i < first + n; ++i)
+    {
+        m_switchNodes.Add(CreateObject<Node>(s_placement ? s_placement(i) : 0));
+    }
     m_ports.resize(first + n);
     m_trunks.resize(first + n);
     return first;
@@ -44,7 +91,7 @@ FabricHelper::CreateSwitches(uint32_t n)
 uint32_t
 FabricHelper::AttachHost(uint32_t sw)
 {
-    Ptr<Node> host = CreateObject<Node>();
+    Ptr<Node> host = CreateObject<Node>(m_switchNodes.Get(sw)->GetSystemId());
     NetDeviceContainer link = m_hostLinks.InstallHostLink(host, m_switchNodes.Get(sw));
     // The switch end is a switch port: its buffer is the fabric's.
     DynamicCast<EthernetNetDevice>(link.Get(1))->SetQueue(m_fabricLinks.CreateQueue());

@@ -12,6 +12,7 @@
 #include "ns3/rnic-helper.h"
 
 #include <cstdint>
+#include <functional>
 #include <vector>
 
 namespace ns3
@@ -50,6 +51,15 @@ class RnicNetDevice;
  *
  * Hosts are numbered in the order the topology attaches them (documented by
  * each topology), RNICs in the same order.
+ *
+ * Distributed simulation (ns-3 built with its mpi module): every rank builds
+ * the whole fabric; SetSwitchSystemIds() places each switch on a rank (its
+ * node's system id) and each host on its edge switch's rank, and the
+ * EthernetHelpers make an EthernetRemoteChannel for every cable whose ends
+ * are on different ranks. IsLocal() tells whether this rank runs a node:
+ * FabricWorkloadHelper gives transfers only to the hosts this rank runs, and
+ * a program reads the counters of those hosts and switches only, gathering
+ * them to rank 0 (examples/drp-fabric-mpi.cc).
  */
 class FabricHelper
 {
@@ -89,6 +99,37 @@ class FabricHelper
      * \return GetSwitchHops(a, b) + 1 transmitting devices, in path order
      */
     std::vector<Ptr<EthernetNetDevice>> GetPath(uint32_t a, uint32_t b) const;
+
+    /// A switch index -> the system id (MPI rank) of its node.
+    using SystemIdOf = std::function<uint32_t(uint32_t)>;
+    /**
+     * Places the switches of every fabric built from now on (in this
+     * process) on MPI ranks: switch i's node gets system id placement(i),
+     * each host the system id of its edge switch. An empty function (the
+     * default) puts every node on system id 0. The ids must be below the
+     * number of ranks of a distributed run; a sequential run ignores them.
+     * \param placement the placement
+     */
+    static void SetSwitchSystemIds(SystemIdOf placement);
+    /**
+     * A placement for SetSwitchSystemIds(): switches round-robin over the
+     * ranks in index order, from a first index on; the switches before it
+     * round-robin from rank 0 too. E.g. a leaf-spine fabric by leaf:
+     * ByRoundRobin(ranks, leaves) puts leaf l (index l) on rank l mod ranks
+     * and spine s (index leaves + s) on rank s mod ranks.
+     * \param ranks the number of ranks (at least 1)
+     * \param restartAt the index at which the round-robin starts again at 0
+     * \return the placement
+     */
+    static SystemIdOf ByRoundRobin(uint32_t ranks, uint32_t restartAt = 0);
+    /**
+     * \param node a node
+     * \return true unless this is a distributed simulation (MpiInterface
+     *         enabled) in which another rank runs the node
+     */
+    static bool IsLocal(Ptr<Node> node);
+    /// \return this process's rank (MpiInterface::GetSystemId()), 0 if not distributed
+    static uint32_t GetLocalSystemId();
 
   protected:
     /**
@@ -139,6 +180,8 @@ class FabricHelper
     void AddRoutesTo(uint32_t edge, const std::vector<uint32_t>& distance);
     /// Marks the flooding ports: host ports and a breadth-first spanning tree.
     void MarkSpanningTree();
+
+    static SystemIdOf s_placement; //!< SetSwitchSystemIds()
 
     RnicHelper& m_hostLinks;                          //!< host links
     EthernetHelper& m_fabricLinks;                    //!< switch links and queues

@@ -313,6 +313,14 @@ FabricWorkloadHelper::Install(RdmaHostHelper host) const
     for (const Flow& flow : m_flows)
     {
         Ptr<RdmaHostApplication> app = DynamicCast<RdmaHostApplication>(apps.Get(flow.source));
+        if (!FabricHelper::IsLocal(m_fabric.GetHost(flow.source)))
+        {
+            // Another rank runs this host: its copy here posts nothing, but
+            // the responders here check their grants against it.
+            app->AddWorkloadPeer(
+                Mac48Address::ConvertFrom(m_fabric.GetRnic(flow.destination)->GetAddress()));
+            continue;
+        }
         app->AddTransfer(
             flow.start,
             Mac48Address::ConvertFrom(m_fabric.GetRnic(flow.destination)->GetAddress()),

@@ -176,7 +176,12 @@ class FabricWorkloadHelper
     /**
      * Installs an RdmaHostApplication on every host of the fabric (the
      * helper's attributes apply; Transfers is set to 0) and gives each host
-     * its flows as a transfer list.
+     * its flows as a transfer list. In a distributed simulation every rank
+     * installs every application (so that each draws from the same streams
+     * on every rank), but only the hosts this rank runs
+     * (FabricHelper::IsLocal()) get their flows; the others post nothing and
+     * only know their flows' destinations (AddWorkloadPeer(), for the
+     * responders' grants).
      * \param host the host helper (RdmaHostApplication and HostCpus attributes)
      * \return the applications, in host order
      */

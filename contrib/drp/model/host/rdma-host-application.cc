@@ -611,6 +611,13 @@ RdmaHostApplication::AddTransfer(Time delay, Mac48Address peer, uint32_t bytes, 
     m_listPeers.insert(peer);
 }
 
+void
+RdmaHostApplication::AddWorkloadPeer(Mac48Address peer)
+{
+    NS_LOG_FUNCTION(this << peer);
+    m_listPeers.insert(peer);
+}
+
 uint32_t
 RdmaHostApplication::GetListedTransfers() const
 {

@@ -229,6 +229,15 @@ class RdmaHostApplication : public Application
      * \param operation write or read
      */
     void AddTransfer(Time delay, Mac48Address peer, uint32_t bytes, Operation operation);
+    /**
+     * Lets \p peer's requests name this host's ring on it, as a transfer to
+     * it in the list does (GetWorkloadRegion()), without a transfer to post.
+     * For the copy of a host that another MPI rank runs in a distributed
+     * simulation: the responders this rank runs check their grants against
+     * it (FabricWorkloadHelper::Install()).
+     * \param peer the responder's RNIC address
+     */
+    void AddWorkloadPeer(Mac48Address peer);
     /// \return the transfers added with AddTransfer()
     uint32_t GetListedTransfers() const;
     /**

@@ -97,6 +97,27 @@ EthernetChannel::TransmitStart(Ptr<const Packet> frame, Ptr<EthernetNetDevice> s
     return true;
 }
 
+Ptr<EthernetNetDevice>
+EthernetChannel::GetPeer(Ptr<EthernetNetDevice> src) const
+{
+    if (m_nDevices < N_ENDS)
+    {
+        return nullptr;
+    }
+    NS_ASSERT_MSG(m_ends[0] == src || m_ends[1] == src, "the sender is not on this cable");
+    return (m_ends[0] == src) ? m_ends[1] : m_ends[0];
+}
+
+void
+EthernetChannel::NotifyTransit(Ptr<const Packet> frame,
+                               Ptr<EthernetNetDevice> src,
+                               Ptr<EthernetNetDevice> dst,
+                               Time txTime,
+                               Time transit)
+{
+    m_txrxTrace(frame, src, dst, txTime, transit);
+}
+
 void
 EthernetChannel::SetDelay(Time delay)
 {

@@ -40,6 +40,7 @@ class EthernetChannel : public Channel
     static TypeId GetTypeId();
 
     EthernetChannel();
+    ~EthernetChannel() override = default;
 
     /**
      * \brief Plug a device into the next free end of the cable.
@@ -56,8 +57,10 @@ class EthernetChannel : public Channel
      * \param src the sending end
      * \param txTime the time from the frame's first bit to its last bit
      * \return false if no device is attached at the other end
+     *
+     * Virtual: EthernetRemoteChannel hands the frame to another MPI rank.
      */
-    bool TransmitStart(Ptr<const Packet> frame, Ptr<EthernetNetDevice> src, Time txTime);
+    virtual bool TransmitStart(Ptr<const Packet> frame, Ptr<EthernetNetDevice> src, Time txTime);
 
     /// \param delay the propagation delay of the cable
     void SetDelay(Time delay);
@@ -95,6 +98,26 @@ class EthernetChannel : public Channel
 
   protected:
     void DoDispose() override;
+
+    /**
+     * \param src one end of the cable
+     * \return the device at the other end, or null if none is attached yet
+     */
+    Ptr<EthernetNetDevice> GetPeer(Ptr<EthernetNetDevice> src) const;
+
+    /**
+     * \brief Fire the TxRxEthernet trace for a frame put on the cable.
+     * \param frame the frame
+     * \param src the sending device
+     * \param dst the receiving device
+     * \param txTime the transmission time
+     * \param transit txTime + Delay
+     */
+    void NotifyTransit(Ptr<const Packet> frame,
+                       Ptr<EthernetNetDevice> src,
+                       Ptr<EthernetNetDevice> dst,
+                       Time txTime,
+                       Time transit);
 
   private:
     /// Number of ends of a cable.

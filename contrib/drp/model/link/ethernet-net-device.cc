@@ -1157,7 +1157,9 @@ EthernetNetDevice::GetMulticast(Ipv6Address addr) const
 bool
 EthernetNetDevice::IsPointToPoint() const
 {
-    return false;
+    // A cable joins exactly two ports. ns-3's distributed simulators take
+    // their lookahead from the Delay of point-to-point devices' channels only.
+    return true;
 }
 
 bool

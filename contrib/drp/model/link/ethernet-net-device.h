@@ -380,6 +380,13 @@ class EthernetNetDevice : public NetDevice
     bool IsMulticast() const override;
     Address GetMulticast(Ipv4Address multicastGroup) const override;
     Address GetMulticast(Ipv6Address addr) const override;
+    /**
+     * \return true: the cable (EthernetChannel) joins exactly two ports.
+     *
+     * ns-3's distributed simulators (src/mpi) compute their lookahead over
+     * point-to-point devices only; in ns-3 3.37 to 3.48 nothing else reads
+     * this flag except global routing, which drp does not use.
+     */
     bool IsPointToPoint() const override;
     bool IsBridge() const override;
     /**

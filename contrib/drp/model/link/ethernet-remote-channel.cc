@@ -1,0 +1,57 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#include "ethernet-remote-channel.h"
+
+#include "ethernet-net-device.h"
+
+#include "ns3/log.h"
+#include "ns3/mpi-interface.h"
+#include "ns3/node.h"
+#include "ns3/simulator.h"
+
+namespace ns3
+{
+
+NS_LOG_COMPONENT_DEFINE("EthernetRemoteChannel");
+
+NS_OBJECT_ENSURE_REGISTERED(EthernetRemoteChannel);
+
+TypeId
+EthernetRemoteChannel::GetTypeId()
+{
+    static TypeId tid = TypeId("ns3::EthernetRemoteChannel")
+                            .SetParent<EthernetChannel>()
+                            .SetGroupName("Drp")
+                            .AddConstructor<EthernetRemoteChannel>();
+    return tid;
+}
+
+EthernetRemoteChannel::EthernetRemoteChannel()
+{
+    NS_LOG_FUNCTION(this);
+}
+
+bool
+EthernetRemoteChannel::TransmitStart(Ptr<const Packet> frame,
+                                     Ptr<EthernetNetDevice> src,
+                                     Time txTime)
+{
+    NS_LOG_FUNCTION(this << frame << src << txTime);
+    Ptr<EthernetNetDevice> dst = GetPeer(src);
+    if (!dst)
+    {
+        NS_LOG_WARN("EthernetRemoteChannel " << GetId() << ": no device at the other end");
+        return false;
+    }
+    Time transit = txTime + GetDelay();
+    NotifyTransit(frame, src, dst, txTime, transit);
+    MpiInterface::SendPacket(frame->Copy(),
+                             Simulator::Now() + transit,
+                             dst->GetNode()->GetId(),
+                             dst->GetIfIndex());
+    return true;
+}
+
+} // namespace ns3
