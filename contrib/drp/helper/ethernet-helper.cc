@@ -156,7 +156,8 @@ EthernetHelper::Connect(Ptr<Node> a,
 }
 
 Ptr<EthernetChannel>
-EthernetHelper::CreateChannel(Ptr<EthernetNetDevice> devA, Ptr<EthernetNetDevice> devB) const
+EthernetHelper::CreateChannel([[maybe_unused]] Ptr<EthernetNetDevice> devA,
+                              [[maybe_unused]] Ptr<EthernetNetDevice> devB) const
 {
 #ifdef DRP_MPI
     if (MpiInterface::IsEnabled() &&

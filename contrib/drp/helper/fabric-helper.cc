@@ -58,7 +58,7 @@ FabricHelper::GetLocalSystemId()
 }
 
 bool
-FabricHelper::IsLocal(Ptr<Node> node)
+FabricHelper::IsLocal([[maybe_unused]] Ptr<Node> node)
 {
 #ifdef DRP_MPI
     if (MpiInterface::IsEnabled())
