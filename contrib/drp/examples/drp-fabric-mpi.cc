@@ -128,6 +128,23 @@ Pad(uint64_t n)
     return os.str();
 }
 
+/**
+ * \param port an Ethernet port (a switch's or an RNIC's)
+ * \return the pause frames it sent and received over all classes, as "sent received"
+ */
+std::string
+Pauses(Ptr<EthernetNetDevice> port)
+{
+    uint64_t sent = 0;
+    uint64_t received = 0;
+    for (uint8_t cls = 0; cls < EthernetNetDevice::PFC_CLASSES; ++cls)
+    {
+        sent += port->GetPausesSent(cls);
+        received += port->GetPausesReceived(cls);
+    }
+    return std::to_string(sent) + " " + std::to_string(received);
+}
+
 } // namespace
 
 int
@@ -279,16 +296,9 @@ main(int argc, char* argv[])
             lines.push_back(os.str());
         }
         Ptr<RnicNetDevice> dev = fabric.GetRnic(h);
-        uint64_t sent = 0;
-        uint64_t received = 0;
-        for (uint8_t cls = 0; cls < EthernetNetDevice::PFC_CLASSES; ++cls)
-        {
-            sent += dev->GetPausesSent(cls);
-            received += dev->GetPausesReceived(cls);
-        }
         std::ostringstream os;
         os << "rnic " << Pad(h) << " " << dev->GetReceiveErrorDrops() << " "
-           << dev->GetFcsErrorDrops() << " " << sent << " " << received;
+           << dev->GetFcsErrorDrops() << " " << Pauses(dev);
         lines.push_back(os.str());
     }
     for (uint32_t s = 0; s < fabric.GetSwitches().GetN(); ++s)
@@ -301,18 +311,10 @@ main(int argc, char* argv[])
         for (uint32_t p = 0; p < sw->GetNPorts(); ++p)
         {
             EcmpSwitchNetDevice::PortStats stats = sw->GetPortStats(p);
-            Ptr<EthernetNetDevice> port = sw->GetPort(p);
-            uint64_t sent = 0;
-            uint64_t received = 0;
-            for (uint8_t cls = 0; cls < EthernetNetDevice::PFC_CLASSES; ++cls)
-            {
-                sent += port->GetPausesSent(cls);
-                received += port->GetPausesReceived(cls);
-            }
             std::ostringstream os;
             os << "port " << Pad(s) << " " << Pad(p) << " " << stats.framesOut << " "
                << stats.egressDrops << " " << stats.peakBytes << " " << stats.peakFrames << " "
-               << sent << " " << received;
+               << Pauses(sw->GetPort(p));
             lines.push_back(os.str());
         }
     }
