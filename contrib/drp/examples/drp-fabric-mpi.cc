@@ -30,17 +30,16 @@
  * run out), as ns-3's own null-message examples set one.
  *
  * --sync=none runs without MPI (every node on rank 0's default simulator);
- * the lines must be the same, to the nanosecond, on any number of ranks
- * (scripts/check-mpi-ranks.sh compares them). They are where no two events
- * of one node fall on the same nanosecond with a frame from another rank
- * among them: ns-3 runs events of the same time in the order they were
+ * the lines are the same, to the nanosecond, on any number of ranks
+ * (scripts/check-mpi-ranks.sh compares them). That needs the event order
+ * of ArrivalsLastScheduler, the default (--scheduler=arrivals-last): ns-3's
+ * own schedulers run events of the same time in the order they were
  * scheduled, and a frame from another rank is scheduled when its message
- * arrives, not when it was sent. With one delay for every cable, frames that
- * share links fall into step and such ties are common (the FCTs then differ
- * by fractions of a microsecond to microseconds); --skew (1 ns) gives cable k
- * the delay + k x skew, which makes them rare. A permutation that starts
- * every transfer at 0 still has them. With --timing it also prints,
- * on rank 0, the wall-clock seconds of Simulator::Run() (the slowest rank).
+ * arrives, not when it left, so where its arrival and another event of the
+ * node fall on the same nanosecond the results depend on the ranks
+ * (--scheduler=map shows it). --skew gives cable k the delay + k x skew
+ * (default 0). With --timing it also prints, on rank 0, the wall-clock
+ * seconds of Simulator::Run() (the slowest rank).
  */
 
 #include "ns3/core-module.h"
@@ -166,7 +165,8 @@ main(int argc, char* argv[])
     uint32_t run = 1;
     bool timing = false;
     Time stop = MilliSeconds(100);
-    Time skew = NanoSeconds(1);
+    Time skew = NanoSeconds(0);
+    std::string scheduler = "arrivals-last";
 
     CommandLine cmd(__FILE__);
     cmd.AddValue("leaves", "leaf switches", leaves);
@@ -189,7 +189,17 @@ main(int argc, char* argv[])
     cmd.AddValue("timing", "print the wall-clock seconds of the run (rank 0)", timing);
     cmd.AddValue("skew", "cable k (in the order of the switch ports) gets delay + k x skew", skew);
     cmd.AddValue("stop", "--sync=null: the simulation's end (after every transfer)", stop);
+    cmd.AddValue("scheduler",
+                 "arrivals-last (ArrivalsLastScheduler: the same results on any number of "
+                 "ranks) or map (MapScheduler, ns-3's default)",
+                 scheduler);
     cmd.Parse(argc, argv);
+    if (scheduler != "arrivals-last" && scheduler != "map")
+    {
+        std::cerr << "drp-fabric-mpi: --scheduler=" << scheduler
+                  << ", valid: arrivals-last or map\n";
+        return 2;
+    }
     if (sync != "none" && sync != "granted" && sync != "null")
     {
         std::cerr << "drp-fabric-mpi: --sync=" << sync << ", valid: none, granted or null\n";
@@ -202,6 +212,9 @@ main(int argc, char* argv[])
         return 2;
     }
 
+    GlobalValue::Bind(
+        "SchedulerType",
+        StringValue(scheduler == "map" ? "ns3::MapScheduler" : "ns3::ArrivalsLastScheduler"));
     if (sync != "none")
     {
         GlobalValue::Bind("SimulatorImplementationType",

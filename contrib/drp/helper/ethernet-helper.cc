@@ -170,7 +170,8 @@ EthernetHelper::CreateChannel([[maybe_unused]] Ptr<EthernetNetDevice> devA,
         for (const auto& device : {devA, devB})
         {
             Ptr<MpiReceiver> receiver = CreateObject<MpiReceiver>();
-            receiver->SetReceiveCallback(MakeCallback(&EthernetNetDevice::Receive, device));
+            receiver->SetReceiveCallback(
+                MakeBoundCallback(&EthernetRemoteChannel::Deliver, device));
             device->AggregateObject(receiver);
         }
         return factory.Create<EthernetChannel>();

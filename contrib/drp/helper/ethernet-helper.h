@@ -199,7 +199,7 @@ class EthernetHelper : public PcapHelperForDevice, public AsciiTraceHelperForDev
      * where the two nodes have different system ids (MPI ranks), an
      * EthernetRemoteChannel with the same attributes instead, and an
      * MpiReceiver aggregated to each device that hands what the other rank
-     * sends to EthernetNetDevice::Receive().
+     * sends to EthernetRemoteChannel::Deliver().
      * \param devA the first device
      * \param devB the second device
      * \return the channel, no device attached yet

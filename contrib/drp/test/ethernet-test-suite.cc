@@ -2,10 +2,12 @@
  * SPDX-License-Identifier: GPL-2.0-only
  */
 
+#include "ns3/arrivals-last-scheduler.h"
 #include "ns3/boolean.h"
 #include "ns3/bridge-helper.h"
 #include "ns3/drp-compat.h"
 #include "ns3/error-model.h"
+#include "ns3/ethernet-arrival-event.h"
 #include "ns3/ethernet-channel.h"
 #include "ns3/ethernet-header.h"
 #include "ns3/ethernet-helper.h"
@@ -19,6 +21,7 @@
 #include "ns3/ipv4-l3-protocol.h"
 #include "ns3/net-device-queue-interface.h"
 #include "ns3/node-container.h"
+#include "ns3/object-factory.h"
 #include "ns3/packet.h"
 #include "ns3/pcap-file.h"
 #include "ns3/pointer.h"
@@ -1160,6 +1163,294 @@ class EthernetSubclassTestCase : public TestCase
 
 /**
  * \ingroup drp-tests
+ * A cable whose far end gets each frame as from another MPI rank: its
+ * arrival (EthernetArrivalEvent) is scheduled only at its arrival time, as
+ * EthernetRemoteChannel::Deliver() does, not when it left. The same times
+ * as EthernetChannel; only the moment the arrival is scheduled differs.
+ */
+class EthernetTestLateChannel : public EthernetChannel
+{
+  public:
+    /**
+     * \brief Get the type ID.
+     * \return the object TypeId
+     */
+    static TypeId GetTypeId()
+    {
+        static TypeId tid = TypeId("ns3::DrpTestLateEthernetChannel")
+                                .SetParent<EthernetChannel>()
+                                .SetGroupName("Drp")
+                                .AddConstructor<EthernetTestLateChannel>();
+        return tid;
+    }
+
+    bool TransmitStart(Ptr<const Packet> frame, Ptr<EthernetNetDevice> src, Time txTime) override
+    {
+        Ptr<EthernetNetDevice> dst = GetPeer(src);
+        const Time transit = txTime + GetDelay();
+        NotifyTransit(frame, src, dst, txTime, transit);
+        Simulator::ScheduleWithContext(dst->GetNode()->GetId(),
+                                       transit,
+                                       &EthernetArrivalEvent::Schedule,
+                                       dst,
+                                       frame->Copy(),
+                                       Seconds(0));
+        return true;
+    }
+};
+
+/**
+ * \ingroup drp-tests
+ * ArrivalsLastScheduler: at one time stamp, the other events in the order
+ * scheduled, then the frame arrivals by node and port, each followed by the
+ * events it schedules for that time; EventIds still tell what has run.
+ * Against MapScheduler, which runs them all in the order scheduled.
+ */
+class EthernetArrivalsLastTestCase : public TestCase
+{
+  public:
+    EthernetArrivalsLastTestCase()
+        : TestCase("Ethernet: ArrivalsLastScheduler orders same-time arrivals by port, after "
+                   "other events, and EventIds stay right")
+    {
+    }
+
+  private:
+    /**
+     * Run the set-up: hosts A and B each send one frame to port 0 and port 1
+     * of node H at time 0 (B's send scheduled first), so that both arrive at
+     * the same time t; event X is scheduled for t before the sends, event Y
+     * after the frames left.
+     * \param scheduler the scheduler's TypeId name
+     * \param at t (Seconds(0): only find it)
+     * \return the log: "X", "Y", "Z" (scheduled by the first arrival for
+     *         now), "port0", "port1"
+     */
+    std::vector<std::string> Run(std::string scheduler, Time at)
+    {
+        m_log.clear();
+        m_arrivals = 0;
+        m_x = EventId();
+        m_z = EventId();
+        m_arrivalsLast = scheduler == "ns3::ArrivalsLastScheduler";
+        ObjectFactory factory;
+        factory.SetTypeId(scheduler);
+        Simulator::SetScheduler(factory);
+        NodeContainer nodes;
+        nodes.Create(3); // H, A, B
+        EthernetHelper eth;
+        eth.SetDeviceAttribute("DataRate", StringValue(RATE));
+        NetDeviceContainer fromA = eth.Install(nodes.Get(1), nodes.Get(0)); // H's port 0
+        NetDeviceContainer fromB = eth.Install(nodes.Get(2), nodes.Get(0)); // H's port 1
+        for (uint32_t port = 0; port < 2; ++port)
+        {
+            Ptr<NetDevice> dev = nodes.Get(0)->GetDevice(port);
+            dev->TraceConnectWithoutContext(
+                "PhyRxEnd",
+                MakeCallback(&EthernetArrivalsLastTestCase::Arrived, this)
+                    .Bind(std::string("port") + std::to_string(port)));
+        }
+        if (at.IsStrictlyPositive())
+        {
+            m_x = Simulator::Schedule(at, &EthernetArrivalsLastTestCase::Log, this, "X");
+        }
+        ScheduleSend(Seconds(0), fromB.Get(0), 100, fromB.Get(1)->GetAddress());
+        ScheduleSend(Seconds(0), fromA.Get(0), 100, fromA.Get(1)->GetAddress());
+        if (at.IsStrictlyPositive())
+        {
+            // After the frames left: Y's uid is larger than their arrivals'.
+            drp::Schedule(NanoSeconds(1), [this, at]() {
+                m_y = Simulator::Schedule(at - NanoSeconds(1),
+                                          &EthernetArrivalsLastTestCase::Log,
+                                          this,
+                                          "Y");
+            });
+            m_later = Simulator::Schedule(at + NanoSeconds(5),
+                                          &EthernetArrivalsLastTestCase::Log,
+                                          this,
+                                          "later");
+        }
+        Simulator::Run();
+        Simulator::Destroy();
+        return m_log;
+    }
+
+    /**
+     * A frame's last bit arrived at one of H's ports.
+     * \param port "port0" or "port1"
+     */
+    void Arrived(std::string port, Ptr<const Packet>)
+    {
+        m_arrivalTime = Simulator::Now();
+        if (m_arrivals++ == 0 && m_x.IsExpired() && m_x != EventId())
+        {
+            // The first arrival at t: X has run; Y has run before it with
+            // ArrivalsLastScheduler (whose uid is larger than the
+            // arrival's own), not yet with MapScheduler.
+            NS_TEST_EXPECT_MSG_EQ(m_y.IsExpired(), m_arrivalsLast, port << ": Y run");
+            m_z = Simulator::ScheduleNow(&EthernetArrivalsLastTestCase::Log, this, "Z");
+            NS_TEST_EXPECT_MSG_EQ(m_z.IsExpired(), false, port << ": Z pending");
+            NS_TEST_EXPECT_MSG_EQ(m_later.IsExpired(), false, port << ": a later event pending");
+            Simulator::Cancel(m_later);
+        }
+        else if (m_z != EventId())
+        {
+            // The second: Z ran before it with ArrivalsLastScheduler.
+            NS_TEST_EXPECT_MSG_EQ(m_z.IsExpired(), m_arrivalsLast, port << ": Z run");
+        }
+        m_log.push_back(port);
+    }
+
+    /**
+     * Log an event.
+     * \param name its name
+     */
+    void Log(std::string name)
+    {
+        m_log.push_back(name);
+    }
+
+    void DoRun() override
+    {
+        // Find t, the time both frames arrive.
+        std::vector<std::string> found = Run("ns3::MapScheduler", Seconds(0));
+        NS_TEST_ASSERT_MSG_EQ(found.size(), 2, "two arrivals");
+        const Time at = m_arrivalTime;
+        NS_TEST_ASSERT_MSG_GT(at, Seconds(0), "t");
+
+        const std::vector<std::string> map = Run("ns3::MapScheduler", at);
+        // In the order scheduled: X, B's arrival, A's arrival, Y, and Z,
+        // scheduled by the first arrival; the later event was cancelled.
+        const std::vector<std::string> scheduled{"X", "port1", "port0", "Y", "Z"};
+        NS_TEST_EXPECT_MSG_EQ(Join(map), Join(scheduled), "MapScheduler");
+
+        const std::vector<std::string> arrivalsLast = Run("ns3::ArrivalsLastScheduler", at);
+        // X and Y, then port 0 (it schedules Z, which runs before port 1);
+        // "later" was cancelled.
+        const std::vector<std::string> expected{"X", "Y", "port0", "Z", "port1"};
+        NS_TEST_EXPECT_MSG_EQ(Join(arrivalsLast), Join(expected), "ArrivalsLastScheduler");
+    }
+
+    /**
+     * \param log a log
+     * \return its entries, space-separated
+     */
+    static std::string Join(const std::vector<std::string>& log)
+    {
+        std::string joined;
+        for (const auto& entry : log)
+        {
+            joined += (joined.empty() ? "" : " ") + entry;
+        }
+        return joined;
+    }
+
+    std::vector<std::string> m_log; //!< what ran, in order
+    Time m_arrivalTime;             //!< the last arrival's time
+    EventId m_x;                    //!< scheduled for t before the frames left
+    EventId m_y;                    //!< scheduled for t after they left
+    EventId m_z;                    //!< scheduled by the first arrival for now
+    EventId m_later;                //!< at t + 5 ns, cancelled by the first arrival
+    uint32_t m_arrivals{0};         //!< arrivals at H so far
+    bool m_arrivalsLast{false};     //!< this run uses ArrivalsLastScheduler
+};
+
+/**
+ * \ingroup drp-tests
+ * Two frames reach a switch (a learning BridgeNetDevice) in the same
+ * nanosecond from hosts A and B, for host C. With MapScheduler the one
+ * whose arrival was scheduled first leaves first, so a cable that
+ * schedules arrivals late (EthernetTestLateChannel, as from another MPI
+ * rank) changes the order C gets them in; with ArrivalsLastScheduler the
+ * switch's port order decides, whichever cable is late.
+ */
+class EthernetArrivalsLastSwitchTestCase : public TestCase
+{
+  public:
+    EthernetArrivalsLastSwitchTestCase()
+        : TestCase("Ethernet: frames that meet at a switch leave in the same order whenever "
+                   "their arrivals were scheduled, with ArrivalsLastScheduler")
+    {
+    }
+
+  private:
+    /**
+     * \param scheduler the scheduler's TypeId name
+     * \param lateCable which host's cable schedules arrivals late: -1 none,
+     *        0 A's, 1 B's
+     * \return the senders of the frames C got, in order ("A", "B")
+     */
+    std::string Run(std::string scheduler, int lateCable)
+    {
+        ObjectFactory factory;
+        factory.SetTypeId(scheduler);
+        Simulator::SetScheduler(factory);
+        NodeContainer hosts;
+        hosts.Create(3); // A, B, C
+        Ptr<Node> sw = CreateObject<Node>();
+        EthernetHelper eth;
+        eth.SetDeviceAttribute("DataRate", StringValue(RATE));
+        eth.SetChannelAttribute("Delay", TimeValue(MicroSeconds(1)));
+        NetDeviceContainer hostDevs;
+        NetDeviceContainer ports;
+        for (uint32_t i = 0; i < 3; ++i)
+        {
+            NetDeviceContainer link = eth.Install(hosts.Get(i), sw);
+            if (int(i) == lateCable)
+            {
+                Ptr<EthernetChannel> late = CreateObject<EthernetTestLateChannel>();
+                late->SetDelay(MicroSeconds(1));
+                for (uint32_t end = 0; end < 2; ++end)
+                {
+                    DynamicCast<EthernetNetDevice>(link.Get(end))->Attach(late);
+                }
+            }
+            hostDevs.Add(link.Get(0));
+            ports.Add(link.Get(1));
+        }
+        BridgeHelper bridge;
+        bridge.Install(sw, ports);
+        m_senders.clear();
+        m_a = hostDevs.Get(0)->GetAddress();
+        hostDevs.Get(2)->SetReceiveCallback(
+            MakeCallback(&EthernetArrivalsLastSwitchTestCase::ReceivedAtC, this));
+        ScheduleSend(Seconds(0), hostDevs.Get(0), 100, hostDevs.Get(2)->GetAddress());
+        ScheduleSend(Seconds(0), hostDevs.Get(1), 100, hostDevs.Get(2)->GetAddress());
+        Simulator::Run();
+        Simulator::Destroy();
+        return m_senders;
+    }
+
+    /**
+     * C's receive callback.
+     * \param from the sender
+     * \return true
+     */
+    bool ReceivedAtC(Ptr<NetDevice>, Ptr<const Packet>, uint16_t, const Address& from)
+    {
+        m_senders += (from == m_a) ? "A" : "B";
+        return true;
+    }
+
+    void DoRun() override
+    {
+        // A's frame left first: its arrival was scheduled first.
+        NS_TEST_EXPECT_MSG_EQ(Run("ns3::MapScheduler", -1), "AB", "map, every cable local");
+        NS_TEST_EXPECT_MSG_EQ(Run("ns3::MapScheduler", 0), "BA", "map, A's cable late");
+        for (int late : {-1, 0, 1})
+        {
+            NS_TEST_EXPECT_MSG_EQ(Run("ns3::ArrivalsLastScheduler", late),
+                                  "AB",
+                                  "arrivals last, late cable " << late << ": port 0 first");
+        }
+    }
+
+    std::string m_senders; //!< who sent the frames C got, in order
+    Address m_a;           //!< A's address
+};
+
+/**
+ * \ingroup drp-tests
  * The full-duplex Ethernet test suite.
  */
 class EthernetTestSuite : public TestSuite
@@ -1185,6 +1476,8 @@ class EthernetTestSuite : public TestSuite
         AddTestCase(new EthernetFlowMonitorTestCase(true, true), DRP_TEST_QUICK);
         AddTestCase(new EthernetPcapTestCase, DRP_TEST_QUICK);
         AddTestCase(new EthernetSubclassTestCase, DRP_TEST_QUICK);
+        AddTestCase(new EthernetArrivalsLastTestCase, DRP_TEST_QUICK);
+        AddTestCase(new EthernetArrivalsLastSwitchTestCase, DRP_TEST_QUICK);
     }
 };
 

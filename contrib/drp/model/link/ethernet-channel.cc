@@ -4,6 +4,7 @@
 
 #include "ethernet-channel.h"
 
+#include "ethernet-arrival-event.h"
 #include "ethernet-net-device.h"
 
 #include "ns3/abort.h"
@@ -89,11 +90,7 @@ EthernetChannel::TransmitStart(Ptr<const Packet> frame, Ptr<EthernetNetDevice> s
     NS_ASSERT_MSG(m_ends[0] == src || m_ends[1] == src, "the sender is not on this cable");
     Time transit = txTime + m_delay;
     m_txrxTrace(frame, src, dst, txTime, transit);
-    Simulator::ScheduleWithContext(dst->GetNode()->GetId(),
-                                   transit,
-                                   &EthernetNetDevice::Receive,
-                                   dst,
-                                   frame->Copy());
+    EthernetArrivalEvent::Schedule(dst, frame->Copy(), transit);
     return true;
 }
 

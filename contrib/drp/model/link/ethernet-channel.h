@@ -28,7 +28,8 @@ class EthernetNetDevice;
  * A frame whose transmission starts at t arrives at the other end, as a
  * call of EthernetNetDevice::Receive() in the receiving node's context, at
  * t + txTime + Delay, where txTime is the time of its last bit given by the
- * sender.
+ * sender. That call is an EthernetArrivalEvent, which ArrivalsLastScheduler
+ * can tell from other events.
  */
 class EthernetChannel : public Channel
 {

@@ -4,6 +4,7 @@
 
 #include "ethernet-remote-channel.h"
 
+#include "ethernet-arrival-event.h"
 #include "ethernet-net-device.h"
 
 #include "ns3/log.h"
@@ -52,6 +53,13 @@ EthernetRemoteChannel::TransmitStart(Ptr<const Packet> frame,
                              dst->GetNode()->GetId(),
                              dst->GetIfIndex());
     return true;
+}
+
+void
+EthernetRemoteChannel::Deliver(Ptr<EthernetNetDevice> device, Ptr<Packet> frame)
+{
+    NS_LOG_FUNCTION(device << frame);
+    EthernetArrivalEvent::Schedule(device, frame, Seconds(0));
 }
 
 } // namespace ns3

@@ -18,13 +18,16 @@ namespace ns3
  * Every rank builds the whole topology; a node runs on the rank of its
  * system id (Node::GetSystemId()). Where a cable's two ends are on different
  * ranks, EthernetHelper makes this channel instead of an EthernetChannel and
- * aggregates an MpiReceiver to both ports, whose callback is the port's
- * EthernetNetDevice::Receive(). TransmitStart() then hands a copy of the
- * frame to MpiInterface::SendPacket() with its arrival time,
- * now + txTime + Delay, and the far port's node and interface index, as
- * ns-3's PointToPointRemoteChannel does; the far rank schedules the
- * MpiReceiver's Receive() at that time in the node's context, where an
- * EthernetChannel would have scheduled Receive() directly. The frame's
+ * aggregates an MpiReceiver to both ports, whose callback is Deliver().
+ * TransmitStart() then hands a copy of the frame to
+ * MpiInterface::SendPacket() with its arrival time, now + txTime + Delay,
+ * and the far port's node and interface index, as ns-3's
+ * PointToPointRemoteChannel does; the far rank schedules the MpiReceiver's
+ * Receive() at that time in the node's context, and Deliver() schedules
+ * the frame's EthernetArrivalEvent at once, where an EthernetChannel would
+ * have scheduled that event when the frame left. With
+ * ArrivalsLastScheduler, the difference does not change the order in
+ * which the arrival runs. The frame's
  * bytes, packet tags and byte tags cross the ranks (Packet::Serialize); its
  * uid does not (the copy on the far rank has a new one).
  *
@@ -59,6 +62,17 @@ class EthernetRemoteChannel : public EthernetChannel
      * \return false if no device is attached at the other end
      */
     bool TransmitStart(Ptr<const Packet> frame, Ptr<EthernetNetDevice> src, Time txTime) override;
+
+    /**
+     * \brief The MpiReceiver's callback at a port: the frame's arrival, now.
+     *
+     * The MpiReceiver runs at the frame's arrival time; this schedules the
+     * EthernetArrivalEvent that calls EthernetNetDevice::Receive(), at the
+     * same time, so that the scheduler can place it (ArrivalsLastScheduler).
+     * \param device the receiving port
+     * \param frame the frame from the other rank
+     */
+    static void Deliver(Ptr<EthernetNetDevice> device, Ptr<Packet> frame);
 };
 
 } // namespace ns3

@@ -1,0 +1,71 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#ifndef ETHERNET_ARRIVAL_EVENT_H
+#define ETHERNET_ARRIVAL_EVENT_H
+
+#include "ns3/event-impl.h"
+#include "ns3/nstime.h"
+#include "ns3/packet.h"
+#include "ns3/ptr.h"
+
+#include <cstdint>
+
+namespace ns3
+{
+
+class EthernetNetDevice;
+
+/**
+ * \ingroup drp
+ * \brief The arrival of a frame's last bit at a port: the event that calls
+ * EthernetNetDevice::Receive() at the end of a cable.
+ *
+ * EthernetChannel and EthernetRemoteChannel schedule this event, in the
+ * receiving node's context, instead of an anonymous MakeEvent() of
+ * Receive(): it does exactly what that did, and with ns-3's schedulers it
+ * takes the same place among the events of its time stamp (the order they
+ * were scheduled in). ArrivalFirstScheduler recognises it and orders the
+ * arrivals of one time stamp by node and interface index, ahead of every
+ * other event of that time stamp, whenever they were scheduled: that makes
+ * a run's results independent of when the arrivals were scheduled, which a
+ * distributed run changes (see ArrivalFirstScheduler).
+ */
+class EthernetArrivalEvent : public EventImpl
+{
+  public:
+    /**
+     * \param device the receiving port
+     * \param frame the frame (the port takes it as it is)
+     */
+    EthernetArrivalEvent(Ptr<EthernetNetDevice> device, Ptr<Packet> frame);
+
+    /**
+     * \brief Schedule the arrival of a frame at a port, in the port's node's
+     * context.
+     * \param device the receiving port
+     * \param frame the frame
+     * \param delay the time from now to the arrival of its last bit
+     */
+    static void Schedule(Ptr<EthernetNetDevice> device, Ptr<Packet> frame, Time delay);
+
+    /// \return the receiving port's node id (the event's context)
+    uint32_t GetNodeId() const;
+    /// \return the receiving port's interface index on its node
+    uint32_t GetIfIndex() const;
+
+  protected:
+    /// Hands the frame to EthernetNetDevice::Receive().
+    void Notify() override;
+
+  private:
+    Ptr<EthernetNetDevice> m_device; //!< the receiving port
+    Ptr<Packet> m_frame;             //!< the frame
+    uint32_t m_nodeId;               //!< the port's node id
+    uint32_t m_ifIndex;              //!< the port's interface index
+};
+
+} // namespace ns3
+
+#endif /* ETHERNET_ARRIVAL_EVENT_H */
