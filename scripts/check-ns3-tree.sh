@@ -8,7 +8,7 @@
 # suite or example failed.
 #
 #   scripts/check-ns3-tree.sh [--profile=debug|default|release|optimized] [--werror]
-#                             [--paper-p2p] [--mpi] TREE [-- CMAKE_ARGUMENTS...]
+#                             [--paper-p2p] [--mpi | --mpi-only] TREE [-- CMAKE_ARGUMENTS...]
 #
 # TREE is an unpacked ns-3 release (its own code is never changed or kept
 # here). The default profile, debug, is the strictest check: ns-3 asserts and
@@ -31,20 +31,27 @@
 # run as root), so that drp builds its EthernetRemoteChannel and the program
 # drp-fabric-mpi, and after the examples runs scripts/check-mpi-ranks.sh:
 # the fabric sequentially and under mpirun -np 1, 2 and 4 with both of
-# ns-3's synchronizers, every transfer's FCT and port counter the same.
+# ns-3's synchronizers, every transfer's FCT and port counter the same, for
+# drp-fabric-mpi's default workload and for a permutation whose transfers
+# all start at time 0 (frames in step, many same-time events).
+#
+# --mpi-only is --mpi without the suites and examples: it builds only what
+# drp-fabric-mpi needs (no tests) and runs the MPI check; the quick form,
+# e.g. on a tree of Debian's own ns-3 source (scripts/debian-ns3-source.sh).
 #
 # Logs go to TREE/drp-check/; JOBS sets the build's parallelism (default: the
 # number of processors).
 set -uo pipefail
 
 usage() {
-  echo "usage: $0 [--profile=debug|default|release|optimized] [--werror] [--paper-p2p] [--mpi] TREE [-- CMAKE_ARGUMENTS...]" >&2
+  echo "usage: $0 [--profile=debug|default|release|optimized] [--werror] [--paper-p2p] [--mpi | --mpi-only] TREE [-- CMAKE_ARGUMENTS...]" >&2
   exit 2
 }
 
 werror=0
 paper=0
 mpi=0
+mpi_only=0
 profile=debug
 tree=
 cmake_arguments=()
@@ -53,6 +60,7 @@ while [ $# -gt 0 ]; do
   --werror) werror=1 ;;
   --paper-p2p) paper=1 ;;
   --mpi) mpi=1 ;;
+  --mpi-only) mpi=1; mpi_only=1 ;;
   --profile=*) profile=${1#--profile=} ;;
   --) shift; cmake_arguments=("$@"); break ;;
   -*) usage ;;
@@ -149,10 +157,14 @@ else
 fi
 # ns-3.37's own test library (src/test) links CsmaHelper whenever
 # point-to-point and applications are enabled: csma too, or it fails to link.
-case $version in
-3.37*) configure[2]="${configure[2]};csma" ;;
-esac
-configure+=(--enable-tests --enable-examples -d "$profile")
+if [ "$mpi_only" -eq 1 ]; then
+  configure+=(--enable-examples -d "$profile") # no tests: no src/test
+else
+  case $version in
+  3.37*) configure[2]="${configure[2]};csma" ;;
+  esac
+  configure+=(--enable-tests --enable-examples -d "$profile")
+fi
 # ns-3 builds every enabled module's tests and examples unless filtered
 # (the filter came with ns-3.37's ./ns3; older trees build them all).
 if grep -q -- "--filter-module-examples-and-tests" "$tree/ns3"; then
@@ -173,7 +185,10 @@ if [ "$system" = waf ]; then
   (cd "$tree" && step "build (-j $jobs)" "$logs/build.log" "$python" ./waf build -j "$jobs") || exit 1
 else
   # Through CMake: ./ns3 build caps its jobs at one less than the processors.
-  (cd "$tree" && step "build (-j $jobs)" "$logs/build.log" cmake --build cmake-cache -j "$jobs") || exit 1
+  targets=()
+  [ "$mpi_only" -eq 0 ] || targets=(--target drp-fabric-mpi)
+  (cd "$tree" && step "build (-j $jobs${targets[*]:+, ${targets[*]}})" "$logs/build.log" \
+    cmake --build cmake-cache -j "$jobs" "${targets[@]}") || exit 1
 fi
 build_seconds=$((SECONDS - build_start))
 if grep -q "contrib/drp/.*warning:" "$logs/build.log"; then
@@ -213,6 +228,7 @@ say "headers: ok (none from an installed ns-3)"
 no_build=--no-build
 [ "$system" = cmake ] || no_build=--nowaf
 mapfile -t suites < <(grep -ho 'TestSuite("[^"]*"' "$module"/test/*.cc | sed 's/TestSuite("//; s/"$//' | sort -u)
+[ "$mpi_only" -eq 0 ] || suites=()
 failed=0
 passed=0
 for suite in "${suites[@]}"; do
@@ -244,6 +260,7 @@ for example, do_run, *_ in names.get("cpp_examples", []):
 EOF
 )
 [ "$paper" -eq 0 ] || examples+=("$paper_run")
+[ "$mpi_only" -eq 0 ] || examples=()
 ran=0
 for example in "${examples[@]}"; do
   slug=$(echo "$example" | tr -c 'A-Za-z0-9=.-' '_')
@@ -272,25 +289,31 @@ for example in "${examples[@]}"; do
   fi
 done
 
-# 7. --mpi: the fabric on 1, 2 and 4 ranks against the sequential run.
+# 7. --mpi: the fabric on 1, 2 and 4 ranks against the sequential run, for
+#    the default workload and for a permutation started all at once.
+mpi_checks=0
 if [ "$mpi" -eq 1 ]; then
   program=$(find "$tree/build/contrib/drp/examples" -type f -perm -u+x -name "*drp-fabric-mpi*" 2>/dev/null | head -n 1)
-  log="$logs/mpi-ranks.log"
-  start=$SECONDS
-  if [ -z "$program" ]; then
-    say "mpi: FAILED, drp-fabric-mpi was not built"
-    failed=$((failed + 1))
-  elif "$DRP_ROOT/scripts/check-mpi-ranks.sh" "$program" >"$log" 2>&1; then
-    say "mpi: ok, the same results sequentially and on 1, 2 and 4 ranks ($((SECONDS - start)) s)"
-  else
-    say "mpi: FAILED ($((SECONDS - start)) s), see $log"
-    grep -E "DIFFERS|FAILED" "$log" | head -n 5 | sed 's/^/    /'
-    failed=$((failed + 1))
-  fi
+  for workload in poisson permutation; do
+    log="$logs/mpi-ranks-$workload.log"
+    start=$SECONDS
+    if [ -z "$program" ]; then
+      say "mpi: FAILED, drp-fabric-mpi was not built"
+      failed=$((failed + 1))
+      break
+    elif "$DRP_ROOT/scripts/check-mpi-ranks.sh" "$program" -- --workload=$workload >"$log" 2>&1; then
+      say "mpi, $workload: ok, the same results sequentially and on 1, 2 and 4 ranks ($((SECONDS - start)) s)"
+      mpi_checks=$((mpi_checks + 1))
+    else
+      say "mpi, $workload: FAILED ($((SECONDS - start)) s), see $log"
+      grep -E "DIFFERS|FAILED" "$log" | head -n 5 | sed 's/^/    /'
+      failed=$((failed + 1))
+    fi
+  done
 fi
 
 verdict=PASS
 [ "$failed" -eq 0 ] || verdict=FAIL
 say "ns-3 $version: $passed of ${#suites[@]} suites passed, $ran of ${#examples[@]} examples ran," \
-  "build $((build_seconds / 60)) min $((build_seconds % 60)) s: $verdict"
+  "${mpi_checks} MPI checks passed, build $((build_seconds / 60)) min $((build_seconds % 60)) s: $verdict"
 [ "$failed" -eq 0 ]

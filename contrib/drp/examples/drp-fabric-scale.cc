@@ -24,7 +24,8 @@
  *                      [--flows=10000] [--load=0.5]
  *                      [--cdf=web-search] [--method=dynamic] [--rto=TIME]
  *                      [--timeoutMode=fixed|adaptive] [--cc=none|dcqcn|dctcp]
- *                      [--lossless] [--buffer=12MiB] [--scheduler=map|calendar|priority-queue]
+ *                      [--lossless] [--buffer=12MiB]
+ *                      [--scheduler=map|calendar|priority-queue|arrivals-last]
  *
  * The timer of the data phase is fixed by default (RetransmissionTimeout);
  * queueing in a loaded fabric outlasts the default, so many retransmissions
@@ -36,7 +37,8 @@
  * per switch, FabricScenario's lossless). The last columns count the frames
  * marked CE and the pause frames the switch ports sent. --scheduler picks the
  * simulator's event queue (ns-3's MapScheduler by default): the same events in the same order,
- * at another cost per event.
+ * at another cost per event; arrivals-last (ArrivalsLastScheduler) orders the events of one
+ * nanosecond as a run split over MPI ranks needs, which changes results where they meet.
  */
 
 #include "ns3/core-module.h"
@@ -76,7 +78,7 @@ struct Settings
     std::string cc{"none"};             //!< congestion control: none, dcqcn or dctcp (with ECN)
     bool lossless{false};               //!< PFC and a shared buffer per switch
     std::string buffer{"12MiB"};        //!< lossless: each switch's buffer
-    std::string scheduler{"map"};       //!< the event queue: map, calendar or priority-queue
+    std::string scheduler{"map"};       //!< the event queue: map, calendar, priority-queue, ...
 
     /// \return DrpTransport's default RetransmissionTimeout
     static Time DefaultRto()
@@ -128,16 +130,19 @@ RunSize(uint32_t size, const Settings& s)
     config.duration = Seconds(flows / (hosts * perHostPerSecond));
     // This process runs one size only (see main): a default set here is its own.
     ns3::Config::SetDefault("ns3::DrpTransport::RetransmissionTimeout", TimeValue(s.rto));
-    // Every one of these orders events by time, then by the order they were
-    // scheduled in: the same run, at another cost. (ns-3.37's HeapScheduler
+    // calendar and priority-queue order events by time, then by the order
+    // they were scheduled in: the same run, at another cost; arrivals-last
+    // orders the arrivals of a nanosecond after its other events, by port
+    // (ArrivalsLastScheduler). (ns-3.37's HeapScheduler
     // is left out: with it, the same run sent frames again that the others
     // did not, or aborted with a corrupted heap.) map: ns-3's SchedulerType
     // as it is (MapScheduler unless --SchedulerType says otherwise).
     if (s.scheduler != "map")
     {
         ObjectFactory scheduler;
-        scheduler.SetTypeId(s.scheduler == "calendar" ? "ns3::CalendarScheduler"
-                                                      : "ns3::PriorityQueueScheduler");
+        scheduler.SetTypeId(s.scheduler == "calendar"        ? "ns3::CalendarScheduler"
+                            : s.scheduler == "arrivals-last" ? "ns3::ArrivalsLastScheduler"
+                                                             : "ns3::PriorityQueueScheduler");
         Simulator::SetScheduler(scheduler);
     }
     const FabricScenario::Result result = FabricScenario::Run(config);
@@ -285,7 +290,8 @@ main(int argc, char* argv[])
     cmd.AddValue("buffer", "lossless: each switch's buffer (QueueSize in bytes)", s.buffer);
     cmd.AddValue("scheduler",
                  "the simulator's event queue: map (ns-3's default), calendar or "
-                 "priority-queue (the same events in the same order)",
+                 "priority-queue (the same events in the same order), or arrivals-last "
+                 "(ArrivalsLastScheduler: same-time events as a run over MPI ranks orders them)",
                  s.scheduler);
     std::vector<uint32_t> hosts;
     try
@@ -296,7 +302,9 @@ main(int argc, char* argv[])
         ModePolicy::ParseMethod(s.method);
         drp::RequireOneOf("timeoutMode", s.timeoutMode, {"fixed", "adaptive"});
         drp::RequireOneOf("cc", s.cc, {"none", "dcqcn", "dctcp"});
-        drp::RequireOneOf("scheduler", s.scheduler, {"map", "calendar", "priority-queue"});
+        drp::RequireOneOf("scheduler",
+                          s.scheduler,
+                          {"map", "calendar", "priority-queue", "arrivals-last"});
         FabricScenario::Config buffer; // the buffer's option, checked as the scenario does
         buffer.lossless = true;
         buffer.buffer = s.buffer;
