@@ -23,6 +23,7 @@
 #include "ns3/leaf-spine-fabric-helper.h"
 #include "ns3/queue-size.h"
 #include "ns3/star-fabric-helper.h"
+#include "ns3/string.h"
 #include "ns3/test.h"
 #include "ns3/tree-fabric-helper.h"
 
@@ -30,6 +31,7 @@
 #include <map>
 #include <memory>
 #include <set>
+#include <sstream>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -1236,6 +1238,94 @@ class DrpFabricEventCountTestCase : public TestCase
 
 /**
  * \ingroup drp-tests
+ * With ArrivalsLastScheduler, a slot's end on demand
+ * (EthernetNetDevice::SlotEndOnDemand) changes no result: an end scheduled
+ * later than the frame's start only moved it behind same-time arrivals,
+ * which that scheduler orders after the other events anyway. With
+ * MapScheduler the same switch changes some of these runs.
+ */
+class DrpFabricSlotEndOrderTestCase : public TestCase
+{
+  public:
+    DrpFabricSlotEndOrderTestCase()
+        : TestCase("events: with ArrivalsLastScheduler, slot ends on demand change no transfer, "
+                   "drop or port counter")
+    {
+    }
+
+  private:
+    /// What a run's results are, as one text (every transfer, port and drop count).
+    static std::string Outcome(const FabricScenario::Result& result)
+    {
+        std::ostringstream out;
+        for (const auto& t : result.transfers)
+        {
+            out << t.source << '>' << t.destination << ' ' << t.record.start.GetNanoSeconds() << ' '
+                << t.record.end.GetNanoSeconds() << ' ' << t.record.retransmissions << ' '
+                << t.record.GetStatusName() << '\n';
+        }
+        for (const auto& p : result.ports)
+        {
+            out << p.sw << '.' << p.port << ' ' << p.stats.framesOut << ' ' << p.stats.egressDrops
+                << ' ' << p.stats.peakBytes << ' ' << p.pausesSent << ' ' << p.ecnMarks << '\n';
+        }
+        out << result.GetDrops() << '\n';
+        return out.str();
+    }
+
+    /**
+     * \param config the run
+     * \param scheduler the scheduler's TypeId name
+     * \param onDemand slot ends on demand
+     * \return the run's result
+     */
+    static FabricScenario::Result Run(const FabricScenario::Config& config,
+                                      std::string scheduler,
+                                      bool onDemand)
+    {
+        ns3::Config::SetGlobal("SchedulerType", StringValue(scheduler));
+        ns3::Config::SetDefault("ns3::EthernetNetDevice::SlotEndOnDemand", BooleanValue(onDemand));
+        FabricScenario::Result result = FabricScenario::Run(config);
+        ns3::Config::SetDefault("ns3::EthernetNetDevice::SlotEndOnDemand", BooleanValue(false));
+        ns3::Config::SetGlobal("SchedulerType", StringValue("ns3::MapScheduler"));
+        return result;
+    }
+
+    void DoRun() override
+    {
+        FabricScenario::Config star;
+        star.hosts = 9;
+        FabricScenario::Config leafSpine;
+        leafSpine.topology = "leaf-spine";
+        leafSpine.workload = "poisson";
+        FabricScenario::Config lossless = leafSpine;
+        lossless.workload = "incast";
+        lossless.lossless = true;
+        FabricScenario::Config dcqcn = leafSpine;
+        dcqcn.ecn = true;
+        dcqcn.cc = "dcqcn";
+        uint32_t mapChanged = 0;
+        for (const auto& config : {star, leafSpine, lossless, dcqcn})
+        {
+            const FabricScenario::Result scheduled =
+                Run(config, "ns3::ArrivalsLastScheduler", false);
+            const FabricScenario::Result onDemand = Run(config, "ns3::ArrivalsLastScheduler", true);
+            NS_TEST_ASSERT_MSG_GT(scheduled.transfers.size(), 0, config.topology << ": transfers");
+            NS_TEST_EXPECT_MSG_EQ(Outcome(onDemand),
+                                  Outcome(scheduled),
+                                  config.topology << " " << config.workload << ": the same");
+            NS_TEST_EXPECT_MSG_LT(onDemand.events, scheduled.events, "fewer events on demand");
+            const FabricScenario::Result mapScheduled = Run(config, "ns3::MapScheduler", false);
+            const FabricScenario::Result mapOnDemand = Run(config, "ns3::MapScheduler", true);
+            mapChanged += Outcome(mapScheduled) != Outcome(mapOnDemand);
+        }
+        // The property is the scheduler's: with MapScheduler it does not hold.
+        NS_TEST_EXPECT_MSG_GT(mapChanged, 0, "with MapScheduler, some run changes");
+    }
+};
+
+/**
+ * \ingroup drp-tests
  * The fabric suite.
  */
 class DrpFabricTestSuite : public TestSuite
@@ -1263,6 +1353,7 @@ class DrpFabricTestSuite : public TestSuite
         AddTestCase(new DrpFabricTidReuseTestCase(false), DRP_TEST_QUICK);
         AddTestCase(new DrpFabricTidReuseTestCase(true), DRP_TEST_QUICK);
         AddTestCase(new DrpFabricEventCountTestCase, DRP_TEST_QUICK);
+        AddTestCase(new DrpFabricSlotEndOrderTestCase, DRP_TEST_QUICK);
         for (uint32_t switches : {1U, 2U, 4U})
         {
             AddTestCase(new DrpFabricIdealFctTestCase(
