@@ -14,30 +14,29 @@ namespace ns3
 
 EthernetArrivalEvent::EthernetArrivalEvent(Ptr<EthernetNetDevice> device, Ptr<Packet> frame)
     : m_device(device),
-      m_frame(frame),
-      m_nodeId(device->GetNode()->GetId()),
-      m_ifIndex(device->GetIfIndex())
+      m_frame(frame)
 {
 }
 
 void
 EthernetArrivalEvent::Schedule(Ptr<EthernetNetDevice> device, Ptr<Packet> frame, Time delay)
 {
-    auto event = new EthernetArrivalEvent(device, frame);
-    // The simulator takes the reference that new gave the event.
-    Simulator::ScheduleWithContext(event->m_nodeId, delay, event);
+    // The simulator takes the reference that new gives the event.
+    Simulator::ScheduleWithContext(device->GetNode()->GetId(),
+                                   delay,
+                                   new EthernetArrivalEvent(device, frame));
 }
 
 uint32_t
 EthernetArrivalEvent::GetNodeId() const
 {
-    return m_nodeId;
+    return m_device->GetNode()->GetId();
 }
 
 uint32_t
 EthernetArrivalEvent::GetIfIndex() const
 {
-    return m_ifIndex;
+    return m_device->GetIfIndex();
 }
 
 void

@@ -62,8 +62,6 @@ class EthernetArrivalEvent : public EventImpl
   private:
     Ptr<EthernetNetDevice> m_device; //!< the receiving port
     Ptr<Packet> m_frame;             //!< the frame
-    uint32_t m_nodeId;               //!< the port's node id
-    uint32_t m_ifIndex;              //!< the port's interface index
 };
 
 } // namespace ns3
