@@ -50,10 +50,10 @@ ArrivalsLastScheduler::KeyOf(const Scheduler::Event& ev)
 }
 
 Scheduler::Event
-ArrivalsLastScheduler::AsRun(const Scheduler::Event& ev) const
+ArrivalsLastScheduler::AsRun(const Key& key, const Scheduler::Event& ev) const
 {
     Scheduler::Event asRun = ev;
-    if (dynamic_cast<const EthernetArrivalEvent*>(ev.impl))
+    if (std::get<1>(key) == 1) // an arrival
     {
         asRun.key.m_uid = m_lastUid;
     }
@@ -79,7 +79,7 @@ Scheduler::Event
 ArrivalsLastScheduler::PeekNext() const
 {
     NS_ASSERT(!m_events.empty());
-    return AsRun(m_events.begin()->second);
+    return AsRun(m_events.begin()->first, m_events.begin()->second);
 }
 
 Scheduler::Event
@@ -87,7 +87,7 @@ ArrivalsLastScheduler::RemoveNext()
 {
     NS_ASSERT(!m_events.empty());
     auto next = m_events.begin();
-    const Scheduler::Event ev = AsRun(next->second);
+    const Scheduler::Event ev = AsRun(next->first, next->second);
     m_events.erase(next);
     NS_LOG_DEBUG(this << ev.impl << ev.key.m_ts << ev.key.m_uid);
     return ev;

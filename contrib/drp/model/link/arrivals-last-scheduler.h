@@ -96,11 +96,12 @@ class ArrivalsLastScheduler : public Scheduler
     static Key KeyOf(const Scheduler::Event& ev);
 
     /**
+     * \param key the next event's place in the order
      * \param ev the next event
      * \return the event as the simulator gets it (an arrival with the
      *         largest uid scheduled so far)
      */
-    Scheduler::Event AsRun(const Scheduler::Event& ev) const;
+    Scheduler::Event AsRun(const Key& key, const Scheduler::Event& ev) const;
 
     std::map<Key, Scheduler::Event> m_events; //!< the pending events, in order
     uint32_t m_lastUid;                       //!< the largest uid scheduled so far
