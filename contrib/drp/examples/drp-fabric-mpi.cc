@@ -56,6 +56,7 @@
 #include <mpi.h>
 #include <set>
 #include <sstream>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -194,15 +195,14 @@ main(int argc, char* argv[])
                  "ranks) or map (MapScheduler, ns-3's default)",
                  scheduler);
     cmd.Parse(argc, argv);
-    if (scheduler != "arrivals-last" && scheduler != "map")
+    try
     {
-        std::cerr << "drp-fabric-mpi: --scheduler=" << scheduler
-                  << ", valid: arrivals-last or map\n";
-        return 2;
+        drp::RequireOneOf("scheduler", scheduler, {"arrivals-last", "map"});
+        drp::RequireOneOf("sync", sync, {"none", "granted", "null"});
     }
-    if (sync != "none" && sync != "granted" && sync != "null")
+    catch (const std::invalid_argument& e)
     {
-        std::cerr << "drp-fabric-mpi: --sync=" << sync << ", valid: none, granted or null\n";
+        std::cerr << "drp-fabric-mpi: " << e.what() << "\n";
         return 2;
     }
     if (!delay.IsStrictlyPositive())
