@@ -8,6 +8,7 @@
 #include "ns3/ethernet-net-device.h"
 #include "ns3/hash.h"
 #include "ns3/log.h"
+#include "ns3/mac-address-hash.h"
 #include "ns3/node.h"
 #include "ns3/packet.h"
 #include "ns3/pointer.h"
@@ -641,14 +642,7 @@ EcmpSwitchNetDevice::GetEgressDrops() const
 uint64_t
 EcmpSwitchNetDevice::GetAddressKey(Mac48Address address)
 {
-    uint8_t mac[6];
-    address.CopyTo(mac);
-    uint64_t key = 0;
-    for (uint8_t byte : mac)
-    {
-        key = (key << 8) | byte;
-    }
-    return key;
+    return MacAddressHash::GetKey(address);
 }
 
 void

@@ -19,6 +19,7 @@
 #include "ns3/data-rate.h"
 #include "ns3/drp-header.h"
 #include "ns3/event-id.h"
+#include "ns3/mac-address-hash.h"
 #include "ns3/net-device.h"
 #include "ns3/object.h"
 #include "ns3/pcie-link.h"
@@ -29,6 +30,7 @@
 #include <deque>
 #include <map>
 #include <memory>
+#include <unordered_map>
 
 namespace ns3
 {
@@ -803,31 +805,34 @@ class DrpTransport : public Object
     uint32_t m_fetching{0};       //!< DMA reads of payloads under way
     bool m_disposing{false};      //!< DoDispose() has begun
 
-    uint32_t m_window;                             //!< data frames in flight
-    uint32_t m_payloadSize;                        //!< payload bytes per data frame
-    Time m_handshakeTimeout;                       //!< request / reply / confirmation timer
-    Time m_retransmissionTimeout;                  //!< data and release timer
-    uint32_t m_maxRetries;                         //!< expiries in a row before giving up
-    uint32_t m_dupAckThreshold;                    //!< duplicate ACKs for a fast retransmit
-    uint32_t m_maxBackoff;                         //!< largest data timer multiplier
-    TimeoutMode m_timeoutMode;                     //!< fixed or adaptive timeouts
-    Time m_minRto;                                 //!< adaptive RTO's floor
-    Time m_maxRto;                                 //!< adaptive RTO's ceiling
-    Time m_granularity;                            //!< adaptive RTO's G
-    std::map<Mac48Address, DrpRttEstimator> m_rtt; //!< adaptive: round-trip estimate per peer
-    uint64_t m_clockHz;                            //!< RNIC clock
-    uint32_t m_txCycles;                           //!< transmit processing per frame, cycles
-    uint32_t m_rxCycles;                           //!< receive processing per frame, cycles
-    Time m_rxFree;                                 //!< when the receive engine is free
+    uint32_t m_window;            //!< data frames in flight
+    uint32_t m_payloadSize;       //!< payload bytes per data frame
+    Time m_handshakeTimeout;      //!< request / reply / confirmation timer
+    Time m_retransmissionTimeout; //!< data and release timer
+    uint32_t m_maxRetries;        //!< expiries in a row before giving up
+    uint32_t m_dupAckThreshold;   //!< duplicate ACKs for a fast retransmit
+    uint32_t m_maxBackoff;        //!< largest data timer multiplier
+    TimeoutMode m_timeoutMode;    //!< fixed or adaptive timeouts
+    Time m_minRto;                //!< adaptive RTO's floor
+    Time m_maxRto;                //!< adaptive RTO's ceiling
+    Time m_granularity;           //!< adaptive RTO's G
+    std::unordered_map<Mac48Address, DrpRttEstimator, MacAddressHash>
+        m_rtt;           //!< adaptive: round-trip estimate per peer
+    uint64_t m_clockHz;  //!< RNIC clock
+    uint32_t m_txCycles; //!< transmit processing per frame, cycles
+    uint32_t m_rxCycles; //!< receive processing per frame, cycles
+    Time m_rxFree;       //!< when the receive engine is free
 
-    uint16_t m_nextTid;                       //!< next transfer id to try
-    std::map<uint16_t, Time> m_heldTids;      //!< failed transfers' TIDs, held until then
-    std::map<Mac48Address, Time> m_lastHeard; //!< responders: last frame of one of our transfers
+    uint16_t m_nextTid;                  //!< next transfer id to try
+    std::map<uint16_t, Time> m_heldTids; //!< failed transfers' TIDs, held until then
+    std::unordered_map<Mac48Address, Time, MacAddressHash>
+        m_lastHeard; //!< responders: last frame of one of our transfers
     std::map<uint16_t, std::unique_ptr<InitiatorConnection>>
         m_initiators; //!< transfers initiated here
-    std::map<ResponderKey, std::unique_ptr<ResponderConnection>>
-        m_responders;                                     //!< transfers responded to here
-    std::map<Mac48Address, uint32_t> m_respondersPerPeer; //!< records per initiator
+    std::unordered_map<ResponderKey, std::unique_ptr<ResponderConnection>, MacAddressHash>
+        m_responders; //!< transfers responded to here
+    std::unordered_map<Mac48Address, uint32_t, MacAddressHash>
+        m_respondersPerPeer;                  //!< records per initiator
     std::deque<ResponderKey> m_releasedOrder; //!< released records, oldest first (some stale)
     uint32_t m_maxTransfersPerPeer;           //!< records per initiator, at most
     uint32_t m_maxTransfers;                  //!< records in all, at most
