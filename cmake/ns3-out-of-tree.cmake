@@ -70,6 +70,13 @@ function(build_lib)
     target_compile_definitions(${_target} PUBLIC $<BUILD_INTERFACE:${_definition}>)
   endforeach()
   target_compile_options(${_target} PRIVATE -Wall -Wextra)
+  if(CMAKE_CXX_COMPILER_ID MATCHES "GNU")
+    # As ns-3 builds its own libraries with GCC (3.37's macros-and-
+    # definitions.cmake): calls within the library may be inlined or made
+    # directly instead of through the PLT, since nothing replaces a drp
+    # function by another library's at run time.
+    target_compile_options(${_target} PRIVATE -fno-semantic-interposition)
+  endif()
   target_link_libraries(${_target} PUBLIC ${BLIB_LIBRARIES_TO_LINK})
   set(lib${BLIB_LIBNAME} ${_target} CACHE INTERNAL "ns-3 module target ${BLIB_LIBNAME}")
 

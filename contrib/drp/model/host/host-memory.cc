@@ -46,17 +46,21 @@ SplitMix64(uint64_t& state)
 void
 FillRandom(uint8_t* data, uint32_t length, uint64_t& state)
 {
+    // A local copy: the bytes written could alias the caller's state, which
+    // would make the compiler load and store it once per word.
+    uint64_t s = state;
     uint32_t i = 0;
     for (; i + 8 <= length; i += 8)
     {
-        uint64_t word = SplitMix64(state);
+        uint64_t word = SplitMix64(s);
         std::memcpy(data + i, &word, 8); // a fixed size: one store
     }
     if (i < length)
     {
-        uint64_t word = SplitMix64(state);
+        uint64_t word = SplitMix64(s);
         std::memcpy(data + i, &word, length - i);
     }
+    state = s;
 }
 
 /// What SplitMix64 adds to its state per word.
@@ -265,13 +269,14 @@ HostMemory::Compact(uint64_t number, const Page& page)
     // A page that holds a generator stream (a Fill()ed buffer delivered by
     // a transfer, page by page) is noted like a Fill(): its first word names
     // the state, and the other words must follow from it.
+    const uint8_t* data = page.data(); // once: the loop reads 512 words
     uint64_t word;
-    std::memcpy(&word, page.data(), 8);
+    std::memcpy(&word, data, 8);
     const uint64_t start = SplitMix64StateOf(word);
     uint64_t state = start;
     for (uint32_t i = 0; i < PAGE_SIZE; i += 8)
     {
-        std::memcpy(&word, page.data() + i, 8);
+        std::memcpy(&word, data + i, 8);
         if (word != SplitMix64(state))
         {
             return;

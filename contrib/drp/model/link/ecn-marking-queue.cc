@@ -168,7 +168,8 @@ EcnMarkingQueue::Dequeue()
     }
     ++m_marks;
     m_markTrace(marked);
-    return marked;
+    frame = marked; // one Ptr to return: GCC 12 sees a use after free in two (a false warning)
+    return frame;
 }
 
 Ptr<Packet>
