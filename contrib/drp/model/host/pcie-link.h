@@ -272,18 +272,20 @@ template <typename F>
 void
 PcieLink::DmaRead(uint64_t address, uint32_t length, F done, Time then)
 {
-    drp::Schedule(StartRead(address, length) + then,
-                  [this, address, length, done]() { done(ReadMemory(address, length)); });
+    drp::Schedule(
+        StartRead(address, length) + then,
+        [this, address, length, done = std::move(done)]() { done(ReadMemory(address, length)); });
 }
 
 template <typename F>
 void
 PcieLink::DmaWrite(uint64_t address, Ptr<const Packet> data, F done, Time then)
 {
-    drp::Schedule(StartWrite(address, data->GetSize()) + then, [this, address, data, done]() {
-        WriteMemory(address, data);
-        done();
-    });
+    drp::Schedule(StartWrite(address, data->GetSize()) + then,
+                  [this, address, data, done = std::move(done)]() {
+                      WriteMemory(address, data);
+                      done();
+                  });
 }
 
 template <typename F>

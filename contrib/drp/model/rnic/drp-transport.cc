@@ -1011,13 +1011,18 @@ DrpTransport::FetchAhead()
             continue;
         }
         ++m_fetching;
+        // The frame waits for its payload on the heap, once: the event that
+        // ends the read (and ns-3, which copies it) then copies a pointer,
+        // not a header and the frame's callbacks.
+        auto fetch = std::make_shared<DrpTxScheduler::DataFrame>(std::move(next));
         m_pcie->DmaRead(
-            next.localAddress,
-            next.header.GetLength(),
-            [this, next](Ptr<Packet> payload) {
+            fetch->localAddress,
+            fetch->header.GetLength(),
+            [this, fetch](Ptr<Packet> payload) {
                 --m_fetching;
-                payload->AddHeader(next.header);
-                if (!m_scheduler.AddFetched({payload, next.to, next.flow, next.sent}))
+                payload->AddHeader(fetch->header);
+                if (!m_scheduler.AddFetched(
+                        {payload, fetch->to, fetch->flow, std::move(fetch->sent)}))
                 {
                     // Its transfer ended while the payload was read: nothing
                     // waits for the port, so no departure will read ahead
