@@ -12,6 +12,7 @@
 #include "ns3/drp-tx-scheduler.h"
 #include "ns3/host-memory.h"
 #include "ns3/indirect-buffer.h"
+#include "ns3/mac-address-hash.h"
 #include "ns3/pcie-link.h"
 #include "ns3/simulator.h"
 #include "ns3/test.h"
@@ -23,6 +24,7 @@
 #include <numeric>
 #include <string>
 #include <sys/resource.h>
+#include <unordered_map>
 #include <utility>
 #include <vector>
 
@@ -1155,6 +1157,63 @@ class DrpTxTimeCacheTestCase : public TestCase
 
 /**
  * \ingroup drp-tests
+ * MacAddressHash: the key is the address's 48 bits, equal keys hash alike,
+ * and a table of many (address, TID) records finds each one.
+ */
+class DrpMacAddressHashTestCase : public TestCase
+{
+  public:
+    DrpMacAddressHashTestCase()
+        : TestCase("MacAddressHash: 48-bit keys, and a table of (address, TID) records")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        NS_TEST_ASSERT_MSG_EQ(MacAddressHash::GetKey(Mac48Address("00:00:00:00:01:02")),
+                              0x0102U,
+                              "the last byte is the least significant");
+        NS_TEST_ASSERT_MSG_EQ(MacAddressHash::GetKey(Mac48Address("ff:ff:ff:ff:ff:ff")),
+                              0xffffffffffffULL,
+                              "48 bits, no more");
+        NS_TEST_ASSERT_MSG_EQ(MacAddressHash::GetKey(Mac48Address("12:34:56:78:9a:bc")),
+                              0x123456789abcULL,
+                              "the first byte is the most significant");
+        MacAddressHash hash;
+        NS_TEST_ASSERT_MSG_EQ(hash(Mac48Address("00:00:00:00:00:07")),
+                              hash(Mac48Address("00:00:00:00:00:07")),
+                              "equal addresses hash alike");
+        // Records of 64 initiators x 64 TIDs, as a responder holds them.
+        std::unordered_map<std::pair<Mac48Address, uint16_t>, uint32_t, MacAddressHash> records;
+        std::vector<Mac48Address> peers;
+        for (uint32_t i = 0; i < 64; ++i)
+        {
+            peers.push_back(Mac48Address::Allocate());
+            for (uint16_t tid = 0; tid < 64; ++tid)
+            {
+                records[{peers.back(), tid}] = i * 64 + tid;
+            }
+        }
+        NS_TEST_ASSERT_MSG_EQ(records.size(), 64U * 64U, "every record is its own");
+        for (uint32_t i = 0; i < 64; ++i)
+        {
+            for (uint16_t tid = 0; tid < 64; ++tid)
+            {
+                auto it = records.find({peers[i], tid});
+                NS_TEST_ASSERT_MSG_EQ((it != records.end()), true, "record " << i << "/" << tid);
+                NS_TEST_ASSERT_MSG_EQ(it->second, i * 64 + tid, "its value");
+            }
+        }
+        NS_TEST_ASSERT_MSG_EQ(
+            (records.find({Mac48Address("00:00:00:00:00:00"), 0}) == records.end()),
+            true,
+            "an address never added is not found");
+    }
+};
+
+/**
+ * \ingroup drp-tests
  * The parts of the RNIC and the host.
  */
 class DrpPartsTestSuite : public TestSuite
@@ -1173,6 +1232,7 @@ class DrpPartsTestSuite : public TestSuite
         AddTestCase(new DrpTxSchedulerTestCase, DRP_TEST_QUICK);
         AddTestCase(new DrpReceiverTestCase, DRP_TEST_QUICK);
         AddTestCase(new DrpTxTimeCacheTestCase, DRP_TEST_QUICK);
+        AddTestCase(new DrpMacAddressHashTestCase, DRP_TEST_QUICK);
     }
 };
 
