@@ -8,13 +8,45 @@ namespace ns3
 {
 
 bool
+DrpReceiver::SnSet::Contains(uint32_t sn) const
+{
+    return sn < prefix || boost::icl::contains(rest, sn);
+}
+
+void
+DrpReceiver::SnSet::Insert(uint32_t sn)
+{
+    if (sn != prefix)
+    {
+        if (sn > prefix)
+        {
+            rest.insert(sn);
+        }
+        return;
+    }
+    ++prefix;
+    auto first = rest.begin();
+    if (first != rest.end() && boost::icl::first(*first) == prefix)
+    {
+        prefix = boost::icl::last(*first) + 1; // the hole is filled: the run takes what follows
+        rest.erase(*first);
+    }
+}
+
+uint64_t
+DrpReceiver::SnSet::GetSize() const
+{
+    return prefix + boost::icl::cardinality(rest);
+}
+
+bool
 DrpReceiver::See(uint32_t sn, uint32_t bytes)
 {
-    if (boost::icl::contains(m_seen, sn))
+    if (m_seen.Contains(sn))
     {
         return false;
     }
-    m_seen.insert(sn);
+    m_seen.Insert(sn);
     m_bytesSeen += bytes;
     return true;
 }
@@ -22,24 +54,19 @@ DrpReceiver::See(uint32_t sn, uint32_t bytes)
 void
 DrpReceiver::Commit(uint32_t sn)
 {
-    m_committed.insert(sn);
+    m_committed.Insert(sn);
 }
 
 bool
 DrpReceiver::IsCommitted(uint32_t sn) const
 {
-    return boost::icl::contains(m_committed, sn);
+    return m_committed.Contains(sn);
 }
 
 uint32_t
 DrpReceiver::GetAckNumber() const
 {
-    auto first = m_committed.begin();
-    if (first == m_committed.end() || boost::icl::first(*first) != 0)
-    {
-        return 0;
-    }
-    return boost::icl::last(*first) + 1;
+    return m_committed.prefix;
 }
 
 uint64_t
@@ -51,7 +78,7 @@ DrpReceiver::GetBytesSeen() const
 uint32_t
 DrpReceiver::GetPending() const
 {
-    return boost::icl::cardinality(m_seen) - boost::icl::cardinality(m_committed);
+    return m_seen.GetSize() - m_committed.GetSize();
 }
 
 void

@@ -82,12 +82,30 @@ class DrpReceiver
     uint32_t GetCongestionNotifications() const;
 
   private:
-    boost::icl::interval_set<uint32_t> m_seen;      //!< frames seen
-    boost::icl::interval_set<uint32_t> m_committed; //!< frames committed
-    uint64_t m_bytesSeen{0};                        //!< payload bytes seen
-    bool m_cnpDue{false};                           //!< the next ACK carries a CNP
-    Time m_lastCnp{Time::Min()};                    //!< when the last CNP left
-    uint32_t m_cnps{0};                             //!< CNPs sent
+    /**
+     * A set of SNs: the run [0, prefix) and an interval set of the others.
+     * Frames mostly arrive in order; extending the run costs no allocation,
+     * where adding to an interval set and joining costs one per frame.
+     */
+    struct SnSet
+    {
+        /// \param sn an SN \return true if it is in the set
+        bool Contains(uint32_t sn) const;
+        /// \param sn an SN to add
+        void Insert(uint32_t sn);
+        /// \return how many SNs the set holds
+        uint64_t GetSize() const;
+
+        uint32_t prefix{0};                      //!< [0, prefix) are in the set
+        boost::icl::interval_set<uint32_t> rest; //!< those above the run (none is prefix)
+    };
+
+    SnSet m_seen;                //!< frames seen
+    SnSet m_committed;           //!< frames committed
+    uint64_t m_bytesSeen{0};     //!< payload bytes seen
+    bool m_cnpDue{false};        //!< the next ACK carries a CNP
+    Time m_lastCnp{Time::Min()}; //!< when the last CNP left
+    uint32_t m_cnps{0};          //!< CNPs sent
 };
 
 } // namespace ns3
