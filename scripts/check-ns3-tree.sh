@@ -81,19 +81,28 @@ python=/usr/bin/python3
 [ -x "$python" ] || python=python3
 
 say() { echo "check-ns3-tree: $*"; }
-# Runs a step, its output into a log; on failure says where the log is.
-step() {
-  local name=$1 log=$2
-  shift 2
+# step_showing PATTERN LINES NAME LOG COMMAND...: runs COMMAND, its output
+# into LOG, and says NAME: ok or FAILED with the seconds it took; on failure,
+# where LOG is and the first LINES lines of it that match PATTERN (an
+# extended regular expression), or its last LINES lines if PATTERN is empty.
+step_showing() {
+  local pattern=$1 lines=$2 name=$3 log=$4
+  shift 4
   local start=$SECONDS
   if "$@" >"$log" 2>&1; then
     say "$name: ok ($((SECONDS - start)) s)"
     return 0
   fi
   say "$name: FAILED ($((SECONDS - start)) s), see $log"
-  tail -n 20 "$log" | sed 's/^/    /'
+  if [ -n "$pattern" ]; then
+    grep -E "$pattern" "$log" | head -n "$lines"
+  else
+    tail -n "$lines" "$log"
+  fi | sed 's/^/    /'
   return 1
 }
+# step NAME LOG COMMAND...: a step whose failure shows the log's last 20 lines.
+step() { step_showing "" 20 "$@"; }
 
 if [ -x "$tree/ns3" ] && [ -f "$tree/CMakeLists.txt" ]; then
   system=cmake
@@ -264,8 +273,6 @@ EOF
 ran=0
 for example in "${examples[@]}"; do
   slug=$(echo "$example" | tr -c 'A-Za-z0-9=.-' '_')
-  log="$logs/example-$slug.log"
-  start=$SECONDS
   if [ "$system" = waf ]; then
     # What ./waf --run-no-build does, without its demand for src/visualizer
     # (a tree made of the modules drp needs has none): the program of the
@@ -279,12 +286,9 @@ for example in "${examples[@]}"; do
   else
     run=(./ns3 run --no-build "$example")
   fi
-  if (cd "$tree" && "${run[@]}") >"$log" 2>&1; then
-    say "example '$example': ok ($((SECONDS - start)) s)"
+  if (cd "$tree" && step_showing "" 5 "example '$example'" "$logs/example-$slug.log" "${run[@]}"); then
     ran=$((ran + 1))
   else
-    say "example '$example': FAILED ($((SECONDS - start)) s), see $log"
-    tail -n 5 "$log" | sed 's/^/    /'
     failed=$((failed + 1))
   fi
 done
@@ -295,18 +299,16 @@ mpi_checks=0
 if [ "$mpi" -eq 1 ]; then
   program=$(find "$tree/build/contrib/drp/examples" -type f -perm -u+x -name "*drp-fabric-mpi*" 2>/dev/null | head -n 1)
   for workload in poisson permutation; do
-    log="$logs/mpi-ranks-$workload.log"
-    start=$SECONDS
     if [ -z "$program" ]; then
       say "mpi: FAILED, drp-fabric-mpi was not built"
       failed=$((failed + 1))
       break
-    elif "$DRP_ROOT/scripts/check-mpi-ranks.sh" "$program" -- --workload=$workload >"$log" 2>&1; then
-      say "mpi, $workload: ok, the same results sequentially and on 1, 2 and 4 ranks ($((SECONDS - start)) s)"
+    elif step_showing "DIFFERS|FAILED" 5 \
+      "mpi, $workload (the same results sequentially and on 1, 2 and 4 ranks)" \
+      "$logs/mpi-ranks-$workload.log" \
+      "$DRP_ROOT/scripts/check-mpi-ranks.sh" "$program" -- --workload=$workload; then
       mpi_checks=$((mpi_checks + 1))
     else
-      say "mpi, $workload: FAILED ($((SECONDS - start)) s), see $log"
-      grep -E "DIFFERS|FAILED" "$log" | head -n 5 | sed 's/^/    /'
       failed=$((failed + 1))
     fi
   done
