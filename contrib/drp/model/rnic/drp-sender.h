@@ -13,8 +13,8 @@
 #include "ns3/nstime.h"
 #include "ns3/ptr.h"
 
+#include <boost/container/flat_set.hpp>
 #include <cstdint>
-#include <set>
 #include <vector>
 
 namespace ns3
@@ -193,23 +193,25 @@ class DrpSender
      */
     Time& SentAt(uint32_t sn);
 
-    uint32_t m_total;                     //!< frames in the transfer
-    Config m_config;                      //!< window and timers
-    Callback<bool, uint32_t> m_transmit;  //!< sends one frame
-    Callback<void> m_failed;              //!< retry limit exceeded
-    bool m_started{false};                //!< Start() was called
-    bool m_stopped{false};                //!< Stop() was called or failed
-    uint32_t m_una{0};                    //!< first unacknowledged SN
-    uint32_t m_next{0};                   //!< next new SN
-    uint32_t m_dupAcks{0};                //!< repeats of the current ACKN
-    bool m_recovering{false};             //!< in fast recovery
-    uint32_t m_recover{0};                //!< recovery ends when this SN is acknowledged
-    uint32_t m_expiriesInRow{0};          //!< expiries without progress
-    uint32_t m_backoff{1};                //!< current timer multiplier
-    bool m_limitActive{true};             //!< the retry limit applies
-    uint32_t m_retransmissions{0};        //!< frames sent again
-    uint32_t m_timeouts{0};               //!< all expiries
-    std::set<uint32_t> m_waiting;         //!< frames with a copy waiting to leave
+    uint32_t m_total;                    //!< frames in the transfer
+    Config m_config;                     //!< window and timers
+    Callback<bool, uint32_t> m_transmit; //!< sends one frame
+    Callback<void> m_failed;             //!< retry limit exceeded
+    bool m_started{false};               //!< Start() was called
+    bool m_stopped{false};               //!< Stop() was called or failed
+    uint32_t m_una{0};                   //!< first unacknowledged SN
+    uint32_t m_next{0};                  //!< next new SN
+    uint32_t m_dupAcks{0};               //!< repeats of the current ACKN
+    bool m_recovering{false};            //!< in fast recovery
+    uint32_t m_recover{0};               //!< recovery ends when this SN is acknowledged
+    uint32_t m_expiriesInRow{0};         //!< expiries without progress
+    uint32_t m_backoff{1};               //!< current timer multiplier
+    bool m_limitActive{true};            //!< the retry limit applies
+    uint32_t m_retransmissions{0};       //!< frames sent again
+    uint32_t m_timeouts{0};              //!< all expiries
+    /// Frames with a copy waiting to leave: a sorted vector, since they are
+    /// few (at most a window) and leave nearly in order; no allocation per frame.
+    boost::container::flat_set<uint32_t> m_waiting;
     EventId m_timer;                      //!< retransmission timer event
     Time m_deadline;                      //!< when the timer expires
     std::vector<Time> m_sentAt;           //!< adaptive: first departure of each frame in flight

@@ -991,7 +991,13 @@ DrpTransport::SendData(Mac48Address peer,
                        std::function<bool()> mayRead,
                        DrpTxScheduler::SentCallback unsent)
 {
-    m_scheduler.EnqueueData({header, peer, localAddress, flow, sent, mayRead, unsent});
+    m_scheduler.EnqueueData({std::move(header),
+                             peer,
+                             localAddress,
+                             flow,
+                             std::move(sent),
+                             std::move(mayRead),
+                             std::move(unsent)});
     FetchAhead();
 }
 

@@ -41,6 +41,9 @@ DrpTxScheduler::FlowQueues<T>::Pop(Arbitration arbitration,
                                    const std::function<bool(uint64_t)>& eligible)
 {
     uint64_t flow = 0;
+    // The flow's place in the fair order, taken out and, if the flow has
+    // more to send, put back with its next finish tag: the same tree node.
+    typename decltype(m_fair)::node_type turn;
     if (arbitration == FIFO)
     {
         // Flow ids increase with age: the map holds the oldest flow first.
@@ -67,14 +70,14 @@ DrpTxScheduler::FlowQueues<T>::Pop(Arbitration arbitration,
             return false;
         }
         flow = chosen->second;
-        m_fair.erase(chosen);
+        turn = m_fair.extract(chosen);
     }
     // Start-time fair queuing, one frame as the unit: the frame starts at
     // the later of the virtual time and its flow's finish tag.
     uint64_t& finish = m_finish[flow];
     if (arbitration == FIFO)
     {
-        m_fair.erase({finish, flow}); // the fair order is kept up to date under FIFO too
+        turn = m_fair.extract({finish, flow}); // the fair order is kept up to date under FIFO too
     }
     m_virtual = std::max(m_virtual, finish);
     finish = m_virtual + 1;
@@ -86,9 +89,14 @@ DrpTxScheduler::FlowQueues<T>::Pop(Arbitration arbitration,
     {
         m_queues.erase(it);
     }
+    else if (turn)
+    {
+        turn.value() = {finish, flow}; // its next turn
+        m_fair.insert(std::move(turn));
+    }
     else
     {
-        m_fair.emplace(finish, flow); // its next turn
+        m_fair.emplace(finish, flow);
     }
     return true;
 }
