@@ -155,6 +155,16 @@ class DrpConfigTransportTestCase : public DrpConfigTestCase
                                                   TimeValue(MilliSeconds(-1)));
                       },
                       {"RetransmissionTimeout = -1ms is out of range [+1ns, "});
+        for (uint32_t every : {0u, 65536u})
+        {
+            ExpectInvalid(
+                "AckEvery " + std::to_string(every),
+                [transport, every]() { transport->SetAttribute("AckEvery", UintegerValue(every)); },
+                {"AckEvery", "= " + std::to_string(every), "[1, 65535]"});
+        }
+        ExpectInvalid("AckDelay 0",
+                      [transport]() { transport->SetAttribute("AckDelay", TimeValue(Time(0))); },
+                      {"AckDelay = 0s is out of range [+1ns, "});
         Ptr<ModePolicy> policy = CreateObject<ModePolicy>();
         ExpectInvalid(
             "ExpiriesBeforeIndirect 0",

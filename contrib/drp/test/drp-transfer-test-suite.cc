@@ -8,11 +8,13 @@
 
 #include "drp-test-bed.h"
 
+#include "ns3/data-rate.h"
 #include "ns3/double.h"
 #include "ns3/drp-compat.h"
 #include "ns3/drp-header.h"
 #include "ns3/drp-transport.h"
 #include "ns3/error-model.h"
+#include "ns3/ethernet-net-device.h"
 #include "ns3/pointer.h"
 #include "ns3/random-variable-stream.h"
 #include "ns3/rdma-host-application.h"
@@ -27,6 +29,7 @@
 #include "ns3/uinteger.h"
 
 #include <algorithm>
+#include <list>
 #include <map>
 #include <string>
 #include <vector>
@@ -731,6 +734,165 @@ class DrpBackedOffInitiatorTestCase : public TestCase
 
 /**
  * \ingroup drp-tests
+ * Acknowledgement coalescing (DrpTransport's AckEvery, AckDelay): one
+ * 16-frame transfer on the traditional RNIC, the ACKs its receiving RNIC
+ * sends counted on its Tx trace.
+ *
+ * - AckEvery = 1 (the default): 16 ACKs.
+ * - AckEvery = 4, AckDelay 1 ms, window 8: an ACK per 4 frames, 4 in all, the
+ *   transfer no slower (the window never waits for them).
+ * - AckEvery = 8, AckDelay 20 us, window 2: the window fills before 8
+ *   frames land, so every ACK is the timer's: 8 ACKs (2 frames each), and
+ *   each round of the window waits AckDelay longer than with AckEvery = 1.
+ * - AckEvery = 4, the responder's ReceiveListErrorModel dropping data
+ *   frame SN 5: the frames after the hole are acknowledged at once
+ *   (duplicate ACKs), fast retransmission fills it, one retransmission,
+ *   the bytes identical.
+ */
+class DrpAckCoalescingTestCase : public TestCase
+{
+  public:
+    /// \param operation write or read
+    explicit DrpAckCoalescingTestCase(const std::string& operation)
+        : TestCase("acknowledgement coalescing: ACKs per frame, the timer, a hole (" + operation +
+                   ")"),
+          m_operation(operation)
+    {
+    }
+
+  private:
+    /// What one run gives.
+    struct Outcome
+    {
+        std::string status;          //!< the transfer's status
+        std::vector<uint32_t> acks;  //!< ACKN of each plain ACK the receiving RNIC sent
+        uint32_t retransmissions{0}; //!< data frames sent again
+        Time duration;               //!< the transfer's time
+        uint32_t corrupt{0};         //!< 1 if the regions differ
+    };
+
+    /**
+     * \param every AckEvery
+     * \param delay AckDelay
+     * \param window Window
+     * \param lost the responder's received frames to drop (indices)
+     * \return what the run gave
+     */
+    Outcome Run(uint32_t every, Time delay, uint32_t window, std::list<uint32_t> lost = {})
+    {
+        RnicHelper rnic;
+        rnic.SetMethod("traditional");
+        rnic.SetTransportAttribute("AckEvery", UintegerValue(every));
+        rnic.SetTransportAttribute("AckDelay", TimeValue(delay));
+        rnic.SetTransportAttribute("Window", UintegerValue(window));
+        PointToPointBed bed(rnic, MakeWorkload(1, 16 * 1024, m_operation));
+        if (!lost.empty())
+        {
+            Ptr<ReceiveListErrorModel> losses = CreateObject<ReceiveListErrorModel>();
+            losses->SetList(lost);
+            bed.Rnic(m_operation == "write" ? 1 : 0)->SetReceiveErrorModel(losses);
+        }
+        Outcome outcome;
+        Ptr<DrpTransport> receiver = bed.Rnic(m_operation == "write" ? 1 : 0)->GetTransport();
+        receiver->TraceConnectWithoutContext(
+            "Tx",
+            drp::FunctorCallback<void, Ptr<const Packet>>([&outcome](Ptr<const Packet> frame) {
+                DrpHeader header;
+                frame->PeekHeader(header);
+                if ((header.GetControl() & ~DrpHeader::READ) == DrpHeader::ACK)
+                {
+                    outcome.acks.push_back(header.GetAckNumber());
+                }
+            }));
+        bed.Run();
+        if (bed.Records().size() == 1)
+        {
+            outcome.status = bed.Records()[0].GetStatusName();
+            outcome.retransmissions = bed.Records()[0].retransmissions;
+            outcome.duration = bed.Records()[0].GetDuration();
+        }
+        outcome.corrupt = bed.m_corrupt;
+        Simulator::Destroy();
+        return outcome;
+    }
+
+    /**
+     * \param first the first ACKN
+     * \param step between ACKNs
+     * \return first, first + step, ... up to 16
+     */
+    static std::vector<uint32_t> Every(uint32_t first, uint32_t step)
+    {
+        std::vector<uint32_t> acks;
+        for (uint32_t ackn = first; ackn <= 16; ackn += step)
+        {
+            acks.push_back(ackn);
+        }
+        return acks;
+    }
+
+    /**
+     * \param outcome a run
+     * \param acks the ACKNs expected, in order
+     * \param what the run, for the messages
+     */
+    void ExpectRun(const Outcome& outcome,
+                   const std::vector<uint32_t>& acks,
+                   const std::string& what)
+    {
+        NS_TEST_EXPECT_MSG_EQ(outcome.status, "success", what << ": status");
+        NS_TEST_EXPECT_MSG_EQ(outcome.corrupt, 0, what << ": identical bytes");
+        NS_TEST_EXPECT_MSG_EQ(outcome.acks.size(), acks.size(), what << ": ACKs sent");
+        NS_TEST_EXPECT_MSG_EQ((outcome.acks == acks), true, what << ": the ACKNs, in order");
+    }
+
+    void DoRun() override
+    {
+        const bool write = m_operation == "write";
+        const Outcome each = Run(1, MicroSeconds(50), 8);
+        ExpectRun(each, Every(1, 1), "AckEvery 1");
+
+        const Outcome four = Run(4, MilliSeconds(1), 8);
+        ExpectRun(four, Every(4, 4), "AckEvery 4");
+        NS_TEST_EXPECT_MSG_EQ(four.duration, each.duration, "the window never waited for an ACK");
+
+        // Window 2: two frames land, then the timer sends their ACK. A
+        // round ends AckDelay after its first frame landed instead of when
+        // the ACK of it left; the last round ends on the completing frame.
+        const Time delay = MicroSeconds(20);
+        const Time frameTime = DataRate("1Gbps").CalculateBytesTxTime(
+            1024 + DrpHeader::SIZE + EthernetNetDevice::HEADER_SIZE + EthernetNetDevice::FCS_SIZE +
+            EthernetNetDevice::PREAMBLE_SFD_SIZE + 12); // 12: the interframe gap
+        const Outcome timer = Run(8, delay, 2);
+        ExpectRun(timer, Every(2, 2), "AckEvery 8, window 2");
+        const Time extra = timer.duration - each.duration;
+        NS_TEST_EXPECT_MSG_GT(extra, 7 * (delay - frameTime), "seven rounds waited for the timer");
+        NS_TEST_EXPECT_MSG_LT(extra, 8 * delay, "no round waited longer than AckDelay");
+
+        // The hole: SN 5 of a write (the responder's received frame 6, after
+        // the REQ), SN 2 of a read (the initiator's received frame 3). The
+        // frames after it are acknowledged one by one (duplicate ACKs), the
+        // frame that fills it at once, and the recovery is that of AckEvery 1.
+        const std::list<uint32_t> lost = {write ? 6U : 3U};
+        const Outcome holeEach = Run(1, MilliSeconds(1), 8, lost);
+        const Outcome hole = Run(4, MilliSeconds(1), 8, lost);
+        ExpectRun(hole,
+                  write ? std::vector<uint32_t>{4, 5, 5, 5, 5, 5, 5, 5, 13, 16}
+                        : std::vector<uint32_t>{2, 2, 2, 2, 2, 2, 2, 10, 14, 16},
+                  "AckEvery 4, a frame lost");
+        NS_TEST_EXPECT_MSG_EQ(hole.retransmissions,
+                              holeEach.retransmissions,
+                              "the same retransmissions as with AckEvery 1");
+        NS_TEST_EXPECT_MSG_EQ(hole.duration,
+                              holeEach.duration,
+                              "the same recovery as with AckEvery 1");
+    }
+
+    std::string m_operation; //!< write or read
+};
+
+/**
+ * \ingroup drp-tests
  * A released responder record runs no timer: it answers a repeated REL
  * while its initiator may still send one, and is forgotten when a frame
  * finds its idle time passed (as if a timer had forgotten it then).
@@ -857,6 +1019,10 @@ class DrpTransferTestSuite : public TestSuite
             AddTestCase(new DrpReleasedRecordTestCase(method), DRP_TEST_QUICK);
             AddTestCase(new DrpConcurrentTestCase(method), DRP_TEST_QUICK);
             AddTestCase(new DrpBadFramesTestCase(method), DRP_TEST_QUICK);
+        }
+        for (const std::string operation : {"write", "read"})
+        {
+            AddTestCase(new DrpAckCoalescingTestCase(operation), DRP_TEST_QUICK);
         }
         // Last: the runner stops a suite at its first failing case.
         for (const std::string operation : {"write", "read"})

@@ -4,6 +4,8 @@
 
 #include "drp-receiver.h"
 
+#include "ns3/simulator.h"
+
 namespace ns3
 {
 
@@ -37,6 +39,14 @@ uint64_t
 DrpReceiver::SnSet::GetSize() const
 {
     return prefix + boost::icl::cardinality(rest);
+}
+
+DrpReceiver::~DrpReceiver()
+{
+    if (m_flush)
+    {
+        Simulator::Remove(m_ackTimer);
+    }
 }
 
 bool
@@ -73,6 +83,50 @@ uint64_t
 DrpReceiver::GetBytesSeen() const
 {
     return m_bytesSeen;
+}
+
+bool
+DrpReceiver::IsInOrder() const
+{
+    return m_seen.rest.empty() && m_committed.rest.empty() && m_seen.prefix == m_committed.prefix;
+}
+
+bool
+DrpReceiver::DeferAck(uint32_t every, Time delay, std::function<void()> flush)
+{
+    if (++m_ackOwed >= every || !m_lastAckInOrder)
+    {
+        // This acknowledgement covers them all, or this frame filled the
+        // hole the last one reported: the sender learns it at once, as a
+        // TCP receiver acknowledges a segment that fills a gap (RFC 5681).
+        return false;
+    }
+    if (!m_flush)
+    {
+        m_flush = std::move(flush);
+        m_ackTimer = Simulator::Schedule(delay, &DrpReceiver::FlushAck, this);
+    }
+    return true;
+}
+
+void
+DrpReceiver::NoteAckSent()
+{
+    m_ackOwed = 0;
+    m_lastAckInOrder = IsInOrder();
+    if (m_flush) // set while the timer waits: no call into the simulator per frame otherwise
+    {
+        m_flush = nullptr;
+        Simulator::Remove(m_ackTimer);
+    }
+}
+
+void
+DrpReceiver::FlushAck()
+{
+    std::function<void()> flush = std::move(m_flush);
+    m_flush = nullptr;
+    flush(); // sends the acknowledgement, which calls NoteAckSent()
 }
 
 uint32_t

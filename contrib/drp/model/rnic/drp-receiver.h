@@ -5,10 +5,12 @@
 #ifndef DRP_RECEIVER_H
 #define DRP_RECEIVER_H
 
+#include "ns3/event-id.h"
 #include "ns3/nstime.h"
 
 #include <boost/icl/interval_set.hpp>
 #include <cstdint>
+#include <functional>
 
 namespace ns3
 {
@@ -29,10 +31,20 @@ namespace ns3
  * It is also the congestion notification point (DCQCN's NP): a data frame
  * that arrives marked CE makes the next acknowledgement carry a congestion
  * notification (CNP), at most one per CnpInterval for the transfer.
+ *
+ * And it keeps what acknowledgement coalescing needs (DrpTransport's AckEvery,
+ * off by default): how many frames landed since the last acknowledgement
+ * left, and the timer that sends an owed one at the latest.
  */
 class DrpReceiver
 {
   public:
+    DrpReceiver() = default;
+    /// Removes a pending acknowledgement timer: its callback refers to this receiver.
+    ~DrpReceiver();
+    DrpReceiver(const DrpReceiver&) = delete;            //!< the timer refers to this object
+    DrpReceiver& operator=(const DrpReceiver&) = delete; //!< the timer refers to this object
+
     /**
      * Marks a frame seen.
      * \param sn the frame
@@ -56,6 +68,22 @@ class DrpReceiver
     uint64_t GetBytesSeen() const;
     /// \return frames seen but not yet committed
     uint32_t GetPending() const;
+    /// \return true if the frames seen are exactly those committed and run
+    ///         from SN 0 without a hole (an acknowledgement may then wait)
+    bool IsInOrder() const;
+
+    /**
+     * Acknowledgement coalescing: one more frame landed in order; its
+     * acknowledgement waits unless it is the \p every th since the last
+     * one left, or the last one left with a hole (this frame filled it). The first to wait starts a
+     * timer that calls \p flush after \p delay, unless an acknowledgement leaves before
+     * (NoteAckSent()). \param every frames per acknowledgement, 2 or more \param delay the longest
+     * an owed acknowledgement waits \param flush sends the owed acknowledgement \return true if the
+     * acknowledgement waits; false if it is due now
+     */
+    bool DeferAck(uint32_t every, Time delay, std::function<void()> flush);
+    /// An acknowledgement of this transfer left: none is owed, the timer stops.
+    void NoteAckSent();
 
     /**
      * A data frame arrived marked Congestion Experienced: the next
@@ -100,12 +128,19 @@ class DrpReceiver
         boost::icl::interval_set<uint32_t> rest; //!< those above the run (none is prefix)
     };
 
-    SnSet m_seen;                //!< frames seen
-    SnSet m_committed;           //!< frames committed
-    uint64_t m_bytesSeen{0};     //!< payload bytes seen
-    bool m_cnpDue{false};        //!< the next ACK carries a CNP
-    Time m_lastCnp{Time::Min()}; //!< when the last CNP left
-    uint32_t m_cnps{0};          //!< CNPs sent
+    /// The acknowledgement timer expired: sends the owed acknowledgement.
+    void FlushAck();
+
+    SnSet m_seen;                  //!< frames seen
+    SnSet m_committed;             //!< frames committed
+    uint64_t m_bytesSeen{0};       //!< payload bytes seen
+    bool m_cnpDue{false};          //!< the next ACK carries a CNP
+    Time m_lastCnp{Time::Min()};   //!< when the last CNP left
+    uint32_t m_cnps{0};            //!< CNPs sent
+    uint32_t m_ackOwed{0};         //!< coalescing: frames landed since the last acknowledgement
+    bool m_lastAckInOrder{true};   //!< coalescing: the last acknowledgement left without a hole
+    EventId m_ackTimer;            //!< coalescing: sends an owed acknowledgement at the latest
+    std::function<void()> m_flush; //!< coalescing: what m_ackTimer calls (set while it waits)
 };
 
 } // namespace ns3

@@ -194,6 +194,22 @@ DrpTransport::GetTypeId()
                 TimeValue(MicroSeconds(50)),
                 MakeTimeAccessor(&DrpTransport::SetCnpInterval, &DrpTransport::GetCnpInterval),
                 MakeTimeChecker())
+            .AddAttribute(
+                "AckEvery",
+                "Acknowledgement coalescing: a data frame that lands in order is "
+                "acknowledged at once only if it is the AckEvery-th since the last "
+                "acknowledgement of its transfer, or completes the transfer, or a CNP is "
+                "due; the others wait at most AckDelay (1 to 65535; 1, every frame, is the "
+                "published protocol).",
+                UintegerValue(1),
+                MakeUintegerAccessor(&DrpTransport::SetAckEvery, &DrpTransport::GetAckEvery),
+                MakeUintegerChecker<uint32_t>())
+            .AddAttribute("AckDelay",
+                          "Acknowledgement coalescing (AckEvery above 1): the longest an "
+                          "owed acknowledgement waits for more frames (1 ns to 1 s).",
+                          TimeValue(MicroSeconds(50)),
+                          MakeTimeAccessor(&DrpTransport::SetAckDelay, &DrpTransport::GetAckDelay),
+                          MakeTimeChecker())
             .AddAttribute("CongestionControl",
                           "Rate control of each transfer's data sender: a DrpCongestionOps "
                           "subclass (ns3::DrpDcqcn, ns3::DrpDctcp), forked per transfer; the "
@@ -655,6 +671,32 @@ DrpTransport::GetCnpInterval() const
     return m_cnpInterval;
 }
 
+void
+DrpTransport::SetAckEvery(uint32_t frames)
+{
+    drp::RequireInRange<uint32_t>("DrpTransport::AckEvery", frames, 1, 65535);
+    m_ackEvery = frames;
+}
+
+uint32_t
+DrpTransport::GetAckEvery() const
+{
+    return m_ackEvery;
+}
+
+void
+DrpTransport::SetAckDelay(Time delay)
+{
+    drp::RequireInRange("DrpTransport::AckDelay", delay, NanoSeconds(1), Seconds(1));
+    m_ackDelay = delay;
+}
+
+Time
+DrpTransport::GetAckDelay() const
+{
+    return m_ackDelay;
+}
+
 uint64_t
 DrpTransport::GetDuplicates() const
 {
@@ -1041,12 +1083,34 @@ DrpTransport::FetchAhead()
 }
 
 void
+DrpTransport::AcknowledgeLanded(Mac48Address to,
+                                uint16_t tid,
+                                bool read,
+                                DrpReceiver& receiver,
+                                uint64_t length)
+{
+    if (m_ackEvery > 1 && receiver.GetBytesSeen() < length &&
+        !receiver.IsCongestionNotificationDue() && receiver.IsInOrder() &&
+        receiver.DeferAck(m_ackEvery, m_ackDelay, [this, to, tid, read, &receiver]() {
+            SendAck(to, tid, read, receiver);
+        }))
+    {
+        return;
+    }
+    SendAck(to, tid, read, receiver, true);
+}
+
+void
 DrpTransport::SendAck(Mac48Address to,
                       uint16_t tid,
                       bool read,
                       DrpReceiver& receiver,
                       bool processed)
 {
+    if (m_ackEvery > 1)
+    {
+        receiver.NoteAckSent(); // coalescing's bookkeeping: none on the default path
+    }
     DrpHeader header = MakeHeader(tid, read, 0);
     header.SetAckNumber(receiver.GetAckNumber());
     if (receiver.IsCongestionNotificationDue() &&

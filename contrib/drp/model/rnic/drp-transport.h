@@ -412,6 +412,14 @@ class DrpTransport : public Object
     void SetCnpInterval(Time interval);
     /// \return CnpInterval
     Time GetCnpInterval() const;
+    /// \param frames AckEvery (1 to 65535; throws std::invalid_argument otherwise)
+    void SetAckEvery(uint32_t frames);
+    /// \return AckEvery
+    uint32_t GetAckEvery() const;
+    /// \param delay AckDelay (1 ns to 1 s; throws std::invalid_argument otherwise)
+    void SetAckDelay(Time delay);
+    /// \return AckDelay
+    Time GetAckDelay() const;
     /**
      * \param reason a drop reason
      * \return its name
@@ -682,6 +690,21 @@ class DrpTransport : public Object
                            uint64_t base,
                            uint64_t baseLength) const;
     /**
+     * A data frame was committed to host memory (its DMA write ended):
+     * acknowledges it now, or, with AckEvery above 1, leaves the
+     * acknowledgement owed while frames land in order (see AckEvery).
+     * \param to destination
+     * \param tid transfer
+     * \param read read transfer
+     * \param receiver the transfer's receiving half
+     * \param length the transfer's bytes (once all are seen, no acknowledgement waits)
+     */
+    void AcknowledgeLanded(Mac48Address to,
+                           uint16_t tid,
+                           bool read,
+                           DrpReceiver& receiver,
+                           uint64_t length);
+    /**
      * Sends an acknowledgement.
      * \param to destination
      * \param tid transfer
@@ -841,6 +864,8 @@ class DrpTransport : public Object
     uint64_t m_duplicates;                    //!< data frames received again
     bool m_ecnCapable{false};                 //!< data frames leave ECT(0)
     Time m_cnpInterval;                       //!< shortest time between a transfer's CNPs
+    uint32_t m_ackEvery{1};                   //!< coalescing: frames per acknowledgement
+    Time m_ackDelay{MicroSeconds(50)};        //!< coalescing: an owed acknowledgement's wait
     uint64_t m_cnpsSent{0};                   //!< CNPs sent
     uint64_t m_cnpsReceived{0};               //!< CNPs received
 

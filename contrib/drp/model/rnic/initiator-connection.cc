@@ -457,7 +457,7 @@ void
 InitiatorConnection::OnReadDataPlaced(uint32_t sn)
 {
     m_receiver.Commit(sn);
-    m_transport->SendAck(m_record.peer, m_record.tid, true, m_receiver, true);
+    m_transport->AcknowledgeLanded(m_record.peer, m_record.tid, true, m_receiver, m_record.length);
     MaybeRelease();
 }
 

@@ -386,7 +386,7 @@ void
 ResponderConnection::OnWriteDataPlaced(uint32_t sn)
 {
     m_receiver.Commit(sn);
-    m_transport->SendAck(m_peer, m_tid, false, m_receiver, true);
+    m_transport->AcknowledgeLanded(m_peer, m_tid, false, m_receiver, m_length);
     OnWriteLanded();
 }
 
