@@ -344,6 +344,8 @@ def run_fabric(
     victim_bytes: int = 65536,
     window: int = 0,
     queue_interval: float | str = 0.0,
+    ack_every: int = 1,
+    ack_delay: float | str = 0.0,
 ) -> FabricRunResult:
     """Run one fabric experiment in this process and return its :class:`FabricRunResult`.
 
@@ -381,7 +383,12 @@ def run_fabric(
     Window, frames in flight per transfer; 0: the default, 8),
     queue_interval (sample
     every switch port's backlog at this interval: ``FabricRunResult.queues``;
-    0 for none). ns-3's attribute defaults are reset before each run.
+    0 for none), ack_every (the transports' AckEvery, acknowledgement
+    coalescing: frames that land in order acknowledged this many at a time;
+    1, the default, acknowledges each, as the published protocol) and
+    ack_delay (the longest an owed acknowledgement waits; seconds or a
+    string such as "100us"; 0: the default, 50 us). ns-3's attribute
+    defaults are reset before each run.
 
     Raises ``TypeError`` for an unknown parameter or a wrong type,
     ``ValueError`` for an invalid value.

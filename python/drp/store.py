@@ -176,6 +176,8 @@ LATER_PARAMETERS = {
     "victim_bytes": 65536,
     "window": 0,
     "queue_interval": 0.0,
+    "ack_every": 1,
+    "ack_delay": 0.0,
 }
 
 

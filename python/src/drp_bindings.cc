@@ -510,6 +510,16 @@ Fields<FabricConfig>()
                   "sample every switch port's backlog at this interval into "
                   "FabricRunResult.queues: seconds, or a string such as \"10us\" (0: none)",
                   &C::queueInterval),
+        MakeField("ack_every",
+                  "ackEvery",
+                  "the transports' AckEvery: frames acknowledged at a time (1: each, the "
+                  "published protocol; up to 65535)",
+                  &C::ackEvery),
+        MakeField("ack_delay",
+                  "ackDelay",
+                  "with ack_every above 1, the longest an owed acknowledgement waits: seconds, "
+                  "or a string such as \"100us\" (0: the default, 50 us)",
+                  &C::ackDelay),
     };
     return fields;
 }

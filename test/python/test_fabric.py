@@ -264,6 +264,20 @@ def test_timeout_mode_adaptive_estimates_the_timers():
         drp.run_fabric(**params, timeout_mode="sometimes")
 
 
+def test_ack_every_coalesces_acknowledgements():
+    """1 (the default) is the published protocol; 4 leaves the transfers whole."""
+    params = {"hosts": 9, "queue": "8p"}
+    plain = drp.run_fabric(**params)
+    each = drp.run_fabric(**params, ack_every=1)
+    assert list(each.transfers["fct_us"]) == list(plain.transfers["fct_us"])
+    four = drp.run_fabric(**params, ack_every=4, ack_delay="100us")
+    assert four.params["ack_every"] == 4
+    assert four.summary["successes"] == four.summary["n"] == 8
+    assert list(four.transfers["fct_us"]) != list(plain.transfers["fct_us"])
+    with pytest.raises(ValueError, match=r"ack_every = 0 is out of range \[1, 65535\]"):
+        drp.run_fabric(**params, ack_every=0)
+
+
 @pytest.mark.parametrize(
     "params, message",
     [

@@ -505,6 +505,8 @@ FabricScenario::Config::Validate() const
     {
         drp::RequireInRange<uint32_t>("window", window, 1, 1024);
     }
+    drp::RequireInRange<uint32_t>("ackEvery", ackEvery, 1, 65535);
+    drp::RequireInRange<Time>("ackDelay", ackDelay, Seconds(0), Seconds(1));
     if (workload != "incast" && (stagger.IsStrictlyPositive() || victims > 0 || receiver > 0))
     {
         throw std::invalid_argument(
@@ -664,6 +666,16 @@ FabricScenario::Config::AddToCommandLine(CommandLine& cmd, drp::StrictOptions& s
                     "the transports' Window: data frames in flight per transfer (0: the "
                     "default, 8; at most 1024)",
                     window);
+    strict.AddValue(cmd,
+                    "ackEvery",
+                    "the transports' AckEvery: frames acknowledged at a time (1: each, the "
+                    "published protocol; up to 65535)",
+                    ackEvery);
+    strict.AddValue(cmd,
+                    "ackDelay",
+                    "with ackEvery above 1, the longest an owed acknowledgement waits (0: the "
+                    "default, 50us; up to 1s)",
+                    ackDelay);
     strict.AddValue(cmd,
                     "queueInterval",
                     "sample every switch port's backlog at this interval (0: none; up to 1s)",
@@ -934,6 +946,11 @@ FabricScenario::RunValidated(const Config& config)
     if (config.window > 0)
     {
         rnic.SetTransportAttribute("Window", UintegerValue(config.window));
+    }
+    rnic.SetTransportAttribute("AckEvery", UintegerValue(config.ackEvery));
+    if (config.ackDelay.IsStrictlyPositive())
+    {
+        rnic.SetTransportAttribute("AckDelay", TimeValue(config.ackDelay));
     }
     EthernetHelper links;
     links.SetDeviceAttribute("DataRate", DataRateValue(config.fabricRate));

@@ -103,6 +103,11 @@ class FabricScenario
         uint32_t victimBytes{65536}; //!< victims: bytes per victim flow
         /// the transports' Window, data frames in flight per transfer (0: DrpTransport's, 8)
         uint32_t window{0};
+        /// the transports' AckEvery: frames acknowledged at a time (1: each, the published
+        /// protocol; up to 65535)
+        uint32_t ackEvery{1};
+        /// with ackEvery above 1, the transports' AckDelay (0: DrpTransport's, 50 us; up to 1 s)
+        Time ackDelay{Seconds(0)};
         /// sample every switch port's backlog at this interval into Result::queues (0: none)
         Time queueInterval{Seconds(0)};
 

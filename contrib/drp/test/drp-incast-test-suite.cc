@@ -237,7 +237,8 @@ class DrpIncastOptionsTestCase : public TestCase
 {
   public:
     DrpIncastOptionsTestCase()
-        : TestCase("receiver, stagger, victims, window, queueInterval: invalid values refused")
+        : TestCase("receiver, stagger, victims, window, queueInterval, ackEvery, ackDelay: "
+                   "invalid values refused")
     {
     }
 
@@ -262,6 +263,12 @@ class DrpIncastOptionsTestCase : public TestCase
         config = SmallIncast();
         config.window = 1025;
         NS_TEST_EXPECT_MSG_EQ(RefusedNaming(config, "window"), true, "window up to 1024");
+        config = SmallIncast();
+        config.ackEvery = 0;
+        NS_TEST_EXPECT_MSG_EQ(RefusedNaming(config, "ackEvery = 0"), true, "a frame at least");
+        config = SmallIncast();
+        config.ackDelay = Seconds(2);
+        NS_TEST_EXPECT_MSG_EQ(RefusedNaming(config, "ackDelay"), true, "up to 1 s");
         config = SmallIncast();
         config.queueInterval = Seconds(2);
         NS_TEST_EXPECT_MSG_EQ(RefusedNaming(config, "queueInterval"), true, "up to 1 s");
@@ -288,6 +295,8 @@ class DrpIncastOptionsTestCase : public TestCase
         config.stagger = MicroSeconds(5);
         config.queueInterval = MicroSeconds(1);
         config.window = 1024;
+        config.ackEvery = 4;
+        config.ackDelay = MicroSeconds(100);
         config.Validate(); // accepted
     }
 };
