@@ -73,13 +73,15 @@ class DrpReceiver
     bool IsInOrder() const;
 
     /**
-     * Acknowledgement coalescing: one more frame landed in order; its
-     * acknowledgement waits unless it is the \p every th since the last
-     * one left, or the last one left with a hole (this frame filled it). The first to wait starts a
-     * timer that calls \p flush after \p delay, unless an acknowledgement leaves before
-     * (NoteAckSent()). \param every frames per acknowledgement, 2 or more \param delay the longest
-     * an owed acknowledgement waits \param flush sends the owed acknowledgement \return true if the
-     * acknowledgement waits; false if it is due now
+     * Acknowledgement coalescing: one more frame landed in order. Its
+     * acknowledgement waits unless it is the \p every th since the last one
+     * left, or the last one left with a hole (this frame filled it). The
+     * first to wait starts a timer that calls \p flush after \p delay,
+     * unless an acknowledgement leaves before (NoteAckSent()).
+     * \param every frames per acknowledgement, 2 or more
+     * \param delay the longest an owed acknowledgement waits
+     * \param flush sends the owed acknowledgement
+     * \return true if the acknowledgement waits; false if it is due now
      */
     bool DeferAck(uint32_t every, Time delay, std::function<void()> flush);
     /// An acknowledgement of this transfer left: none is owed, the timer stops.
