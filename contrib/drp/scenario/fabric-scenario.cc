@@ -505,7 +505,7 @@ FabricScenario::Config::Validate() const
     {
         drp::RequireInRange<uint32_t>("window", window, 1, 1024);
     }
-    drp::RequireInRange<uint32_t>("ackEvery", ackEvery, 1, 65535);
+    drp::RequireInRange<uint32_t>("ackEvery", ackEvery, 1, DrpTransport::MAX_ACK_EVERY);
     drp::RequireInRange<Time>("ackDelay", ackDelay, Seconds(0), Seconds(1));
     if (workload != "incast" && (stagger.IsStrictlyPositive() || victims > 0 || receiver > 0))
     {

@@ -88,17 +88,21 @@ DrpReceiver::GetBytesSeen() const
 bool
 DrpReceiver::IsInOrder() const
 {
-    return m_seen.rest.empty() && m_committed.rest.empty() && m_seen.prefix == m_committed.prefix;
+    // Only seen frames are committed: a run of seen frames from SN 0 that
+    // the committed run reaches is both sets whole.
+    return m_seen.rest.empty() && m_committed.prefix == m_seen.prefix;
 }
 
 bool
-DrpReceiver::DeferAck(uint32_t every, Time delay, std::function<void()> flush)
+DrpReceiver::DeferAck(uint32_t every, uint64_t length, Time delay, std::function<void()> flush)
 {
-    if (++m_ackOwed >= every || !m_lastAckInOrder)
+    // Due at once (an acknowledgement that leaves resets the count): a
+    // hole, or the frame that fills the hole the last one reported (as a
+    // TCP receiver acknowledges a segment that fills a gap, RFC 5681); a
+    // CNP to carry; the transfer's last bytes; the every-th frame.
+    if (!IsInOrder() || !m_lastAckInOrder || m_cnpDue || m_bytesSeen >= length ||
+        ++m_ackOwed >= every)
     {
-        // This acknowledgement covers them all, or this frame filled the
-        // hole the last one reported: the sender learns it at once, as a
-        // TCP receiver acknowledges a segment that fills a gap (RFC 5681).
         return false;
     }
     if (!m_flush)

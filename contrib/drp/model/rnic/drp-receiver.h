@@ -68,22 +68,23 @@ class DrpReceiver
     uint64_t GetBytesSeen() const;
     /// \return frames seen but not yet committed
     uint32_t GetPending() const;
-    /// \return true if the frames seen are exactly those committed and run
-    ///         from SN 0 without a hole (an acknowledgement may then wait)
-    bool IsInOrder() const;
 
     /**
-     * Acknowledgement coalescing: one more frame landed in order. Its
-     * acknowledgement waits unless it is the \p every th since the last one
-     * left, or the last one left with a hole (this frame filled it). The
-     * first to wait starts a timer that calls \p flush after \p delay,
+     * Acknowledgement coalescing: one more frame was committed. Its
+     * acknowledgement waits only if every frame seen is committed and they
+     * run from SN 0 without a hole, the last acknowledgement left so too
+     * (otherwise this frame filled the hole it reported), no CNP is due,
+     * the transfer's \p length bytes have not all been seen, and fewer than
+     * \p every frames have been committed since the last acknowledgement.
+     * The first to wait starts a timer that calls \p flush after \p delay,
      * unless an acknowledgement leaves before (NoteAckSent()).
      * \param every frames per acknowledgement, 2 or more
+     * \param length the transfer's bytes
      * \param delay the longest an owed acknowledgement waits
      * \param flush sends the owed acknowledgement
      * \return true if the acknowledgement waits; false if it is due now
      */
-    bool DeferAck(uint32_t every, Time delay, std::function<void()> flush);
+    bool DeferAck(uint32_t every, uint64_t length, Time delay, std::function<void()> flush);
     /// An acknowledgement of this transfer left: none is owed, the timer stops.
     void NoteAckSent();
 
@@ -130,6 +131,9 @@ class DrpReceiver
         boost::icl::interval_set<uint32_t> rest; //!< those above the run (none is prefix)
     };
 
+    /// \return true if the frames seen are exactly those committed and run
+    ///         from SN 0 without a hole
+    bool IsInOrder() const;
     /// The acknowledgement timer expired: sends the owed acknowledgement.
     void FlushAck();
 

@@ -674,7 +674,7 @@ DrpTransport::GetCnpInterval() const
 void
 DrpTransport::SetAckEvery(uint32_t frames)
 {
-    drp::RequireInRange<uint32_t>("DrpTransport::AckEvery", frames, 1, 65535);
+    drp::RequireInRange<uint32_t>("DrpTransport::AckEvery", frames, 1, MAX_ACK_EVERY);
     m_ackEvery = frames;
 }
 
@@ -1089,9 +1089,8 @@ DrpTransport::AcknowledgeLanded(Mac48Address to,
                                 DrpReceiver& receiver,
                                 uint64_t length)
 {
-    if (m_ackEvery > 1 && receiver.GetBytesSeen() < length &&
-        !receiver.IsCongestionNotificationDue() && receiver.IsInOrder() &&
-        receiver.DeferAck(m_ackEvery, m_ackDelay, [this, to, tid, read, &receiver]() {
+    if (m_ackEvery > 1 &&
+        receiver.DeferAck(m_ackEvery, length, m_ackDelay, [this, to, tid, read, &receiver]() {
             SendAck(to, tid, read, receiver);
         }))
     {

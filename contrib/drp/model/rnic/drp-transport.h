@@ -412,7 +412,9 @@ class DrpTransport : public Object
     void SetCnpInterval(Time interval);
     /// \return CnpInterval
     Time GetCnpInterval() const;
-    /// \param frames AckEvery (1 to 65535; throws std::invalid_argument otherwise)
+    /// The largest AckEvery.
+    static constexpr uint32_t MAX_ACK_EVERY = 65535;
+    /// \param frames AckEvery (1 to MAX_ACK_EVERY; throws std::invalid_argument otherwise)
     void SetAckEvery(uint32_t frames);
     /// \return AckEvery
     uint32_t GetAckEvery() const;

@@ -89,14 +89,13 @@ DrpTxScheduler::FlowQueues<T>::Pop(Arbitration arbitration,
     {
         m_queues.erase(it);
     }
-    else if (turn)
-    {
-        turn.value() = {finish, flow}; // its next turn
-        m_fair.insert(std::move(turn));
-    }
     else
     {
-        m_fair.emplace(finish, flow);
+        // A flow with frames always has its place in the fair order (Push
+        // gives it one, Pop puts it back, Erase takes it with the frames).
+        NS_ASSERT_MSG(turn, "flow " << flow << " had no place in the fair order");
+        turn.value() = {finish, flow}; // its next turn
+        m_fair.insert(std::move(turn));
     }
     return true;
 }
