@@ -20,6 +20,21 @@ if(CMAKE_BUILD_TYPE STREQUAL "Debug")
   list(APPEND NS3_OUT_OF_TREE_DEFINITIONS NS3_ASSERT_ENABLE)
 endif()
 
+# Warnings for drp's own code: those of ns-3's debug profile (build-support/
+# macros-and-definitions.cmake, ns-3.48: -Wall, -Wpedantic, and with
+# NS3_WARNINGS_AS_ERRORS -Werror except for deprecations, which stay
+# warnings), plus -Wextra. drp must build inside ns-3 source trees, whose
+# debug profile fails on any such warning; with DRP_WARNINGS_AS_ERRORS (the
+# project's scripts turn it on) this build fails on the same ones the day they
+# are written. Headers of ns-3, Boost and pybind11 come from system folders
+# and are not judged.
+option(DRP_WARNINGS_AS_ERRORS
+  "Treat warnings in drp's own code as errors, as ns-3's debug profile does" OFF)
+set(DRP_WARNING_OPTIONS -Wall -Wextra -Wpedantic)
+if(DRP_WARNINGS_AS_ERRORS)
+  list(APPEND DRP_WARNING_OPTIONS -Werror -Wno-error=deprecated-declarations)
+endif()
+
 function(_ns3_oot_copy_headers)
   foreach(_header ${ARGN})
     get_filename_component(_name ${_header} NAME)
@@ -69,7 +84,7 @@ function(build_lib)
   foreach(_definition ${NS3_OUT_OF_TREE_DEFINITIONS} ${_dir_definitions})
     target_compile_definitions(${_target} PUBLIC $<BUILD_INTERFACE:${_definition}>)
   endforeach()
-  target_compile_options(${_target} PRIVATE -Wall -Wextra)
+  target_compile_options(${_target} PRIVATE ${DRP_WARNING_OPTIONS})
   if(CMAKE_CXX_COMPILER_ID MATCHES "GNU")
     # As ns-3 builds its own libraries with GCC (3.37's macros-and-
     # definitions.cmake): calls within the library may be inlined or made
@@ -90,7 +105,7 @@ function(build_lib)
   if(BLIB_TEST_SOURCES)
     add_library(${_target}-test OBJECT ${BLIB_TEST_SOURCES})
     target_link_libraries(${_target}-test PUBLIC ${_target})
-    target_compile_options(${_target}-test PRIVATE -Wall -Wextra)
+    target_compile_options(${_target}-test PRIVATE ${DRP_WARNING_OPTIONS})
   endif()
 
   if(EXISTS ${CMAKE_CURRENT_SOURCE_DIR}/examples/CMakeLists.txt AND DRP_ENABLE_EXAMPLES)
@@ -103,6 +118,6 @@ function(build_lib_example)
   cmake_parse_arguments(BLIB_EXAMPLE "" "NAME" "SOURCE_FILES;HEADER_FILES;LIBRARIES_TO_LINK" ${ARGN})
   add_executable(${BLIB_EXAMPLE_NAME} ${BLIB_EXAMPLE_SOURCE_FILES})
   target_link_libraries(${BLIB_EXAMPLE_NAME} PRIVATE ${BLIB_EXAMPLE_LIBRARIES_TO_LINK})
-  target_compile_options(${BLIB_EXAMPLE_NAME} PRIVATE -Wall -Wextra)
+  target_compile_options(${BLIB_EXAMPLE_NAME} PRIVATE ${DRP_WARNING_OPTIONS})
   set_target_properties(${BLIB_EXAMPLE_NAME} PROPERTIES RUNTIME_OUTPUT_DIRECTORY ${CMAKE_BINARY_DIR}/examples)
 endfunction()

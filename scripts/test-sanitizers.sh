@@ -21,7 +21,8 @@ BUILD="${DRP_SANITIZE_BUILD:-$DRP_ROOT/build-sanitize}"
 DRP_SETUP_PACKAGES_ONLY=1 source "$DRP_ROOT/scripts/setup.sh"
 
 cmake -S "$DRP_ROOT" -B "$BUILD" -DCMAKE_BUILD_TYPE=Debug -DDRP_SANITIZE="$SANITIZE" \
-  -DDRP_ENABLE_PYTHON=OFF -DDRP_ENABLE_EXAMPLES=ON >/dev/null
+  -DDRP_ENABLE_PYTHON=OFF -DDRP_ENABLE_EXAMPLES=ON \
+  -DDRP_WARNINGS_AS_ERRORS="${DRP_WARNINGS_AS_ERRORS:-ON}" >/dev/null
 cmake --build "$BUILD" -j"$(nproc)" --target drp-test-runner drp-fuzz
 
 # Leaks inside ns-3's own (uninstrumented) libraries are theirs, not drp's.

@@ -80,17 +80,21 @@ def param_combinations(grid: Grid, kind: Kind | None = None) -> list[dict[str, A
     :data:`P2P` (the default: ``DrpScenario`` parameters) or :data:`FABRIC`.
     """
     kind = kind or P2P
-    if isinstance(grid, list):
-        combinations = {}
+    combinations: dict[str, dict[str, Any]] = {}
+    if isinstance(grid, (list, tuple)):
         for one in grid:
             for params in param_combinations(one, kind):
                 combinations.setdefault(params_key(params), params)
         return list(combinations.values())
+    if not isinstance(grid, Mapping):
+        raise TypeError(
+            f"a grid is a mapping of parameter names to values, or a list of them, "
+            f"not {type(grid).__name__}"
+        )
     if "run" in grid:
         raise ValueError("run is not a grid parameter: run numbers are 1..repetitions")
     names = list(grid)
     choices = [v if isinstance(v, (list, tuple)) else [v] for v in grid.values()]
-    combinations = {}
     for values in itertools.product(*choices):
         params = kind.parameters(**dict(zip(names, values)))
         del params["run"]

@@ -25,7 +25,7 @@ PARAMETERS = tuple(_drp.Config().to_dict())
 
 #: Per-transfer columns, as in the CSV of ``DrpScenario::WriteCsvRows``
 #: (times in microseconds).
-RECORD_COLUMNS = (
+RECORD_COLUMNS: tuple[str, ...] = (
     "index",
     "tid",
     "mode",

@@ -38,7 +38,7 @@ FABRIC_PARAMETERS = tuple(_drp.FabricConfig().to_dict())
 
 #: Per-transfer columns, as in the CSV of ``FabricScenario::WriteCsvRows``
 #: (times in microseconds), with the record's handshake counters.
-TRANSFER_COLUMNS = (
+TRANSFER_COLUMNS: tuple[str, ...] = (
     "source",
     "destination",
     "switches",
@@ -59,7 +59,7 @@ TRANSFER_COLUMNS = (
 #: Per-port columns: the counters of every switch port that carried traffic
 #: (ECN marks; PFC pauses sent and received and the time the port was paused,
 #: 0 unless ``lossless``).
-PORT_COLUMNS = (
+PORT_COLUMNS: tuple[str, ...] = (
     "switch",
     "port",
     "frames_out",
@@ -74,7 +74,7 @@ PORT_COLUMNS = (
 
 #: Counters of a lossless fabric (PFC pauses and the shared buffer's drops):
 #: a run's counters end with them.
-LOSSLESS_COUNTERS = (
+LOSSLESS_COUNTERS: tuple[str, ...] = (
     "pauses_sent",
     "pauses_received",
     "time_paused_seconds",
@@ -139,10 +139,10 @@ def fabric_parameters(**params: Any) -> dict[str, Any]:
 
 def nearest_rank(values: Sequence[float], q: float) -> float:
     """Return the nearest-rank ``q`` quantile of ``values`` (NaN if empty)."""
-    values = np.sort(np.asarray(values, dtype=float))
-    if values.size == 0:
+    ordered = np.sort(np.asarray(values, dtype=float))
+    if ordered.size == 0:
         return math.nan
-    return float(values[max(math.ceil(q * values.size), 1) - 1])
+    return float(ordered[max(math.ceil(q * ordered.size), 1) - 1])
 
 
 def summarize_fabric(

@@ -130,6 +130,16 @@ def test_runs_stored_before_rate_and_concurrency_keep_their_identity(campaign):
     assert (runs["concurrency"] == 1).all()
 
 
+def test_grids_in_a_list_or_tuple_combine_and_other_grids_are_refused():
+    lossy = {"method": ["traditional", "dynamic"], "lfp": 0.05, "transfers": 3}
+    lossless = {"method": "dynamic", "lfp": 0.0, "transfers": 3}
+    together = drp.param_combinations([lossy, lossless])
+    assert len(together) == 3
+    assert drp.param_combinations((lossy, lossless)) == together
+    with pytest.raises(TypeError, match="a grid is a mapping .* not str"):
+        drp.param_combinations("method=dynamic")
+
+
 def test_command_line_takes_rates_and_concurrency():
     from drp import cli
 

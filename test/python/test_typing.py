@@ -135,3 +135,17 @@ def test_plots_label_their_axes_with_names_and_units(tmp_path, monkeypatch):
         ("hosts", "99th-percentile slowdown", "99th-percentile slowdown against hosts"),
         ("FCT (µs)", "share of transfers at or below", "CDF of the FCT (µs)"),
     ]
+
+
+def test_the_package_passes_mypy(tmp_path):
+    """Debian's mypy over the package as built (its _build.py, the stub of the
+    compiled extension), with python/mypy.ini: no error."""
+    package = pathlib.Path(drp.__file__).resolve().parent
+    assert (package / "py.typed").exists() and (package / "_drp.pyi").exists()
+    checked = subprocess.run(
+        ["/usr/bin/python3", "-m", "mypy", "--config-file", str(ROOT / "python" / "mypy.ini"),
+         "--cache-dir", str(tmp_path / "cache"), str(package)],
+        capture_output=True, text=True, cwd=tmp_path,
+    )
+    assert checked.returncode == 0, checked.stdout + checked.stderr
+    assert "Success: no issues found" in checked.stdout

@@ -7,6 +7,7 @@
 #include "ns3/abort.h"
 #include "ns3/channel.h"
 #include "ns3/config.h"
+#include "ns3/drp-compat.h"
 #include "ns3/ethernet-channel.h"
 #include "ns3/log.h"
 #include "ns3/names.h"
@@ -235,7 +236,7 @@ EthernetHelper::EnablePcapInternal(std::string prefix,
     std::string filename =
         explicitFilename ? prefix : pcapHelper.GetFilenameFromDevice(prefix, device);
     Ptr<PcapFileWrapper> file =
-        pcapHelper.CreateFile(filename, std::ios::out, PcapHelper::DLT_EN10MB);
+        pcapHelper.CreateFile(filename, std::ios::out, DRP_PCAP_LINKTYPE_ETHERNET);
     pcapHelper.HookDefaultSink<EthernetNetDevice>(device,
                                                   promiscuous ? "PromiscSniffer" : "Sniffer",
                                                   file);

@@ -25,7 +25,10 @@
 #include "ns3/test.h"
 #include "ns3/uinteger.h"
 
+#include <boost/multiprecision/cpp_int.hpp>
+#include <cstdint>
 #include <functional>
+#include <limits>
 #include <sstream>
 #include <stdexcept>
 #include <string>
@@ -426,6 +429,81 @@ class PfcHeaderTestCase : public HeaderSerializationTestCase
         NS_TEST_EXPECT_MSG_EQ(PfcHeader::TimeToQuanta(Seconds(1), g1), 0xFFFF, "capped");
         NS_TEST_EXPECT_MSG_EQ(PfcHeader::TimeToQuanta(Time(0), g1), 0, "zero");
         NS_TEST_EXPECT_MSG_EQ(PfcHeader::TimeToQuanta(NanoSeconds(-5), g1), 0, "negative");
+        CheckTimeToQuantaAtTheExtremes();
+    }
+
+    /**
+     * TimeToQuanta against the same formula in 128-bit integers
+     * (Boost.Multiprecision), from 1 ns to the longest Time and from 1 b/s to
+     * the largest rate, and around the cap, where the product ns x bps
+     * overflows 64 bits or lands exactly on a quantum.
+     */
+    void CheckTimeToQuantaAtTheExtremes()
+    {
+        using boost::multiprecision::uint128_t;
+        const uint64_t perQuantum = uint64_t(PfcHeader::BITS_PER_QUANTUM) * 1000000000ULL;
+        auto expected = [perQuantum](uint64_t ns, uint64_t bps) {
+            const uint128_t quanta = (uint128_t(ns) * bps + perQuantum - 1) / perQuantum;
+            return quanta >= PfcHeader::MAX_QUANTA ? PfcHeader::MAX_QUANTA
+                                                   : quanta.convert_to<uint16_t>();
+        };
+        const uint64_t maxNs = static_cast<uint64_t>(Time::Max().GetNanoSeconds());
+        const uint64_t maxBps = std::numeric_limits<uint64_t>::max();
+        const uint64_t capAt1G = uint64_t(PfcHeader::MAX_QUANTA) * PfcHeader::BITS_PER_QUANTUM;
+        std::vector<uint64_t> times{1,
+                                    2,
+                                    511,
+                                    512,
+                                    513,
+                                    1000,
+                                    capAt1G - 513,
+                                    capAt1G - 512,
+                                    capAt1G - 511,
+                                    capAt1G - 1,
+                                    capAt1G,
+                                    capAt1G + 1,
+                                    1000000000ULL,
+                                    maxNs / 2,
+                                    maxNs - 1,
+                                    maxNs};
+        std::vector<uint64_t> rates{1,
+                                    2,
+                                    1000,
+                                    1000000000ULL,
+                                    10000000000ULL,
+                                    25000000000ULL,
+                                    400000000000ULL,
+                                    1ULL << 32,
+                                    (1ULL << 63) + 1,
+                                    maxBps - 1,
+                                    maxBps};
+        for (uint64_t ns = 3; ns < maxNs / 7; ns = ns * 7 + 1)
+        {
+            times.push_back(ns);
+        }
+        for (uint64_t bps = 5; bps < maxBps / 11; bps = bps * 11 + 3)
+        {
+            rates.push_back(bps);
+        }
+        for (uint64_t ns : times)
+        {
+            for (uint64_t bps : rates)
+            {
+                const uint16_t got = PfcHeader::TimeToQuanta(NanoSeconds(ns), DataRate(bps));
+                NS_TEST_EXPECT_MSG_EQ(got, expected(ns, bps), ns << " ns at " << bps << " b/s");
+            }
+        }
+        NS_TEST_EXPECT_MSG_EQ(
+            PfcHeader::TimeToQuanta(NanoSeconds(capAt1G - 512), DataRate(1000000000ULL)),
+            PfcHeader::MAX_QUANTA - 1,
+            "one quantum below the cap at 1G");
+        NS_TEST_EXPECT_MSG_EQ(PfcHeader::TimeToQuanta(Time::Max(), DataRate(maxBps)),
+                              PfcHeader::MAX_QUANTA,
+                              "the longest time at the largest rate");
+        NS_TEST_EXPECT_MSG_EQ(PfcHeader::TimeToQuanta(NanoSeconds(1), DataRate(1)),
+                              1,
+                              "1 ns at 1 b/s: a part of a quantum rounds up");
+        NS_TEST_EXPECT_MSG_EQ(PfcHeader::TimeToQuanta(Seconds(1), DataRate(0)), 0, "no rate");
     }
 };
 

@@ -83,6 +83,18 @@
 #define DRP_SUPPORT_DEPRECATED TypeId::DEPRECATED
 #endif
 
+#if __has_include("ns3/iana-link-type-numbers.h")
+// ns-3.49 (ns-3-dev after 3.48) names pcap link types in iana::linktype and
+// deprecates PcapHelper's DataLinkType. Looked for by the header rather than
+// by release: a development tree may come before or after the change.
+#include "ns3/iana-link-type-numbers.h"
+/// The pcap link type of Ethernet frames (LINKTYPE_ETHERNET, 1).
+#define DRP_PCAP_LINKTYPE_ETHERNET ns3::iana::linktype::ETHERNET
+#else
+#include "ns3/trace-helper.h"
+#define DRP_PCAP_LINKTYPE_ETHERNET ns3::PcapHelper::DLT_EN10MB
+#endif
+
 #if DRP_NS3_VERSION_MINOR >= 38
 /// The ICMP echo application (ns-3.38 replaced V4Ping, deprecated, by Ping).
 #define DRP_PING_TYPE_NAME "ns3::Ping"

@@ -196,13 +196,24 @@ PfcHeader::TimeToQuanta(Time time, DataRate rate)
     {
         return 0;
     }
-    // bits = ns x bps / 10^9, in 128 bits: ns x bps may exceed 2^64.
-    const unsigned __int128 bitsScaled =
-        static_cast<unsigned __int128>(time.GetNanoSeconds()) * rate.GetBitRate();
-    const unsigned __int128 perQuantum =
-        static_cast<unsigned __int128>(BITS_PER_QUANTUM) * 1000000000ULL;
-    const unsigned __int128 quanta = (bitsScaled + perQuantum - 1) / perQuantum;
-    return quanta >= MAX_QUANTA ? MAX_QUANTA : static_cast<uint16_t>(quanta);
+    // quanta = ceil(ns x bps / perQuantum), capped at MAX_QUANTA, in standard
+    // 64-bit integers (ns x bps may exceed 2^64). The cap applies exactly when
+    // ns x bps > bound = (MAX_QUANTA - 1) x perQuantum, and, ns and bps being
+    // integers, that is when ns > floor(bound / bps). Below it ns x bps <=
+    // bound < 2^55: exact.
+    const uint64_t ns = static_cast<uint64_t>(time.GetNanoSeconds());
+    const uint64_t bps = rate.GetBitRate();
+    const uint64_t perQuantum = uint64_t(BITS_PER_QUANTUM) * 1000000000ULL;
+    const uint64_t bound = uint64_t(MAX_QUANTA - 1) * perQuantum;
+    if (bps == 0)
+    {
+        return 0;
+    }
+    if (ns > bound / bps)
+    {
+        return MAX_QUANTA;
+    }
+    return static_cast<uint16_t>((ns * bps + perQuantum - 1) / perQuantum);
 }
 
 } // namespace ns3
