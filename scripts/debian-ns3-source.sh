@@ -59,8 +59,9 @@ if [ "$headers" -eq 0 ] && [ -f "$dest/tree" ]; then
 fi
 
 # The archive that serves this machine's own release, as apt is configured
-# here (deb or deb-src lines, one-line or deb822 files).
-archive=$(apt-get indextargets --format '$(RELEASE) $(REPO_URI)' 2>/dev/null \
+# here (deb or deb-src lines, one-line or deb822 files); --no-release-info:
+# from the configuration alone, also before any apt-get update.
+archive=$(apt-get indextargets --no-release-info --format '$(RELEASE) $(REPO_URI)' 2>/dev/null \
   | awk -v own="$own" '$1 == own { print $2; exit }')
 [ -n "$archive" ] || fail "apt's configuration names no archive for this machine's release '$own' (apt-get indextargets)"
 keyring=/usr/share/keyrings/debian-archive-keyring.gpg
