@@ -128,7 +128,7 @@ def parse_grid(params, defaults, fabric=False):
     ``fabric``: the parameters are those of fabric experiments
     (:data:`FABRIC_GRID_PARAMETERS`), which take no attribute defaults.
     """
-    config = (_drp.FabricConfig() if fabric else _drp.Config()).to_dict()
+    config = _drp.FabricConfig().to_dict() if fabric else _drp.Config().to_dict()
     names = FABRIC_GRID_PARAMETERS if fabric else GRID_PARAMETERS
     if fabric and defaults:
         raise ValueError("-d: fabric experiments take no ns-3 attribute defaults")

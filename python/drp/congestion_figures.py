@@ -22,6 +22,7 @@ Outputs per target, in the output folder: ``<name>.csv`` and ``<name>.md``
 """
 
 import math
+from typing import Any
 
 import numpy as np
 import pandas as pd
@@ -101,7 +102,7 @@ INCAST_CCS = ("none", "dcqcn")
 VICTIM_DEGREE = 16
 VICTIM_BYTES = 1 << 20
 #: The victim's runs: label and parameters beside LEAF_SPINE.
-VICTIM_RUNS = {
+VICTIM_RUNS: dict[str, dict[str, Any]] = {
     "alone": {"lossless": False, "degree": 1, "receiver": 18, "bytes": VICTIM_BYTES},
     "lossy, beside the incast": {"lossless": False, "victims": 1},
     "lossless (PFC)": {"lossless": True, "victims": 1},
@@ -118,7 +119,7 @@ def run_all(settings, workers=None):
         return [run_fabric(**p) for p in settings]
     tasks = [{"scenario": FABRIC_SCENARIO, **p} for p in settings]
     position = {id(t): n for n, t in enumerate(tasks)}
-    results = [None] * len(tasks)
+    results: list[FabricRunResult | None] = [None] * len(tasks)
     for params, raw in run_local(tasks, workers):  # in the order they finish
         results[position[id(params)]] = FabricRunResult(raw)
     return results
@@ -384,7 +385,7 @@ def plot_incast(table, results, out, name="pfc-incast"):
 def victim_params(run):
     """Return the parameters of one of :data:`VICTIM_RUNS`."""
     hosts = VICTIM_DEGREE + 1
-    params = {
+    params: dict[str, Any] = {
         **LEAF_SPINE,
         "hosts": hosts,
         "receiver": hosts,

@@ -29,6 +29,7 @@ import pickle
 import subprocess
 import sys
 from multiprocessing import connection
+from typing import Any
 
 from drp import _drp
 from drp.experiment import summarize
@@ -89,7 +90,8 @@ def run_local(tasks, workers=None):
     context.set_forkserver_preload(["drp.executors"])
     workers = workers or os.cpu_count() or 1
     waiting = list(reversed(tasks))
-    running = {}  # receiving end of a run's pipe -> (process, params)
+    # receiving end of a run's pipe -> (process, params)
+    running: dict[Any, tuple[Any, dict[str, Any]]] = {}
     try:
         while waiting or running:
             while waiting and len(running) < workers:
@@ -99,9 +101,9 @@ def run_local(tasks, workers=None):
                 process.start()
                 sender.close()  # the child holds the only sending end
                 running[receiver] = (process, params)
-            for receiver in connection.wait(list(running)):
-                process, params = running.pop(receiver)
-                yield params, _answer(receiver, process, params)
+            for ready in connection.wait(list(running)):
+                process, params = running.pop(ready)
+                yield params, _answer(ready, process, params)
     finally:
         for process, _ in running.values():
             process.join()

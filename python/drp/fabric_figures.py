@@ -35,6 +35,7 @@ Outputs per figure, in the output folder: ``<name>.png``, ``<name>.pdf``,
 """
 
 import math
+from typing import Any
 
 import numpy as np
 
@@ -135,7 +136,7 @@ def fabric_grids(name):
         return [{**WEB_SEARCH, **methods, "load": list(WEB_SEARCH_LOADS)}]
     if name in ARGUMENT_BUFFERS:
         if name == "lossless-incast":
-            workload = {**INCAST, "degree": list(INCAST_DEGREES)}
+            workload: dict[str, Any] = {**INCAST, "degree": list(INCAST_DEGREES)}
         else:
             workload = {**WEB_SEARCH, "duration": ARGUMENT_DURATION, "load": list(WEB_SEARCH_LOADS)}
         workload.update(methods, frp=list(ARGUMENT_FRPS), **ARGUMENT)
@@ -473,7 +474,7 @@ def summarize_lossless_web_search(campaign, repetitions):
                     buckets.append((FAILED, 0, 2**32, flows["invalid_replies"] > 0))
                 for label, low, high, chosen in buckets:
                     bucket = flows[chosen]
-                    row = {"frp": frp, "load": load, "network": network, "bucket": label}
+                    row: dict[str, Any] = {"frp": frp, "load": load, "network": network, "bucket": label}
                     row.update(min_bytes=low, max_bytes=high, runs=0)
                     for m in METHODS:
                         mine = bucket[bucket["method"] == m]

@@ -14,6 +14,7 @@ results with the published findings and writes ``validation.md``.
 """
 
 import math
+from typing import Any
 
 import numpy as np
 
@@ -246,7 +247,7 @@ def validate(tables, out):
     under registration failure than under loss, and each Fig. 6 reduction
     within FIG6_TOLERANCE of the published one.
     """
-    rows = []
+    rows: list[dict[str, Any]] = []
     ok = True
     fig4, fig5, fig6 = tables["fig4"], tables["fig5"], tables["fig6"]
     for name, table, x in (("Fig. 4", fig4, "frp"), ("Fig. 5", fig5, "lfp"), ("Fig. 6", fig6, "frp")):
