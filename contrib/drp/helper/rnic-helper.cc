@@ -6,11 +6,14 @@
 
 #include "ns3/drp-transport.h"
 #include "ns3/enum.h"
+#include "ns3/fatal-error.h"
 #include "ns3/indirect-buffer.h"
 #include "ns3/log.h"
+#include "ns3/nic-profile.h"
 #include "ns3/pcie-link.h"
 #include "ns3/pointer.h"
 #include "ns3/rnic-net-device.h"
+#include "ns3/string.h"
 #include "ns3/uinteger.h"
 
 namespace ns3
@@ -19,7 +22,8 @@ namespace ns3
 NS_LOG_COMPONENT_DEFINE("RnicHelper");
 
 RnicHelper::RnicHelper()
-    : m_method(ModePolicy::DYNAMIC)
+    : m_profile(NicProfile::PAPER),
+      m_method(ModePolicy::DYNAMIC)
 {
     m_transportFactory.SetTypeId(DrpTransport::GetTypeId());
     m_pcieFactory.SetTypeId(PcieLink::GetTypeId());
@@ -86,6 +90,44 @@ void
 RnicHelper::SetPolicyAttribute(std::string name, const AttributeValue& value)
 {
     m_policyFactory.Set(name, value);
+}
+
+void
+RnicHelper::SetProfile(const std::string& name)
+{
+    const NicProfile& profile = NicProfile::Get(name);
+    for (const NicProfile::Setting& setting : profile.GetSettings())
+    {
+        const StringValue value(setting.value);
+        if (setting.typeId == "ns3::EthernetNetDevice")
+        {
+            SetDeviceAttribute(setting.attribute, value);
+        }
+        else if (setting.typeId == "ns3::PcieLink")
+        {
+            SetPcieAttribute(setting.attribute, value);
+        }
+        else if (setting.typeId == "ns3::DrpTransport")
+        {
+            SetTransportAttribute(setting.attribute, value);
+        }
+        else if (setting.typeId == "ns3::IndirectBuffer")
+        {
+            SetIndirectBufferAttribute(setting.attribute, value);
+        }
+        else
+        {
+            NS_FATAL_ERROR("NIC profile " << name << " sets " << setting.typeId
+                                          << ", which RnicHelper does not make");
+        }
+    }
+    m_profile = name;
+}
+
+const std::string&
+RnicHelper::GetProfile() const
+{
+    return m_profile;
 }
 
 Ptr<RnicNetDevice>

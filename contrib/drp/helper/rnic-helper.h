@@ -29,7 +29,9 @@ class RnicNetDevice;
  * - SetEtherType() the EtherType of DRP frames (0x01FF by default, or 0x88B5);
  * - SetTransportAttribute(), SetPcieAttribute(), SetIndirectBufferAttribute()
  *   and SetPolicyAttribute() configure the RNIC's parts, each made from an
- *   ObjectFactory.
+ *   ObjectFactory;
+ * - SetProfile() sets all of those for a named card (NicProfile): the
+ *   paper's Gigabit card (the defaults) or a 25 to 400 Gb/s server RNIC.
  *
  * Install(a, b) puts an RNIC at both ends of one link (the paper's
  * point-to-point setup). InstallHostLink(host, sw) puts an RNIC on the host
@@ -84,6 +86,16 @@ class RnicHelper : public EthernetHelper
      * \param value its value
      */
     void SetPolicyAttribute(std::string name, const AttributeValue& value);
+    /**
+     * Makes RNICs of a NicProfile: sets every attribute value of the profile
+     * (port, PCIe link, transport, indirect buffer) as the Set*Attribute
+     * calls would. A setting made after this call overrides the profile's.
+     * \param name a profile's name (NicProfile::GetNames()); anything else
+     *        throws std::invalid_argument naming the valid ones
+     */
+    void SetProfile(const std::string& name);
+    /// \return the profile last set (NicProfile::PAPER, the defaults, unless set)
+    const std::string& GetProfile() const;
 
     /**
      * Links a host to a switch node: an RNIC on the host, a plain Ethernet
@@ -101,6 +113,7 @@ class RnicHelper : public EthernetHelper
     /// \return a new RNIC with the configured method and parts
     Ptr<RnicNetDevice> CreateRnic() const;
 
+    std::string m_profile;               //!< the NicProfile last set
     ModePolicy::Method m_method;         //!< traditional or dynamic
     std::optional<uint16_t> m_etherType; //!< EtherType of DRP frames, if set
     ObjectFactory m_transportFactory;    //!< DrpTransport

@@ -6,6 +6,7 @@
 
 #include "ns3/boolean.h"
 #include "ns3/double.h"
+#include "ns3/drp-compat.h"
 #include "ns3/ecmp-switch-net-device.h"
 #include "ns3/enum.h"
 #include "ns3/ethernet-channel.h"
@@ -266,7 +267,7 @@ SendLossyBurst(Ptr<RnicNetDevice> rnic, Mac48Address to, uint32_t frames, uint32
     const Time slot = rnic->GetSlotTime(size + 18);
     for (uint32_t i = 0; i < frames; ++i)
     {
-        Simulator::ScheduleWithContext(rnic->GetNode()->GetId(), slot * i, [rnic, to, size]() {
+        drp::ScheduleWithContext(rnic->GetNode()->GetId(), slot * i, [rnic, to, size]() {
             Ptr<Packet> p = Create<Packet>(size);
             SocketPriorityTag tag;
             tag.SetPriority(0);

@@ -1,0 +1,261 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#include "nic-profile.h"
+
+#include <stdexcept>
+
+namespace ns3
+{
+
+const std::string NicProfile::PAPER = "paper-1g";
+
+namespace
+{
+
+// Owners of the settings, as RnicHelper::SetProfile sorts them.
+const char* const PORT = "ns3::EthernetNetDevice";
+const char* const PCIE = "ns3::PcieLink";
+const char* const ENGINE = "ns3::DrpTransport";
+const char* const BUFFER = "ns3::IndirectBuffer";
+
+// Sources shared by the profiles of current server RNICs.
+const char* const TLP_SOURCE =
+    "PCIe Base Specification: a memory write or read completion TLP with a 4-DW header "
+    "carries 24 bytes besides its payload (from 3.0 on a 4-byte STP token with the sequence "
+    "number, before 3.0 1 + 2 framing and sequence bytes and a 1-byte END; 16-byte header; "
+    "4-byte LCRC)";
+const char* const MPS_SOURCE = "the Max_Payload_Size that server root complexes configure "
+                               "(256 bytes, lspci's MaxPayload of Xeon and EPYC servers)";
+const char* const LATENCY_SOURCE =
+    "kept from the paper's card: a DMA read then takes 2 x 250 ns plus its transfer, the "
+    "0.5 us class that Neugebauer et al. (SIGCOMM 2018, \"Understanding PCIe performance for "
+    "end host networking\") measure for small DMA reads on Xeon servers";
+const char* const SETUP_SOURCE =
+    "0: a current RNIC's DMA engines keep many requests outstanding (PCIe tags: 256 with "
+    "8-bit tags, 768 with the 10-bit tags of PCIe 4.0 on), so a request's set-up overlaps the "
+    "transfers before it; what each request still costs is its TLP overhead";
+const char* const CLOCK_SOURCE =
+    "1 GHz: a unit of processing time of 1 ns, so that cycles read as nanoseconds (not a "
+    "product's clock)";
+const char* const CX5_CYCLES =
+    "5 ns per frame: a message rate of 200 million per second, the ConnectX-5 class of "
+    "25 and 100 Gb/s RNICs (NVIDIA ConnectX-5 product brief)";
+const char* const CX6_CYCLES = "5 ns per frame: 215 million messages per second (4.65 ns, rounded "
+                               "up), the ConnectX-6 class of 200 Gb/s RNICs on PCIe 4.0 x16 "
+                               "(NVIDIA ConnectX-6 product brief)";
+const char* const CX7_CYCLES = "3 ns per frame: 330 to 370 million messages per second, the "
+                               "ConnectX-7 class of 400 Gb/s RNICs on PCIe 5.0 x16 (NVIDIA "
+                               "ConnectX-7 product brief)";
+const char* const WINDOW_SOURCE =
+    "the bandwidth-delay product of a 10 us round trip (a three-tier fabric, with PCIe at both "
+    "ends) at the line rate in 1 KiB payloads, rounded up to a power of two";
+const char* const PREFETCH_SOURCE =
+    "payload reads ahead of the port: a DMA read's round trip (about 0.55 us) at the line rate "
+    "in 1 KiB payloads, doubled so that the port never waits for a read, per transfer; twice "
+    "that for all transfers together";
+
+/**
+ * The settings of a current server RNIC.
+ * \param rate the port's rate
+ * \param pcie the PCIe link's TLP bandwidth per direction
+ * \param pcieSource where that bandwidth comes from
+ * \param cycles processing cycles per frame, at 1 GHz
+ * \param cyclesSource where they come from
+ * \param window data frames in flight per transfer
+ * \param prefetchPerTransfer payload reads ahead of the port per transfer
+ * \return the settings
+ */
+std::vector<NicProfile::Setting>
+ServerRnic(const std::string& rate,
+           const std::string& pcie,
+           const std::string& pcieSource,
+           const std::string& cycles,
+           const std::string& cyclesSource,
+           uint32_t window,
+           uint32_t prefetchPerTransfer)
+{
+    return {
+        {PORT, "DataRate", rate, "the card's port rate"},
+        {PCIE, "Bandwidth", pcie, pcieSource},
+        {PCIE, "Latency", "250ns", LATENCY_SOURCE},
+        {PCIE, "DmaSetupTime", "0ns", SETUP_SOURCE},
+        {PCIE, "MaxPayloadSize", "256", MPS_SOURCE},
+        {PCIE, "TlpOverhead", "24", TLP_SOURCE},
+        {ENGINE, "ClockFrequency", "1000000000", CLOCK_SOURCE},
+        {ENGINE, "TxProcessingCycles", cycles, cyclesSource},
+        {ENGINE, "RxProcessingCycles", cycles, cyclesSource},
+        {ENGINE, "Window", std::to_string(window), WINDOW_SOURCE},
+        {ENGINE, "TxPrefetchPerTransfer", std::to_string(prefetchPerTransfer), PREFETCH_SOURCE},
+        {ENGINE, "TxPrefetch", std::to_string(2 * prefetchPerTransfer), PREFETCH_SOURCE},
+    };
+}
+
+} // namespace
+
+const std::vector<NicProfile>&
+NicProfile::All()
+{
+    static const std::vector<NicProfile> profiles = [] {
+        std::vector<NicProfile> all;
+        NicProfile paper;
+        paper.m_name = PAPER;
+        paper.m_description =
+            "the paper's card: a Gigabit Ethernet FPGA RNIC behind PCIe 2.0 x4 (the defaults)";
+        paper.m_lineRate = DataRate("1Gbps");
+        const char* spec =
+            "the paper's prototype (drp.rst, \"Modelling decisions and their sources\")";
+        paper.m_settings = {
+            {PORT, "DataRate", "1Gbps", "Gigabit Ethernet, full duplex: the paper's link"},
+            {PCIE, "Bandwidth", "16Gbps", "PCIe 2.0 x4: 4 lanes x 5 GT/s x 8b/10b"},
+            {PCIE, "Latency", "250ns", spec},
+            {PCIE, "DmaSetupTime", "500ns", spec},
+            {PCIE, "MaxPayloadSize", "256", spec},
+            {PCIE, "TlpOverhead", "24", TLP_SOURCE},
+            {ENGINE, "ClockFrequency", "125000000", "the prototype's 125 MHz system clock"},
+            {ENGINE, "TxProcessingCycles", "16", spec},
+            {ENGINE, "RxProcessingCycles", "16", spec},
+            {ENGINE, "Window", "8", spec},
+            {ENGINE, "TxPrefetchPerTransfer", "2", spec},
+            {ENGINE, "TxPrefetch", "8", spec},
+            {ENGINE, "PayloadSize", "1024", "the paper's experiments: 1024-byte payloads"},
+            {BUFFER,
+             "Capacity",
+             "49152",
+             "the dynamic prototype's extra block memory: 393,216 bits = 48 KiB"},
+        };
+        all.push_back(paper);
+
+        auto add = [&all](const std::string& name,
+                          const std::string& description,
+                          const std::string& rate,
+                          std::vector<Setting> settings) {
+            NicProfile profile;
+            profile.m_name = name;
+            profile.m_description = description;
+            profile.m_lineRate = DataRate(rate);
+            profile.m_settings = std::move(settings);
+            all.push_back(profile);
+        };
+        // TLP bandwidth per direction: lanes x transfer rate x 128b/130b
+        // (PCIe 3.0 on), in bit/s rounded to the nearest.
+        add("25g-pcie3x8",
+            "a 25 Gb/s server RNIC on PCIe 3.0 x8",
+            "25Gbps",
+            ServerRnic("25Gbps",
+                       "63015384615bps",
+                       "PCIe 3.0 x8: 8 lanes x 8 GT/s x 128b/130b",
+                       "5",
+                       CX5_CYCLES,
+                       32,
+                       4));
+        add("100g-pcie3x16",
+            "a 100 Gb/s server RNIC on PCIe 3.0 x16",
+            "100Gbps",
+            ServerRnic("100Gbps",
+                       "126030769231bps",
+                       "PCIe 3.0 x16: 16 lanes x 8 GT/s x 128b/130b",
+                       "5",
+                       CX5_CYCLES,
+                       128,
+                       16));
+        add("200g-pcie4x16",
+            "a 200 Gb/s server RNIC on PCIe 4.0 x16",
+            "200Gbps",
+            ServerRnic("200Gbps",
+                       "252061538462bps",
+                       "PCIe 4.0 x16: 16 lanes x 16 GT/s x 128b/130b",
+                       "5",
+                       CX6_CYCLES,
+                       256,
+                       32));
+        add("400g-pcie5x16",
+            "a 400 Gb/s server RNIC on PCIe 5.0 x16",
+            "400Gbps",
+            ServerRnic("400Gbps",
+                       "504123076923bps",
+                       "PCIe 5.0 x16: 16 lanes x 32 GT/s x 128b/130b",
+                       "3",
+                       CX7_CYCLES,
+                       512,
+                       64));
+        return all;
+    }();
+    return profiles;
+}
+
+const NicProfile&
+NicProfile::Get(const std::string& name)
+{
+    for (const NicProfile& profile : All())
+    {
+        if (profile.m_name == name)
+        {
+            return profile;
+        }
+    }
+    throw std::invalid_argument("nic = \"" + name +
+                                "\" is not a NIC profile; valid: " + GetNamesText());
+}
+
+std::vector<std::string>
+NicProfile::GetNames()
+{
+    std::vector<std::string> names;
+    for (const NicProfile& profile : All())
+    {
+        names.push_back(profile.m_name);
+    }
+    return names;
+}
+
+std::string
+NicProfile::GetNamesText()
+{
+    std::string text;
+    for (const std::string& name : GetNames())
+    {
+        text += (text.empty() ? "" : ", ") + name;
+    }
+    return text;
+}
+
+const std::string&
+NicProfile::GetName() const
+{
+    return m_name;
+}
+
+const std::string&
+NicProfile::GetDescription() const
+{
+    return m_description;
+}
+
+DataRate
+NicProfile::GetLineRate() const
+{
+    return m_lineRate;
+}
+
+const std::vector<NicProfile::Setting>&
+NicProfile::GetSettings() const
+{
+    return m_settings;
+}
+
+std::string
+NicProfile::GetValue(const std::string& typeId, const std::string& attribute) const
+{
+    for (const Setting& setting : m_settings)
+    {
+        if (setting.typeId == typeId && setting.attribute == attribute)
+        {
+            return setting.value;
+        }
+    }
+    return "";
+}
+
+} // namespace ns3

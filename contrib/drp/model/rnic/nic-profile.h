@@ -1,0 +1,92 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#ifndef NIC_PROFILE_H
+#define NIC_PROFILE_H
+
+#include "ns3/data-rate.h"
+
+#include <string>
+#include <vector>
+
+namespace ns3
+{
+
+/**
+ * \ingroup drp
+ * \brief A named RNIC: the attribute values of its port, its DRP engine and
+ * its PCIe host interface, each with where the value comes from.
+ *
+ * drp's attribute defaults describe the paper's card: a Gigabit Ethernet
+ * FPGA RNIC behind PCIe 2.0 x4, one frame processed at a time, which moves
+ * at most about 7.7 Gb/s whatever its port's rate (its DMA engines spend
+ * 500 ns of set-up and 560 ns of TLPs on every 1 KiB payload). A profile
+ * names another card as a whole, so that a fabric at 25 to 400 Gb/s measures
+ * the network and not that card:
+ *
+ * - "paper-1g": the paper's card, exactly the attribute defaults (applying it
+ *   changes nothing; every published figure uses it);
+ * - "25g-pcie3x8", "100g-pcie3x16", "200g-pcie4x16", "400g-pcie5x16": server
+ *   RNICs of those port rates behind the host interface such a card has.
+ *
+ * Profiles are named after what they describe (port rate, PCIe generation and
+ * lanes), not after products. RnicHelper::SetProfile() applies one; a
+ * setting made after it (SetDeviceAttribute, SetTransportAttribute, ...)
+ * overrides that value. The docs ("NIC profiles" in drp.rst) list every
+ * value with its source.
+ */
+class NicProfile
+{
+  public:
+    /// One attribute value of a profile.
+    struct Setting
+    {
+        std::string typeId;    //!< the object's TypeId name, e.g. "ns3::PcieLink"
+        std::string attribute; //!< the attribute's name
+        std::string value;     //!< its value, as ns-3 parses it from a string
+        std::string source;    //!< where the value comes from, or why it was chosen
+    };
+
+    /**
+     * \param name a profile's name
+     * \return that profile
+     * \throws std::invalid_argument for an unknown name, naming the valid ones
+     */
+    static const NicProfile& Get(const std::string& name);
+    /// \return every profile's name, the paper's card first, then by rate
+    static std::vector<std::string> GetNames();
+    /// \return the names, comma-separated (for help texts and messages)
+    static std::string GetNamesText();
+    /// The name of the paper's card, the profile of the attribute defaults.
+    static const std::string PAPER;
+
+    /// \return the profile's name
+    const std::string& GetName() const;
+    /// \return one line on what the profile describes
+    const std::string& GetDescription() const;
+    /// \return the port's line rate (the highest rate the card runs at)
+    DataRate GetLineRate() const;
+    /// \return every attribute value of the profile
+    const std::vector<Setting>& GetSettings() const;
+    /**
+     * \param typeId a TypeId name
+     * \param attribute an attribute of it
+     * \return the profile's value of it, or "" if the profile leaves it at
+     *         its default
+     */
+    std::string GetValue(const std::string& typeId, const std::string& attribute) const;
+
+  private:
+    /// \return every profile, the paper's card first
+    static const std::vector<NicProfile>& All();
+
+    std::string m_name;              //!< the name
+    std::string m_description;       //!< what it describes
+    DataRate m_lineRate;             //!< the port's rate
+    std::vector<Setting> m_settings; //!< its attribute values
+};
+
+} // namespace ns3
+
+#endif /* NIC_PROFILE_H */
