@@ -346,6 +346,7 @@ def run_fabric(
     queue_interval: float | str = 0.0,
     ack_every: int = 1,
     ack_delay: float | str = 0.0,
+    nic: str = "paper-1g",
 ) -> FabricRunResult:
     """Run one fabric experiment in this process and return its :class:`FabricRunResult`.
 
@@ -387,8 +388,11 @@ def run_fabric(
     coalescing: frames that land in order acknowledged this many at a time;
     1, the default, acknowledges each, as the published protocol) and
     ack_delay (the longest an owed acknowledgement waits; seconds or a
-    string such as "100us"; 0: the default, 50 us). ns-3's attribute
-    defaults are reset before each run.
+    string such as "100us"; 0: the default, 50 us), nic (the RNICs' NIC
+    profile: "paper-1g", the paper's card and the default, whose PCIe moves
+    at most 7.7 Gb/s; "25g-pcie3x8", "100g-pcie3x16", "200g-pcie4x16" or
+    "400g-pcie5x16", server RNICs of that rate and PCIe; host_rate sets the
+    port's rate). ns-3's attribute defaults are reset before each run.
 
     Raises ``TypeError`` for an unknown parameter or a wrong type,
     ``ValueError`` for an invalid value.

@@ -178,6 +178,7 @@ LATER_PARAMETERS = {
     "queue_interval": 0.0,
     "ack_every": 1,
     "ack_delay": 0.0,
+    "nic": "paper-1g",
 }
 
 

@@ -520,6 +520,12 @@ Fields<FabricConfig>()
                   "with ack_every above 1, the longest an owed acknowledgement waits: seconds, "
                   "or a string such as \"100us\" (0: the default, 50 us)",
                   &C::ackDelay),
+        MakeField("nic",
+                  "nic",
+                  "the RNICs' NIC profile (NicProfile): \"paper-1g\" (the paper's card, the "
+                  "defaults), \"25g-pcie3x8\", \"100g-pcie3x16\", \"200g-pcie4x16\" or "
+                  "\"400g-pcie5x16\"; host_rate sets the port's rate",
+                  &C::nic),
     };
     return fields;
 }

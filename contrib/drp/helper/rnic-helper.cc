@@ -98,6 +98,12 @@ RnicHelper::SetProfile(const std::string& name)
     const NicProfile& profile = NicProfile::Get(name);
     for (const NicProfile::Setting& setting : profile.GetSettings())
     {
+        if (NicProfile::IsDefaultChanged(setting))
+        {
+            NS_LOG_INFO("profile " << name << ": " << setting.typeId << "::" << setting.attribute
+                                   << " keeps the default set with Config::SetDefault");
+            continue;
+        }
         const StringValue value(setting.value);
         if (setting.typeId == "ns3::EthernetNetDevice")
         {

@@ -89,7 +89,9 @@ class RnicHelper : public EthernetHelper
     /**
      * Makes RNICs of a NicProfile: sets every attribute value of the profile
      * (port, PCIe link, transport, indirect buffer) as the Set*Attribute
-     * calls would. A setting made after this call overrides the profile's.
+     * calls would. A setting made after this call overrides the profile's,
+     * and an attribute default changed with Config::SetDefault (or
+     * --ns3::TYPE::NAME on a command line) is kept (NicProfile::IsDefaultChanged).
      * \param name a profile's name (NicProfile::GetNames()); anything else
      *        throws std::invalid_argument naming the valid ones
      */

@@ -22,6 +22,7 @@
 #include "ns3/flow-size-cdf.h"
 #include "ns3/leaf-spine-fabric-helper.h"
 #include "ns3/mode-policy.h"
+#include "ns3/nic-profile.h"
 #include "ns3/object-factory.h"
 #include "ns3/queue-size.h"
 #include "ns3/rdma-host-application.h"
@@ -470,6 +471,7 @@ FabricScenario::Config::Validate() const
     drp::RequireOneOf("workload", workload, {"incast", "permutation", "all-to-all", "poisson"});
     drp::RequireOneOf("method", method, {"traditional", "dynamic"});
     drp::RequireOneOf("timeoutMode", timeoutMode, {"fixed", "adaptive"});
+    NicProfile::Get(nic); // throws for an unknown profile, naming the valid ones
     drp::RequireInRange("frp", frp, 0.0, 1.0);
     drp::RequireInRange<uint32_t>("bytes", bytes, 1, 1u << 31);
     drp::RequireInRange<Time>("duration", duration, NanoSeconds(1), Seconds(1000));
@@ -680,6 +682,12 @@ FabricScenario::Config::AddToCommandLine(CommandLine& cmd, drp::StrictOptions& s
                     "queueInterval",
                     "sample every switch port's backlog at this interval (0: none; up to 1s)",
                     queueInterval);
+    cmd.AddValue("nic",
+                 "the RNICs' NIC profile: " + NicProfile::GetNamesText() +
+                     " (paper-1g: the paper's Gigabit card, whose PCIe moves at most 7.7 Gb/s; "
+                     "the others are server RNICs of that rate and PCIe); hostRate sets the "
+                     "port's rate",
+                 nic);
 }
 
 double
@@ -938,6 +946,7 @@ FabricScenario::RunValidated(const Config& config)
     RngSeedManager::SetRun(config.run);
 
     RnicHelper rnic;
+    rnic.SetProfile(config.nic);
     rnic.SetMethod(config.method);
     rnic.SetTransportAttribute(
         "TimeoutMode",

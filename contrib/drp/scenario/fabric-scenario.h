@@ -110,6 +110,9 @@ class FabricScenario
         Time ackDelay{Seconds(0)};
         /// sample every switch port's backlog at this interval into Result::queues (0: none)
         Time queueInterval{Seconds(0)};
+        /// the RNICs' NicProfile (paper-1g: the paper's card, the attribute defaults);
+        /// hostRate sets the port's rate, window (if set) the transports' Window
+        std::string nic{"paper-1g"};
 
         /**
          * Throws std::invalid_argument naming the first invalid option, its

@@ -9,12 +9,14 @@
 
 #include "drp-test-bed.h"
 
+#include "ns3/config.h"
 #include "ns3/data-rate.h"
 #include "ns3/drp-compat.h"
 #include "ns3/drp-transport.h"
 #include "ns3/indirect-buffer.h"
 #include "ns3/nic-profile.h"
 #include "ns3/node-container.h"
+#include "ns3/nstime.h"
 #include "ns3/packet.h"
 #include "ns3/pcie-link.h"
 #include "ns3/rdma-host-application.h"
@@ -167,6 +169,27 @@ class DrpProfileValuesTestCase : public TestCase
         NS_TEST_EXPECT_MSG_EQ(bandwidth.Get(),
                               DataRate("126030769231bps"),
                               "the rest of the profile stays");
+        Simulator::Destroy();
+
+        // A default the user changed (Config::SetDefault, --ns3::...) wins
+        // over the profile; the profile's other values still apply.
+        Config::SetDefault("ns3::DrpTransport::Window", UintegerValue(16));
+        Config::SetDefault("ns3::PcieLink::DmaSetupTime", StringValue("100ns"));
+        RnicHelper user;
+        user.SetProfile("400g-pcie5x16");
+        NodeContainer userNodes;
+        userNodes.Create(2);
+        Ptr<RnicNetDevice> userRnic =
+            DynamicCast<RnicNetDevice>(user.Install(userNodes.Get(0), userNodes.Get(1)).Get(0));
+        userRnic->GetTransport()->GetAttribute("Window", window);
+        NS_TEST_EXPECT_MSG_EQ(window.Get(), 16, "the user's default Window wins");
+        TimeValue setup;
+        userRnic->GetPcieLink()->GetAttribute("DmaSetupTime", setup);
+        NS_TEST_EXPECT_MSG_EQ(setup.Get(), NanoSeconds(100), "so does the user's set-up time");
+        UintegerValue prefetch;
+        userRnic->GetTransport()->GetAttribute("TxPrefetch", prefetch);
+        NS_TEST_EXPECT_MSG_EQ(prefetch.Get(), 128, "the profile's other values apply");
+        Config::Reset();
         Simulator::Destroy();
 
         std::string message;

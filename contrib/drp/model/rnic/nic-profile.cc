@@ -4,6 +4,10 @@
 
 #include "nic-profile.h"
 
+#include "ns3/attribute.h"
+#include "ns3/fatal-error.h"
+#include "ns3/type-id.h"
+
 #include <stdexcept>
 
 namespace ns3
@@ -256,6 +260,23 @@ NicProfile::GetValue(const std::string& typeId, const std::string& attribute) co
         }
     }
     return "";
+}
+
+bool
+NicProfile::IsDefaultChanged(const Setting& setting)
+{
+    const std::string paperValue = Get(PAPER).GetValue(setting.typeId, setting.attribute);
+    NS_ABORT_MSG_IF(paperValue.empty(),
+                    "the paper's card has no value of " << setting.typeId
+                                                        << "::" << setting.attribute);
+    TypeId::AttributeInformation info;
+    const bool found =
+        TypeId::LookupByName(setting.typeId).LookupAttributeByName(setting.attribute, &info);
+    NS_ABORT_MSG_UNLESS(found, setting.typeId << " has no attribute " << setting.attribute);
+    Ptr<AttributeValue> paper = info.checker->Create();
+    paper->DeserializeFromString(paperValue, info.checker);
+    return info.initialValue->SerializeToString(info.checker) !=
+           paper->SerializeToString(info.checker);
 }
 
 } // namespace ns3

@@ -33,8 +33,9 @@ namespace ns3
  * Profiles are named after what they describe (port rate, PCIe generation and
  * lanes), not after products. RnicHelper::SetProfile() applies one; a
  * setting made after it (SetDeviceAttribute, SetTransportAttribute, ...)
- * overrides that value. The docs ("NIC profiles" in drp.rst) list every
- * value with its source.
+ * overrides that value, and so does an attribute default changed with
+ * Config::SetDefault or --ns3::TYPE::NAME on a command line. The docs ("NIC profiles" in drp.rst)
+ * list every value with its source.
  */
 class NicProfile
 {
@@ -76,6 +77,15 @@ class NicProfile
      *         its default
      */
     std::string GetValue(const std::string& typeId, const std::string& attribute) const;
+    /**
+     * Whether a setting's attribute no longer has the paper card's value as
+     * its default: Config::SetDefault (or --ns3::TYPE::NAME on a command
+     * line) changed it. Such a default is the user's and wins over every
+     * profile (RnicHelper::SetProfile leaves it).
+     * \param setting a setting of any profile
+     * \return whether its attribute's default was changed
+     */
+    static bool IsDefaultChanged(const Setting& setting);
 
   private:
     /// \return every profile, the paper's card first
