@@ -230,6 +230,7 @@ def run(
     defaults: Mapping[str, str] | None = None,
     pcap: str = "",
     ascii: str = "",
+    nic: str = "paper-1g",
 ) -> RunResult:
     """Run one experiment in this process and return its :class:`RunResult`.
 
@@ -245,7 +246,11 @@ def run(
     of ns-3 attribute defaults, e.g.
     {"ns3::DrpTransport::HandshakeTimeout": "2ms"}), pcap and ascii (file
     prefixes: PREFIX-NODE-DEVICE.pcap and .tr for both RNICs and every switch
-    port; "" for none). ns-3's attribute defaults are reset before each run.
+    port; "" for none), nic (the RNICs' NIC profile: "paper-1g", the
+    paper's card and the default; "25g-pcie3x8", "100g-pcie3x16",
+    "200g-pcie4x16" or "400g-pcie5x16", server RNICs of that rate; rate sets
+    the port's rate, and a value in defaults wins over the profile's). ns-3's
+    attribute defaults are reset before each run.
 
     Raises ``TypeError`` for an unknown parameter or a wrong type,
     ``ValueError`` for an invalid value.

@@ -366,6 +366,12 @@ Fields<ScenarioConfig>()
                   "write PREFIX-NODE-DEVICE.tr (ns-3 ascii traces) for the same devices "
                   "(\"\": none)",
                   &C::ascii),
+        MakeField("nic",
+                  "nic",
+                  "the RNICs' NIC profile (NicProfile): \"paper-1g\" (the paper's card, the "
+                  "defaults), \"25g-pcie3x8\", \"100g-pcie3x16\", \"200g-pcie4x16\" or "
+                  "\"400g-pcie5x16\"; rate sets the port's rate",
+                  &C::nic),
     };
     return fields;
 }

@@ -71,6 +71,7 @@ def test_every_parameter_reaches_cpp(tmp_path):
         "defaults": {"ns3::PcieLink::Latency": "300ns"},
         "pcap": str(tmp_path / "p"),
         "ascii": str(tmp_path / "a"),
+        "nic": "100g-pcie3x16",
     }
     assert set(given) == set(PARAMETERS)
     defaults = drp.Config().to_dict()
@@ -413,6 +414,19 @@ def test_every_command_line_option_is_a_parameter():
     options -= {"repetitions", "csv"}
     snake_case = {re.sub(r"([A-Z])", r"_\1", option).lower() for option in options}
     assert snake_case == set(PARAMETERS) - {"defaults"}
+
+
+def test_a_nic_profile_fills_a_fast_link():
+    # The paper's card moves at most 7.7 Gb/s through its PCIe at any rate; a
+    # 100 Gb/s server RNIC's profile moves the same 1 MiB writes several
+    # times faster (the responder's registration, 104 us, is the same).
+    params = {"transfers": 2, "size": 1 << 20, "rate": "100Gbps"}
+    paper = drp.run(**params).summary["mean_us"]
+    server = drp.run(**params, nic="100g-pcie3x16")
+    assert server.params["nic"] == "100g-pcie3x16"
+    assert paper > 4 * server.summary["mean_us"]
+    with pytest.raises(ValueError, match='nic = "100g" is not a NIC profile; valid: paper-1g, '):
+        drp.run(nic="100g")
 
 
 def test_a_run_without_successes_says_so():

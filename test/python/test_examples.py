@@ -377,6 +377,21 @@ def test_rnic_fabric_notes_a_fabric_rate_a_star_does_not_use():
     assert "note:" not in quiet.stderr
 
 
+def test_rnic_fabric_notes_hosts_that_cannot_fill_their_links():
+    # The paper's card (the default) on 25 Gb/s host links: its PCIe, not the
+    # network, limits the flows, and the run says so before it starts.
+    slow = run("rnic-fabric", "--hosts=2", "--degree=1", "--hostRate=25Gbps")
+    assert slow.returncode == 0, slow.stderr
+    assert "note: the RNICs (--nic=paper-1g) move at most 7.7283 Gb/s" in slow.stderr
+    assert "--nic=paper-1g, 25g-pcie3x8, 100g-pcie3x16" in slow.stderr
+    fast = run("rnic-fabric", "--hosts=2", "--degree=1", "--hostRate=25Gbps", "--nic=25g-pcie3x8")
+    assert fast.returncode == 0, fast.stderr
+    assert "note:" not in fast.stderr
+    wrong = run("rnic-fabric", "--nic=100g")
+    assert wrong.returncode != 0
+    assert 'nic = "100g" is not a NIC profile; valid: paper-1g, ' in wrong.stderr
+
+
 def test_rnic_fabric_reports_every_drop_and_the_time_of_the_last_transfer(tmp_path):
     drops = tmp_path / "drops.csv"
     result = run(

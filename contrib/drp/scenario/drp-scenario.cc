@@ -16,6 +16,7 @@
 #include "ns3/internet-stack-helper.h"
 #include "ns3/ipv4-address-helper.h"
 #include "ns3/log.h"
+#include "ns3/nic-profile.h"
 #include "ns3/pointer.h"
 #include "ns3/rdma-host-application.h"
 #include "ns3/rdma-host-helper.h"
@@ -186,6 +187,7 @@ DrpScenario::Config::Validate() const
     drp::RequireInRange<uint32_t>("payload", payload, 1, 1500 - 32);
     drp::RequireOneOf("operation", operation, {"write", "read"});
     drp::RequireOneOf("topology", topology, {"p2p", "line"});
+    NicProfile::Get(nic); // throws for an unknown profile, naming the valid ones
     drp::RequireInRange<uint32_t>("switches", switches, 1, 64);
     const DataRate minRate(10000000);     // 10BASE-T
     const DataRate maxRate(800000000000); // 800GBASE
@@ -239,6 +241,11 @@ DrpScenario::Config::AddToCommandLine(CommandLine& cmd, drp::StrictOptions& stri
                  "write PREFIX-NODE-DEVICE.tr (ns-3 ascii traces) for the same devices (empty: "
                  "none)",
                  ascii);
+    cmd.AddValue("nic",
+                 "the RNICs' NIC profile: " + NicProfile::GetNamesText() +
+                     " (paper-1g: the paper's Gigabit card, the default); rate sets the port's "
+                     "rate",
+                 nic);
 }
 
 void
@@ -325,6 +332,7 @@ DrpScenario::RunValidated(const Config& config)
     RngSeedManager::SetRun(config.run);
 
     RnicHelper rnic;
+    rnic.SetProfile(config.nic);
     rnic.SetMethod(config.method);
     rnic.SetDeviceAttribute("DataRate", DataRateValue(config.rate));
     rnic.SetTransportAttribute("PayloadSize", UintegerValue(config.payload));

@@ -72,6 +72,9 @@ class DrpScenario
         std::string pcap;
         /// ascii traces of the same devices, PREFIX-NODE-DEVICE.tr (empty: none)
         std::string ascii;
+        /// the RNICs' NicProfile (paper-1g: the paper's card, the attribute defaults);
+        /// rate sets the port's rate, payload the transports' PayloadSize
+        std::string nic{"paper-1g"};
 
         /**
          * Throws std::invalid_argument naming the first invalid option, its

@@ -6,6 +6,7 @@
 
 #include "ns3/attribute.h"
 #include "ns3/fatal-error.h"
+#include "ns3/nstime.h"
 #include "ns3/type-id.h"
 
 #include <stdexcept>
@@ -260,6 +261,22 @@ NicProfile::GetValue(const std::string& typeId, const std::string& attribute) co
         }
     }
     return "";
+}
+
+DataRate
+NicProfile::GetDmaRate(uint32_t payload) const
+{
+    auto value = [this](const std::string& attribute) {
+        const std::string mine = GetValue(PCIE, attribute);
+        return mine.empty() ? Get(PAPER).GetValue(PCIE, attribute) : mine;
+    };
+    const DataRate bandwidth(value("Bandwidth"));
+    const Time setup(value("DmaSetupTime"));
+    const uint64_t mps = std::stoull(value("MaxPayloadSize"));
+    const uint64_t overhead = std::stoull(value("TlpOverhead"));
+    const uint64_t bytes = payload + (payload + mps - 1) / mps * overhead;
+    const double seconds = setup.GetSeconds() + bytes * 8.0 / bandwidth.GetBitRate();
+    return DataRate(static_cast<uint64_t>(payload * 8.0 / seconds));
 }
 
 bool

@@ -86,6 +86,15 @@ class NicProfile
      * \return whether its attribute's default was changed
      */
     static bool IsDefaultChanged(const Setting& setting);
+    /**
+     * The most a DMA engine of the profile's PCIe link moves in payloads of
+     * one size: payload / (DmaSetupTime + the payload's TLPs at Bandwidth).
+     * The paper's card: 7.73 Gb/s with 1 KiB payloads, whatever its port's
+     * rate.
+     * \param payload bytes per DMA request
+     * \return that rate
+     */
+    DataRate GetDmaRate(uint32_t payload) const;
 
   private:
     /// \return every profile, the paper's card first
