@@ -6,6 +6,7 @@
 // message names the parameter, the value given and the valid range.
 
 #include "ns3/command-line.h"
+#include "ns3/config.h"
 #include "ns3/double.h"
 #include "ns3/drp-compat.h"
 #include "ns3/drp-scenario.h"
@@ -233,6 +234,27 @@ class DrpConfigPayloadTestCase : public DrpConfigTestCase
         ExpectInvalid("MTU 1000 under PayloadSize 1024",
                       [other]() { other->SetAttribute("Mtu", UintegerValue(1000)); },
                       {"PayloadSize", "= 1024", "MTU 1000", "[1, 968]"});
+        Simulator::Destroy();
+
+        // Defaults (Config::SetDefault, --ns3::... on a command line): a
+        // PayloadSize default above 1468 meets a jumbo Mtu default, whatever
+        // the order in which the RNIC's parts are made; alone it is refused,
+        // naming the MTU.
+        Config::SetDefault("ns3::DrpTransport::PayloadSize", UintegerValue(4096));
+        Config::SetDefault("ns3::EthernetNetDevice::Mtu", UintegerValue(9000));
+        Ptr<RnicNetDevice> jumbo = CreateObject<RnicNetDevice>();
+        NS_TEST_EXPECT_MSG_EQ(jumbo->GetMtu(), 9000, "the Mtu default");
+        NS_TEST_EXPECT_MSG_EQ(jumbo->GetTransport()->GetPayloadSize(),
+                              4096,
+                              "the PayloadSize default, with it");
+        NodeContainer jumboNodes;
+        jumboNodes.Create(2);
+        RnicHelper().Install(jumboNodes.Get(0), jumboNodes.Get(1));
+        Config::SetDefault("ns3::EthernetNetDevice::Mtu", UintegerValue(1500));
+        ExpectInvalid("a PayloadSize default of 4096 under the default MTU",
+                      []() { CreateObject<RnicNetDevice>(); },
+                      {"PayloadSize", "= 4096", "MTU 1500", "[1, 1468]"});
+        Config::Reset();
         Simulator::Destroy();
     }
 };

@@ -107,7 +107,11 @@ RnicNetDevice::RnicNetDevice()
       m_rxQueue(CreateObject<DropTailQueue<Packet>>())
 {
     NS_LOG_FUNCTION(this);
-    SetTransport(CreateObject<DrpTransport>());
+    // Not checked against the MTU yet: the device's attributes (Mtu among
+    // them) are set after its constructor, and a PayloadSize default above
+    // 1468 must be able to meet an Mtu default above 1500. SetMtu and
+    // SetTransport check from then on.
+    AttachTransport(CreateObject<DrpTransport>());
     SetEtherType(m_etherType); // registers DRP's ECN marker for it
 }
 
@@ -163,6 +167,16 @@ RnicNetDevice::SetTransport(Ptr<DrpTransport> transport)
 {
     NS_LOG_FUNCTION(this << transport);
     NS_ABORT_MSG_IF(!transport, "RnicNetDevice needs a DrpTransport");
+    // Refused before anything is wired: a transport half attached to this
+    // device would hold it, and it the transport, for ever.
+    DrpTransport::CheckPayloadFitsMtu(transport->GetPayloadSize(), GetMtu());
+    AttachTransport(transport);
+}
+
+void
+RnicNetDevice::AttachTransport(Ptr<DrpTransport> transport)
+{
+    NS_ABORT_MSG_IF(!transport, "RnicNetDevice needs a DrpTransport");
     if (m_transport && m_transport != transport)
     {
         m_transport->Dispose();
@@ -179,7 +193,6 @@ RnicNetDevice::SetTransport(Ptr<DrpTransport> transport)
         m_transport->SetModePolicy(CreateObject<ModePolicy>());
     }
     SetMethod(m_method);
-    m_transport->CheckPayloadFitsMtu();
 }
 
 void

@@ -199,6 +199,12 @@ class RnicNetDevice : public EthernetNetDevice
 
   private:
     /**
+     * Wires a transport to this port, its PCIe link and policy, without
+     * checking its PayloadSize against the MTU (SetTransport does).
+     * \param transport the DRP transport
+     */
+    void AttachTransport(Ptr<DrpTransport> transport);
+    /**
      * \return the kinds of DRP frame (DrpTxScheduler::Kinds) no pause holds
      *         now: with PFC, data and control each by its class; without, any
      */
