@@ -37,38 +37,6 @@ namespace
 {
 
 /**
- * \param typeId a TypeId name
- * \param attribute one of its attributes
- * \param value a value of it, as a string
- * \return the value as the attribute's checker writes it (so that "1Gbps"
- *         and "1000000000bps" compare equal)
- */
-std::string
-Canonical(const std::string& typeId, const std::string& attribute, const std::string& value)
-{
-    TypeId::AttributeInformation info;
-    const bool found = TypeId::LookupByName(typeId).LookupAttributeByName(attribute, &info);
-    NS_ABORT_MSG_UNLESS(found, typeId << " has no attribute " << attribute);
-    Ptr<AttributeValue> parsed = info.checker->Create();
-    NS_ABORT_MSG_UNLESS(parsed->DeserializeFromString(value, info.checker),
-                        typeId << "::" << attribute << " cannot take " << value);
-    return parsed->SerializeToString(info.checker);
-}
-
-/**
- * \param typeId a TypeId name
- * \param attribute one of its attributes
- * \return its default, as its checker writes it
- */
-std::string
-Default(const std::string& typeId, const std::string& attribute)
-{
-    TypeId::AttributeInformation info;
-    TypeId::LookupByName(typeId).LookupAttributeByName(attribute, &info);
-    return info.initialValue->SerializeToString(info.checker);
-}
-
-/**
  * \param rnic an RNIC
  * \param typeId the TypeId name of one of its parts
  * \return that part
@@ -114,8 +82,8 @@ class DrpProfileValuesTestCase : public TestCase
         NS_TEST_ASSERT_MSG_EQ(NicProfile::GetNames().front(), NicProfile::PAPER, "paper first");
         for (const NicProfile::Setting& s : NicProfile::Get(NicProfile::PAPER).GetSettings())
         {
-            NS_TEST_EXPECT_MSG_EQ(Canonical(s.typeId, s.attribute, s.value),
-                                  Default(s.typeId, s.attribute),
+            NS_TEST_EXPECT_MSG_EQ(NicProfile::Canonical(s.typeId, s.attribute, s.value),
+                                  NicProfile::GetDefault(s.typeId, s.attribute),
                                   "the paper's card is the default of " << s.typeId
                                                                         << "::" << s.attribute);
         }
@@ -126,12 +94,12 @@ class DrpProfileValuesTestCase : public TestCase
                                   false,
                                   name << " sets its port's rate");
             NS_TEST_EXPECT_MSG_EQ(
-                Canonical("ns3::EthernetNetDevice",
-                          "DataRate",
-                          profile.GetValue("ns3::EthernetNetDevice", "DataRate")),
-                Canonical("ns3::EthernetNetDevice",
-                          "DataRate",
-                          std::to_string(profile.GetLineRate().GetBitRate()) + "bps"),
+                NicProfile::Canonical("ns3::EthernetNetDevice",
+                                      "DataRate",
+                                      profile.GetValue("ns3::EthernetNetDevice", "DataRate")),
+                NicProfile::Canonical("ns3::EthernetNetDevice",
+                                      "DataRate",
+                                      std::to_string(profile.GetLineRate().GetBitRate()) + "bps"),
                 name << ": its line rate is its port's rate");
             RnicHelper helper;
             helper.SetProfile(name);
@@ -145,8 +113,8 @@ class DrpProfileValuesTestCase : public TestCase
                 NS_TEST_EXPECT_MSG_EQ(s.source.empty(), false, name << ": a source for each");
                 StringValue value;
                 Part(rnic, s.typeId)->GetAttribute(s.attribute, value);
-                NS_TEST_EXPECT_MSG_EQ(Canonical(s.typeId, s.attribute, value.Get()),
-                                      Canonical(s.typeId, s.attribute, s.value),
+                NS_TEST_EXPECT_MSG_EQ(NicProfile::Canonical(s.typeId, s.attribute, value.Get()),
+                                      NicProfile::Canonical(s.typeId, s.attribute, s.value),
                                       name << " sets " << s.typeId << "::" << s.attribute);
             }
             Simulator::Destroy();

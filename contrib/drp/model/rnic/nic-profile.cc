@@ -286,14 +286,46 @@ NicProfile::IsDefaultChanged(const Setting& setting)
     NS_ABORT_MSG_IF(paperValue.empty(),
                     "the paper's card has no value of " << setting.typeId
                                                         << "::" << setting.attribute);
+    return GetDefault(setting.typeId, setting.attribute) !=
+           Canonical(setting.typeId, setting.attribute, paperValue);
+}
+
+namespace
+{
+
+/**
+ * \param typeId a TypeId name
+ * \param attribute one of its attributes
+ * \return what TypeId knows of it (aborts if it does not exist)
+ */
+TypeId::AttributeInformation
+Lookup(const std::string& typeId, const std::string& attribute)
+{
     TypeId::AttributeInformation info;
-    const bool found =
-        TypeId::LookupByName(setting.typeId).LookupAttributeByName(setting.attribute, &info);
-    NS_ABORT_MSG_UNLESS(found, setting.typeId << " has no attribute " << setting.attribute);
-    Ptr<AttributeValue> paper = info.checker->Create();
-    paper->DeserializeFromString(paperValue, info.checker);
-    return info.initialValue->SerializeToString(info.checker) !=
-           paper->SerializeToString(info.checker);
+    const bool found = TypeId::LookupByName(typeId).LookupAttributeByName(attribute, &info);
+    NS_ABORT_MSG_UNLESS(found, typeId << " has no attribute " << attribute);
+    return info;
+}
+
+} // namespace
+
+std::string
+NicProfile::Canonical(const std::string& typeId,
+                      const std::string& attribute,
+                      const std::string& value)
+{
+    const TypeId::AttributeInformation info = Lookup(typeId, attribute);
+    Ptr<AttributeValue> parsed = info.checker->Create();
+    NS_ABORT_MSG_UNLESS(parsed->DeserializeFromString(value, info.checker),
+                        typeId << "::" << attribute << " cannot take " << value);
+    return parsed->SerializeToString(info.checker);
+}
+
+std::string
+NicProfile::GetDefault(const std::string& typeId, const std::string& attribute)
+{
+    const TypeId::AttributeInformation info = Lookup(typeId, attribute);
+    return info.initialValue->SerializeToString(info.checker);
 }
 
 } // namespace ns3

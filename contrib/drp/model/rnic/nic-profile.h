@@ -87,6 +87,24 @@ class NicProfile
      */
     static bool IsDefaultChanged(const Setting& setting);
     /**
+     * \param typeId a TypeId name
+     * \param attribute one of its attributes
+     * \param value a value of it, as a string
+     * \return the value as the attribute's checker writes it, so that
+     *         "1Gbps" and "1000000000bps" compare equal (aborts if the
+     *         attribute does not exist or cannot take the value)
+     */
+    static std::string Canonical(const std::string& typeId,
+                                 const std::string& attribute,
+                                 const std::string& value);
+    /**
+     * \param typeId a TypeId name
+     * \param attribute one of its attributes
+     * \return its default now (Config::SetDefault changes it), as its checker
+     *         writes it
+     */
+    static std::string GetDefault(const std::string& typeId, const std::string& attribute);
+    /**
      * The most a DMA engine of the profile's PCIe link moves in payloads of
      * one size: payload / (DmaSetupTime + the payload's TLPs at Bandwidth).
      * The paper's card: 7.73 Gb/s with 1 KiB payloads, whatever its port's
