@@ -64,10 +64,8 @@ NoteHostLimit(const FabricScenario::Config& config)
         }
     }
     const uint32_t payload = 1024;
-    // A data frame on the wire: preamble and SFD, Ethernet header, DRP header,
-    // payload, FCS, gap.
-    const double wire = 8 + 14 + 32 + payload + 4 + 12;
-    const double ceiling = config.hostRate.GetBitRate() * payload / wire;
+    const double ceiling =
+        config.hostRate.GetBitRate() * double(payload) / (payload + DrpTransport::WIRE_OVERHEAD);
     const DataRate dma = nic.GetDmaRate(payload);
     if (dma.GetBitRate() < ceiling)
     {

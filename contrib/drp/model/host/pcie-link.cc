@@ -163,6 +163,13 @@ PcieLink::GetSerializationTime(uint32_t bytes) const
     return m_txTimes.Get(m_bandwidth, bytes + tlps * m_tlpOverhead);
 }
 
+DataRate
+PcieLink::GetDmaRate(uint32_t bytes) const
+{
+    const Time perRequest = m_dmaSetupTime + GetSerializationTime(bytes);
+    return DataRate(static_cast<uint64_t>(bytes * 8.0 / perRequest.GetSeconds()));
+}
+
 Time
 PcieLink::GetLatency() const
 {

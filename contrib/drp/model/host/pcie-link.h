@@ -161,6 +161,13 @@ class PcieLink : public Object
     /// \return the DMA engines' per-request set-up time
     Time GetDmaSetupTime() const;
     /**
+     * \param bytes payload bytes per request
+     * \return the most one DMA engine moves in requests of that size:
+     *         bytes / (DmaSetupTime + GetSerializationTime(bytes)), whatever
+     *         the Latency (requests pipeline)
+     */
+    DataRate GetDmaRate(uint32_t bytes) const;
+    /**
      * \param kind a kind of transaction
      * \return how many of that kind this link has carried
      */

@@ -35,6 +35,10 @@ constexpr uint32_t INTERFRAME_GAP = 12;
 
 NS_OBJECT_ENSURE_REGISTERED(DrpTransport);
 
+const uint32_t DrpTransport::WIRE_OVERHEAD = DrpHeader::SIZE + EthernetNetDevice::HEADER_SIZE +
+                                             EthernetNetDevice::FCS_SIZE +
+                                             EthernetNetDevice::PREAMBLE_SFD_SIZE + INTERFRAME_GAP;
+
 TypeId
 DrpTransport::GetTypeId()
 {
@@ -297,9 +301,7 @@ DrpTransport::DrpTransport()
 {
     NS_LOG_FUNCTION(this);
     // A paced frame's time at its rate counts its bytes on the wire.
-    m_scheduler.SetPacingOverhead(DrpHeader::SIZE + EthernetNetDevice::HEADER_SIZE +
-                                  EthernetNetDevice::FCS_SIZE +
-                                  EthernetNetDevice::PREAMBLE_SFD_SIZE + INTERFRAME_GAP);
+    m_scheduler.SetPacingOverhead(WIRE_OVERHEAD);
     m_scheduler.SetWakeCallback(MakeCallback(&DrpTransport::FetchAhead, this));
 }
 

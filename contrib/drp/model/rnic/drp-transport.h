@@ -414,6 +414,13 @@ class DrpTransport : public Object
     Time GetCnpInterval() const;
     /// The largest AckEvery.
     static constexpr uint32_t MAX_ACK_EVERY = 65535;
+    /**
+     * Bytes a data frame puts on the wire besides its payload, at a port's
+     * default InterframeGap: DRP header, Ethernet header and FCS, preamble
+     * and SFD, gap (70). Pacing counts them; a line's goodput ceiling is
+     * payload / (payload + WIRE_OVERHEAD) of its rate.
+     */
+    static const uint32_t WIRE_OVERHEAD;
     /// \param frames AckEvery (1 to MAX_ACK_EVERY; throws std::invalid_argument otherwise)
     void SetAckEvery(uint32_t frames);
     /// \return AckEvery

@@ -6,7 +6,8 @@
 
 #include "ns3/attribute.h"
 #include "ns3/fatal-error.h"
-#include "ns3/nstime.h"
+#include "ns3/pcie-link.h"
+#include "ns3/string.h"
 #include "ns3/type-id.h"
 
 #include <stdexcept>
@@ -266,17 +267,20 @@ NicProfile::GetValue(const std::string& typeId, const std::string& attribute) co
 DataRate
 NicProfile::GetDmaRate(uint32_t payload) const
 {
-    auto value = [this](const std::string& attribute) {
-        const std::string mine = GetValue(PCIE, attribute);
-        return mine.empty() ? Get(PAPER).GetValue(PCIE, attribute) : mine;
-    };
-    const DataRate bandwidth(value("Bandwidth"));
-    const Time setup(value("DmaSetupTime"));
-    const uint64_t mps = std::stoull(value("MaxPayloadSize"));
-    const uint64_t overhead = std::stoull(value("TlpOverhead"));
-    const uint64_t bytes = payload + (payload + mps - 1) / mps * overhead;
-    const double seconds = setup.GetSeconds() + bytes * 8.0 / bandwidth.GetBitRate();
-    return DataRate(static_cast<uint64_t>(payload * 8.0 / seconds));
+    // A PcieLink with the paper card's values, then the profile's: the
+    // link's own arithmetic of set-up and TLPs.
+    Ptr<PcieLink> pcie = CreateObject<PcieLink>();
+    for (const NicProfile* profile : {&Get(PAPER), this})
+    {
+        for (const Setting& setting : profile->m_settings)
+        {
+            if (setting.typeId == PCIE)
+            {
+                pcie->SetAttribute(setting.attribute, StringValue(setting.value));
+            }
+        }
+    }
+    return pcie->GetDmaRate(payload);
 }
 
 bool
