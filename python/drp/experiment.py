@@ -231,6 +231,7 @@ def run(
     pcap: str = "",
     ascii: str = "",
     nic: str = "paper-1g",
+    mtu: int = 1500,
 ) -> RunResult:
     """Run one experiment in this process and return its :class:`RunResult`.
 
@@ -248,9 +249,11 @@ def run(
     prefixes: PREFIX-NODE-DEVICE.pcap and .tr for both RNICs and every switch
     port; "" for none), nic (the RNICs' NIC profile: "paper-1g", the
     paper's card and the default; "25g-pcie3x8", "100g-pcie3x16",
-    "200g-pcie4x16" or "400g-pcie5x16", server RNICs of that rate; rate sets
-    the port's rate, and a value in defaults wins over the profile's). ns-3's
-    attribute defaults are reset before each run.
+    "200g-pcie4x16" or "400g-pcie5x16", server RNICs of that rate; "auto",
+    the card of rate; rate sets the port's rate, and a value in defaults wins
+    over the profile's), mtu (every port's MTU, 46 to 9216, 9000 for jumbo
+    frames; payload at most mtu - 32). ns-3's attribute defaults are reset
+    before each run.
 
     Raises ``TypeError`` for an unknown parameter or a wrong type,
     ``ValueError`` for an invalid value.

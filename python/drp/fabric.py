@@ -346,7 +346,9 @@ def run_fabric(
     queue_interval: float | str = 0.0,
     ack_every: int = 1,
     ack_delay: float | str = 0.0,
-    nic: str = "paper-1g",
+    nic: str = "auto",
+    payload: int = 1024,
+    mtu: int = 1500,
 ) -> FabricRunResult:
     """Run one fabric experiment in this process and return its :class:`FabricRunResult`.
 
@@ -389,10 +391,14 @@ def run_fabric(
     1, the default, acknowledges each, as the published protocol) and
     ack_delay (the longest an owed acknowledgement waits; seconds or a
     string such as "100us"; 0: the default, 50 us), nic (the RNICs' NIC
-    profile: "paper-1g", the paper's card and the default, whose PCIe moves
-    at most 7.7 Gb/s; "25g-pcie3x8", "100g-pcie3x16", "200g-pcie4x16" or
-    "400g-pcie5x16", server RNICs of that rate and PCIe; host_rate sets the
-    port's rate). ns-3's attribute defaults are reset before each run.
+    profile: "auto", the default, the card of host_rate, read back as its
+    name: "paper-1g" up to 1 Gb/s, the paper's card, whose PCIe moves at most
+    7.7 Gb/s; above it the slowest of "25g-pcie3x8", "100g-pcie3x16",
+    "200g-pcie4x16" and "400g-pcie5x16" that reaches host_rate, server RNICs
+    of that rate and PCIe; or one of those names; host_rate sets the port's
+    rate), payload (bytes per data frame, 1 to mtu - 32) and mtu (every
+    port's MTU, 46 to 9216; 9000 for jumbo frames). ns-3's attribute
+    defaults are reset before each run.
 
     Raises ``TypeError`` for an unknown parameter or a wrong type,
     ``ValueError`` for an invalid value.

@@ -179,6 +179,8 @@ LATER_PARAMETERS = {
     "ack_every": 1,
     "ack_delay": 0.0,
     "nic": "paper-1g",
+    "payload": 1024,
+    "mtu": 1500,
 }
 
 

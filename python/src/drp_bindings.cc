@@ -369,9 +369,14 @@ Fields<ScenarioConfig>()
         MakeField("nic",
                   "nic",
                   "the RNICs' NIC profile (NicProfile): \"paper-1g\" (the paper's card, the "
-                  "defaults), \"25g-pcie3x8\", \"100g-pcie3x16\", \"200g-pcie4x16\" or "
-                  "\"400g-pcie5x16\"; rate sets the port's rate",
+                  "defaults), \"25g-pcie3x8\", \"100g-pcie3x16\", \"200g-pcie4x16\", "
+                  "\"400g-pcie5x16\" or \"auto\" (the card of rate; read back as its name); "
+                  "rate sets the port's rate",
                   &C::nic),
+        MakeField("mtu",
+                  "mtu",
+                  "every port's MTU, RNICs and switches, 46 to 9216 (9000: jumbo frames)",
+                  &C::mtu),
     };
     return fields;
 }
@@ -528,10 +533,16 @@ Fields<FabricConfig>()
                   &C::ackDelay),
         MakeField("nic",
                   "nic",
-                  "the RNICs' NIC profile (NicProfile): \"paper-1g\" (the paper's card, the "
-                  "defaults), \"25g-pcie3x8\", \"100g-pcie3x16\", \"200g-pcie4x16\" or "
-                  "\"400g-pcie5x16\"; host_rate sets the port's rate",
+                  "the RNICs' NIC profile (NicProfile): \"auto\" (the default: the card of "
+                  "host_rate, \"paper-1g\" up to 1 Gb/s; read back as its name), "
+                  "\"paper-1g\" (the paper's card), \"25g-pcie3x8\", \"100g-pcie3x16\", "
+                  "\"200g-pcie4x16\" or \"400g-pcie5x16\"; host_rate sets the port's rate",
                   &C::nic),
+        MakeField("payload", "payload", "payload bytes per data frame, 1 to mtu - 32", &C::payload),
+        MakeField("mtu",
+                  "mtu",
+                  "every port's MTU, RNICs and switches, 46 to 9216 (9000: jumbo frames)",
+                  &C::mtu),
     };
     return fields;
 }
@@ -577,6 +588,15 @@ ToDict(const C& config)
     for (const auto& field : Fields<C>())
     {
         dict[field.name] = field.get(config);
+    }
+    // The profile that runs, so that a run's identity names its card ("auto"
+    // reads back as the card of the rate); an invalid name reads back as given.
+    try
+    {
+        dict["nic"] = config.GetNic();
+    }
+    catch (const std::invalid_argument&)
+    {
     }
     return dict;
 }

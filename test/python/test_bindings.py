@@ -72,6 +72,7 @@ def test_every_parameter_reaches_cpp(tmp_path):
         "pcap": str(tmp_path / "p"),
         "ascii": str(tmp_path / "a"),
         "nic": "100g-pcie3x16",
+        "mtu": 9000,
     }
     assert set(given) == set(PARAMETERS)
     defaults = drp.Config().to_dict()
@@ -269,7 +270,7 @@ def test_config_object():
         ({"transfers": 0}, r"transfers = 0 is out of range \[1, "),
         ({"transfers": -1}, r"transfers = -1 is out of range \[0, "),
         ({"size": 0}, r"size = 0 is out of range \[1, "),
-        ({"payload": 2000}, r"payload = 2000 is out of range \[1, 1468\]"),
+        ({"payload": 2000}, r"payload \(with mtu 1500\) = 2000 is out of range \[1, 1468\]"),
         ({"operation": "copy"}, r'operation = "copy" is not valid; valid: write, read'),
         ({"topology": "ring"}, r'topology = "ring" is not valid; valid: p2p, line'),
         ({"switches": 0}, r"switches = 0 is out of range \[1, 64\]"),
@@ -285,8 +286,13 @@ def test_config_object():
         ),
         ({"defaults": {"ns3::DrpTransport::Window": "x"}}, r'Window = "x" is not a number'),
         (
+            {"defaults": {"ns3::RnicNetDevice::InterframeGap": "8"}},
+            r"ns3::RnicNetDevice::InterframeGap is inherited; set "
+            r"ns3::EthernetNetDevice::InterframeGap",
+        ),
+        (
             {"defaults": {"ns3::RnicNetDevice::Mtu": "1400"}},
-            r"ns3::RnicNetDevice::Mtu is inherited; set ns3::EthernetNetDevice::Mtu",
+            r"ns3::RnicNetDevice::Mtu is set by the scenario .*; use the scenario parameter mtu",
         ),
         (
             {"defaults": {"ns3::TcpSocketBase::UseEcn": "fast"}},

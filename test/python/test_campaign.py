@@ -119,7 +119,7 @@ def test_runs_stored_before_rate_and_concurrency_keep_their_identity(campaign):
     grid = dict(GRID, method="dynamic", lfp=0.0)
     campaign.run(grid, workers=1, progress=False)
     params = drp.param_combinations(grid)[0]
-    later = ("rate", "concurrency", "pcap", "ascii", "nic")
+    later = ("rate", "concurrency", "pcap", "ascii", "nic", "payload", "mtu")
     earlier = {k: v for k, v in params.items() if k not in later}
     with sqlite3.connect(campaign.store.path) as db:
         assert db.execute("SELECT params FROM runs").fetchall() == [

@@ -81,6 +81,35 @@ def test_parameters_are_canonical_and_checked():
         drp.run_fabric(hosts=0)
 
 
+def test_the_card_follows_the_host_rate_unless_named():
+    # nic = "auto" (the default) reads back as the card of host_rate, so that a
+    # run's identity names the card that ran.
+    cards = {
+        "1Gbps": "paper-1g",
+        "10Gbps": "25g-pcie3x8",
+        "25Gbps": "25g-pcie3x8",
+        "40Gbps": "100g-pcie3x16",
+        "100Gbps": "100g-pcie3x16",
+        "200Gbps": "200g-pcie4x16",
+        "400Gbps": "400g-pcie5x16",
+        "800Gbps": "400g-pcie5x16",
+    }
+    for rate, card in cards.items():
+        assert drp.fabric_parameters(host_rate=rate)["nic"] == card, rate
+    assert drp.fabric_parameters(host_rate="100Gbps", nic="paper-1g")["nic"] == "paper-1g"
+    # A lone 1 MB write at 100 Gb/s in 4 KiB payloads and jumbo frames: the
+    # server card's data moves at the line's rate, its FCT equals the ideal.
+    result = drp.run_fabric(
+        hosts=2, degree=1, bytes=1_000_000, host_rate="100Gbps", payload=4096, mtu=9000
+    )
+    assert result.params["nic"] == "100g-pcie3x16"
+    assert (result.params["payload"], result.params["mtu"]) == (4096, 9000)
+    (slowdown,) = result.transfers["slowdown"]
+    assert slowdown == pytest.approx(1.0, abs=0.01)
+    with pytest.raises(ValueError, match=r"payload \(with mtu 1500\) = 4096 is out of range"):
+        drp.run_fabric(payload=4096)
+
+
 def test_slowdown_by_size_cuts_equal_counts_and_keeps_one_size_together():
     sizes = [100, 200, 300, 400, 500, 600, 700, 800]
     slowdown = [1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0, 8.0]

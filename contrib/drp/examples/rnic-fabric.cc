@@ -41,52 +41,6 @@
 
 using namespace ns3;
 
-namespace
-{
-
-/**
- * Says, before the run, when the RNICs and not the network will limit the
- * flows: the profile's PCIe moves less than the host links carry (the
- * paper's card at more than about 8 Gb/s), or the host links run faster
- * than the card's port. Silent when a default of the profile's attributes
- * was changed (--ns3::...), since the profile's figures no longer apply.
- * \param config the run
- */
-void
-NoteHostLimit(const FabricScenario::Config& config)
-{
-    const NicProfile& nic = NicProfile::Get(config.nic);
-    for (const NicProfile::Setting& setting : nic.GetSettings())
-    {
-        if (NicProfile::IsDefaultChanged(setting))
-        {
-            return;
-        }
-    }
-    const uint32_t payload = 1024;
-    const double ceiling =
-        config.hostRate.GetBitRate() * double(payload) / (payload + DrpTransport::WIRE_OVERHEAD);
-    const DataRate dma = nic.GetDmaRate(payload);
-    if (dma.GetBitRate() < ceiling)
-    {
-        std::cerr << "note: the RNICs (--nic=" << config.nic << ") move at most "
-                  << dma.GetBitRate() / 1e9 << " Gb/s of payload through their PCIe (DMA set-up "
-                  << "and TLPs per 1 KiB payload), less than the " << ceiling / 1e9
-                  << " Gb/s that a " << config.hostRate.GetBitRate() / 1e9
-                  << " Gb/s host link carries: the hosts, not the network, limit the flows, and "
-                     "the ideal FCT includes that limit. --nic="
-                  << NicProfile::GetNamesText() << " chooses another card" << std::endl;
-    }
-    else if (config.hostRate > nic.GetLineRate())
-    {
-        std::cerr << "note: hostRate " << config.hostRate.GetBitRate() / 1e9
-                  << " Gb/s is above the port rate of --nic=" << config.nic << " ("
-                  << nic.GetLineRate().GetBitRate() / 1e9 << " Gb/s)" << std::endl;
-    }
-}
-
-} // namespace
-
 int
 main(int argc, char* argv[])
 {
@@ -117,7 +71,10 @@ main(int argc, char* argv[])
                          "switches)"
                       << std::endl;
         }
-        NoteHostLimit(config);
+        if (const std::string note = config.GetHostLimitNote(); !note.empty())
+        {
+            std::cerr << note << std::endl;
+        }
         const FabricScenario::Result result = FabricScenario::Run(config);
         std::cout << config.topology << ": " << result.hosts << " hosts, " << result.switchCount
                   << " switches; " << config.workload << ", " << config.method << " RNICs\n"

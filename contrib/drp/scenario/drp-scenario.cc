@@ -12,7 +12,9 @@
 #include "ns3/double.h"
 #include "ns3/drp-check.h"
 #include "ns3/drp-compat.h"
+#include "ns3/drp-header.h"
 #include "ns3/error-model.h"
+#include "ns3/ethernet-net-device.h"
 #include "ns3/internet-stack-helper.h"
 #include "ns3/ipv4-address-helper.h"
 #include "ns3/log.h"
@@ -124,6 +126,7 @@ DrpScenario::RefuseScenarioAttributes(const std::map<std::string, std::string>& 
         {"ns3::BurstErrorModel::ErrorRate", {"lfp", "meanBurst"}},
         {"ns3::BurstErrorModel::BurstSize", {"meanBurst"}},
         {"ns3::DrpTransport::PayloadSize", {"payload"}},
+        {"ns3::EthernetNetDevice::Mtu", {"mtu"}},
         {"ns3::RnicNetDevice::Method", {"method"}},
         {"ns3::ModePolicy::Method", {"method"}},
         {"ns3::RdmaHostApplication::RegistrationFailureProbability", {"frp"}},
@@ -184,10 +187,16 @@ DrpScenario::Config::Validate() const
     drp::RequireInRange<uint32_t>("transfers", transfers, 1, 10000000);
     drp::RequireInRange<uint32_t>("concurrency", concurrency, 1, 1024);
     drp::RequireInRange<uint32_t>("size", size, 1, 1u << 31);
-    drp::RequireInRange<uint32_t>("payload", payload, 1, 1500 - 32);
+    drp::RequireInRange<uint32_t>("mtu",
+                                  mtu,
+                                  EthernetNetDevice::MIN_MTU,
+                                  EthernetNetDevice::MAX_MTU);
+    drp::RequireInRange<uint32_t>("payload (with mtu " + std::to_string(mtu) + ")",
+                                  payload,
+                                  1,
+                                  std::max(mtu, DrpHeader::SIZE + 1) - DrpHeader::SIZE);
     drp::RequireOneOf("operation", operation, {"write", "read"});
     drp::RequireOneOf("topology", topology, {"p2p", "line"});
-    NicProfile::Get(nic); // throws for an unknown profile, naming the valid ones
     drp::RequireInRange<uint32_t>("switches", switches, 1, 64);
     const DataRate minRate(10000000);     // 10BASE-T
     const DataRate maxRate(800000000000); // 800GBASE
@@ -198,12 +207,19 @@ DrpScenario::Config::Validate() const
                                     "]");
     }
     drp::RequireInRange<Time>("pingInterval", pingInterval, MicroSeconds(1), Seconds(10));
+    NicProfile::Resolve(nic, rate); // throws for an unknown profile, naming the valid ones
     drp::RequireInRange<uint32_t>("seed", seed, 1, UINT32_MAX);
     drp::RequireCapturePrefix("pcap", pcap);
     drp::RequireCapturePrefix("ascii", ascii);
     RefuseScenarioAttributes(defaults);
     drp::CheckAttributeDefaults(defaults);
     RequireRegistrableConcurrency(*this);
+}
+
+std::string
+DrpScenario::Config::GetNic() const
+{
+    return NicProfile::Resolve(nic, rate);
 }
 
 void
@@ -220,7 +236,11 @@ DrpScenario::Config::AddToCommandLine(CommandLine& cmd, drp::StrictOptions& stri
     strict.AddValue(cmd, "transfers", "number of transfers", transfers);
     strict.AddValue(cmd, "concurrency", "transfers in flight at once, 1 to 1024", concurrency);
     strict.AddValue(cmd, "size", "bytes per transfer", size);
-    strict.AddValue(cmd, "payload", "payload bytes per data frame (1 to 1468)", payload);
+    strict.AddValue(cmd, "payload", "payload bytes per data frame (1 to mtu - 32)", payload);
+    strict.AddValue(cmd,
+                    "mtu",
+                    "every port's MTU, RNICs and switches (46 to 9216; 9000: jumbo frames)",
+                    mtu);
     cmd.AddValue("operation", "write or read", operation);
     cmd.AddValue("topology", "p2p (one link) or line (of switches)", topology);
     strict.AddValue(cmd, "switches", "line topology: number of switches", switches);
@@ -243,8 +263,8 @@ DrpScenario::Config::AddToCommandLine(CommandLine& cmd, drp::StrictOptions& stri
                  ascii);
     cmd.AddValue("nic",
                  "the RNICs' NIC profile: " + NicProfile::GetNamesText() +
-                     " (paper-1g: the paper's Gigabit card, the default); rate sets the port's "
-                     "rate",
+                     " (paper-1g: the paper's Gigabit card, the default) or " + NicProfile::AUTO +
+                     " (the card of rate); rate sets the port's rate",
                  nic);
 }
 
@@ -332,9 +352,10 @@ DrpScenario::RunValidated(const Config& config)
     RngSeedManager::SetRun(config.run);
 
     RnicHelper rnic;
-    rnic.SetProfile(config.nic);
+    rnic.SetProfile(config.GetNic());
     rnic.SetMethod(config.method);
     rnic.SetDeviceAttribute("DataRate", DataRateValue(config.rate));
+    rnic.SetDeviceAttribute("Mtu", UintegerValue(config.mtu)); // the switches' host ports too
     rnic.SetTransportAttribute("PayloadSize", UintegerValue(config.payload));
 
     NodeContainer hosts;
@@ -348,6 +369,7 @@ DrpScenario::RunValidated(const Config& config)
     {
         EthernetHelper trunk;
         trunk.SetDeviceAttribute("DataRate", DataRateValue(config.rate));
+        trunk.SetDeviceAttribute("Mtu", UintegerValue(config.mtu));
         // The two hosts sit at the ends of the line (both on the one switch
         // of a line of one).
         uint32_t perSwitch = config.switches == 1 ? 2 : 1;

@@ -51,7 +51,7 @@ class DrpScenario
         uint32_t transfers{800};            //!< transfers to run
         uint32_t concurrency{1};            //!< transfers in flight at once [1, 1024]
         uint32_t size{131072};              //!< bytes per transfer
-        uint32_t payload{1024};             //!< payload bytes per data frame
+        uint32_t payload{1024};             //!< payload bytes per data frame [1, mtu - 32]
         std::string operation{"write"};     //!< write or read
         std::string topology{"p2p"};        //!< p2p (one link) or line (of switches)
         uint32_t switches{2};               //!< line: number of switches
@@ -72,15 +72,20 @@ class DrpScenario
         std::string pcap;
         /// ascii traces of the same devices, PREFIX-NODE-DEVICE.tr (empty: none)
         std::string ascii;
-        /// the RNICs' NicProfile (paper-1g: the paper's card, the attribute defaults);
-        /// rate sets the port's rate, payload the transports' PayloadSize
+        /// the RNICs' NicProfile (paper-1g: the paper's card, the attribute defaults), or
+        /// "auto" (the profile of rate, NicProfile::ForRate()); rate sets the port's rate,
+        /// payload the transports' PayloadSize
         std::string nic{"paper-1g"};
+        /// every port's MTU, RNICs and switches alike [46, 9216] (9000: jumbo frames)
+        uint32_t mtu{1500};
 
         /**
          * Throws std::invalid_argument naming the first invalid option, its
          * value and the valid range.
          */
         void Validate() const;
+        /// \return the NIC profile the RNICs get: nic, or the profile of rate for "auto"
+        std::string GetNic() const;
         /**
          * Binds every field but defaults to a command-line option of the same
          * name. The numbers and the time are parsed strictly (see

@@ -13,6 +13,7 @@
 #include "ns3/drp-compat.h"
 #include "ns3/drp-dcqcn.h"
 #include "ns3/drp-dctcp.h"
+#include "ns3/drp-header.h"
 #include "ns3/drp-ideal-fct.h"
 #include "ns3/drp-transport.h"
 #include "ns3/ecn-marking-queue.h"
@@ -471,7 +472,15 @@ FabricScenario::Config::Validate() const
     drp::RequireOneOf("workload", workload, {"incast", "permutation", "all-to-all", "poisson"});
     drp::RequireOneOf("method", method, {"traditional", "dynamic"});
     drp::RequireOneOf("timeoutMode", timeoutMode, {"fixed", "adaptive"});
-    NicProfile::Get(nic); // throws for an unknown profile, naming the valid ones
+    NicProfile::Resolve(nic, hostRate); // throws for an unknown profile, naming the valid ones
+    drp::RequireInRange<uint32_t>("mtu",
+                                  mtu,
+                                  EthernetNetDevice::MIN_MTU,
+                                  EthernetNetDevice::MAX_MTU);
+    drp::RequireInRange<uint32_t>("payload (with mtu " + std::to_string(mtu) + ")",
+                                  payload,
+                                  1,
+                                  std::max(mtu, DrpHeader::SIZE + 1) - DrpHeader::SIZE);
     drp::RequireInRange("frp", frp, 0.0, 1.0);
     drp::RequireInRange<uint32_t>("bytes", bytes, 1, 1u << 31);
     drp::RequireInRange<Time>("duration", duration, NanoSeconds(1), Seconds(1000));
@@ -582,6 +591,38 @@ FabricScenario::Config::GetHostCount() const
     return double(k) * k * k / 4;
 }
 
+std::string
+FabricScenario::Config::GetNic() const
+{
+    return NicProfile::Resolve(nic, hostRate);
+}
+
+std::string
+FabricScenario::Config::GetHostLimitNote() const
+{
+    const NicProfile& profile = NicProfile::Get(GetNic());
+    const DataRate ceiling = NicProfile::GetPortCeiling(hostRate, payload);
+    const NicProfile::Limit rnic = profile.GetLimit(hostRate, payload);
+    std::ostringstream os;
+    if (rnic.cause != "port")
+    {
+        os << "note: the RNICs (nic = " << profile.GetName() << ") move at most "
+           << rnic.rate.GetBitRate() / 1e9 << " Gb/s of payload, limited by their " << rnic.cause
+           << " (" << rnic.why << "), less than the " << ceiling.GetBitRate() / 1e9
+           << " Gb/s that a " << hostRate.GetBitRate() / 1e9
+           << " Gb/s host link carries: the hosts, not the network, limit the flows, and the "
+              "ideal FCT includes that limit (nic = "
+           << NicProfile::AUTO << " chooses the card of hostRate)";
+    }
+    else if (hostRate > profile.GetLineRate())
+    {
+        os << "note: hostRate " << hostRate.GetBitRate() / 1e9
+           << " Gb/s is above the port rate of nic = " << profile.GetName() << " ("
+           << profile.GetLineRate().GetBitRate() / 1e9 << " Gb/s)";
+    }
+    return os.str();
+}
+
 void
 FabricScenario::Config::AddToCommandLine(CommandLine& cmd, drp::StrictOptions& strict)
 {
@@ -683,11 +724,18 @@ FabricScenario::Config::AddToCommandLine(CommandLine& cmd, drp::StrictOptions& s
                     "sample every switch port's backlog at this interval (0: none; up to 1s)",
                     queueInterval);
     cmd.AddValue("nic",
-                 "the RNICs' NIC profile: " + NicProfile::GetNamesText() +
+                 "the RNICs' NIC profile: " + NicProfile::AUTO + " (the card of hostRate: " +
+                     NicProfile::PAPER + " up to 1 Gb/s, then the slowest server RNIC that " +
+                     "reaches it) or " + NicProfile::GetNamesText() +
                      " (paper-1g: the paper's Gigabit card, whose PCIe moves at most 7.7 Gb/s; "
                      "the others are server RNICs of that rate and PCIe); hostRate sets the "
                      "port's rate",
                  nic);
+    strict.AddValue(cmd, "payload", "payload bytes per data frame (1 to mtu - 32)", payload);
+    strict.AddValue(cmd,
+                    "mtu",
+                    "every port's MTU, RNICs and switches (46 to 9216; 9000: jumbo frames)",
+                    mtu);
 }
 
 double
@@ -946,8 +994,10 @@ FabricScenario::RunValidated(const Config& config)
     RngSeedManager::SetRun(config.run);
 
     RnicHelper rnic;
-    rnic.SetProfile(config.nic);
+    rnic.SetProfile(config.GetNic());
     rnic.SetMethod(config.method);
+    rnic.SetDeviceAttribute("Mtu", UintegerValue(config.mtu)); // the switches' host ports too
+    rnic.SetTransportAttribute("PayloadSize", UintegerValue(config.payload));
     rnic.SetTransportAttribute(
         "TimeoutMode",
         StringValue(config.timeoutMode == "adaptive" ? "Adaptive" : "Fixed"));
@@ -963,6 +1013,7 @@ FabricScenario::RunValidated(const Config& config)
     }
     EthernetHelper links;
     links.SetDeviceAttribute("DataRate", DataRateValue(config.fabricRate));
+    links.SetDeviceAttribute("Mtu", UintegerValue(config.mtu));
     if (config.ecn)
     {
         links.SetQueue("ns3::EcnMarkingQueue",
@@ -1006,6 +1057,7 @@ FabricScenario::RunValidated(const Config& config)
     for (uint32_t s = 0; s < fabric->GetSwitches().GetN(); ++s)
     {
         fabric->GetSwitch(s)->SetAttribute("EcmpSeed", UintegerValue(ecmpSeed));
+        fabric->GetSwitch(s)->SetAttribute("Mtu", UintegerValue(config.mtu));
     }
 
     FabricWorkloadHelper workload(*fabric);

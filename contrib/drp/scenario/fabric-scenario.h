@@ -110,9 +110,14 @@ class FabricScenario
         Time ackDelay{Seconds(0)};
         /// sample every switch port's backlog at this interval into Result::queues (0: none)
         Time queueInterval{Seconds(0)};
-        /// the RNICs' NicProfile (paper-1g: the paper's card, the attribute defaults);
-        /// hostRate sets the port's rate, window (if set) the transports' Window
-        std::string nic{"paper-1g"};
+        /// the RNICs' NicProfile, or "auto" (the profile of hostRate, NicProfile::ForRate():
+        /// paper-1g, the paper's card, up to 1 Gb/s); hostRate sets the port's rate, window
+        /// (if set) the transports' Window, payload their PayloadSize
+        std::string nic{"auto"};
+        /// payload bytes per data frame, the transports' PayloadSize (1 to mtu - 32)
+        uint32_t payload{1024};
+        /// every port's MTU, RNICs and switches alike (46 to 9216; 9000: jumbo frames)
+        uint32_t mtu{1500};
 
         /**
          * Throws std::invalid_argument naming the first invalid option, its
@@ -121,6 +126,15 @@ class FabricScenario
         void Validate() const;
         /// \return the hosts the topology has (its counts unchecked)
         double GetHostCount() const;
+        /// \return the NIC profile the RNICs get: nic, or the profile of hostRate for "auto"
+        std::string GetNic() const;
+        /**
+         * \return a note, before the run, when the RNICs cannot fill their
+         *         host links (NicProfile::GetLimit(): the payload rate they
+         *         reach, what limits it, against the link's goodput ceiling);
+         *         empty when the port is the limit
+         */
+        std::string GetHostLimitNote() const;
         /**
          * Binds every field to a command-line option of the same name (the
          * numbers, rates and times strictly: call strict.Apply() after

@@ -251,10 +251,33 @@ class DrpConfigPayloadTestCase : public DrpConfigTestCase
         jumboNodes.Create(2);
         RnicHelper().Install(jumboNodes.Get(0), jumboNodes.Get(1));
         Config::SetDefault("ns3::EthernetNetDevice::Mtu", UintegerValue(1500));
-        ExpectInvalid("a PayloadSize default of 4096 under the default MTU",
-                      []() { CreateObject<RnicNetDevice>(); },
-                      {"PayloadSize", "= 4096", "MTU 1500", "[1, 1468]"});
+        ExpectInvalid(
+            "a PayloadSize default of 4096 under the default MTU",
+            [&jumboNodes]() { RnicHelper().Install(jumboNodes.Get(0), jumboNodes.Get(1)); },
+            {"PayloadSize", "= 4096", "MTU 1500", "[1, 1468]"});
         Config::Reset();
+        Simulator::Destroy();
+
+        // A helper's Mtu below the constructor's own transport's PayloadSize
+        // (1024) meets the helper's smaller PayloadSize: the device is checked
+        // with the transport it keeps.
+        RnicHelper small;
+        small.SetDeviceAttribute("Mtu", UintegerValue(576));
+        small.SetTransportAttribute("PayloadSize", UintegerValue(544));
+        NodeContainer smallNodes;
+        smallNodes.Create(2);
+        NetDeviceContainer smallDevices = small.Install(smallNodes.Get(0), smallNodes.Get(1));
+        Ptr<RnicNetDevice> smallRnic = DynamicCast<RnicNetDevice>(smallDevices.Get(0));
+        NS_TEST_EXPECT_MSG_EQ(smallRnic->GetMtu(), 576, "the helper's Mtu");
+        NS_TEST_EXPECT_MSG_EQ(smallRnic->GetTransport()->GetPayloadSize(),
+                              544,
+                              "the helper's PayloadSize, with it");
+        ExpectInvalid("then a PayloadSize that does not fit it",
+                      [smallRnic]() {
+                          smallRnic->GetTransport()->SetAttribute("PayloadSize",
+                                                                  UintegerValue(545));
+                      },
+                      {"PayloadSize", "= 545", "MTU 576", "[1, 544]"});
         Simulator::Destroy();
     }
 };
@@ -394,8 +417,13 @@ class DrpConfigScenarioTestCase : public DrpConfigTestCase
              Bad([](auto& c) { c.defaults["ns3::DrpTransport::HandshakeTimeout"] = "2xs"; }),
              {"HandshakeTimeout", "2xs", "not a time"}},
             {"defaults: inherited attribute",
-             Bad([](auto& c) { c.defaults["ns3::RnicNetDevice::Mtu"] = "1400"; }),
-             {"ns3::RnicNetDevice::Mtu", "inherited", "ns3::EthernetNetDevice::Mtu"}},
+             Bad([](auto& c) { c.defaults["ns3::RnicNetDevice::InterframeGap"] = "8"; }),
+             {"ns3::RnicNetDevice::InterframeGap",
+              "inherited",
+              "ns3::EthernetNetDevice::InterframeGap"}},
+            {"defaults: the MTU (a parameter)",
+             Bad([](auto& c) { c.defaults["ns3::EthernetNetDevice::Mtu"] = "9000"; }),
+             {"ns3::EthernetNetDevice::Mtu", "set by the scenario", "parameter mtu"}},
             {"defaults: unknown attribute",
              Bad([](auto& c) { c.defaults["ns3::Nope::X"] = "1"; }),
              {"ns3::Nope::X", "not an attribute"}},

@@ -169,13 +169,86 @@ class DrpProfileValuesTestCase : public TestCase
         {
             message = e.what();
         }
-        NS_TEST_EXPECT_MSG_EQ(message,
-                              "nic = \"100g\" is not a NIC profile; valid: " +
-                                  NicProfile::GetNamesText(),
-                              "an unknown profile is refused with the valid names");
+        NS_TEST_EXPECT_MSG_EQ(
+            message,
+            "nic = \"100g\" is not a NIC profile; valid: " + NicProfile::GetNamesText() +
+                " (or auto: the profile of the rate)",
+            "an unknown profile is refused with the valid names");
         NS_TEST_EXPECT_MSG_EQ(NicProfile::GetNamesText(),
                               "paper-1g, 25g-pcie3x8, 100g-pcie3x16, 200g-pcie4x16, 400g-pcie5x16",
                               "the profiles");
+    }
+};
+
+/**
+ * \ingroup drp-tests
+ * The profile of a rate (what fabric runs take when none is named), and what
+ * limits a card: the paper's card at 10 Gb/s its PCIe, a server card its
+ * port, a processing time the user set its processing.
+ */
+class DrpProfileChoiceTestCase : public TestCase
+{
+  public:
+    DrpProfileChoiceTestCase()
+        : TestCase("the card of a rate; what limits a card")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        const std::vector<std::pair<std::string, std::string>> cards{
+            {"10Mbps", "paper-1g"},
+            {"1Gbps", "paper-1g"},
+            {"1000000001bps", "25g-pcie3x8"},
+            {"10Gbps", "25g-pcie3x8"},
+            {"25Gbps", "25g-pcie3x8"},
+            {"40Gbps", "100g-pcie3x16"},
+            {"100Gbps", "100g-pcie3x16"},
+            {"200Gbps", "200g-pcie4x16"},
+            {"400Gbps", "400g-pcie5x16"},
+            {"800Gbps", "400g-pcie5x16"},
+        };
+        for (const auto& [rate, card] : cards)
+        {
+            NS_TEST_EXPECT_MSG_EQ(NicProfile::ForRate(DataRate(rate)).GetName(), card, rate);
+            NS_TEST_EXPECT_MSG_EQ(NicProfile::Resolve(NicProfile::AUTO, DataRate(rate)),
+                                  card,
+                                  "auto at " << rate);
+            NS_TEST_EXPECT_MSG_EQ(NicProfile::Resolve("paper-1g", DataRate(rate)),
+                                  "paper-1g",
+                                  "a name is kept at " << rate);
+        }
+
+        // Wire bytes of a data frame: payload + 70, padded below 14 bytes.
+        NS_TEST_EXPECT_MSG_EQ(NicProfile::GetWireBytes(1024), 1094, "1 KiB");
+        NS_TEST_EXPECT_MSG_EQ(NicProfile::GetWireBytes(4096), 4166, "4 KiB");
+        NS_TEST_EXPECT_MSG_EQ(NicProfile::GetWireBytes(14), 84, "the least frame");
+        NS_TEST_EXPECT_MSG_EQ(NicProfile::GetWireBytes(1), 84, "padded");
+
+        // The paper's card at 10 Gb/s: 1024 bytes per 500 ns + 4 x 280 bytes
+        // at 16 Gb/s (560 ns) = 7.7283 Gb/s, below 10 x 1024 / 1094 Gb/s.
+        const NicProfile::Limit paper =
+            NicProfile::Get(NicProfile::PAPER).GetLimit(DataRate("10Gbps"), 1024);
+        NS_TEST_EXPECT_MSG_EQ(paper.cause, "PCIe", "the paper's card at 10 Gb/s");
+        NS_TEST_EXPECT_MSG_EQ_TOL(double(paper.rate.GetBitRate()),
+                                  1024 * 8 / 1060e-9,
+                                  1,
+                                  "its rate");
+        const NicProfile::Limit server =
+            NicProfile::Get("100g-pcie3x16").GetLimit(DataRate("100Gbps"), 4096);
+        NS_TEST_EXPECT_MSG_EQ(server.cause, "port", "a server card at its rate");
+        NS_TEST_EXPECT_MSG_EQ_TOL(double(server.rate.GetBitRate()),
+                                  100e9 * 4096 / 4166,
+                                  1,
+                                  "the line's goodput ceiling");
+        // 100 cycles at 1 GHz per frame: 1024 bytes per 100 ns = 81.92 Gb/s.
+        Config::SetDefault("ns3::DrpTransport::TxProcessingCycles", UintegerValue(100));
+        const NicProfile::Limit slowed =
+            NicProfile::Get("100g-pcie3x16").GetLimit(DataRate("100Gbps"), 1024);
+        NS_TEST_EXPECT_MSG_EQ(slowed.cause, "processing", "the user's processing time");
+        NS_TEST_EXPECT_MSG_EQ(slowed.rate, DataRate("81.92Gbps"), "its rate");
+        Config::Reset();
     }
 };
 
@@ -201,14 +274,22 @@ class DrpProfileLineRateTestCase : public TestCase
     DrpProfileLineRateTestCase(std::string profile,
                                std::string rate,
                                double minShare,
-                               double maxShare)
-        : TestCase("a 4 MiB write with " + profile + " at " + rate + ": " +
+                               double maxShare,
+                               std::string operation = "write",
+                               uint32_t payload = 0,
+                               uint32_t mtu = 0)
+        : TestCase("a 4 MiB " + operation + " with " + profile + " at " + rate +
+                   (payload > 0 ? ", payload " + std::to_string(payload) : std::string()) +
+                   (mtu > 0 ? ", MTU " + std::to_string(mtu) : std::string()) + ": " +
                    std::to_string(minShare) + " to " + std::to_string(maxShare) +
                    " of the goodput ceiling"),
           m_profile(profile),
           m_rate(rate),
           m_minShare(minShare),
-          m_maxShare(maxShare)
+          m_maxShare(maxShare),
+          m_operation(operation),
+          m_payloadSize(payload),
+          m_mtu(mtu)
     {
     }
 
@@ -218,19 +299,29 @@ class DrpProfileLineRateTestCase : public TestCase
         RnicHelper rnic;
         rnic.SetProfile(m_profile);
         rnic.SetDeviceAttribute("DataRate", StringValue(m_rate));
+        if (m_mtu > 0)
+        {
+            rnic.SetDeviceAttribute("Mtu", UintegerValue(m_mtu));
+        }
+        if (m_payloadSize > 0)
+        {
+            rnic.SetTransportAttribute("PayloadSize", UintegerValue(m_payloadSize));
+        }
         NodeContainer nodes;
         nodes.Create(2);
         NetDeviceContainer devices = rnic.Install(nodes.Get(0), nodes.Get(1));
         const uint32_t size = 4 << 20;
-        RdmaHostHelper host = drptest::MakeWorkload(1, size);
+        RdmaHostHelper host = drptest::MakeWorkload(1, size, m_operation);
         ApplicationContainer apps = host.Install(nodes);
         RdmaHostHelper::SetWorkload(apps.Get(0), devices.Get(1));
         apps.Get(1)->SetAttribute("Transfers", UintegerValue(0));
 
-        Ptr<RnicNetDevice> initiator = DynamicCast<RnicNetDevice>(devices.Get(0));
+        // The data's sender: the initiator of a write, the responder of a read.
+        Ptr<RnicNetDevice> sender =
+            DynamicCast<RnicNetDevice>(devices.Get(m_operation == "write" ? 0 : 1));
         UintegerValue payload;
-        initiator->GetTransport()->GetAttribute("PayloadSize", payload);
-        initiator->TraceConnectWithoutContext(
+        sender->GetTransport()->GetAttribute("PayloadSize", payload);
+        sender->TraceConnectWithoutContext(
             "PhyTxBegin",
             MakeCallback(&DrpProfileLineRateTestCase::OnTxBegin, this));
         m_payload = payload.Get();
@@ -278,6 +369,9 @@ class DrpProfileLineRateTestCase : public TestCase
     std::string m_rate;       //!< the link's rate
     double m_minShare;        //!< least share of the ceiling
     double m_maxShare;        //!< greatest share
+    std::string m_operation;  //!< write or read
+    uint32_t m_payloadSize;   //!< PayloadSize to set (0: the profile's)
+    uint32_t m_mtu;           //!< Mtu to set (0: the default)
     uint32_t m_payload{0};    //!< payload per data frame
     uint64_t m_dataFrames{0}; //!< data frames sent
     Time m_first;             //!< first data frame's start on the wire
@@ -295,6 +389,7 @@ class DrpProfileTestSuite : public TestSuite
         : TestSuite("drp-profile", DRP_TEST_UNIT)
     {
         AddTestCase(new DrpProfileValuesTestCase, DRP_TEST_QUICK);
+        AddTestCase(new DrpProfileChoiceTestCase, DRP_TEST_QUICK);
         // The paper's card: 7.73 Gb/s of PCIe at most, 8.3 % of 100 Gb/s.
         AddTestCase(new DrpProfileLineRateTestCase(NicProfile::PAPER, "100Gbps", 0.07, 0.083),
                     DRP_TEST_QUICK);
@@ -306,6 +401,25 @@ class DrpProfileTestSuite : public TestSuite
                     DRP_TEST_QUICK);
         AddTestCase(new DrpProfileLineRateTestCase("400g-pcie5x16", "400Gbps", 0.95, 1.00001),
                     DRP_TEST_QUICK);
+        // Reads, 4 KiB payloads in jumbo frames.
+        AddTestCase(
+            new DrpProfileLineRateTestCase("100g-pcie3x16", "100Gbps", 0.95, 1.00001, "read"),
+            DRP_TEST_QUICK);
+        for (const char* rate : {"25Gbps", "100Gbps", "400Gbps"})
+        {
+            const std::string card = NicProfile::ForRate(DataRate(rate)).GetName();
+            for (const char* operation : {"write", "read"})
+            {
+                AddTestCase(new DrpProfileLineRateTestCase(card,
+                                                           rate,
+                                                           0.95,
+                                                           1.00001,
+                                                           operation,
+                                                           4096,
+                                                           9000),
+                            DRP_TEST_QUICK);
+            }
+        }
     }
 };
 

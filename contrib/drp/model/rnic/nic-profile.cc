@@ -5,17 +5,22 @@
 #include "nic-profile.h"
 
 #include "ns3/attribute.h"
+#include "ns3/drp-header.h"
+#include "ns3/ethernet-net-device.h"
 #include "ns3/fatal-error.h"
 #include "ns3/pcie-link.h"
 #include "ns3/string.h"
 #include "ns3/type-id.h"
 
+#include <algorithm>
+#include <sstream>
 #include <stdexcept>
 
 namespace ns3
 {
 
 const std::string NicProfile::PAPER = "paper-1g";
+const std::string NicProfile::AUTO = "auto";
 
 namespace
 {
@@ -201,8 +206,8 @@ NicProfile::Get(const std::string& name)
             return profile;
         }
     }
-    throw std::invalid_argument("nic = \"" + name +
-                                "\" is not a NIC profile; valid: " + GetNamesText());
+    throw std::invalid_argument("nic = \"" + name + "\" is not a NIC profile; valid: " +
+                                GetNamesText() + " (or " + AUTO + ": the profile of the rate)");
 }
 
 std::vector<std::string>
@@ -267,20 +272,103 @@ NicProfile::GetValue(const std::string& typeId, const std::string& attribute) co
 DataRate
 NicProfile::GetDmaRate(uint32_t payload) const
 {
-    // A PcieLink with the paper card's values, then the profile's: the
-    // link's own arithmetic of set-up and TLPs.
+    // A PcieLink with the attribute defaults, then the profile's values the
+    // user left: the link's own arithmetic of set-up and TLPs.
     Ptr<PcieLink> pcie = CreateObject<PcieLink>();
-    for (const NicProfile* profile : {&Get(PAPER), this})
+    for (const Setting& setting : m_settings)
     {
-        for (const Setting& setting : profile->m_settings)
+        if (setting.typeId == PCIE && !IsDefaultChanged(setting))
         {
-            if (setting.typeId == PCIE)
-            {
-                pcie->SetAttribute(setting.attribute, StringValue(setting.value));
-            }
+            pcie->SetAttribute(setting.attribute, StringValue(setting.value));
         }
     }
     return pcie->GetDmaRate(payload);
+}
+
+std::string
+NicProfile::GetEffectiveValue(const std::string& typeId, const std::string& attribute) const
+{
+    for (const Setting& setting : m_settings)
+    {
+        if (setting.typeId == typeId && setting.attribute == attribute &&
+            !IsDefaultChanged(setting))
+        {
+            return Canonical(typeId, attribute, setting.value);
+        }
+    }
+    return GetDefault(typeId, attribute);
+}
+
+DataRate
+NicProfile::GetPortCeiling(DataRate port, uint32_t payload)
+{
+    return DataRate(
+        static_cast<uint64_t>(double(port.GetBitRate()) * payload / GetWireBytes(payload)));
+}
+
+uint32_t
+NicProfile::GetWireBytes(uint32_t payload)
+{
+    // DRP header, Ethernet header and FCS (padded to Ethernet's minimum),
+    // preamble and SFD, the gap (InterframeGap's default).
+    return EthernetNetDevice::PREAMBLE_SFD_SIZE + EthernetNetDevice::HEADER_SIZE +
+           std::max(EthernetNetDevice::MIN_PAYLOAD_SIZE, DrpHeader::SIZE + payload) +
+           EthernetNetDevice::FCS_SIZE + std::stoul(GetDefault(PORT, "InterframeGap"));
+}
+
+NicProfile::Limit
+NicProfile::GetLimit(DataRate port, uint32_t payload) const
+{
+    std::ostringstream os;
+    os << port.GetBitRate() / 1e9 << " Gb/s port, " << payload << " payload bytes in "
+       << GetWireBytes(payload) << " on the wire per frame";
+    Limit limit{GetPortCeiling(port, payload), "port", os.str()};
+    const DataRate dma = GetDmaRate(payload);
+    if (dma < limit.rate)
+    {
+        os.str("");
+        os << "DMA set-up " << Time(GetEffectiveValue(PCIE, "DmaSetupTime")).As(Time::NS)
+           << " and TLPs of " << GetEffectiveValue(PCIE, "MaxPayloadSize") << " + "
+           << GetEffectiveValue(PCIE, "TlpOverhead") << " bytes at "
+           << DataRate(GetEffectiveValue(PCIE, "Bandwidth")).GetBitRate() / 1e9 << " Gb/s per "
+           << payload << "-byte payload";
+        limit = {dma, "PCIe", os.str()};
+    }
+    const double hz = std::stod(GetEffectiveValue(ENGINE, "ClockFrequency"));
+    const double cycles = std::max(std::stod(GetEffectiveValue(ENGINE, "TxProcessingCycles")),
+                                   std::stod(GetEffectiveValue(ENGINE, "RxProcessingCycles")));
+    const DataRate processing(static_cast<uint64_t>(payload * 8.0 * hz / cycles));
+    if (processing < limit.rate)
+    {
+        os.str("");
+        os << cycles << " cycles per frame at " << hz / 1e6 << " MHz";
+        limit = {processing, "processing", os.str()};
+    }
+    return limit;
+}
+
+const NicProfile&
+NicProfile::ForRate(DataRate rate)
+{
+    const std::vector<NicProfile>& all = All();
+    if (rate <= all.front().GetLineRate())
+    {
+        return all.front();
+    }
+    for (const NicProfile& profile : all)
+    {
+        if (profile.GetLineRate() >= rate)
+        {
+            return profile;
+        }
+    }
+    return all.back();
+}
+
+std::string
+NicProfile::Resolve(const std::string& name, DataRate rate)
+{
+    return name == AUTO ? ForRate(rate).GetName() : Get(name).GetName();
 }
 
 bool

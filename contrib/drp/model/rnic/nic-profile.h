@@ -61,6 +61,25 @@ class NicProfile
     static std::string GetNamesText();
     /// The name of the paper's card, the profile of the attribute defaults.
     static const std::string PAPER;
+    /// The name that chooses the profile of the port's rate (ForRate()).
+    static const std::string AUTO;
+
+    /**
+     * The profile that matches a port rate: the paper's card up to 1 Gb/s;
+     * above, the slowest server RNIC whose port reaches the rate
+     * ("25g-pcie3x8" from 1 to 25 Gb/s, "100g-pcie3x16" to 100 Gb/s, ...);
+     * the fastest above 400 Gb/s.
+     * \param rate the port's rate
+     * \return that profile
+     */
+    static const NicProfile& ForRate(DataRate rate);
+    /**
+     * \param name a profile's name, or AUTO
+     * \param rate the port's rate
+     * \return \p name, or ForRate(rate)'s name for AUTO
+     * \throws std::invalid_argument for an unknown name, naming the valid ones
+     */
+    static std::string Resolve(const std::string& name, DataRate rate);
 
     /// \return the profile's name
     const std::string& GetName() const;
@@ -113,6 +132,51 @@ class NicProfile
      * \return that rate
      */
     DataRate GetDmaRate(uint32_t payload) const;
+
+    /// What bounds the payload rate of one transfer through a card.
+    struct Limit
+    {
+        DataRate rate;     //!< the most payload per second
+        std::string cause; //!< what bounds it: "port", "PCIe" or "processing"
+        std::string why;   //!< one line that says how
+    };
+
+    /**
+     * The most payload per second one RNIC of this profile sends or takes
+     * in, and what bounds it: the least of its port (payload over the frame's
+     * wire bytes, preamble, SFD and gap included), its PCIe link's DMA
+     * engine (GetDmaRate()) and its processing (one frame per
+     * TxProcessingCycles or RxProcessingCycles at ClockFrequency, the larger).
+     * Attribute defaults changed with Config::SetDefault count as
+     * RnicHelper::SetProfile() applies them (the user's value wins); the
+     * window and the path's round trip are not part of it.
+     * \param port the port's rate
+     * \param payload bytes per data frame
+     * \return the limit
+     */
+    Limit GetLimit(DataRate port, uint32_t payload) const;
+    /**
+     * \param port a port's rate
+     * \param payload bytes per data frame
+     * \return the line's goodput ceiling: port x payload / GetWireBytes(payload)
+     */
+    static DataRate GetPortCeiling(DataRate port, uint32_t payload);
+    /**
+     * \param payload bytes per data frame
+     * \return the bytes a DRP data frame takes on the wire: payload, DRP
+     *         header (32), Ethernet header and FCS (18; padded to Ethernet's
+     *         64-byte minimum), preamble and SFD (8), InterframeGap (12 by
+     *         default): payload + 70 from 14 bytes on
+     */
+    static uint32_t GetWireBytes(uint32_t payload);
+    /**
+     * \param typeId a TypeId name
+     * \param attribute an attribute of it
+     * \return the value RnicHelper::SetProfile() gives it: the profile's,
+     *         unless the user changed the default (then the default), or the
+     *         default if the profile has none
+     */
+    std::string GetEffectiveValue(const std::string& typeId, const std::string& attribute) const;
 
   private:
     /// \return every profile, the paper's card first

@@ -109,9 +109,12 @@ RnicNetDevice::RnicNetDevice()
     NS_LOG_FUNCTION(this);
     // Not checked against the MTU yet: the device's attributes (Mtu among
     // them) are set after its constructor, and a PayloadSize default above
-    // 1468 must be able to meet an Mtu default above 1500. SetMtu and
-    // SetTransport check from then on.
+    // 1468 must be able to meet an Mtu default above 1500, and a helper's
+    // Mtu below 1056 the PayloadSize of the transport it sets next. SetTransport
+    // checks from then on, SetMtu once a transport has been set (and a transfer
+    // posted to this one is checked, DrpTransport::Transfer).
     AttachTransport(CreateObject<DrpTransport>());
+    m_constructorTransport = true;
     SetEtherType(m_etherType); // registers DRP's ECN marker for it
 }
 
@@ -171,6 +174,7 @@ RnicNetDevice::SetTransport(Ptr<DrpTransport> transport)
     // device would hold it, and it the transport, for ever.
     DrpTransport::CheckPayloadFitsMtu(transport->GetPayloadSize(), GetMtu());
     AttachTransport(transport);
+    m_constructorTransport = false;
 }
 
 void
@@ -399,7 +403,10 @@ bool
 RnicNetDevice::SetMtu(const uint16_t mtu)
 {
     // Refuse an MTU that data frames would not fit before changing anything.
-    DrpTransport::CheckPayloadFitsMtu(m_transport->GetPayloadSize(), mtu);
+    if (!m_constructorTransport)
+    {
+        DrpTransport::CheckPayloadFitsMtu(m_transport->GetPayloadSize(), mtu);
+    }
     return EthernetNetDevice::SetMtu(mtu);
 }
 

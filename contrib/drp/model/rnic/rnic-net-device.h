@@ -245,9 +245,11 @@ class RnicNetDevice : public EthernetNetDevice
     uint16_t m_etherType;          //!< EtherType of DRP frames
     Ptr<PcieLink> m_pcie;          //!< host interface
     Ptr<DrpTransport> m_transport; //!< the DRP engine
-    Ptr<Queue<Packet>> m_rxQueue;  //!< frames for the host, before PCIe
-    uint8_t m_drpClass{3};         //!< DrpClass: the PFC class of DRP data frames
-    uint8_t m_drpControlClass{3};  //!< DrpControlClass: the PFC class of DRP control frames
+    /// m_transport is the constructor's own (no SetTransport() yet): SetMtu() leaves it unchecked
+    bool m_constructorTransport{false};
+    Ptr<Queue<Packet>> m_rxQueue; //!< frames for the host, before PCIe
+    uint8_t m_drpClass{3};        //!< DrpClass: the PFC class of DRP data frames
+    uint8_t m_drpControlClass{3}; //!< DrpControlClass: the PFC class of DRP control frames
     /// wire bytes DRP frames sent beyond other traffic's, while both wait
     int64_t m_drpBytesAhead{0};
     uint64_t m_hostDrops[HOST_DROP_REASONS]{};                         //!< host drops per reason
