@@ -1,5 +1,6 @@
 """The C++ programs: bad options fail with a message, output and CSV files."""
 
+import csv
 import pathlib
 import subprocess
 
@@ -503,3 +504,38 @@ def test_fabric_scale_schedulers_run_the_same_events():
     assert int(expected[5]) > 0  # events
     for scheduler in ("calendar", "priority-queue"):
         assert figures(scheduler) == expected, scheduler
+
+
+def test_drp_line_rate_measures_the_data_phase_against_the_ceiling(tmp_path):
+    table = tmp_path / "line-rate.csv"
+    result = run(
+        "drp-line-rate",
+        "--rates=25Gbps,400Gbps",
+        "--payloads=1024,4096",
+        "--operations=write,read",
+        "--nics=auto,paper-1g",
+        "--size=1000000",
+        "--smallTransfers=50",
+        f"--csv={table}",
+    )
+    assert result.returncode == 0, result.stderr
+    with open(table, newline="") as f:
+        rows = list(csv.DictReader(f))
+    assert len(rows) == 2 * 2 * 2 * 2
+    for row in rows:
+        parts = sum(float(row[k]) for k in ("registration_us", "handshake_us", "data_us", "tail_us"))
+        assert parts == pytest.approx(float(row["fct_us"]), abs=0.01), row
+        ceiling = float(row["rate_gbps"]) * int(row["payload"]) / (int(row["payload"]) + 70)
+        assert float(row["ceiling_gbps"]) == pytest.approx(ceiling, rel=1e-4)
+        share = float(row["share"])
+        if row["nic"] != "paper-1g":
+            assert 0.95 <= share <= 1.00001, row  # a server card fills its line
+        # Small transfers: one registration at a time bounds them.
+        assert float(row["small_per_s"]) <= float(row["small_host_ceiling_per_s"]), row
+    paper = [r for r in rows if r["nic"] == "paper-1g" and r["payload"] == "1024"]
+    for row in paper:  # its PCIe: 1024 bytes per 1.06 us
+        assert float(row["goodput_gbps"]) == pytest.approx(7.73, abs=0.01), row
+    assert {r["nic"] for r in rows} == {"paper-1g", "25g-pcie3x8", "400g-pcie5x16"}
+    wrong = run("drp-line-rate", "--payloads=9000")
+    assert wrong.returncode != 0
+    assert "payloads = 9000 is out of range [1, 8968]" in wrong.stderr

@@ -52,6 +52,8 @@ DrpIdealFct::DrpIdealFct(Ptr<RdmaHostApplication> initiator,
     m_responderRx = receiver->GetRxDelay();
     m_readSetup = m_readLink->GetDmaSetupTime();
     m_writeSetup = m_writeLink->GetDmaSetupTime();
+    m_afterRequest = AfterControl(true);
+    m_afterReply = AfterControl(false);
 }
 
 uint32_t
@@ -79,61 +81,76 @@ Time
 DrpIdealFct::Pass(bool forward,
                   uint32_t size,
                   Time ready,
-                  const std::vector<Time>* previous,
-                  uint32_t previousSize,
-                  std::vector<Time>& departures) const
+                  const PathTimes& previous,
+                  PathTimes& times) const
 {
     const auto& path = forward ? m_forward : m_backward;
     const auto& delays = forward ? m_forwardDelays : m_backwardDelays;
-    departures.resize(path.size());
+    times.departures.resize(path.size());
+    times.free.resize(path.size());
+    times.carries = previous.carries;
     for (std::size_t k = 0; k < path.size(); ++k)
     {
-        const Time portFree =
-            previous ? (*previous)[k] + path[k]->GetSlotTime(previousSize) : Time();
-        departures[k] = std::max(ready, portFree);
-        ready = departures[k] + path[k]->GetFrameTxTime(size) + delays[k];
+        times.departures[k] = std::max(ready, previous.free[k]);
+        times.free[k] = times.departures[k] + path[k]->GetSlotTime(size, times.carries[k]);
+        ready = times.departures[k] + path[k]->GetFrameTxTime(size) + delays[k];
     }
     return ready;
+}
+
+DrpIdealFct::PathTimes
+DrpIdealFct::AfterControl(bool forward) const
+{
+    const std::size_t devices = (forward ? m_forward : m_backward).size();
+    PathTimes fresh{{}, std::vector<Time>(devices), std::vector<uint64_t>(devices, 0)};
+    PathTimes after;
+    Pass(forward, FrameSize(0), Time(), fresh, after);
+    std::fill(after.free.begin(), after.free.end(), Time());
+    return after;
 }
 
 Time
 DrpIdealFct::Crossing(bool forward) const
 {
-    std::vector<Time> departures;
-    return Pass(forward, FrameSize(0), Time(), nullptr, 0, departures);
+    const std::size_t devices = (forward ? m_forward : m_backward).size();
+    PathTimes times;
+    return Pass(forward,
+                FrameSize(0),
+                Time(),
+                {{}, std::vector<Time>(devices), std::vector<uint64_t>(devices, 0)},
+                times);
 }
 
 DrpIdealFct::FrameTimes
 DrpIdealFct::Next(uint32_t payload, const FrameTimes* previous, Time windowOpen) const
 {
     const uint32_t size = FrameSize(payload);
-    const uint32_t fullSize = FrameSize(m_payloadSize);
     FrameTimes t;
     // The frame is read once the window lets it go; the read engine takes
     // one request after the other, and the payload is back after the
     // request went up and the completions came down.
     t.readDone = std::max(previous ? previous->readDone : Time(), windowOpen) + m_readSetup +
                  m_readLink->GetSerializationTime(payload);
-    // Data frames before it are full; so are their slots on the ports.
+    // The first frame follows the request on every port, the others the
+    // frame before them.
     Time ready = Pass(true,
                       size,
                       t.readDone + 2 * m_initiatorPcie + m_initiatorTx,
-                      previous ? &previous->departures : nullptr,
-                      fullSize,
-                      t.departures);
+                      previous ? previous->data : m_afterRequest,
+                      t.data);
     t.received = std::max(ready, previous ? previous->received : Time()) + m_responderRx;
     t.written = std::max(t.received, previous ? previous->written : Time()) + m_writeSetup +
                 m_writeLink->GetSerializationTime(payload);
     // Its acknowledgement leaves when the write has landed, and may wait
-    // for the one before it at each port on the way back.
-    const uint32_t control = FrameSize(0);
+    // for the one before it (the first: the reply) at each port on the way back.
     ready = Pass(false,
-                 control,
+                 FrameSize(0),
                  t.written + m_responderPcie + m_responderTx,
-                 previous ? &previous->ackDepartures : nullptr,
-                 control,
-                 t.ackDepartures);
-    t.acknowledged = ready + m_initiatorRx;
+                 previous ? previous->ack : m_afterReply,
+                 t.ack);
+    // The initiator's receive engine takes one frame at a time, as the
+    // responder's does.
+    t.acknowledged = std::max(ready, previous ? previous->acknowledged : Time()) + m_initiatorRx;
     return t;
 }
 

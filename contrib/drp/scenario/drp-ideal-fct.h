@@ -44,12 +44,14 @@ class RdmaHostApplication;
  *    its TLPs' serialisation per request, one engine, plus twice Latency),
  *    processed (TxProcessingCycles), sent store-and-forward along the path
  *    (a port sends the next frame a slot after the last one, inter-frame
- *    gap included), received (RxProcessingCycles, one frame at a time) and
- *    DMA-written (DmaSetupTime plus serialisation, one engine, plus
- *    Latency); a frame is acknowledged when its write has landed (an
- *    acknowledgement, too, waits for the one before it at a busy port),
- *    and the sender reads a frame only once fewer than Window frames are
- *    unacknowledged;
+ *    gap included, the slot's rest below a nanosecond carried from frame
+ *    to frame as the port carries it: EthernetNetDevice::GetSlotTime),
+ *    received (RxProcessingCycles, one frame at a time) and DMA-written
+ *    (DmaSetupTime plus serialisation, one engine, plus Latency); a frame
+ *    is acknowledged when its write has landed (an acknowledgement, too,
+ *    waits for the one before it at a busy port and in the initiator's
+ *    receive engine, one frame at a time), and the sender reads a frame
+ *    only once fewer than Window frames are unacknowledged;
  * 7. the last frame's acknowledgement crosses back, the release request
  *    crosses, the release reply crosses back;
  * 8. the completion interrupt (Latency).
@@ -64,9 +66,12 @@ class RdmaHostApplication;
  * the path's stages (the earliest time each frame can leave each stage), so
  * the bottleneck, be it a port, the DMA read engine, the receive engine or
  * the window, shows by itself; the full frames' times are kept once computed
- * (a long workload asks for many sizes over one path). The transfer's
- * measured FCT on an empty fabric equals this to within rounding (drp-fabric
- * suite, 1 to 5 switches, 1 and 10 Gbps); it does not hold for reads (the
+ * (a long workload asks for many sizes over one path). The measured FCT of
+ * a transfer alone on an empty fabric equals this to the nanosecond
+ * (drp-fabric suite: 1 to 5 switches, 1 to 400 Gbps, the paper's card and
+ * server profiles; the ports' carried rests start from those of the request
+ * and the reply, as on ports that have carried nothing else); it does not
+ * hold for reads (the
  * responder sends the data after a three-way handshake), which Get() refuses.
  */
 class DrpIdealFct
@@ -96,15 +101,24 @@ class DrpIdealFct
     Time GetWrite(uint32_t bytes, uint64_t address = 0) const;
 
   private:
+    /// A frame's times on the devices of a path.
+    struct PathTimes
+    {
+        std::vector<Time> departures; //!< it leaves each device
+        std::vector<Time> free;       //!< each device may send the next frame
+        /// each device's carried slot rest after it (EthernetNetDevice::GetSlotTime)
+        std::vector<uint64_t> carries;
+    };
+
     /// The earliest times one data frame leaves each stage (step 6).
     struct FrameTimes
     {
-        std::vector<Time> departures;    //!< leaves each device of the forward path
-        Time readDone;                   //!< DMA read engine is done with it
-        Time received;                   //!< the responder's receive engine is done with it
-        Time written;                    //!< the responder's write engine is done with it
-        std::vector<Time> ackDepartures; //!< its acknowledgement leaves each backward device
-        Time acknowledged;               //!< its acknowledgement reaches the initiator
+        PathTimes data;    //!< it on the forward path
+        Time readDone;     //!< DMA read engine is done with it
+        Time received;     //!< the responder's receive engine is done with it
+        Time written;      //!< the responder's write engine is done with it
+        PathTimes ack;     //!< its acknowledgement on the backward path
+        Time acknowledged; //!< its acknowledgement reaches the initiator
     };
 
     /**
@@ -122,22 +136,28 @@ class DrpIdealFct
     FrameTimes Frame(uint32_t index, uint32_t payload) const;
     /**
      * Passes a frame store and forward along a path: each device sends it
-     * once it has arrived and the frame before it has had its slot (gap
-     * included) on that device.
+     * once it has arrived and the device has had the slot of the frame
+     * before it (gap included, its nanoseconds' rest carried from frame to
+     * frame as the device carries it).
      * \param forward true: the forward path; false: the backward one
      * \param size the frame's Ethernet size (header and FCS included)
      * \param ready when it is ready at the first device
-     * \param previous the departures of the frame before it (null: none)
-     * \param previousSize that frame's Ethernet size
-     * \param departures set to its departure from each device
+     * \param previous the devices after the frame before it
+     * \param times set to its times on the path
      * \return when its last bit reaches the end of the path
      */
     Time Pass(bool forward,
               uint32_t size,
               Time ready,
-              const std::vector<Time>* previous,
-              uint32_t previousSize,
-              std::vector<Time>& departures) const;
+              const PathTimes& previous,
+              PathTimes& times) const;
+    /**
+     * \param forward true: the forward path; false: the backward one
+     * \return the devices of the path after a control frame alone (the
+     *         request before the data, the reply before the
+     *         acknowledgements): free, with that frame's carried rests
+     */
+    PathTimes AfterControl(bool forward) const;
     /**
      * \param forward true: the forward path; false: the backward one
      * \return the time a control frame alone takes along it, stage delays excluded
@@ -172,6 +192,8 @@ class DrpIdealFct
     Time m_writeSetup;                              //!< responder's DmaSetupTime
     Ptr<PcieLink> m_readLink;                       //!< initiator's PCIe link
     Ptr<PcieLink> m_writeLink;                      //!< responder's PCIe link
+    PathTimes m_afterRequest;                       //!< forward path after the request
+    PathTimes m_afterReply;                         //!< backward path after the reply
     mutable std::vector<FrameTimes> m_full;         //!< full frames' times, by index
 };
 

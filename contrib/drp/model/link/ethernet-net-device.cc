@@ -345,15 +345,21 @@ EthernetNetDevice::GetSlotTime(uint32_t frameSize) const
 Time
 EthernetNetDevice::TakeSlotTime(uint32_t frameSize)
 {
+    return GetSlotTime(frameSize, m_slotCarry);
+}
+
+Time
+EthernetNetDevice::GetSlotTime(uint32_t frameSize, uint64_t& carry) const
+{
     // In integers: bits x 10^9 stays below 2^63 for any frame (bits < 2^20).
     const uint64_t bps = m_bps.GetBitRate();
     const uint64_t scaled = uint64_t(GetWireSize(frameSize)) * 8 * 1000000000ULL;
     uint64_t ns = scaled / bps;
-    m_slotCarry += scaled % bps;
-    if (m_slotCarry >= bps)
+    carry += scaled % bps;
+    if (carry >= bps)
     {
         ++ns;
-        m_slotCarry -= bps;
+        carry -= bps;
     }
     return NanoSeconds(ns);
 }

@@ -262,6 +262,16 @@ class EthernetNetDevice : public NetDevice
      * \return the time until the transmitter is free again
      */
     Time TakeSlotTime(uint32_t frameSize);
+    /**
+     * \brief TakeSlotTime() of a frame after a run of frames whose carried
+     * rest is \p carry, leaving the device as it is (DrpIdealFct follows a
+     * port's slots frame by frame with it).
+     * \param frameSize the frame size, header and FCS included
+     * \param carry the rest carried from the frames before, in ns x bit/s
+     *        (0 for a transmitter that has sent nothing); updated
+     * \return the time until the transmitter is free again
+     */
+    Time GetSlotTime(uint32_t frameSize, uint64_t& carry) const;
 
     /// \return true while the transmitter sends a frame or its inter-frame gap
     bool IsTransmitting() const;
