@@ -380,6 +380,68 @@ class DrpProfileLineRateTestCase : public TestCase
 
 /**
  * \ingroup drp-tests
+ * One frame through the 100 Gb/s profile, exactly: a 1024-byte write on one
+ * 100 Gb/s link takes the sum of the documented parts (drp.rst, "The ideal
+ * FCT"), each written out here from the profile's values.
+ */
+class DrpProfileOneFrameTestCase : public TestCase
+{
+  public:
+    DrpProfileOneFrameTestCase()
+        : TestCase("one 1 KiB write through 100g-pcie3x16 takes the sum of its parts")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        RnicHelper rnic;
+        rnic.SetProfile("100g-pcie3x16");
+        NodeContainer nodes;
+        nodes.Create(2);
+        NetDeviceContainer devices = rnic.Install(nodes.Get(0), nodes.Get(1));
+        RdmaHostHelper host = drptest::MakeWorkload(1, 1024);
+        ApplicationContainer apps = host.Install(nodes);
+        RdmaHostHelper::SetWorkload(apps.Get(0), devices.Get(1));
+        apps.Get(1)->SetAttribute("Transfers", UintegerValue(0));
+        Simulator::Run();
+        auto app = DynamicCast<RdmaHostApplication>(apps.Get(0));
+        NS_TEST_ASSERT_MSG_EQ(app->GetRecords().size(), 1, "one transfer");
+        const DrpTransferRecord& r = app->GetRecords()[0];
+        NS_TEST_ASSERT_MSG_EQ(r.GetStatusName(), "success", "it ends well");
+
+        const int64_t pcie = 250;     // PcieLink::Latency, one way
+        const int64_t engine = 5;     // 5 cycles at 1 GHz, transmit and receive alike
+        const int64_t handler = 2000; // RdmaHostApplication::HandlerLatency
+        // A control frame on the wire: preamble and SFD 8 + 64 bytes at
+        // 100 Gb/s = 5.76 ns, to the nearest ns; no cable delay.
+        const int64_t control = 6;
+        const int64_t crossing = engine + control + engine;
+        // One page of 4 KiB: RegistrationFixedLatency 8 us + 375 ns.
+        const int64_t registration = 8000 + 375;
+        NS_TEST_ASSERT_MSG_EQ(
+            DynamicCast<RdmaHostApplication>(apps.Get(1))->GetRegistrationTime(r.dba, 1024),
+            NanoSeconds(registration),
+            "the region spans one page");
+        // The payload's TLPs: 4 x (256 + 24) bytes at 126.030769231 Gb/s
+        // (PCIe 3.0 x16) = 71.09 ns, to the nearest ns; no DMA set-up.
+        const int64_t tlps = 71;
+        // The data frame: 8 + 14 + 32 + 1024 + 4 bytes at 100 Gb/s = 86.56 ns.
+        const int64_t data = 87;
+        const int64_t handshake =
+            pcie + crossing + pcie + registration + pcie + crossing + pcie + handler + pcie;
+        const int64_t frame = tlps + 2 * pcie + engine + data + engine + tlps + pcie + crossing;
+        const int64_t release = crossing + crossing + pcie;
+        NS_TEST_EXPECT_MSG_EQ(r.GetDuration().GetNanoSeconds(),
+                              handshake + frame + release,
+                              "handshake " << handshake << " ns, the frame " << frame
+                                           << " ns, the release " << release << " ns");
+        Simulator::Destroy();
+    }
+};
+
+/**
+ * \ingroup drp-tests
  * NIC profiles.
  */
 class DrpProfileTestSuite : public TestSuite
@@ -390,6 +452,7 @@ class DrpProfileTestSuite : public TestSuite
     {
         AddTestCase(new DrpProfileValuesTestCase, DRP_TEST_QUICK);
         AddTestCase(new DrpProfileChoiceTestCase, DRP_TEST_QUICK);
+        AddTestCase(new DrpProfileOneFrameTestCase, DRP_TEST_QUICK);
         // The paper's card: 7.73 Gb/s of PCIe at most, 8.3 % of 100 Gb/s.
         AddTestCase(new DrpProfileLineRateTestCase(NicProfile::PAPER, "100Gbps", 0.07, 0.083),
                     DRP_TEST_QUICK);
