@@ -244,6 +244,63 @@ class DrpBufferOverflowTestCase : public TestCase
 
 /**
  * \ingroup drp-tests
+ * The same write with IndirectLimit at the buffer's 4 KiB: before its valid
+ * reply the initiator sends exactly the 4 frames the responder's buffer
+ * takes, then holds the rest (requesting) until the reply; nothing
+ * overflows, nothing is sent again, and the data are intact.
+ */
+class DrpIndirectLimitTestCase : public TestCase
+{
+  public:
+    DrpIndirectLimitTestCase()
+        : TestCase("IndirectLimit: no more indirect data than the buffer takes")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        RnicHelper rnic;
+        rnic.SetMethod("dynamic");
+        rnic.SetIndirectBufferAttribute("Capacity", UintegerValue(4096));
+        rnic.SetTransportAttribute("IndirectLimit", UintegerValue(4096));
+        RdmaHostHelper host = MakeWorkload(1, 32768);
+        host.SetAttribute("RegistrationRandomVariable", PointerValue(MakeDraws({0, 0, 1})));
+        host.SetAttribute("RegistrationFailureProbability", DoubleValue(0.5));
+        PointToPointBed bed(rnic, host);
+        Ptr<IndirectBuffer> buffer = bed.Rnic(1)->GetTransport()->GetIndirectBuffer();
+        uint32_t indirect = 0;
+        uint32_t data = 0;
+        bed.Rnic(0)->GetTransport()->TraceConnectWithoutContext(
+            "Tx",
+            drp::FunctorCallback<void, Ptr<const Packet>>([&](Ptr<const Packet> frame) {
+                DrpHeader header;
+                frame->PeekHeader(header);
+                data += header.HasFlag(DrpHeader::DATA);
+                indirect += header.HasFlag(DrpHeader::DATA) && header.HasFlag(DrpHeader::INDIRECT);
+            }));
+        bed.Run();
+
+        NS_TEST_ASSERT_MSG_EQ(bed.Records().size(), 1, "one transfer");
+        const DrpTransferRecord& r = bed.Records()[0];
+        NS_TEST_EXPECT_MSG_EQ(r.GetStatusName(), "success", "status");
+        NS_TEST_EXPECT_MSG_EQ(r.GetModeName(), "indirect", "mode");
+        NS_TEST_EXPECT_MSG_EQ(r.invalidReplies, 2, "two failed registrations first");
+        NS_TEST_EXPECT_MSG_EQ(indirect, 4, "4 KiB sent indirectly, the buffer's worth");
+        NS_TEST_EXPECT_MSG_EQ(data, 32, "every frame once");
+        NS_TEST_EXPECT_MSG_EQ(buffer->GetOverflowCount(), 0, "no overflow");
+        NS_TEST_EXPECT_MSG_EQ(bed.Rnic(1)->GetTransport()->GetDropCount(DrpTransport::BUFFER_FULL),
+                              0,
+                              "no BUFFER_FULL drop");
+        NS_TEST_EXPECT_MSG_EQ(r.retransmissions, 0, "nothing sent again");
+        NS_TEST_EXPECT_MSG_EQ(bed.m_corrupt, 0, "bytes identical at both ends");
+        NS_TEST_EXPECT_MSG_EQ(buffer->GetOccupancy(), 0, "buffer empty at the end");
+        Simulator::Destroy();
+    }
+};
+
+/**
+ * \ingroup drp-tests
  * Transfers that cannot succeed still end, with HANDSHAKE_FAILED, and the
  * simulation stops by itself: the initiator gives up after MaxRetries
  * handshake expiries, the responder forgets the transfer after its idle
@@ -1007,6 +1064,7 @@ class DrpTransferTestSuite : public TestSuite
             }
         }
         AddTestCase(new DrpBufferOverflowTestCase, DRP_TEST_QUICK);
+        AddTestCase(new DrpIndirectLimitTestCase, DRP_TEST_QUICK);
         for (const std::string method : {"traditional", "dynamic"})
         {
             AddTestCase(new DrpNeverHangsTestCase(method, DrpNeverHangsTestCase::ALWAYS_FAILS),

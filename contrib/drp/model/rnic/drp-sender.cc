@@ -119,6 +119,16 @@ DrpSender::SetRetryLimitActive(bool active)
     m_expiriesInRow = 0;
 }
 
+void
+DrpSender::SetSendLimit(uint32_t frames)
+{
+    m_sendLimit = frames;
+    if (IsStarted())
+    {
+        Pump();
+    }
+}
+
 uint32_t
 DrpSender::GetRetransmissions() const
 {
@@ -200,7 +210,7 @@ DrpSender::OnTimer()
 void
 DrpSender::Pump()
 {
-    while (!m_stopped && m_next < m_total && m_next < m_una + m_window)
+    while (!m_stopped && m_next < m_total && m_next < m_una + m_window && m_next < m_sendLimit)
     {
         const uint32_t sn = m_next++;
         if (m_config.rtt)
@@ -245,9 +255,11 @@ DrpSender::Retransmit(uint32_t sn)
 void
 DrpSender::GuardFirstUnacknowledged()
 {
-    if (IsComplete() || m_waiting.count(m_una) != 0)
+    if (IsComplete() || m_waiting.count(m_una) != 0 || m_una == m_next)
     {
-        Simulator::Remove(m_timer); // done, or it starts when that frame leaves
+        // Done, or it starts when that frame leaves, or nothing is out (the
+        // send limit holds the rest back: there is nothing to guard).
+        Simulator::Remove(m_timer);
         return;
     }
     ArmTimer(); // on the wire, or it will not leave: the timer runs from now

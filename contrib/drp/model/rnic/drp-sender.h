@@ -149,6 +149,12 @@ class DrpSender
      *        phase (the owner bounds the transfer another way)
      */
     void SetRetryLimitActive(bool active);
+    /**
+     * \param frames new frames (SN from 0) the sender may send at most until
+     *        told otherwise (a larger value sends the frames it held back at
+     *        once); UINT32_MAX: no limit, the default
+     */
+    void SetSendLimit(uint32_t frames);
     /// \return frames sent again
     uint32_t GetRetransmissions() const;
     /// \return timer expiries
@@ -201,6 +207,7 @@ class DrpSender
     bool m_stopped{false};               //!< Stop() was called or failed
     uint32_t m_una{0};                   //!< first unacknowledged SN
     uint32_t m_next{0};                  //!< next new SN
+    uint32_t m_sendLimit{UINT32_MAX};    //!< new SNs below it may be sent (SetSendLimit)
     uint32_t m_dupAcks{0};               //!< repeats of the current ACKN
     bool m_recovering{false};            //!< in fast recovery
     uint32_t m_recover{0};               //!< recovery ends when this SN is acknowledged

@@ -159,6 +159,18 @@ DrpTransport::GetTypeId()
                           UintegerValue(8),
                           MakeUintegerAccessor(&DrpTransport::m_txPrefetch),
                           MakeUintegerChecker<uint32_t>(1, 1024))
+            .AddAttribute("IndirectLimit",
+                          "Payload bytes a write sends in indirect mode before its valid "
+                          "reply, at most (0 to 64 MiB): it then holds its data, requesting, "
+                          "until the reply (and goes on directly). 0, the default: no limit, "
+                          "the published protocol (frames the responder's IndirectBuffer "
+                          "cannot take are dropped unacknowledged and sent again). The "
+                          "server NIC profiles set it to the responder's buffer Capacity, so "
+                          "that one transfer never overruns it.",
+                          UintegerValue(0),
+                          MakeUintegerAccessor(&DrpTransport::SetIndirectLimit,
+                                               &DrpTransport::GetIndirectLimit),
+                          MakeUintegerChecker<uint32_t>())
             .AddAttribute("TxPrefetchPerTransfer",
                           "Of those, at most this many of one transfer (1 to 1024): a transfer "
                           "that starts alone leads those that start a moment later by no more.",
@@ -339,6 +351,46 @@ DrpTransport::SetWindow(uint32_t window)
 {
     drp::RequireInRange<uint32_t>("DrpTransport::Window", window, 1, 1024);
     m_window = window;
+}
+
+void
+DrpTransport::ShareIndirectLimit(Mac48Address peer)
+{
+    if (m_indirectLimit == 0)
+    {
+        return;
+    }
+    std::vector<InitiatorConnection*> holding;
+    for (const auto& [tid, connection] : m_initiators)
+    {
+        if (connection && connection->GetPeer() == peer && connection->IsHoldingIndirect())
+        {
+            holding.push_back(connection.get());
+        }
+    }
+    if (holding.empty())
+    {
+        return;
+    }
+    const uint32_t share =
+        std::max<uint32_t>(1, m_indirectLimit / m_payloadSize / uint32_t(holding.size()));
+    for (InitiatorConnection* connection : holding)
+    {
+        connection->SetIndirectShare(share);
+    }
+}
+
+void
+DrpTransport::SetIndirectLimit(uint32_t bytes)
+{
+    drp::RequireInRange<uint32_t>("DrpTransport::IndirectLimit", bytes, 0, 64 << 20);
+    m_indirectLimit = bytes;
+}
+
+uint32_t
+DrpTransport::GetIndirectLimit() const
+{
+    return m_indirectLimit;
 }
 
 void
@@ -1382,6 +1434,7 @@ DrpTransport::RetireInitiator(const DrpTransferRecord& record)
     std::shared_ptr<InitiatorConnection> gone(std::move(it->second));
     drp::ScheduleNow([gone]() {});
     m_initiators.erase(it);
+    ShareIndirectLimit(record.peer); // a write that ended holding frees its share
     if (record.status != DrpTransferRecord::SUCCESS)
     {
         // The responder may still hold this transfer's record, with frames it

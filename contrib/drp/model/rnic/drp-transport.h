@@ -454,8 +454,21 @@ class DrpTransport : public Object
     friend class ResponderConnection;
 
     // Attribute accessors; the setters check their values.
-    void SetWindow(uint32_t window);             //!< \param window frames
-    uint32_t GetWindow() const;                  //!< \return frames
+    void SetWindow(uint32_t window); //!< \param window frames
+    uint32_t GetWindow() const;      //!< \return frames
+    /**
+     * Shares IndirectLimit among this RNIC's writes to one responder that
+     * send indirectly and have no valid reply yet: each may send
+     * IndirectLimit / PayloadSize / (their number) new frames (at least one)
+     * before its reply, so that together they do not overrun the responder's
+     * IndirectBuffer. Nothing with IndirectLimit 0.
+     * \param peer the responder
+     */
+    void ShareIndirectLimit(Mac48Address peer);
+    /// \param bytes IndirectLimit (0 to 64 MiB; 0: no limit)
+    void SetIndirectLimit(uint32_t bytes);
+    /// \return IndirectLimit, bytes (0: no limit)
+    uint32_t GetIndirectLimit() const;
     void SetPayloadSize(uint32_t bytes);         //!< \param bytes payload per frame
     void SetMaxRetries(uint32_t retries);        //!< \param retries retry limit
     uint32_t GetMaxRetries() const;              //!< \return retry limit
@@ -842,12 +855,14 @@ class DrpTransport : public Object
     Time m_handshakeTimeout;      //!< request / reply / confirmation timer
     Time m_retransmissionTimeout; //!< data and release timer
     uint32_t m_maxRetries;        //!< expiries in a row before giving up
-    uint32_t m_dupAckThreshold;   //!< duplicate ACKs for a fast retransmit
-    uint32_t m_maxBackoff;        //!< largest data timer multiplier
-    TimeoutMode m_timeoutMode;    //!< fixed or adaptive timeouts
-    Time m_minRto;                //!< adaptive RTO's floor
-    Time m_maxRto;                //!< adaptive RTO's ceiling
-    Time m_granularity;           //!< adaptive RTO's G
+    uint32_t m_indirectLimit{
+        0}; //!< IndirectLimit: bytes sent indirectly before the reply (0: no limit)
+    uint32_t m_dupAckThreshold; //!< duplicate ACKs for a fast retransmit
+    uint32_t m_maxBackoff;      //!< largest data timer multiplier
+    TimeoutMode m_timeoutMode;  //!< fixed or adaptive timeouts
+    Time m_minRto;              //!< adaptive RTO's floor
+    Time m_maxRto;              //!< adaptive RTO's ceiling
+    Time m_granularity;         //!< adaptive RTO's G
     std::unordered_map<Mac48Address, DrpRttEstimator, MacAddressHash>
         m_rtt;           //!< adaptive: round-trip estimate per peer
     uint64_t m_clockHz;  //!< RNIC clock

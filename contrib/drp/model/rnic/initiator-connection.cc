@@ -144,6 +144,19 @@ InitiatorConnection::ArmHandshakeTimer()
 }
 
 bool
+InitiatorConnection::IsHoldingIndirect() const
+{
+    return m_sender && m_record.mode == DrpTransferRecord::INDIRECT && !IsEstablished() &&
+           m_state != DONE && m_state != FAILED;
+}
+
+void
+InitiatorConnection::SetIndirectShare(uint32_t frames)
+{
+    m_sender->SetSendLimit(frames);
+}
+
+bool
 InitiatorConnection::IsEstablished() const
 {
     return m_state == SENDING || m_state == RECEIVING || m_state == RELEASING;
@@ -223,6 +236,11 @@ InitiatorConnection::OnReply(const DrpHeader& header)
     if (m_sender)
     {
         m_sender->SetRetryLimitActive(true);
+        m_sender->SetSendLimit(UINT32_MAX); // direct from here: what was held back goes now
+    }
+    if (m_record.mode == DrpTransferRecord::INDIRECT)
+    {
+        m_transport->ShareIndirectLimit(m_record.peer); // its share goes to the others
     }
     if (m_record.mode == DrpTransferRecord::UNDECIDED)
     {
@@ -246,6 +264,8 @@ InitiatorConnection::GoIndirect()
     // A stall caused by a full indirect buffer is not the network's fault:
     // until the connection is up, the handshake's retry limit bounds the transfer.
     m_sender->SetRetryLimitActive(false);
+    m_transport->ShareIndirectLimit(m_record.peer); // this write's share, and the others'
+
     ReplyToHost(); // synthetic reply: the host hands the data at once
 }
 

@@ -119,6 +119,13 @@ class InitiatorConnection
     bool IsRead() const;
     /// \return the current state
     State GetState() const;
+    /// \return true for a write sending indirectly, its valid reply not yet in
+    bool IsHoldingIndirect() const;
+    /**
+     * \param frames new data frames this write may send before its valid
+     *        reply (its share of the transport's IndirectLimit)
+     */
+    void SetIndirectShare(uint32_t frames);
 
   private:
     // Handshake.

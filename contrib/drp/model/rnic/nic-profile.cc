@@ -62,6 +62,15 @@ const char* const CX7_CYCLES = "3 ns per frame: 330 to 370 million messages per 
 const char* const WINDOW_SOURCE =
     "the bandwidth-delay product of a 10 us round trip (a three-tier fabric, with PCIe at both "
     "ends) at the line rate in 1 KiB payloads, rounded up to a power of two";
+const char* const BUFFER_SOURCE =
+    "the paper card's 48 KiB times the line rate in Gb/s: the same 393 us of line rate as "
+    "the paper's buffer holds at 1 Gb/s, so that the dynamic method covers the same time of "
+    "registration at every speed (decision of ours: no vendor publishes such a buffer; cards "
+    "with on-board memory, DPUs among them, hold far more)";
+const char* const LIMIT_SOURCE =
+    "the responder's buffer Capacity: writes to one responder share it before their valid "
+    "replies, so that they do not overrun it (decision of ours; the paper's card sends on, "
+    "IndirectLimit 0)";
 const char* const PREFETCH_SOURCE =
     "payload reads ahead of the port: a DMA read's round trip (about 0.55 us) at the line rate "
     "in 1 KiB payloads, doubled so that the port never waits for a read, per transfer; twice "
@@ -76,6 +85,7 @@ const char* const PREFETCH_SOURCE =
  * \param cyclesSource where they come from
  * \param window data frames in flight per transfer
  * \param prefetchPerTransfer payload reads ahead of the port per transfer
+ * \param gbps the port's rate in Gb/s (the indirect buffer's size follows it)
  * \return the settings
  */
 std::vector<NicProfile::Setting>
@@ -85,8 +95,10 @@ ServerRnic(const std::string& rate,
            const std::string& cycles,
            const std::string& cyclesSource,
            uint32_t window,
-           uint32_t prefetchPerTransfer)
+           uint32_t prefetchPerTransfer,
+           uint64_t gbps)
 {
+    const std::string buffer = std::to_string(49152 * gbps);
     return {
         {PORT, "DataRate", rate, "the card's port rate"},
         {PCIE, "Bandwidth", pcie, pcieSource},
@@ -100,6 +112,8 @@ ServerRnic(const std::string& rate,
         {ENGINE, "Window", std::to_string(window), WINDOW_SOURCE},
         {ENGINE, "TxPrefetchPerTransfer", std::to_string(prefetchPerTransfer), PREFETCH_SOURCE},
         {ENGINE, "TxPrefetch", std::to_string(2 * prefetchPerTransfer), PREFETCH_SOURCE},
+        {BUFFER, "Capacity", buffer, BUFFER_SOURCE},
+        {ENGINE, "IndirectLimit", buffer, LIMIT_SOURCE},
     };
 }
 
@@ -135,6 +149,11 @@ NicProfile::All()
              "Capacity",
              "49152",
              "the dynamic prototype's extra block memory: 393,216 bits = 48 KiB"},
+            {ENGINE,
+             "IndirectLimit",
+             "0",
+             "the published protocol: a write sends on in indirect mode; frames the buffer "
+             "cannot take are dropped and sent again"},
         };
         all.push_back(paper);
 
@@ -160,7 +179,8 @@ NicProfile::All()
                        "5",
                        CX5_CYCLES,
                        32,
-                       4));
+                       4,
+                       25));
         add("100g-pcie3x16",
             "a 100 Gb/s server RNIC on PCIe 3.0 x16",
             "100Gbps",
@@ -170,7 +190,8 @@ NicProfile::All()
                        "5",
                        CX5_CYCLES,
                        128,
-                       16));
+                       16,
+                       100));
         add("200g-pcie4x16",
             "a 200 Gb/s server RNIC on PCIe 4.0 x16",
             "200Gbps",
@@ -180,7 +201,8 @@ NicProfile::All()
                        "5",
                        CX6_CYCLES,
                        256,
-                       32));
+                       32,
+                       200));
         add("400g-pcie5x16",
             "a 400 Gb/s server RNIC on PCIe 5.0 x16",
             "400Gbps",
@@ -190,7 +212,8 @@ NicProfile::All()
                        "3",
                        CX7_CYCLES,
                        512,
-                       64));
+                       64,
+                       400));
         return all;
     }();
     return profiles;
