@@ -242,6 +242,12 @@ class FabricRunResult:
         self.queue_columns = raw.get("queues", {})
 
     @cached_property
+    def host_limit_note(self) -> str:
+        """What limits the hosts when the network does not: the note ``rnic-fabric``
+        prints before the run ("" when the hosts fill their links)."""
+        return str(_drp.FabricConfig(**self.params).host_limit_note())
+
+    @cached_property
     def transfers(self) -> pd.DataFrame:
         """pandas DataFrame: one row per ended transfer (:data:`TRANSFER_COLUMNS`)."""
         import pandas as pd

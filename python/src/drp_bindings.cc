@@ -921,9 +921,10 @@ Run(const py::kwargs& kwargs)
  * \param m the module
  * \param name the Python class name
  * \param doc its documentation
+ * \return the class, for methods of its own
  */
 template <typename C>
-void
+py::class_<C>
 BindConfig(py::module_& m, const char* name, const char* doc)
 {
     py::class_<C> config(m, name, doc);
@@ -962,6 +963,7 @@ BindConfig(py::module_& m, const char* name, const char* doc)
         }
         return std::string(name) + "(" + text + ")";
     });
+    return config;
 }
 
 } // namespace
@@ -980,7 +982,18 @@ PYBIND11_MODULE(_drp, m)
                              "FabricConfig",
                              "FabricScenario::Config: everything a fabric experiment can vary. "
                              "FabricConfig(**params) sets the given fields; the others keep "
-                             "their defaults (a 9-host star, incast of 64 KiB).");
+                             "their defaults (a 9-host star, incast of 64 KiB).")
+        .def(
+            "host_limit_note",
+            [](const FabricConfig& c) {
+                py::gil_scoped_release release;
+                std::lock_guard<std::mutex> lock(g_simulatorMutex);
+                Validate(c);
+                return c.GetHostLimitNote();
+            },
+            "What rnic-fabric says before a run when the RNICs, not the network, limit the "
+            "flows (the payload rate they reach and what bounds it); \"\" when the port is the "
+            "bound. Raises ValueError for an invalid configuration.");
 
     m.def("run",
           &Run<DrpScenario>,

@@ -108,6 +108,12 @@ def test_the_card_follows_the_host_rate_unless_named():
     assert slowdown == pytest.approx(1.0, abs=0.01)
     with pytest.raises(ValueError, match=r"payload \(with mtu 1500\) = 4096 is out of range"):
         drp.run_fabric(payload=4096)
+    # The note rnic-fabric prints: none for the card of the rate, the PCIe
+    # bound for the paper's card on a faster link.
+    assert result.host_limit_note == ""
+    note = drp.FabricConfig(host_rate="25Gbps", nic="paper-1g").host_limit_note()
+    assert note.startswith("note: the RNICs (nic = paper-1g) move at most 7.7283 Gb/s")
+    assert "limited by their PCIe" in note
 
 
 def test_slowdown_by_size_cuts_equal_counts_and_keeps_one_size_together():
