@@ -79,6 +79,7 @@ struct Settings
     bool lossless{false};               //!< PFC and a shared buffer per switch
     std::string buffer{"12MiB"};        //!< lossless: each switch's buffer
     std::string scheduler{"map"};       //!< the event queue: map, calendar, priority-queue, ...
+    std::string nic{"auto"};            //!< the RNICs' NIC profile (auto: the card of hostRate)
 
     /// \return DrpTransport's default RetransmissionTimeout
     static Time DefaultRto()
@@ -112,6 +113,7 @@ RunSize(uint32_t size, const Settings& s)
         config.spines = s.spines;
     }
     config.workload = "poisson";
+    config.nic = s.nic;
     config.load = s.load;
     config.cdf = s.cdf;
     config.method = s.method;
@@ -278,6 +280,10 @@ main(int argc, char* argv[])
     strict.AddValue(cmd, "load", "load of the host links, (0, 1]", s.load);
     cmd.AddValue("cdf", "flow sizes: web-search, data-mining or a CDF file", s.cdf);
     cmd.AddValue("method", "traditional or dynamic", s.method);
+    cmd.AddValue("nic",
+                 "the RNICs' NIC profile: auto (the card of hostRate) or " +
+                     NicProfile::GetNamesText(),
+                 s.nic);
     strict.AddValue(cmd,
                     "rto",
                     "the transports' RetransmissionTimeout (adaptive: the initial RTO)",
@@ -300,6 +306,7 @@ main(int argc, char* argv[])
         cmd.Parse(argc, argv);
         strict.Apply();
         ModePolicy::ParseMethod(s.method);
+        NicProfile::Resolve(s.nic, s.hostRate); // an unknown name, with the valid ones
         drp::RequireOneOf("timeoutMode", s.timeoutMode, {"fixed", "adaptive"});
         drp::RequireOneOf("cc", s.cc, {"none", "dcqcn", "dctcp"});
         drp::RequireOneOf("scheduler",

@@ -144,9 +144,14 @@ main(int argc, char* argv[])
     uint32_t failRegistrations = 0;
     std::string dropAtResponder;
     std::string dropAtInitiator;
+    std::string nic = NicProfile::PAPER;
 
     CommandLine cmd(__FILE__);
     cmd.AddValue("method", "traditional or dynamic", method);
+    cmd.AddValue("nic",
+                 "the RNICs' NIC profile, the link at its rate: " + NicProfile::GetNamesText() +
+                     " (paper-1g: the paper's Gigabit card)",
+                 nic);
     // Numbers are read in full (--transfers=5x is an error, not 5 transfers).
     drp::StrictOptions strict;
     strict.AddValue(cmd, "frp", "probability that a memory registration fails (0 to 1)", frp);
@@ -223,12 +228,12 @@ main(int argc, char* argv[])
 
         // The link: an RNIC at each end of a Gigabit cable.
         RnicHelper rnic;
+        rnic.SetProfile(nic); // its port rate is the link's (1 Gbps for the paper's card)
         rnic.SetMethod(method);
         if (!etherType.empty())
         {
             rnic.SetEtherType(static_cast<uint16_t>(ParseEtherType(etherType)));
         }
-        rnic.SetDeviceAttribute("DataRate", StringValue("1Gbps"));
         rnic.SetTransportAttribute("PayloadSize", UintegerValue(1024));
         NetDeviceContainer devices = rnic.Install(hosts.Get(0), hosts.Get(1));
 

@@ -169,11 +169,10 @@ class DrpProfileValuesTestCase : public TestCase
         {
             message = e.what();
         }
-        NS_TEST_EXPECT_MSG_EQ(
-            message,
-            "nic = \"100g\" is not a NIC profile; valid: " + NicProfile::GetNamesText() +
-                " (or auto: the profile of the rate)",
-            "an unknown profile is refused with the valid names");
+        NS_TEST_EXPECT_MSG_EQ(message,
+                              "nic = \"100g\" is not a NIC profile; valid: " +
+                                  NicProfile::GetNamesText(),
+                              "an unknown profile is refused with the valid names");
         NS_TEST_EXPECT_MSG_EQ(NicProfile::GetNamesText(),
                               "paper-1g, 25g-pcie3x8, 100g-pcie3x16, 200g-pcie4x16, 400g-pcie5x16",
                               "the profiles");
@@ -219,6 +218,21 @@ class DrpProfileChoiceTestCase : public TestCase
                                   "paper-1g",
                                   "a name is kept at " << rate);
         }
+
+        std::string resolved;
+        try
+        {
+            NicProfile::Resolve("100g", DataRate("100Gbps"));
+        }
+        catch (const std::invalid_argument& e)
+        {
+            resolved = e.what();
+        }
+        NS_TEST_EXPECT_MSG_EQ(
+            resolved,
+            "nic = \"100g\" is not a NIC profile; valid: " + NicProfile::GetNamesText() +
+                " (or auto: the profile of the rate)",
+            "where auto is valid, the message says so");
 
         // Wire bytes of a data frame: payload + 70, padded below 14 bytes.
         NS_TEST_EXPECT_MSG_EQ(NicProfile::GetWireBytes(1024), 1094, "1 KiB");

@@ -229,8 +229,8 @@ NicProfile::Get(const std::string& name)
             return profile;
         }
     }
-    throw std::invalid_argument("nic = \"" + name + "\" is not a NIC profile; valid: " +
-                                GetNamesText() + " (or " + AUTO + ": the profile of the rate)");
+    throw std::invalid_argument("nic = \"" + name +
+                                "\" is not a NIC profile; valid: " + GetNamesText());
 }
 
 std::vector<std::string>
@@ -391,7 +391,19 @@ NicProfile::ForRate(DataRate rate)
 std::string
 NicProfile::Resolve(const std::string& name, DataRate rate)
 {
-    return name == AUTO ? ForRate(rate).GetName() : Get(name).GetName();
+    if (name == AUTO)
+    {
+        return ForRate(rate).GetName();
+    }
+    try
+    {
+        return Get(name).GetName();
+    }
+    catch (const std::invalid_argument& e)
+    {
+        throw std::invalid_argument(std::string(e.what()) + " (or " + AUTO +
+                                    ": the profile of the rate)");
+    }
 }
 
 bool
