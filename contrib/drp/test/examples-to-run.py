@@ -13,6 +13,12 @@ cpp_examples = [
     ("drp-frame-cost --frames=2000 --repeat=1", "True", "False"),
     ("drp-fabric-scale --hosts=16 --flows=300", "True", "False"),
     ("pfc-pause", "True", "False"),
+    (
+        "drp-line-rate --rates=100Gbps --payloads=4096 --size=1000000 --smallTransfers=20",
+        "True",
+        "False",
+    ),
+    ("rnic-first --nic=100g-pcie3x16", "True", "False"),
 ]
 
 # ("example_name", "do_run")
