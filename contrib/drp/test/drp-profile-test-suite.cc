@@ -427,9 +427,15 @@ class DrpProfileOneFrameTestCase : public TestCase
         const int64_t pcie = 250;     // PcieLink::Latency, one way
         const int64_t engine = 5;     // 5 cycles at 1 GHz, transmit and receive alike
         const int64_t handler = 2000; // RdmaHostApplication::HandlerLatency
+        // Times on a wire or a bus are ns-3's DataRate::CalculateBytesTxTime,
+        // whose rounding to the nanosecond differs between releases (5.76 ns
+        // is 6 on ns-3.37 and 3.48, 5 on 3.35, which truncates).
+        auto wire = [](const char* rate, uint32_t bytes) {
+            return DataRate(rate).CalculateBytesTxTime(bytes).GetNanoSeconds();
+        };
         // A control frame on the wire: preamble and SFD 8 + 64 bytes at
-        // 100 Gb/s = 5.76 ns, to the nearest ns; no cable delay.
-        const int64_t control = 6;
+        // 100 Gb/s = 5.76 ns; no cable delay.
+        const int64_t control = wire("100Gbps", 8 + 64);
         const int64_t crossing = engine + control + engine;
         // One page of 4 KiB: RegistrationFixedLatency 8 us + 375 ns.
         const int64_t registration = 8000 + 375;
@@ -438,10 +444,10 @@ class DrpProfileOneFrameTestCase : public TestCase
             NanoSeconds(registration),
             "the region spans one page");
         // The payload's TLPs: 4 x (256 + 24) bytes at 126.030769231 Gb/s
-        // (PCIe 3.0 x16) = 71.09 ns, to the nearest ns; no DMA set-up.
-        const int64_t tlps = 71;
+        // (PCIe 3.0 x16) = 71.09 ns; no DMA set-up.
+        const int64_t tlps = wire("126030769231bps", 4 * (256 + 24));
         // The data frame: 8 + 14 + 32 + 1024 + 4 bytes at 100 Gb/s = 86.56 ns.
-        const int64_t data = 87;
+        const int64_t data = wire("100Gbps", 8 + 14 + 32 + 1024 + 4);
         const int64_t handshake =
             pcie + crossing + pcie + registration + pcie + crossing + pcie + handler + pcie;
         const int64_t frame = tlps + 2 * pcie + engine + data + engine + tlps + pcie + crossing;
