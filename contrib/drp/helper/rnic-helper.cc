@@ -16,6 +16,8 @@
 #include "ns3/string.h"
 #include "ns3/uinteger.h"
 
+#include <stdexcept>
+
 namespace ns3
 {
 
@@ -93,6 +95,20 @@ RnicHelper::SetPolicyAttribute(std::string name, const AttributeValue& value)
 }
 
 void
+RnicHelper::SetRnicAttribute(std::string name, const AttributeValue& value)
+{
+    TypeId::AttributeInformation info;
+    if (!RnicNetDevice::GetTypeId().LookupAttributeByName(name, &info) ||
+        EthernetNetDevice::GetTypeId().LookupAttributeByName(name, &info))
+    {
+        throw std::invalid_argument("RnicHelper::SetRnicAttribute: " + name +
+                                    " is no attribute of RnicNetDevice's own (an "
+                                    "EthernetNetDevice attribute goes to SetDeviceAttribute)");
+    }
+    m_rnicAttributes.emplace_back(name, value.Copy());
+}
+
+void
 RnicHelper::SetProfile(const std::string& name)
 {
     const NicProfile& profile = NicProfile::Get(name);
@@ -150,6 +166,10 @@ RnicHelper::CreateRnic() const
     }
     rnic->SetTransport(transport);
     rnic->SetMethod(m_method);
+    for (const auto& [name, value] : m_rnicAttributes)
+    {
+        rnic->SetAttribute(name, *value);
+    }
     if (m_etherType)
     {
         rnic->SetEtherType(*m_etherType);

@@ -11,6 +11,8 @@
 
 #include <optional>
 #include <string>
+#include <utility>
+#include <vector>
 
 namespace ns3
 {
@@ -87,6 +89,14 @@ class RnicHelper : public EthernetHelper
      */
     void SetPolicyAttribute(std::string name, const AttributeValue& value);
     /**
+     * \param name an attribute of RnicNetDevice's own (HostPacketTime,
+     *        DrpClass, ...: those it adds to EthernetNetDevice's, which
+     *        SetDeviceAttribute() sets on the RNICs and the switch ports they
+     *        plug into); throws std::invalid_argument for another name
+     * \param value its value, set on every RNIC this helper makes
+     */
+    void SetRnicAttribute(std::string name, const AttributeValue& value);
+    /**
      * Makes RNICs of a NicProfile: sets every attribute value of the profile
      * (port, PCIe link, transport, indirect buffer) as the Set*Attribute
      * calls would. A setting made after this call overrides the profile's,
@@ -122,6 +132,8 @@ class RnicHelper : public EthernetHelper
     ObjectFactory m_pcieFactory;         //!< PcieLink
     ObjectFactory m_bufferFactory;       //!< IndirectBuffer
     ObjectFactory m_policyFactory;       //!< ModePolicy
+    /// RnicNetDevice's own attributes, set on every RNIC made (SetRnicAttribute)
+    std::vector<std::pair<std::string, Ptr<AttributeValue>>> m_rnicAttributes;
 };
 
 } // namespace ns3

@@ -11,8 +11,13 @@
 #include "ns3/drp-compat.h"
 #include "ns3/host-cpus.h"
 #include "ns3/host-memory.h"
+#include "ns3/internet-stack-helper.h"
+#include "ns3/ipv4-address-helper.h"
 #include "ns3/node.h"
+#include "ns3/rnic-helper.h"
+#include "ns3/rnic-net-device.h"
 #include "ns3/test.h"
+#include "ns3/uinteger.h"
 
 #include <algorithm>
 #include <functional>
@@ -115,6 +120,91 @@ class DrpHostCpusTestCase : public TestCase
     }
 
     uint32_t m_count; //!< CPUs
+};
+
+/**
+ * \ingroup drp-tests
+ * RnicNetDevice::HostPacketTime: every packet of other traffic the host sends
+ * or receives takes that long on its HostCpus. A ping's round trip crosses
+ * four times (request sent, received; reply sent, received): 10 us each add
+ * exactly 40 us to it; 0, the default, adds nothing.
+ */
+class DrpHostPacketTimeTestCase : public TestCase
+{
+  public:
+    DrpHostPacketTimeTestCase()
+        : TestCase("HostPacketTime: a ping's round trip pays the host's CPU four times")
+    {
+    }
+
+  private:
+    /**
+     * \param perPacket the RNICs' HostPacketTime
+     * \return the round trip of the last ping (ARP long resolved)
+     */
+    Time LastRtt(Time perPacket)
+    {
+        NodeContainer nodes;
+        nodes.Create(2);
+        RnicHelper rnic;
+        rnic.SetRnicAttribute("HostPacketTime", TimeValue(perPacket));
+        NetDeviceContainer devices = rnic.Install(nodes.Get(0), nodes.Get(1));
+        for (uint32_t i = 0; i < 2; ++i)
+        {
+            nodes.Get(i)->AggregateObject(CreateObject<HostCpus>());
+        }
+        InternetStackHelper stack;
+        stack.Install(nodes);
+        Ipv4AddressHelper addresses("10.1.1.0", "255.255.255.0");
+        Ipv4InterfaceContainer interfaces = addresses.Assign(devices);
+        std::vector<Time> rtts;
+        ApplicationContainer ping = drp::InstallPing(
+            nodes.Get(0),
+            interfaces.GetAddress(1),
+            MilliSeconds(1),
+            56,
+            drp::FunctorCallback<void, Time>([&rtts](Time rtt) { rtts.push_back(rtt); }));
+        // ns-3 delays an ARP request by up to 10 ms (ArpL3Protocol's
+        // RequestJitter): the pings run long after it.
+        ping.Start(MilliSeconds(1));
+        ping.Stop(MilliSeconds(30.5));
+        Simulator::Stop(MilliSeconds(40));
+        Simulator::Run();
+        Simulator::Destroy();
+        NS_TEST_EXPECT_MSG_GT_OR_EQ(rtts.size(), 2, "the pings after ARP answered");
+        return rtts.empty() ? Time::Max() : rtts.back();
+    }
+
+    void DoRun() override
+    {
+        const Time free = LastRtt(Seconds(0));
+        const Time paid = LastRtt(MicroSeconds(10));
+        NS_TEST_EXPECT_MSG_EQ(paid - free, MicroSeconds(40), "four crossings of the host");
+        std::string message;
+        try
+        {
+            CreateObject<RnicNetDevice>()->SetAttribute("HostPacketTime", TimeValue(Seconds(2)));
+        }
+        catch (const std::invalid_argument& e)
+        {
+            message = e.what();
+        }
+        NS_TEST_EXPECT_MSG_NE(message.find("RnicNetDevice::HostPacketTime = +2s is out of range"),
+                              std::string::npos,
+                              "a value out of range is refused: " << message);
+        message.clear();
+        try
+        {
+            RnicHelper().SetRnicAttribute("Mtu", UintegerValue(9000));
+        }
+        catch (const std::invalid_argument& e)
+        {
+            message = e.what();
+        }
+        NS_TEST_EXPECT_MSG_NE(message.find("Mtu is no attribute of RnicNetDevice's own"),
+                              std::string::npos,
+                              "SetRnicAttribute takes RnicNetDevice's own: " << message);
+    }
 };
 
 /**
@@ -621,6 +711,7 @@ class DrpHostTestSuite : public TestSuite
         AddTestCase(new DrpHostCpusTestCase(1), DRP_TEST_QUICK);
         AddTestCase(new DrpHostCpusTestCase(2), DRP_TEST_QUICK);
         AddTestCase(new DrpHostCpusFifoTestCase, DRP_TEST_QUICK);
+        AddTestCase(new DrpHostPacketTimeTestCase, DRP_TEST_QUICK);
         AddTestCase(new DrpHostRegistrationQueueTestCase(1), DRP_TEST_QUICK);
         AddTestCase(new DrpHostRegistrationQueueTestCase(2), DRP_TEST_QUICK);
         AddTestCase(new DrpHostRegistrationPagesTestCase, DRP_TEST_QUICK);

@@ -9,6 +9,7 @@
 #include "ns3/drp-compat.h"
 #include "ns3/ecn-marking-queue.h"
 #include "ns3/enum.h"
+#include "ns3/host-cpus.h"
 #include "ns3/log.h"
 #include "ns3/node.h"
 #include "ns3/pointer.h"
@@ -92,6 +93,16 @@ RnicNetDevice::GetTypeId()
                           MakeUintegerAccessor(&RnicNetDevice::SetDrpControlClass,
                                                &RnicNetDevice::GetDrpControlClass),
                           MakeUintegerChecker<uint8_t>())
+            .AddAttribute("HostPacketTime",
+                          "Host CPU time of each packet of other traffic (IP, ARP) that the "
+                          "host sends or receives through this RNIC: its interrupt, driver "
+                          "and stack, run on the node's HostCpus in turn with the host's DRP "
+                          "work (0 to 1 s; 0, the default: such packets cost the host nothing; "
+                          "nothing either on a node without HostCpus).",
+                          TimeValue(Seconds(0)),
+                          MakeTimeAccessor(&RnicNetDevice::SetHostPacketTime,
+                                           &RnicNetDevice::GetHostPacketTime),
+                          MakeTimeChecker())
             .AddTraceSource("HostDrop",
                             "A frame was dropped inside the host or the RNIC for want of "
                             "room (TX_QUEUE_FULL, RX_QUEUE_FULL, BUFFER_FULL).",
@@ -464,10 +475,42 @@ RnicNetDevice::SendFrom(Ptr<Packet> packet,
         return EnqueueOther(packet, source, dest, protocolNumber);
     }
     Ptr<RnicNetDevice> self = this;
-    m_pcie->DmaMove(false, packet->GetSize(), [self, packet, source, dest, protocolNumber]() {
-        self->EnqueueOther(packet, source, dest, protocolNumber);
+    // The host's driver and stack first, then the RNIC reads the frame.
+    RunOnHost([self, packet, source, dest, protocolNumber]() {
+        self->m_pcie->DmaMove(false,
+                              packet->GetSize(),
+                              [self, packet, source, dest, protocolNumber]() {
+                                  self->EnqueueOther(packet, source, dest, protocolNumber);
+                              });
     });
     return true;
+}
+
+void
+RnicNetDevice::SetHostPacketTime(Time time)
+{
+    drp::RequireInRange<Time>("RnicNetDevice::HostPacketTime", time, Seconds(0), Seconds(1));
+    m_hostPacketTime = time;
+}
+
+Time
+RnicNetDevice::GetHostPacketTime() const
+{
+    return m_hostPacketTime;
+}
+
+void
+RnicNetDevice::RunOnHost(std::function<void()> job)
+{
+    Ptr<HostCpus> cpus = m_hostPacketTime.IsStrictlyPositive() && GetNode()
+                             ? GetNode()->GetObject<HostCpus>()
+                             : nullptr;
+    if (!cpus)
+    {
+        job();
+        return;
+    }
+    cpus->Run(m_hostPacketTime, std::move(job));
 }
 
 void
@@ -498,7 +541,10 @@ RnicNetDevice::DeliverUp(Ptr<Packet> packet,
     m_pcie->DmaMove(true, packet->GetSize(), [self, packet, protocol, from, to, type]() {
         Ptr<Packet> head = self->m_rxQueue->Dequeue();
         NS_ASSERT_MSG(head == packet, "host-bound frames must leave the RxQueue in order");
-        self->EthernetNetDevice::DeliverUp(packet, protocol, from, to, type);
+        // In host memory: the host's interrupt, driver and stack take it up.
+        self->RunOnHost([self, packet, protocol, from, to, type]() {
+            self->EthernetNetDevice::DeliverUp(packet, protocol, from, to, type);
+        });
     });
 }
 

@@ -12,6 +12,8 @@
 #include "ns3/pcie-link.h"
 #include "ns3/queue.h"
 
+#include <functional>
+
 namespace ns3
 {
 
@@ -141,6 +143,10 @@ class RnicNetDevice : public EthernetNetDevice
     void SetDrpControlClass(uint8_t cls);
     /// \return the PFC class of DRP control frames
     uint8_t GetDrpControlClass() const;
+    /// \param time HostPacketTime (0 to 1 s)
+    void SetHostPacketTime(Time time);
+    /// \return HostPacketTime: host CPU time per packet of other traffic
+    Time GetHostPacketTime() const;
     /// \param pcie the PCIe link (wired to the transport and the node's memory)
     void SetPcieLink(Ptr<PcieLink> pcie);
     /// \return the PCIe link to the host
@@ -229,6 +235,13 @@ class RnicNetDevice : public EthernetNetDevice
                       const Address& dest,
                       uint16_t protocolNumber);
     /**
+     * Runs a job of the host's software for a packet of other traffic: on
+     * the node's HostCpus for HostPacketTime, or at once (HostPacketTime 0,
+     * or no HostCpus).
+     * \param job what follows the host's work
+     */
+    void RunOnHost(std::function<void()> job);
+    /**
      * Counts and reports a host drop.
      * \param packet the frame
      * \param reason why
@@ -250,6 +263,7 @@ class RnicNetDevice : public EthernetNetDevice
     Ptr<Queue<Packet>> m_rxQueue; //!< frames for the host, before PCIe
     uint8_t m_drpClass{3};        //!< DrpClass: the PFC class of DRP data frames
     uint8_t m_drpControlClass{3}; //!< DrpControlClass: the PFC class of DRP control frames
+    Time m_hostPacketTime;        //!< HostPacketTime: host CPU time per packet of other traffic
     /// wire bytes DRP frames sent beyond other traffic's, while both wait
     int64_t m_drpBytesAhead{0};
     uint64_t m_hostDrops[HOST_DROP_REASONS]{};                         //!< host drops per reason
