@@ -21,6 +21,7 @@
 #include "ns3/config.h"
 #include "ns3/drp-scenario.h"
 #include "ns3/fabric-scenario.h"
+#include "ns3/nic-profile.h"
 #include "ns3/simulator.h"
 #include "ns3/strict-options.h"
 #include "ns3/string.h"
@@ -902,6 +903,7 @@ Run(const py::kwargs& kwargs)
         Validate(config);
         // Attribute defaults of an earlier run in this process must not leak into this one.
         ns3::Config::Reset();
+        NicProfile::ForgetUserDefaults();
         try
         {
             result = Scenario::Run(config); // destroys the simulator if it throws

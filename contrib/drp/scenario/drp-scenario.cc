@@ -347,6 +347,7 @@ DrpScenario::RunValidated(const Config& config)
     for (const auto& [name, value] : config.defaults)
     {
         ns3::Config::SetDefault(name, StringValue(value));
+        NicProfile::NoteUserDefault(name, value); // the user's, whatever the profile says
     }
     RngSeedManager::SetSeed(config.seed);
     RngSeedManager::SetRun(config.run);

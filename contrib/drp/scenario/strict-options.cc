@@ -6,6 +6,8 @@
 
 #include "attribute-defaults.h"
 
+#include "ns3/nic-profile.h"
+
 #include <cctype>
 #include <cmath>
 #include <cstdlib>
@@ -223,6 +225,7 @@ StrictOptions::CheckArguments(int argc, char* argv[])
             {
                 CheckAttributeDefaults({{name, value}});
                 defaults[name] = value;
+                NicProfile::NoteUserDefault(name, value); // the user's, whatever a profile says
             }
             else
             {

@@ -24,6 +24,7 @@
 #include "ns3/rnic-helper.h"
 #include "ns3/rnic-net-device.h"
 #include "ns3/simulator.h"
+#include "ns3/strict-options.h"
 #include "ns3/string.h"
 #include "ns3/test.h"
 #include "ns3/uinteger.h"
@@ -159,6 +160,33 @@ class DrpProfileValuesTestCase : public TestCase
         NS_TEST_EXPECT_MSG_EQ(prefetch.Get(), 128, "the profile's other values apply");
         Config::Reset();
         Simulator::Destroy();
+
+        // A default the user names wins even at the paper card's value: a
+        // --ns3:: option (StrictOptions::CheckArguments notes it) keeps the
+        // paper's 48 KiB buffer on a server card; unnamed, the profile's.
+        for (bool named : {false, true})
+        {
+            std::string option = "--ns3::IndirectBuffer::Capacity=49152";
+            char program[] = "drp-profile";
+            char* argv[] = {program, option.data()};
+            Config::SetDefault("ns3::IndirectBuffer::Capacity", UintegerValue(49152));
+            if (named)
+            {
+                drp::StrictOptions::CheckArguments(2, argv);
+            }
+            RnicHelper card;
+            card.SetProfile("100g-pcie3x16");
+            NodeContainer cardNodes;
+            cardNodes.Create(2);
+            Ptr<RnicNetDevice> cardRnic =
+                DynamicCast<RnicNetDevice>(card.Install(cardNodes.Get(0), cardNodes.Get(1)).Get(0));
+            NS_TEST_EXPECT_MSG_EQ(cardRnic->GetTransport()->GetIndirectBuffer()->GetCapacity(),
+                                  named ? 49152 : 4915200,
+                                  (named ? "the named default wins" : "the profile's buffer"));
+            NicProfile::ForgetUserDefaults();
+            Config::Reset();
+            Simulator::Destroy();
+        }
 
         std::string message;
         try

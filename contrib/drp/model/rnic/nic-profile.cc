@@ -13,6 +13,7 @@
 #include "ns3/type-id.h"
 
 #include <algorithm>
+#include <map>
 #include <sstream>
 #include <stdexcept>
 
@@ -406,9 +407,42 @@ NicProfile::Resolve(const std::string& name, DataRate rate)
     }
 }
 
+namespace
+{
+
+/// \return the attribute defaults the user named, with the value given (NoteUserDefault)
+std::map<std::string, std::string>&
+UserDefaults()
+{
+    static std::map<std::string, std::string> named;
+    return named;
+}
+
+} // namespace
+
+void
+NicProfile::NoteUserDefault(const std::string& name, const std::string& value)
+{
+    UserDefaults()[name] = value;
+}
+
+void
+NicProfile::ForgetUserDefaults()
+{
+    UserDefaults().clear();
+}
+
 bool
 NicProfile::IsDefaultChanged(const Setting& setting)
 {
+    // Named by the user, and still the value named (not reset since).
+    auto named = UserDefaults().find(setting.typeId + "::" + setting.attribute);
+    if (named != UserDefaults().end() &&
+        Canonical(setting.typeId, setting.attribute, named->second) ==
+            GetDefault(setting.typeId, setting.attribute))
+    {
+        return true;
+    }
     const std::string paperValue = Get(PAPER).GetValue(setting.typeId, setting.attribute);
     NS_ABORT_MSG_IF(paperValue.empty(),
                     "the paper's card has no value of " << setting.typeId

@@ -99,12 +99,25 @@ class NicProfile
     /**
      * Whether a setting's attribute no longer has the paper card's value as
      * its default: Config::SetDefault (or --ns3::TYPE::NAME on a command
-     * line) changed it. Such a default is the user's and wins over every
-     * profile (RnicHelper::SetProfile leaves it).
+     * line) changed it, or the user named it (NoteUserDefault(): then also
+     * when the value given is the paper card's). Such a default is the
+     * user's and wins over every profile (RnicHelper::SetProfile leaves it).
      * \param setting a setting of any profile
      * \return whether its attribute's default was changed
      */
     static bool IsDefaultChanged(const Setting& setting);
+    /**
+     * Notes that the user set an attribute's default by name (a
+     * --ns3::TYPE::NAME option, a scenario's defaults), so that it wins over
+     * every profile whatever its value: --ns3::IndirectBuffer::Capacity=49152
+     * keeps the paper card's buffer on a server card's profile.
+     * \param name the attribute, "ns3::TYPE::NAME" as it is declared
+     * \param value the value given (the note holds while the default is it:
+     *        a later Config::Reset() ends it)
+     */
+    static void NoteUserDefault(const std::string& name, const std::string& value);
+    /// Forgets every NoteUserDefault() (with Config::Reset(), between runs in one process).
+    static void ForgetUserDefaults();
     /**
      * \param typeId a TypeId name
      * \param attribute one of its attributes
