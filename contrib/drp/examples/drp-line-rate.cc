@@ -217,12 +217,7 @@ RunSmall(const Case& c, uint32_t size, uint32_t transfers, uint32_t concurrency)
     SmallResult r;
     r.perSecond = transfers / (end - start).GetSeconds();
     r.hostCeiling = 1.0 / responder->GetRegistrationTime(0, size).GetSeconds();
-    const NicProfile& profile = NicProfile::Get(c.nic);
-    const double hz = std::stod(profile.GetEffectiveValue("ns3::DrpTransport", "ClockFrequency"));
-    const double cycles =
-        std::max(std::stod(profile.GetEffectiveValue("ns3::DrpTransport", "TxProcessingCycles")),
-                 std::stod(profile.GetEffectiveValue("ns3::DrpTransport", "RxProcessingCycles")));
-    r.engineCeiling = hz / cycles;
+    r.engineCeiling = NicProfile::Get(c.nic).GetFrameRate();
     r.framesPerOne = double(frames) / transfers;
     Simulator::Destroy();
     return r;

@@ -99,12 +99,17 @@ DrpIdealFct::Pass(bool forward,
 }
 
 DrpIdealFct::PathTimes
-DrpIdealFct::AfterControl(bool forward) const
+DrpIdealFct::Idle(bool forward) const
 {
     const std::size_t devices = (forward ? m_forward : m_backward).size();
-    PathTimes fresh{{}, std::vector<Time>(devices), std::vector<uint64_t>(devices, 0)};
+    return {{}, std::vector<Time>(devices), std::vector<uint64_t>(devices, 0)};
+}
+
+DrpIdealFct::PathTimes
+DrpIdealFct::AfterControl(bool forward) const
+{
     PathTimes after;
-    Pass(forward, FrameSize(0), Time(), fresh, after);
+    Pass(forward, FrameSize(0), Time(), Idle(forward), after);
     std::fill(after.free.begin(), after.free.end(), Time());
     return after;
 }
@@ -112,13 +117,8 @@ DrpIdealFct::AfterControl(bool forward) const
 Time
 DrpIdealFct::Crossing(bool forward) const
 {
-    const std::size_t devices = (forward ? m_forward : m_backward).size();
     PathTimes times;
-    return Pass(forward,
-                FrameSize(0),
-                Time(),
-                {{}, std::vector<Time>(devices), std::vector<uint64_t>(devices, 0)},
-                times);
+    return Pass(forward, FrameSize(0), Time(), Idle(forward), times);
 }
 
 DrpIdealFct::FrameTimes

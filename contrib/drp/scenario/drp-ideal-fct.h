@@ -160,6 +160,11 @@ class DrpIdealFct
     PathTimes AfterControl(bool forward) const;
     /**
      * \param forward true: the forward path; false: the backward one
+     * \return its devices as they are before any frame: free, no rest carried
+     */
+    PathTimes Idle(bool forward) const;
+    /**
+     * \param forward true: the forward path; false: the backward one
      * \return the time a control frame alone takes along it, stage delays excluded
      */
     Time Crossing(bool forward) const;

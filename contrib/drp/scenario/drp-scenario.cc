@@ -187,14 +187,7 @@ DrpScenario::Config::Validate() const
     drp::RequireInRange<uint32_t>("transfers", transfers, 1, 10000000);
     drp::RequireInRange<uint32_t>("concurrency", concurrency, 1, 1024);
     drp::RequireInRange<uint32_t>("size", size, 1, 1u << 31);
-    drp::RequireInRange<uint32_t>("mtu",
-                                  mtu,
-                                  EthernetNetDevice::MIN_MTU,
-                                  EthernetNetDevice::MAX_MTU);
-    drp::RequireInRange<uint32_t>("payload (with mtu " + std::to_string(mtu) + ")",
-                                  payload,
-                                  1,
-                                  std::max(mtu, DrpHeader::SIZE + 1) - DrpHeader::SIZE);
+    drp::RequireMtuAndPayload(mtu, payload);
     drp::RequireOneOf("operation", operation, {"write", "read"});
     drp::RequireOneOf("topology", topology, {"p2p", "line"});
     drp::RequireInRange<uint32_t>("switches", switches, 1, 64);

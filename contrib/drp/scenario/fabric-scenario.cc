@@ -473,14 +473,7 @@ FabricScenario::Config::Validate() const
     drp::RequireOneOf("method", method, {"traditional", "dynamic"});
     drp::RequireOneOf("timeoutMode", timeoutMode, {"fixed", "adaptive"});
     NicProfile::Resolve(nic, hostRate); // throws for an unknown profile, naming the valid ones
-    drp::RequireInRange<uint32_t>("mtu",
-                                  mtu,
-                                  EthernetNetDevice::MIN_MTU,
-                                  EthernetNetDevice::MAX_MTU);
-    drp::RequireInRange<uint32_t>("payload (with mtu " + std::to_string(mtu) + ")",
-                                  payload,
-                                  1,
-                                  std::max(mtu, DrpHeader::SIZE + 1) - DrpHeader::SIZE);
+    drp::RequireMtuAndPayload(mtu, payload);
     drp::RequireInRange("frp", frp, 0.0, 1.0);
     drp::RequireInRange<uint32_t>("bytes", bytes, 1, 1u << 31);
     drp::RequireInRange<Time>("duration", duration, NanoSeconds(1), Seconds(1000));

@@ -6,8 +6,12 @@
 
 #include "attribute-defaults.h"
 
+#include "ns3/drp-check.h"
+#include "ns3/drp-header.h"
+#include "ns3/ethernet-net-device.h"
 #include "ns3/nic-profile.h"
 
+#include <algorithm>
 #include <cctype>
 #include <cmath>
 #include <cstdlib>
@@ -203,6 +207,16 @@ StrictOptions::IsGiven(const std::string& name) const
         }
     }
     return false;
+}
+
+void
+RequireMtuAndPayload(uint32_t mtu, uint32_t payload)
+{
+    RequireInRange<uint32_t>("mtu", mtu, EthernetNetDevice::MIN_MTU, EthernetNetDevice::MAX_MTU);
+    RequireInRange<uint32_t>("payload (with mtu " + std::to_string(mtu) + ")",
+                             payload,
+                             1,
+                             std::max(mtu, DrpHeader::SIZE + 1) - DrpHeader::SIZE);
 }
 
 std::map<std::string, std::string>

@@ -68,6 +68,16 @@ std::string ShowDataRate(DataRate rate);
 
 /**
  * \ingroup drp
+ * The scenarios' mtu and payload parameters: mtu within
+ * EthernetNetDevice's MIN_MTU and MAX_MTU, payload from 1 to mtu less the
+ * DRP header. Throws std::invalid_argument naming the first that is not.
+ * \param mtu every port's MTU
+ * \param payload payload bytes per data frame
+ */
+void RequireMtuAndPayload(uint32_t mtu, uint32_t payload);
+
+/**
+ * \ingroup drp
  * \brief Strict numeric options for ns-3's CommandLine.
  *
  * CommandLine reads a number with operator>>, which stops at the first

@@ -1434,7 +1434,10 @@ DrpTransport::RetireInitiator(const DrpTransferRecord& record)
     std::shared_ptr<InitiatorConnection> gone(std::move(it->second));
     drp::ScheduleNow([gone]() {});
     m_initiators.erase(it);
-    ShareIndirectLimit(record.peer); // a write that ended holding frees its share
+    if (record.mode == DrpTransferRecord::INDIRECT)
+    {
+        ShareIndirectLimit(record.peer); // a write that ended holding frees its share
+    }
     if (record.status != DrpTransferRecord::SUCCESS)
     {
         // The responder may still hold this transfer's record, with frames it

@@ -358,17 +358,28 @@ NicProfile::GetLimit(DataRate port, uint32_t payload) const
            << payload << "-byte payload";
         limit = {dma, "PCIe", os.str()};
     }
-    const double hz = std::stod(GetEffectiveValue(ENGINE, "ClockFrequency"));
-    const double cycles = std::max(std::stod(GetEffectiveValue(ENGINE, "TxProcessingCycles")),
-                                   std::stod(GetEffectiveValue(ENGINE, "RxProcessingCycles")));
-    const DataRate processing(static_cast<uint64_t>(payload * 8.0 * hz / cycles));
+    const DataRate processing(static_cast<uint64_t>(payload * 8.0 * GetFrameRate()));
     if (processing < limit.rate)
     {
         os.str("");
-        os << cycles << " cycles per frame at " << hz / 1e6 << " MHz";
+        os << GetProcessingCycles() << " cycles per frame at "
+           << std::stod(GetEffectiveValue(ENGINE, "ClockFrequency")) / 1e6 << " MHz";
         limit = {processing, "processing", os.str()};
     }
     return limit;
+}
+
+double
+NicProfile::GetProcessingCycles() const
+{
+    return std::max(std::stod(GetEffectiveValue(ENGINE, "TxProcessingCycles")),
+                    std::stod(GetEffectiveValue(ENGINE, "RxProcessingCycles")));
+}
+
+double
+NicProfile::GetFrameRate() const
+{
+    return std::stod(GetEffectiveValue(ENGINE, "ClockFrequency")) / GetProcessingCycles();
 }
 
 const NicProfile&

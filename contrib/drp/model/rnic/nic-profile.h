@@ -169,6 +169,12 @@ class NicProfile
      */
     Limit GetLimit(DataRate port, uint32_t payload) const;
     /**
+     * \return the most frames per second the card's engines process: one per
+     *         TxProcessingCycles or RxProcessingCycles (the larger) at
+     *         ClockFrequency, the user's changed defaults as GetLimit() counts them
+     */
+    double GetFrameRate() const;
+    /**
      * \param port a port's rate
      * \param payload bytes per data frame
      * \return the line's goodput ceiling: port x payload / GetWireBytes(payload)
@@ -192,6 +198,8 @@ class NicProfile
     std::string GetEffectiveValue(const std::string& typeId, const std::string& attribute) const;
 
   private:
+    /// \return the larger of TxProcessingCycles and RxProcessingCycles, as GetLimit() counts them
+    double GetProcessingCycles() const;
     /// \return every profile, the paper's card first
     static const std::vector<NicProfile>& All();
 
