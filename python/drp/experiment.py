@@ -248,7 +248,8 @@ def run(
     {"ns3::DrpTransport::HandshakeTimeout": "2ms"}), pcap and ascii (file
     prefixes: PREFIX-NODE-DEVICE.pcap and .tr for both RNICs and every switch
     port; "" for none), nic (the RNICs' NIC profile: "paper-1g", the
-    paper's card and the default; "25g-pcie3x8", "100g-pcie3x16",
+    paper's card and the default; "paper-testbed", that card in the paper's
+    hardware testbed, host included; "25g-pcie3x8", "100g-pcie3x16",
     "200g-pcie4x16" or "400g-pcie5x16", server RNICs of that rate; "auto",
     the card of rate; rate sets the port's rate, and a value in defaults wins
     over the profile's), mtu (every port's MTU, 46 to 9216, 9000 for jumbo

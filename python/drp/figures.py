@@ -13,6 +13,7 @@ Outputs per figure, in the output folder: ``<name>.png`` and ``<name>.pdf``
 results with the published findings and writes ``validation.md``.
 """
 
+import json
 import math
 from typing import Any
 
@@ -42,6 +43,29 @@ FIG6_TOLERANCE = 1.0
 #: middle of the published range).
 HARDWARE = {"frp": 0.05, "lfp": 0.0, "pings": True, "ping_interval": 100e-6}
 
+#: The hardware experiment on the testbed's own card, host path and host (NIC
+#: profile "paper-testbed", see doc/validation.rst). The pings' interval follows
+#: from that host: each ping packet costs it at least 20 us (HostPacketTime),
+#: twelve packets per interval and host (three pings each way, requests and
+#: replies, sent and received), so every 100 us would ask 240 us of work per
+#: 100 us; every 500 us they keep each host about half busy.
+HARDWARE_TESTBED = {**HARDWARE, "nic": "paper-testbed", "ping_interval": 500e-6}
+
+#: What makes the dynamic method's advantage larger with small frames: the
+#: testbed, then each of the two conditions the mechanism needs, then both
+#: (doc/validation.rst). 5 us per DMA request lies between the wire times of a
+#: 256-byte frame (2.6 us) and a 1024-byte one (8.7 us); 1 ms of registration
+#: is longer than the 48 KiB indirect buffer takes to fill at 1 Gb/s (393 us).
+HARDWARE_CONDITIONS = {
+    "testbed": {},
+    "5 us per DMA request": {"ns3::PcieLink::DmaSetupTime": "5us"},
+    "1 ms registration": {"ns3::RdmaHostApplication::RegistrationFixedLatency": "1ms"},
+    "both": {
+        "ns3::PcieLink::DmaSetupTime": "5us",
+        "ns3::RdmaHostApplication::RegistrationFixedLatency": "1ms",
+    },
+}
+
 #: Loss rates of the error-model comparison.
 LOSS_RATES = (0.01, 0.05, 0.10)
 
@@ -59,6 +83,13 @@ def _grids(name, base):
         return [{**base, **methods, "frp": p, "lfp": p} for p in PUBLISHED_FIG6]
     if name == "hardware":
         return [{**base, **methods, **HARDWARE, "payload": [256, 512, 1024]}]
+    if name == "hardware-testbed":
+        return [{**base, **methods, **HARDWARE_TESTBED, "payload": [256, 512, 1024]}]
+    if name == "hardware-conditions":
+        return [
+            {**base, **methods, **HARDWARE_TESTBED, "payload": [256, 512, 1024], "defaults": d}
+            for d in HARDWARE_CONDITIONS.values()
+        ]
     if name == "loss-models":
         return [
             {**base, **methods, "frp": 0.0, "lfp": list(LOSS_RATES), "loss_model": ["rate", "burst"]}
@@ -72,6 +103,8 @@ FIGURES = {
     "fig5": "transfer time against LFP, no registration failure",
     "fig6": "FRP = LFP = 1%, 5%, 10%",
     "hardware": "payload 256, 512, 1024 B with three pings each way",
+    "hardware-testbed": "the same on the testbed's host path and host (paper-testbed)",
+    "hardware-conditions": "what makes the advantage larger with small frames",
     "loss-models": "dynamic advantage under RateErrorModel and BurstErrorModel",
 }
 
@@ -81,6 +114,8 @@ _AXES = {
     "fig5": ("lfp", "lost-frame probability LFP (%)"),
     "fig6": ("frp", "FRP = LFP (%)"),
     "hardware": ("payload", "payload per frame (bytes)"),
+    "hardware-testbed": ("payload", "payload per frame (bytes)"),
+    "hardware-conditions": ("payload", "payload per frame (bytes)"),
     "loss-models": ("lfp", "mean lost-frame probability (%)"),
 }
 
@@ -104,7 +139,10 @@ def summarize_figure(campaign, name, transfers=PAPER["transfers"], repetitions=N
     ``payload``), ``runs``, then per method ``<method>_us`` (mean over
     repetitions of each repetition's mean transfer time) and
     ``<method>_ci95_us``, then ``reduction_pct`` (dynamic's reduction of the
-    mean, per repetition, averaged) and ``reduction_ci95_pct``.
+    mean, per repetition, averaged) and ``reduction_ci95_pct``. The
+    hardware-conditions figure also has ``condition`` (a name of
+    :data:`HARDWARE_CONDITIONS`) first, and ``gap_us`` and ``gap_ci95_us``
+    (traditional minus dynamic, per repetition) last.
 
     ``repetitions`` limits each setting to runs 1..repetitions (an int, or a
     function of the setting's row returning one); None takes every stored run.
@@ -113,6 +151,11 @@ def summarize_figure(campaign, name, transfers=PAPER["transfers"], repetitions=N
 
     runs = campaign.runs_dataframe(grids(name, transfers))
     keys = ["loss_model", "frp", "lfp", "payload"]
+    conditions = name == "hardware-conditions"
+    if conditions:
+        names = {json.dumps(d, sort_keys=True): n for n, d in HARDWARE_CONDITIONS.items()}
+        runs["condition"] = runs["defaults"].map(names)
+        keys = ["condition", *keys]
     rows = []
     for setting, group in runs.groupby(keys, sort=True):
         by_method = {m: group[group["method"] == m].set_index("run")["mean_us"] for m in METHODS}
@@ -127,8 +170,16 @@ def summarize_figure(campaign, name, transfers=PAPER["transfers"], repetitions=N
         t = by_method["traditional"][paired].to_numpy()
         d = by_method["dynamic"][paired].to_numpy()
         row["reduction_pct"], row["reduction_ci95_pct"] = _interval(100 * (t - d) / t)
+        if conditions:
+            row["gap_us"], row["gap_ci95_us"] = _interval(t - d)
         rows.append(row)
-    return pd.DataFrame(rows)
+    table = pd.DataFrame(rows)
+    if conditions and not table.empty:
+        # In the order HARDWARE_CONDITIONS names them, each by payload.
+        order = table["condition"].map(list(HARDWARE_CONDITIONS).index)
+        table = table.assign(order=order).sort_values(["order", "payload"], kind="stable")
+        table = table.drop(columns="order").reset_index(drop=True)
+    return table
 
 
 def _markdown(table, name):
@@ -137,18 +188,26 @@ def _markdown(table, name):
     header = [label, "runs"]
     if name == "loss-models":
         header.insert(0, "error model")
+    if name == "hardware-conditions":
+        header.insert(0, "condition")
     header += ["traditional (us)", "dynamic (us)", "reduction (%)"]
+    if name == "hardware-conditions":
+        header.append("gap (us)")
     lines = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
     for _, row in table.iterrows():
         value = row[x] if x == "payload" else 100 * row[x]
         cells = [f"{value:g}", f"{row['runs']}"]
         if name == "loss-models":
             cells.insert(0, row["loss_model"])
+        if name == "hardware-conditions":
+            cells.insert(0, row["condition"])
         cells += [
             f"{row['traditional_us']:.1f} ± {row['traditional_ci95_us']:.1f}",
             f"{row['dynamic_us']:.1f} ± {row['dynamic_ci95_us']:.1f}",
             f"{row['reduction_pct']:.2f} ± {row['reduction_ci95_pct']:.2f}",
         ]
+        if name == "hardware-conditions":
+            cells.append(f"{row['gap_us']:.1f} ± {row['gap_ci95_us']:.1f}")
         lines.append("| " + " | ".join(cells) + " |")
     return "\n".join(lines) + "\n\n(mean ± half width of the 95% interval over repetitions)\n"
 
@@ -175,6 +234,18 @@ def plot(table, name, out):
             )
         ax.set_ylabel("dynamic reduction of the mean transfer time (%)")
         ax.axhline(0, color="grey", linewidth=0.5)
+    elif name == "hardware-conditions":
+        for (condition, marker) in zip(HARDWARE_CONDITIONS, ("o", "s", "^", "D")):
+            part = table[table["condition"] == condition]
+            ax.errorbar(
+                part[x],
+                part["gap_us"],
+                yerr=part["gap_ci95_us"],
+                marker=marker,
+                capsize=3,
+                label=condition,
+            )
+        ax.set_ylabel("traditional minus dynamic mean transfer time (µs)")
     else:
         xs = table[x] if x == "payload" else 100 * table[x]
         for method, marker in zip(METHODS, ("o", "s")):

@@ -370,7 +370,8 @@ Fields<ScenarioConfig>()
         MakeField("nic",
                   "nic",
                   "the RNICs' NIC profile (NicProfile): \"paper-1g\" (the paper's card, the "
-                  "defaults), \"25g-pcie3x8\", \"100g-pcie3x16\", \"200g-pcie4x16\", "
+                  "defaults), \"paper-testbed\" (that card in the paper's hardware testbed, "
+                  "with its host), \"25g-pcie3x8\", \"100g-pcie3x16\", \"200g-pcie4x16\", "
                   "\"400g-pcie5x16\" or \"auto\" (the card of rate; read back as its name); "
                   "rate sets the port's rate",
                   &C::nic),

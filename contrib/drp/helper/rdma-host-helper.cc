@@ -7,9 +7,11 @@
 #include "ns3/address.h"
 #include "ns3/host-cpus.h"
 #include "ns3/net-device.h"
+#include "ns3/nic-profile.h"
 #include "ns3/node.h"
 #include "ns3/rdma-host-application.h"
 #include "ns3/rnic-net-device.h"
+#include "ns3/string.h"
 
 #include <sstream>
 #include <stdexcept>
@@ -28,6 +30,18 @@ RdmaHostHelper::SetCpuAttribute(std::string name, const AttributeValue& value)
 {
     m_cpuFactory.Set(name, value); // an unknown name, or a value of the wrong type, fails here
     m_cpuAttributes.emplace_back(name, value.Copy());
+}
+
+void
+RdmaHostHelper::SetProfile(const std::string& name)
+{
+    for (const NicProfile::Setting& setting : NicProfile::Get(name).GetSettings())
+    {
+        if (setting.typeId == "ns3::RdmaHostApplication" && !NicProfile::IsDefaultChanged(setting))
+        {
+            SetAttribute(setting.attribute, StringValue(setting.value));
+        }
+    }
 }
 
 void

@@ -41,6 +41,15 @@ class RdmaHostHelper
      */
     void SetAttribute(std::string name, const AttributeValue& value);
     /**
+     * Applies a NIC profile's host values (RdmaHostApplication's attributes
+     * the profile names; most profiles name none): for every application
+     * installed from now on. As in RnicHelper::SetProfile, a default the
+     * user changed wins, and a later SetAttribute() overrides.
+     * \param name a NicProfile's name
+     * \throws std::invalid_argument for an unknown name, naming the valid ones
+     */
+    void SetProfile(const std::string& name);
+    /**
      * \param name a HostCpus attribute
      * \param value its value, for the CPUs of every node installed on from now on
      */

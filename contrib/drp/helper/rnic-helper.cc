@@ -137,6 +137,14 @@ RnicHelper::SetProfile(const std::string& name)
         {
             SetIndirectBufferAttribute(setting.attribute, value);
         }
+        else if (setting.typeId == "ns3::RnicNetDevice")
+        {
+            SetRnicAttribute(setting.attribute, value);
+        }
+        else if (setting.typeId == "ns3::RdmaHostApplication")
+        {
+            continue; // the host's: RdmaHostHelper::SetProfile
+        }
         else
         {
             NS_FATAL_ERROR("NIC profile " << name << " sets " << setting.typeId

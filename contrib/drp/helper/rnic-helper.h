@@ -33,7 +33,8 @@ class RnicNetDevice;
  *   and SetPolicyAttribute() configure the RNIC's parts, each made from an
  *   ObjectFactory;
  * - SetProfile() sets all of those for a named card (NicProfile): the
- *   paper's Gigabit card (the defaults) or a 25 to 400 Gb/s server RNIC.
+ *   paper's Gigabit card (the defaults), the paper's hardware testbed, or a
+ *   25 to 400 Gb/s server RNIC.
  *
  * Install(a, b) puts an RNIC at both ends of one link (the paper's
  * point-to-point setup). InstallHostLink(host, sw) puts an RNIC on the host
@@ -98,9 +99,10 @@ class RnicHelper : public EthernetHelper
     void SetRnicAttribute(std::string name, const AttributeValue& value);
     /**
      * Makes RNICs of a NicProfile: sets every attribute value of the profile
-     * (port, PCIe link, transport, indirect buffer) as the Set*Attribute
-     * calls would. A setting made after this call overrides the profile's,
-     * and an attribute default changed with Config::SetDefault (or
+     * (port, PCIe link, transport, indirect buffer, the RnicNetDevice's own)
+     * as the Set*Attribute calls would; the host's values of a profile
+     * (RdmaHostApplication) are RdmaHostHelper::SetProfile's. A setting made after this call
+     * overrides the profile's, and an attribute default changed with Config::SetDefault (or
      * --ns3::TYPE::NAME on a command line) is kept (NicProfile::IsDefaultChanged).
      * \param name a profile's name (NicProfile::GetNames()); anything else
      *        throws std::invalid_argument naming the valid ones

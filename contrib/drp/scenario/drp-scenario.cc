@@ -398,6 +398,7 @@ DrpScenario::RunValidated(const Config& config)
     }
 
     RdmaHostHelper hostHelper;
+    hostHelper.SetProfile(config.GetNic()); // the host of the card's profile, if it names one
     hostHelper.SetAttribute("RegistrationFailureProbability", DoubleValue(config.frp));
     hostHelper.SetAttribute("Transfers", UintegerValue(config.transfers));
     hostHelper.SetAttribute("Concurrency", UintegerValue(config.concurrency));

@@ -1064,6 +1064,7 @@ FabricScenario::RunValidated(const Config& config)
     result.hosts = fabric->GetHosts().GetN();
     result.switchCount = fabric->GetSwitches().GetN();
     RdmaHostHelper host;
+    host.SetProfile(config.GetNic()); // the host of the card's profile, if it names one
     host.SetAttribute("RegistrationFailureProbability", DoubleValue(config.frp));
     // Nothing here compares the bytes: forget each transfer's buffers once
     // it has ended, so that memory holds only what is in flight.

@@ -144,7 +144,8 @@ class DrpConfigTransportTestCase : public DrpConfigTestCase
                                                      {"Window", 1025, "[1, 1024]"},
                                                      {"MaxRetries", 0, "[1, 1000]"},
                                                      {"AckEvery", 0, "[1, 65535]"},
-                                                     {"AckEvery", 65536, "[1, 65535]"}})
+                                                     {"AckEvery", 65536, "[1, 65535]"},
+                                                     {"TxReadBytes", 65537, "[0, 65536]"}})
         {
             ExpectInvalid(
                 r.name + " " + std::to_string(r.value),

@@ -66,8 +66,8 @@ Part(Ptr<RnicNetDevice> rnic, const std::string& typeId)
  * \ingroup drp-tests
  * What a profile sets: the paper's card is the defaults, value for value;
  * every profile's values are valid and reach the RNIC's port, PCIe link,
- * transport and indirect buffer; a later setting overrides the profile's;
- * an unknown name is refused with the valid ones.
+ * transport, indirect buffer and device, and the host's application; a later setting overrides the
+ * profile's; an unknown name is refused with the valid ones.
  */
 class DrpProfileValuesTestCase : public TestCase
 {
@@ -109,11 +109,21 @@ class DrpProfileValuesTestCase : public TestCase
             nodes.Create(2);
             Ptr<RnicNetDevice> rnic =
                 DynamicCast<RnicNetDevice>(helper.Install(nodes.Get(0), nodes.Get(1)).Get(0));
+            RdmaHostHelper hostHelper;
+            hostHelper.SetProfile(name);
+            Ptr<Application> host = hostHelper.Install(nodes.Get(0)).Get(0);
             for (const NicProfile::Setting& s : profile.GetSettings())
             {
                 NS_TEST_EXPECT_MSG_EQ(s.source.empty(), false, name << ": a source for each");
                 StringValue value;
-                Part(rnic, s.typeId)->GetAttribute(s.attribute, value);
+                if (s.typeId == "ns3::RdmaHostApplication")
+                {
+                    host->GetAttribute(s.attribute, value);
+                }
+                else
+                {
+                    Part(rnic, s.typeId)->GetAttribute(s.attribute, value);
+                }
                 NS_TEST_EXPECT_MSG_EQ(NicProfile::Canonical(s.typeId, s.attribute, value.Get()),
                                       NicProfile::Canonical(s.typeId, s.attribute, s.value),
                                       name << " sets " << s.typeId << "::" << s.attribute);
@@ -201,9 +211,10 @@ class DrpProfileValuesTestCase : public TestCase
                               "nic = \"100g\" is not a NIC profile; valid: " +
                                   NicProfile::GetNamesText(),
                               "an unknown profile is refused with the valid names");
-        NS_TEST_EXPECT_MSG_EQ(NicProfile::GetNamesText(),
-                              "paper-1g, 25g-pcie3x8, 100g-pcie3x16, 200g-pcie4x16, 400g-pcie5x16",
-                              "the profiles");
+        NS_TEST_EXPECT_MSG_EQ(
+            NicProfile::GetNamesText(),
+            "paper-1g, paper-testbed, 25g-pcie3x8, 100g-pcie3x16, 200g-pcie4x16, 400g-pcie5x16",
+            "the profiles");
     }
 };
 

@@ -301,6 +301,101 @@ class DrpIndirectLimitTestCase : public TestCase
 
 /**
  * \ingroup drp-tests
+ * TxReadBytes: the sender's DMA engine reads a transfer's source in requests
+ * of whole frames up to that size, one chunk ahead of the frames it sends.
+ * A 32 KiB transfer of 256-byte payloads (128 frames) with TxReadBytes 1000
+ * reads 3 frames per request: 43 requests instead of 128 (the receiver
+ * still writes each frame as one request), the bytes intact. With the
+ * receiver's ReceiveListErrorModel dropping one data frame, the frame sent
+ * again is behind the read-ahead and is read alone: one more request per
+ * frame sent again.
+ */
+class DrpReadAheadTestCase : public TestCase
+{
+  public:
+    /// \param operation write (the initiator sends) or read (the responder sends)
+    explicit DrpReadAheadTestCase(const std::string& operation)
+        : TestCase("TxReadBytes: a request reads several frames ahead (" + operation + ")"),
+          m_operation(operation)
+    {
+    }
+
+  private:
+    /// What one run's PCIe links did.
+    struct Counts
+    {
+        uint64_t reads{0};  //!< the sender's DMA reads
+        uint64_t writes{0}; //!< the receiver's DMA writes
+        uint32_t resent{0}; //!< data frames sent again
+    };
+
+    /**
+     * \param readBytes TxReadBytes
+     * \param drop a frame the receiver loses (its count among received frames), or -1
+     * \return the counts
+     */
+    Counts Run(uint32_t readBytes, int32_t drop)
+    {
+        RnicHelper rnic;
+        rnic.SetMethod("traditional");
+        rnic.SetTransportAttribute("PayloadSize", UintegerValue(256));
+        rnic.SetTransportAttribute("TxReadBytes", UintegerValue(readBytes));
+        PointToPointBed bed(rnic, MakeWorkload(1, 32768, m_operation));
+        const uint32_t sender = m_operation == "write" ? 0 : 1;
+        if (drop >= 0)
+        {
+            Ptr<ReceiveListErrorModel> losses = CreateObject<ReceiveListErrorModel>();
+            losses->SetList({static_cast<uint32_t>(drop)});
+            bed.Rnic(1 - sender)->SetReceiveErrorModel(losses);
+        }
+        uint32_t dataFrames = 0;
+        bed.Rnic(sender)->GetTransport()->TraceConnectWithoutContext(
+            "Tx",
+            drp::FunctorCallback<void, Ptr<const Packet>>([&dataFrames](Ptr<const Packet> frame) {
+                DrpHeader header;
+                frame->PeekHeader(header);
+                dataFrames += header.HasFlag(DrpHeader::DATA);
+            }));
+        bed.Run();
+        Counts counts;
+        NS_TEST_EXPECT_MSG_EQ(bed.Records().size(), 1, "one transfer");
+        if (bed.Records().size() != 1)
+        {
+            Simulator::Destroy();
+            return counts;
+        }
+        NS_TEST_EXPECT_MSG_EQ(bed.Records()[0].GetStatusName(), "success", "status");
+        NS_TEST_EXPECT_MSG_EQ(bed.m_corrupt, 0, "bytes identical at both ends");
+        counts.reads = bed.Rnic(sender)->GetPcieLink()->GetTransactionCount(PcieLink::DMA_READ);
+        counts.writes =
+            bed.Rnic(1 - sender)->GetPcieLink()->GetTransactionCount(PcieLink::DMA_WRITE);
+        NS_TEST_EXPECT_MSG_GT_OR_EQ(dataFrames, 128, "every frame sent");
+        counts.resent = dataFrames - 128;
+        Simulator::Destroy();
+        return counts;
+    }
+
+    void DoRun() override
+    {
+        const Counts frameByFrame = Run(0, -1);
+        const Counts ahead = Run(1000, -1);
+        NS_TEST_EXPECT_MSG_EQ(frameByFrame.resent + ahead.resent, 0, "nothing sent again");
+        NS_TEST_EXPECT_MSG_EQ(frameByFrame.reads - ahead.reads,
+                              128 - 43,
+                              "43 requests of 3 frames read the 128 payloads");
+        NS_TEST_EXPECT_MSG_EQ(ahead.writes, frameByFrame.writes, "the receiver writes each frame");
+        const Counts lossy = Run(1000, 20);
+        NS_TEST_EXPECT_MSG_GT(lossy.resent, 0, "the lost frame was sent again");
+        NS_TEST_EXPECT_MSG_EQ(lossy.reads,
+                              ahead.reads + lossy.resent,
+                              "each frame sent again is read alone");
+    }
+
+    std::string m_operation; //!< write or read
+};
+
+/**
+ * \ingroup drp-tests
  * Transfers that cannot succeed still end, with HANDSHAKE_FAILED, and the
  * simulation stops by itself: the initiator gives up after MaxRetries
  * handshake expiries, the responder forgets the transfer after its idle
@@ -1081,6 +1176,7 @@ class DrpTransferTestSuite : public TestSuite
         for (const std::string operation : {"write", "read"})
         {
             AddTestCase(new DrpAckCoalescingTestCase(operation), DRP_TEST_QUICK);
+            AddTestCase(new DrpReadAheadTestCase(operation), DRP_TEST_QUICK);
         }
         // Last: the runner stops a suite at its first failing case.
         for (const std::string operation : {"write", "read"})

@@ -178,6 +178,21 @@ DrpTransport::GetTypeId()
                           MakeUintegerAccessor(&DrpTransport::SetTxPrefetchPerTransfer,
                                                &DrpTransport::GetTxPrefetchPerTransfer),
                           MakeUintegerChecker<uint32_t>(1, 1024))
+            .AddAttribute(
+                "TxReadBytes",
+                "Payload bytes one DMA read request fetches ahead for a transfer's "
+                "next data frames (0 to 65536). 0, the default (the paper's card): "
+                "each frame's payload is read by a request of its own. Otherwise the "
+                "transmit engine reads a transfer's source in requests of this size "
+                "(as many whole frames as fit, at least one), as a DMA engine that "
+                "divides a region into requests of its Max_Read_Request_Size does, "
+                "and the frames take their payload from it as they are sent; a "
+                "re-sent frame behind the read-ahead is read alone. The receive "
+                "path writes each frame it places as one request whatever this "
+                "says.",
+                UintegerValue(0),
+                MakeUintegerAccessor(&DrpTransport::SetTxReadBytes, &DrpTransport::GetTxReadBytes),
+                MakeUintegerChecker<uint32_t>())
             .AddAttribute("MaxTransfersPerPeer",
                           "Transfers one initiator may have this RNIC respond to at once "
                           "(records kept, released ones included; 1 to 65535).",
@@ -955,6 +970,23 @@ DrpTransport::GetTxPrefetchPerTransfer() const
 }
 
 void
+DrpTransport::SetTxReadBytes(uint32_t bytes)
+{
+    drp::RequireInRange<uint32_t>("DrpTransport::TxReadBytes", bytes, 0, 65536);
+    m_txReadBytes = bytes;
+    if (bytes != 0)
+    {
+        m_readAhead.SetRequestBytes(bytes);
+    }
+}
+
+uint32_t
+DrpTransport::GetTxReadBytes() const
+{
+    return m_txReadBytes;
+}
+
+void
 DrpTransport::SetFrameReadyCallback(Callback<void> ready)
 {
     m_scheduler.SetReadyCallback(ready);
@@ -1054,6 +1086,7 @@ DrpTransport::AttachCongestionControl(DrpSender& sender,
 void
 DrpTransport::CloseFlow(uint64_t flow)
 {
+    m_readAhead.Forget(flow);
     if (m_scheduler.CloseFlow(flow) > 0 && m_pcie && !m_disposing)
     {
         // Frames read ahead were discarded: their room is read ahead again
@@ -1082,6 +1115,7 @@ void
 DrpTransport::SendData(Mac48Address peer,
                        DrpHeader header,
                        uint64_t localAddress,
+                       uint64_t sourceEnd,
                        uint64_t flow,
                        DrpTxScheduler::SentCallback sent,
                        std::function<bool()> mayRead,
@@ -1093,15 +1127,22 @@ DrpTransport::SendData(Mac48Address peer,
                              flow,
                              std::move(sent),
                              std::move(mayRead),
-                             std::move(unsent)});
+                             std::move(unsent),
+                             sourceEnd});
     FetchAhead();
+}
+
+bool
+DrpTransport::MayReadAhead() const
+{
+    return m_fetching + m_scheduler.GetFetched() < m_txPrefetch;
 }
 
 void
 DrpTransport::FetchAhead()
 {
     DrpTxScheduler::DataFrame next;
-    while (m_fetching + m_scheduler.GetFetched() < m_txPrefetch && m_scheduler.TakeNextData(next))
+    while (MayReadAhead() && m_scheduler.TakeNextData(next))
     {
         if (next.mayRead && !next.mayRead())
         {
@@ -1117,22 +1158,86 @@ DrpTransport::FetchAhead()
         // ends the read (and ns-3, which copies it) then copies a pointer,
         // not a header and the frame's callbacks.
         auto fetch = std::make_shared<DrpTxScheduler::DataFrame>(std::move(next));
+        if (m_txReadBytes == 0)
+        {
+            ReadPayload(fetch);
+        }
+        else
+        {
+            ReadAhead(fetch);
+        }
+    }
+}
+
+bool
+DrpTransport::Fetched(DrpTxScheduler::DataFrame& frame, Ptr<Packet> payload)
+{
+    --m_fetching;
+    payload->AddHeader(frame.header);
+    return m_scheduler.AddFetched({payload, frame.to, frame.flow, std::move(frame.sent)});
+}
+
+void
+DrpTransport::ReadPayload(std::shared_ptr<DrpTxScheduler::DataFrame> fetch)
+{
+    m_pcie->DmaRead(
+        fetch->localAddress,
+        fetch->header.GetLength(),
+        [this, fetch](Ptr<Packet> payload) {
+            if (!Fetched(*fetch, payload))
+            {
+                // Its transfer ended while the payload was read: nothing
+                // waits for the port, so no departure will read ahead
+                // again; this read's place goes to the next frame now.
+                FetchAhead();
+            }
+        },
+        GetTxDelay()); // transmit processing, in the same event
+}
+
+void
+DrpTransport::ReadAhead(std::shared_ptr<DrpTxScheduler::DataFrame> fetch)
+{
+    const uint64_t address = fetch->localAddress;
+    const uint32_t length = fetch->header.GetLength();
+    DrpReadAhead::Source source = m_readAhead.Find(fetch->flow, address, length, fetch->sourceEnd);
+    if (!source.chunk)
+    {
+        ReadPayload(fetch); // a re-sent frame behind the chunks
+        return;
+    }
+    std::shared_ptr<DrpReadAhead::Chunk> chunk = source.chunk;
+    auto deliver = [this, fetch, chunk, address, length]() {
+        if (!Fetched(*fetch, chunk->Cut(address, length)))
+        {
+            FetchAhead(); // as in ReadPayload
+        }
+    };
+    if (chunk->data)
+    {
+        // Read already: only the frame's transmit processing remains.
+        Simulator::Schedule(GetTxDelay(), deliver);
+    }
+    else
+    {
+        chunk->waiting.emplace_back(deliver);
+    }
+    for (const auto& opened : source.opened)
+    {
         m_pcie->DmaRead(
-            fetch->localAddress,
-            fetch->header.GetLength(),
-            [this, fetch](Ptr<Packet> payload) {
-                --m_fetching;
-                payload->AddHeader(fetch->header);
-                if (!m_scheduler.AddFetched(
-                        {payload, fetch->to, fetch->flow, std::move(fetch->sent)}))
+            opened->start,
+            static_cast<uint32_t>(opened->end - opened->start),
+            [opened](Ptr<Packet> data) {
+                opened->data = data;
+                // Frames taken while these run find the data; those waiting go in order.
+                auto waiting = std::move(opened->waiting);
+                opened->waiting.clear();
+                for (auto& frame : waiting)
                 {
-                    // Its transfer ended while the payload was read: nothing
-                    // waits for the port, so no departure will read ahead
-                    // again; this read's place goes to the next frame now.
-                    FetchAhead();
+                    frame();
                 }
             },
-            GetTxDelay()); // transmit processing, in the same event
+            GetTxDelay()); // the first frame's transmit processing, in the same event
     }
 }
 

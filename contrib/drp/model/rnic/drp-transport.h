@@ -5,6 +5,7 @@
 #ifndef DRP_TRANSPORT_H
 #define DRP_TRANSPORT_H
 
+#include "drp-read-ahead.h"
 #include "drp-receiver.h"
 #include "drp-rtt-estimator.h"
 #include "drp-sender.h"
@@ -501,6 +502,8 @@ class DrpTransport : public Object
     DrpTxScheduler::Arbitration GetTxArbitration() const;
     void SetTxPrefetchPerTransfer(uint32_t frames); //!< \param frames read ahead per transfer
     uint32_t GetTxPrefetchPerTransfer() const;      //!< \return frames read ahead per transfer
+    void SetTxReadBytes(uint32_t bytes);            //!< \param bytes one payload read, at most
+    uint32_t GetTxReadBytes() const;                //!< \return payload bytes one read fetches
 
     // Transmit path: every frame waits in the transmit scheduler until the port pulls it.
     /// \return a new transmit flow, for a new connection
@@ -547,6 +550,8 @@ class DrpTransport : public Object
      * \param peer destination
      * \param header the data frame's header (addresses, LEN, SN filled in)
      * \param localAddress where the payload is in this host's memory
+     * \param sourceEnd one past the last byte of the transfer's source in
+     *        this host's memory (how far TxReadBytes may read ahead)
      * \param flow the connection's flow
      * \param sent runs when the frame leaves onto the wire, if the flow is still open
      * \param mayRead checked just before the payload is read (empty: always)
@@ -555,12 +560,33 @@ class DrpTransport : public Object
     void SendData(Mac48Address peer,
                   DrpHeader header,
                   uint64_t localAddress,
+                  uint64_t sourceEnd,
                   uint64_t flow,
                   DrpTxScheduler::SentCallback sent,
                   std::function<bool()> mayRead = nullptr,
                   DrpTxScheduler::SentCallback unsent = nullptr);
     /// Reads the payloads of the next data frames, up to TxPrefetch ahead of the port.
     void FetchAhead();
+    /**
+     * Reads one frame's payload by a DMA request of its own.
+     * \param frame a frame TakeNextData() gave, counted in m_fetching
+     */
+    void ReadPayload(std::shared_ptr<DrpTxScheduler::DataFrame> frame);
+    /**
+     * Takes one frame's payload from its transfer's read-ahead chunk
+     * (TxReadBytes), reading the chunk first if the frame opens it.
+     * \param frame a frame TakeNextData() gave, counted in m_fetching
+     */
+    void ReadAhead(std::shared_ptr<DrpTxScheduler::DataFrame> frame);
+    /**
+     * Hands a frame whose payload was read to the scheduler.
+     * \param frame the frame, counted in m_fetching
+     * \param payload its payload
+     * \return false if it was discarded (its transfer ended meanwhile)
+     */
+    bool Fetched(DrpTxScheduler::DataFrame& frame, Ptr<Packet> payload);
+    /// \return true if TxPrefetch leaves room for one more payload read
+    bool MayReadAhead() const;
     /// \return frames needed for \p length bytes
     uint32_t FrameCount(uint32_t length) const;
     /**
@@ -847,7 +873,9 @@ class DrpTransport : public Object
     Ptr<RegionTable> m_regions;   //!< the host's registered memory, as this RNIC sees it
     DrpTxScheduler m_scheduler;   //!< frames waiting for the port (outlives the connections)
     uint32_t m_txPrefetch;        //!< data frames read ahead of the port, at most
-    uint32_t m_fetching{0};       //!< DMA reads of payloads under way
+    uint32_t m_fetching{0};       //!< data frames whose payload is being read
+    uint32_t m_txReadBytes{0};    //!< payload bytes one read fetches (0: one read per frame)
+    DrpReadAhead m_readAhead;     //!< the read-ahead chunks, when m_txReadBytes is not 0
     bool m_disposing{false};      //!< DoDispose() has begun
 
     uint32_t m_window;            //!< data frames in flight

@@ -108,6 +108,7 @@ class DrpTxScheduler
         SentCallback sent;             //!< runs when it leaves, if its flow is still open
         std::function<bool()> mayRead; //!< checked before the payload is read (may be empty)
         SentCallback unsent;           //!< runs instead of sent if mayRead refuses (may be empty)
+        uint64_t sourceEnd{0};         //!< one past its transfer's source (0: unknown)
     };
 
     DrpTxScheduler();

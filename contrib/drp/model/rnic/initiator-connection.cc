@@ -321,9 +321,12 @@ InitiatorConnection::SendWriteData(uint32_t sn)
                                  false,
                                  DrpHeader::DATA | (indirect ? DrpHeader::INDIRECT : 0));
     m_transport->FillDataHeader(header, sn, m_record.sba, m_record.dba, m_record.length);
-    m_transport->SendData(m_record.peer, header, header.GetSba(), m_flow, [this, sn]() {
-        m_sender->OnSent(sn);
-    });
+    m_transport->SendData(m_record.peer,
+                          header,
+                          header.GetSba(),
+                          m_record.sba + m_record.length,
+                          m_flow,
+                          [this, sn]() { m_sender->OnSent(sn); });
     return true;
 }
 

@@ -27,6 +27,10 @@ namespace ns3
  *
  * - "paper-1g": the paper's card, exactly the attribute defaults (applying it
  *   changes nothing; every published figure uses it);
+ * - "paper-testbed": the same card in the paper's hardware testbed: its DMA
+ *   crosses a PCIe-to-PCI bridge into an embedded PowerPC host (MPC5200B,
+ *   32-bit PCI at 66 MHz) under VxWorks, whose interrupt and task costs are
+ *   the host's (RdmaHostHelper::SetProfile applies those);
  * - "25g-pcie3x8", "100g-pcie3x16", "200g-pcie4x16", "400g-pcie5x16": server
  *   RNICs of those port rates behind the host interface such a card has.
  *
@@ -61,6 +65,8 @@ class NicProfile
     static std::string GetNamesText();
     /// The name of the paper's card, the profile of the attribute defaults.
     static const std::string PAPER;
+    /// The name of the paper's hardware testbed (its card, host path and host).
+    static const std::string TESTBED;
     /// The name that chooses the profile of the port's rate (ForRate()).
     static const std::string AUTO;
 

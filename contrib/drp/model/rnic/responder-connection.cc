@@ -534,6 +534,7 @@ ResponderConnection::SendReadData(uint32_t sn)
         m_peer,
         header,
         header.GetDba(),
+        m_dba + m_length,
         m_flow,
         [this, sn]() { m_sender->OnSent(sn); },
         [this, header]() {
