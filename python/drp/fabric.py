@@ -19,6 +19,7 @@ Campaigns of fabric experiments: :class:`drp.FabricCampaign`.
 from __future__ import annotations
 
 import math
+import warnings
 from functools import cached_property
 from typing import TYPE_CHECKING, Any, Mapping, Sequence
 
@@ -217,8 +218,10 @@ class FabricRunResult:
     (:data:`DROP_COLUMNS`), ``counters`` (dict, see :data:`FABRIC_COUNTERS`;
     ``drops`` counts the switch queues' drops, ``link_drops``, ``rnic_drops``
     and ``host_drops`` the others, ``simulated_seconds`` is when the last
-    transfer ended), ``version``; ``transfers``, ``ports``, ``drops`` and
-    ``summary`` are derived on first use.
+    transfer ended), ``version``, ``queue_note`` (why the queue samples end
+    before the run: they stop at the most a run holds; "" when they do not);
+    ``transfers``, ``ports``, ``drops`` and ``summary`` are derived on first
+    use.
     """
 
     params: dict[str, Any]
@@ -227,6 +230,7 @@ class FabricRunResult:
     drop_columns: dict[str, Any]
     rate_columns: dict[str, Any]
     queue_columns: dict[str, Any]
+    queue_note: str
     counters: dict[str, Any]
     version: str
 
@@ -240,6 +244,7 @@ class FabricRunResult:
         self.version = raw["version"]
         self.rate_columns = raw.get("rates", {})
         self.queue_columns = raw.get("queues", {})
+        self.queue_note = str(raw.get("queue_note", ""))
 
     @cached_property
     def host_limit_note(self) -> str:
@@ -409,4 +414,8 @@ def run_fabric(
     Raises ``TypeError`` for an unknown parameter or a wrong type,
     ``ValueError`` for an invalid value.
     """
-    return FabricRunResult(_drp.run_fabric(**locals()))
+    result = FabricRunResult(_drp.run_fabric(**locals()))
+    if result.queue_note:
+        note = result.queue_note.removeprefix("note: ").replace("queueInterval", "queue_interval")
+        warnings.warn(note, RuntimeWarning, stacklevel=2)
+    return result

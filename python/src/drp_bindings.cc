@@ -19,6 +19,7 @@
 
 #include "ns3/attribute-defaults.h"
 #include "ns3/config.h"
+#include "ns3/drp-check.h"
 #include "ns3/drp-scenario.h"
 #include "ns3/fabric-scenario.h"
 #include "ns3/nic-profile.h"
@@ -149,15 +150,15 @@ FromPython<Time>(const std::string& name, py::handle value)
                                   "\" is not a time (seconds, or a number with unit s, ms, "
                                   "us, ns, ps, fs, min, h, d or y, e.g. \"1ms\")");
         }
-        return Time(text);
+        return drp::RequireResolved(name, "\"" + text + "\"", Time(text), *drp::ParseSeconds(text));
     }
     double seconds = FromPython<double>(name, value);
+    const std::string shown = py::repr(value).cast<std::string>();
     if (!std::isfinite(seconds) || std::abs(seconds) > 9e9)
     {
-        throw py::value_error(name + " = " + py::repr(value).cast<std::string>() +
-                              " is not a time in seconds");
+        throw py::value_error(name + " = " + shown + " is not a time in seconds");
     }
-    return Seconds(seconds);
+    return drp::RequireResolved(name, shown, Seconds(seconds), seconds);
 }
 
 template <>
@@ -878,6 +879,7 @@ ToDict(const FabricScenario::Result& result)
     dict["columns"] = columns;
     dict["ports"] = portColumns;
     dict["queues"] = queueColumns;
+    dict["queue_note"] = result.GetQueueNote();
     dict["rates"] = rateColumns;
     dict["drops"] = dropColumns;
     dict["counters"] = counters;

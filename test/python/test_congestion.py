@@ -48,12 +48,27 @@ def test_stagger_window_and_victims():
         ({"stagger": 2000}, "stagger"),
         ({"window": 2000}, "window"),
         ({"queue_interval": 2}, "queue_interval"),
+        ({"queue_interval": "1fs"}, "queue_interval .* below the simulator's time resolution"),
+        ({"queue_interval": 1e-15}, "queue_interval .* below the simulator's time resolution"),
+        (
+            {"workload": "poisson", "duration": "10ms", "queue_interval": "1ns"},
+            "queue_interval = \\+1ns would sample",
+        ),
     ],
 )
 def test_invalid_options_name_themselves(params, name):
     """A bad value raises ValueError naming the option (in Python's spelling)."""
     with pytest.raises(ValueError, match=name):
         drp.run_fabric(**params)
+
+
+def test_queue_samples_stop_at_their_bound_with_a_warning():
+    """A run that reaches the most queue samples a run holds stops sampling there and warns."""
+    with pytest.warns(RuntimeWarning, match="queue_interval = \\+1ns reached the 4000000 samples"):
+        result = drp.run_fabric(hosts=3, degree=2, bytes=262144, queue_interval="1ns")
+    assert len(result.queues) == 4_000_000 // 3 * 3
+    assert result.queue_note.startswith("note: the queue samples stop at")
+    assert drp.run_fabric(hosts=3, degree=2, bytes=262144, queue_interval="10us").queue_note == ""
 
 
 def test_fairness_and_rates():

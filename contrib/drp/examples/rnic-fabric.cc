@@ -81,6 +81,10 @@ main(int argc, char* argv[])
                   << "last transfer ended at " << result.simulatedTime.As(Time::MS)
                   << " (simulated time)\n";
         FabricScenario::PrintSummary(std::cout, result, buckets);
+        if (const std::string note = result.GetQueueNote(); !note.empty())
+        {
+            std::cerr << note << std::endl;
+        }
         if (out.IsEnabled())
         {
             FabricScenario::WriteCsvHeader(out.Stream());

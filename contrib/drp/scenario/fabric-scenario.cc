@@ -331,10 +331,19 @@ AddIncast(const FabricScenario::Config& config, uint32_t hosts, FabricWorkloadHe
  * \param samples where the samples go
  */
 void
-SampleQueues(const FabricHelper* fabric,
-             Time interval,
-             std::vector<FabricScenario::QueueSample>* samples)
+SampleQueues(const FabricHelper* fabric, Time interval, FabricScenario::Result* result)
 {
+    std::vector<FabricScenario::QueueSample>* samples = &result->queues;
+    uint64_t ports = 0;
+    for (uint32_t s = 0; s < fabric->GetSwitches().GetN(); ++s)
+    {
+        ports += fabric->GetSwitch(s)->GetNPorts();
+    }
+    if (samples->size() + ports > FabricScenario::MAX_QUEUE_SAMPLES)
+    {
+        result->queueSamplesCut = Simulator::Now(); // and no more ticks
+        return;
+    }
     for (uint32_t s = 0; s < fabric->GetSwitches().GetN(); ++s)
     {
         Ptr<EcmpSwitchNetDevice> sw = fabric->GetSwitch(s);
@@ -352,7 +361,7 @@ SampleQueues(const FabricHelper* fabric,
     }
     if (!Simulator::IsFinished()) // this event has left the queue: others remain
     {
-        Simulator::Schedule(interval, &SampleQueues, fabric, interval, samples);
+        Simulator::Schedule(interval, &SampleQueues, fabric, interval, result);
     }
 }
 
@@ -544,6 +553,18 @@ FabricScenario::Config::Validate() const
     // the helper that takes them; the number of flows is bounded here,
     // before anything is built.
     const double fabricHosts = GetHostCount();
+    if (workload == "poisson" && queueInterval.IsStrictlyPositive() &&
+        duration.GetSeconds() / queueInterval.GetSeconds() > double(MAX_QUEUE_SAMPLES))
+    {
+        std::ostringstream os;
+        os << "queueInterval = " << drp::Show(queueInterval) << " would sample every switch port "
+           << duration.GetSeconds() / queueInterval.GetSeconds()
+           << " times during the arrivals alone (duration = " << drp::Show(duration)
+           << "), more than the " << MAX_QUEUE_SAMPLES
+           << " samples a run may hold: sample at least every "
+           << drp::Show(duration / double(MAX_QUEUE_SAMPLES)) << ", or 0 for none";
+        throw std::invalid_argument(os.str());
+    }
     if (workload == "poisson")
     {
         if (fabricHosts <= 65535)
@@ -564,6 +585,21 @@ FabricScenario::Config::Validate() const
            << FabricWorkloadHelper::MAX_FLOWS << " one workload may hold";
         throw std::invalid_argument(os.str());
     }
+}
+
+std::string
+FabricScenario::Result::GetQueueNote() const
+{
+    if (!queueSamplesCut.IsStrictlyPositive())
+    {
+        return "";
+    }
+    std::ostringstream os;
+    os << "note: the queue samples stop at " << queueSamplesCut.As(Time::MS) << ", of "
+       << simulatorEnd.As(Time::MS) << ": queueInterval = " << drp::Show(config.queueInterval)
+       << " reached the " << MAX_QUEUE_SAMPLES
+       << " samples a run may hold; a longer interval samples the whole run";
+    return os.str();
 }
 
 double
@@ -1078,11 +1114,7 @@ FabricScenario::RunValidated(const Config& config)
     }
     if (config.queueInterval.IsStrictlyPositive())
     {
-        Simulator::Schedule(Seconds(0),
-                            &SampleQueues,
-                            fabric.get(),
-                            config.queueInterval,
-                            &result.queues);
+        Simulator::Schedule(Seconds(0), &SampleQueues, fabric.get(), config.queueInterval, &result);
     }
     Simulator::Run();
     RdmaHostHelper::RequireAllEnded(apps);

@@ -44,6 +44,15 @@ class StrictOptions;
 class FabricScenario
 {
   public:
+    /**
+     * The most queue samples (queueInterval) one run holds: about 130 MB.
+     * A configuration that would pass it during its arrivals alone (Poisson:
+     * duration / queueInterval ticks) is refused before the run; a run that
+     * reaches it later stops sampling there, and says so
+     * (Result::GetQueueNote()).
+     */
+    static constexpr uint64_t MAX_QUEUE_SAMPLES = 4000000;
+
     /// Everything a fabric experiment can vary.
     struct Config
     {
@@ -236,6 +245,11 @@ class FabricScenario
         Time rnicTimePaused;            //!< time the RNICs were held paused, all together
         uint64_t peakBufferBytes{0};    //!< most bytes any switch's buffer held (lossless)
         double wallSeconds{0};          //!< wall-clock time of the run
+        /// queueInterval: sampling stopped here, MAX_QUEUE_SAMPLES reached (0: it did not)
+        Time queueSamplesCut;
+
+        /// \return why the queue samples end before the run (empty: they do not)
+        std::string GetQueueNote() const;
 
         /// \return the successful transfers' FCTs, microseconds, in transfer order
         std::vector<double> GetFcts() const;

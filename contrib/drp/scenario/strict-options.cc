@@ -75,7 +75,7 @@ ParseStrict<Time>(const std::string& name, const std::string& text)
                                     "\" is not a time (a number with unit s, ms, us, ns, ps, "
                                     "fs, min, h, d or y, e.g. 1ms)");
     }
-    return Time(text);
+    return RequireResolved(name, text, Time(text), *ParseSeconds(text));
 }
 
 std::optional<DataRate>

@@ -9,6 +9,7 @@
 
 #include "ns3/drp-compat.h"
 #include "ns3/fabric-scenario.h"
+#include "ns3/strict-options.h"
 #include "ns3/test.h"
 
 #include <algorithm>
@@ -112,6 +113,66 @@ class DrpQueueSamplingTestCase : public TestCase
         NS_TEST_EXPECT_MSG_GT(peak, 0, "the receiver's port builds a queue");
         NS_TEST_EXPECT_MSG_LT_OR_EQ(peak, portPeak, "no sample above the port's peak");
         NS_TEST_EXPECT_MSG_GT(busy, 0, "busy while backlogged");
+    }
+};
+
+/**
+ * \ingroup drp-tests
+ * The queue samples are bounded: a Poisson run whose arrivals alone would
+ * pass FabricScenario::MAX_QUEUE_SAMPLES is refused before it runs, naming
+ * queueInterval; a run that reaches the bound later stops sampling there,
+ * whole ticks, and its note says where and names queueInterval; a
+ * queueInterval below the simulator's resolution ("1fs") is refused rather
+ * than read as 0 (no sampling).
+ */
+class DrpQueueSampleBoundTestCase : public TestCase
+{
+  public:
+    DrpQueueSampleBoundTestCase()
+        : TestCase("queueInterval: the samples a run may hold are bounded, and 1fs is refused")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        FabricScenario::Config poisson;
+        poisson.workload = "poisson";
+        poisson.duration = MilliSeconds(10);
+        poisson.queueInterval = NanoSeconds(1);
+        NS_TEST_EXPECT_MSG_EQ(RefusedNaming(poisson, "queueInterval = +1ns would sample"),
+                              true,
+                              "1e7 ticks of the arrivals alone");
+        poisson.queueInterval = NanoSeconds(3);
+        NS_TEST_EXPECT_MSG_EQ(RefusedNaming(poisson, "queueInterval"), false, "3.3e6 ticks");
+
+        FabricScenario::Config config = SmallIncast();
+        config.queueInterval = NanoSeconds(1);
+        const FabricScenario::Result result = FabricScenario::Run(config);
+        const uint64_t most = FabricScenario::MAX_QUEUE_SAMPLES;
+        NS_TEST_EXPECT_MSG_EQ(result.queues.size(), most / 3 * 3, "whole ticks up to the bound");
+        NS_TEST_EXPECT_MSG_EQ(result.queueSamplesCut, NanoSeconds(most / 3), "cut at that tick");
+        NS_TEST_EXPECT_MSG_LT(result.queueSamplesCut, result.simulatorEnd, "before the end");
+        const std::string note = result.GetQueueNote();
+        NS_TEST_EXPECT_MSG_NE(note.find("queueInterval = +1ns"), std::string::npos, note);
+        NS_TEST_EXPECT_MSG_EQ(result.transfers.size(), 2, "the run itself goes on");
+        config.queueInterval = MicroSeconds(10);
+        NS_TEST_EXPECT_MSG_EQ(FabricScenario::Run(config).GetQueueNote(), "", "no note");
+
+        std::string message;
+        try
+        {
+            drp::ParseStrict<Time>("queueInterval", "1fs");
+        }
+        catch (const std::invalid_argument& e)
+        {
+            message = e.what();
+        }
+        NS_TEST_EXPECT_MSG_EQ(message,
+                              "queueInterval = 1fs is below the simulator's time resolution "
+                              "(+1ns): it would be 0",
+                              "1fs refused");
+        NS_TEST_EXPECT_MSG_EQ(drp::ParseStrict<Time>("queueInterval", "0"), Time(0), "0: none");
     }
 };
 
@@ -312,6 +373,7 @@ class DrpIncastTestSuite : public TestSuite
         : TestSuite("drp-incast", DRP_TEST_UNIT)
     {
         AddTestCase(new DrpQueueSamplingTestCase, DRP_TEST_QUICK);
+        AddTestCase(new DrpQueueSampleBoundTestCase, DRP_TEST_QUICK);
         AddTestCase(new DrpStaggerTestCase, DRP_TEST_QUICK);
         AddTestCase(new DrpVictimTestCase, DRP_TEST_QUICK);
         AddTestCase(new DrpIncastOptionsTestCase, DRP_TEST_QUICK);

@@ -62,6 +62,28 @@ Show(const Time& value)
 }
 
 /**
+ * Throws std::invalid_argument if a time given as nonzero became 0 in the
+ * simulator's resolution ("1fs" with ns-3's default of nanoseconds), where
+ * 0 would silently mean "none" or "off".
+ * \param name the parameter, as the user spells it
+ * \param text the value as given
+ * \param value the Time it became
+ * \param seconds the value as given, in seconds
+ * \return value
+ */
+inline Time
+RequireResolved(const std::string& name, const std::string& text, Time value, double seconds)
+{
+    if (seconds != 0 && value.IsZero())
+    {
+        throw std::invalid_argument(name + " = " + text +
+                                    " is below the simulator's time resolution (" +
+                                    Show(TimeStep(1)) + "): it would be 0");
+    }
+    return value;
+}
+
+/**
  * Throws std::invalid_argument unless min <= value <= max.
  * \param name the parameter, as the user spells it (e.g. "RnicNetDevice::Window")
  * \param value the value given
