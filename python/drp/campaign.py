@@ -190,7 +190,10 @@ class Kind:
     def columns(self, params: Mapping[str, Any]) -> dict[str, Any]:
         """Return a run's parameters as table columns (without the kind's marker)."""
         if self.name == FABRIC_SCENARIO:
-            return {name: params[name] for name in self.names if name in params}
+            columns = {name: params[name] for name in self.names if name in params}
+            if "defaults" in columns:
+                columns["defaults"] = json.dumps(columns["defaults"], sort_keys=True)
+            return columns
         return parameter_columns(params)
 
 

@@ -53,7 +53,7 @@ GRID_PARAMETERS = [
 ]
 
 #: Parameters that -p sets with --fabric.
-FABRIC_GRID_PARAMETERS = [name for name in FABRIC_PARAMETERS if name != "run"]
+FABRIC_GRID_PARAMETERS = [name for name in FABRIC_PARAMETERS if name not in ("run", "defaults")]
 
 #: Summary columns printed per parameter combination.
 SHOWN = ["runs", "n", "successes", "indirect", "mean_us", "ci95_us", "frames_lost", "host_drops"]
@@ -126,12 +126,10 @@ def parse_grid(params, defaults, fabric=False):
     ``params`` and ``defaults`` are lists of NAME=V1,V2,... strings; several
     ``-d`` options sweep every combination of their attribute values.
     ``fabric``: the parameters are those of fabric experiments
-    (:data:`FABRIC_GRID_PARAMETERS`), which take no attribute defaults.
+    (:data:`FABRIC_GRID_PARAMETERS`).
     """
     config = _drp.FabricConfig().to_dict() if fabric else _drp.Config().to_dict()
     names = FABRIC_GRID_PARAMETERS if fabric else GRID_PARAMETERS
-    if fabric and defaults:
-        raise ValueError("-d: fabric experiments take no ns-3 attribute defaults")
     grid = {}
     for text in params:
         name, values = _split("-p", text)

@@ -360,6 +360,7 @@ def run_fabric(
     nic: str = "auto",
     payload: int = 1024,
     mtu: int = 1500,
+    defaults: Mapping[str, str] | None = None,
 ) -> FabricRunResult:
     """Run one fabric experiment in this process and return its :class:`FabricRunResult`.
 
@@ -408,13 +409,18 @@ def run_fabric(
     "200g-pcie4x16" and "400g-pcie5x16" that reaches host_rate, server RNICs
     of that rate and PCIe; or one of those names; host_rate sets the port's
     rate), payload (bytes per data frame, 1 to mtu - 32) and mtu (every
-    port's MTU, 46 to 9216; 9000 for jumbo frames). ns-3's attribute
-    defaults are reset before each run.
+    port's MTU, 46 to 9216; 9000 for jumbo frames), defaults (dict of ns-3
+    attribute defaults, e.g. {"ns3::DrpDcqcn::RateAi": "10Mbps"}; None sets
+    none; those the scenario sets itself, such as
+    ns3::EthernetNetDevice::DataRate, are refused naming the parameter to
+    use). ns-3's attribute defaults are reset before each run.
 
     Raises ``TypeError`` for an unknown parameter or a wrong type,
     ``ValueError`` for an invalid value.
     """
-    result = FabricRunResult(_drp.run_fabric(**locals()))
+    params = dict(locals())
+    params["defaults"] = {} if defaults is None else defaults
+    result = FabricRunResult(_drp.run_fabric(**params))
     if result.queue_note:
         note = result.queue_note.removeprefix("note: ").replace("queueInterval", "queue_interval")
         warnings.warn(note, RuntimeWarning, stacklevel=2)

@@ -184,13 +184,27 @@ LATER_PARAMETERS = {
 }
 
 
+#: Parameters that fabric runs gained after their first stores were written,
+#: with the value every fabric run had before (as :data:`LATER_PARAMETERS`;
+#: kept apart because runs of the paper's kind had them from the start).
+LATER_FABRIC_PARAMETERS: dict[str, Any] = {"defaults": {}}
+
+
+def _later(params: Mapping[str, Any]) -> Mapping[str, Any]:
+    """Return the later parameters, with their earlier values, of ``params``' kind."""
+    if params.get("scenario") == "fabric":
+        return {**LATER_PARAMETERS, **LATER_FABRIC_PARAMETERS}
+    return LATER_PARAMETERS
+
+
 def params_key(params: Mapping[str, Any]) -> str:
     """Return the identity of a run's parameters (all but run) as stored."""
+    later = _later(params)
     return json.dumps(
         {
             name: value
             for name, value in params.items()
-            if name != "run" and not (name in LATER_PARAMETERS and value == LATER_PARAMETERS[name])
+            if name != "run" and not (name in later and value == later[name])
         },
         sort_keys=True,
     )
@@ -198,7 +212,8 @@ def params_key(params: Mapping[str, Any]) -> str:
 
 def key_params(key: str) -> dict[str, Any]:
     """Return the parameters (all but run) of a stored identity (see :func:`params_key`)."""
-    return {**LATER_PARAMETERS, **json.loads(key)}
+    params = json.loads(key)
+    return {**_later(params), **params}
 
 
 class NotAStoreError(ValueError):

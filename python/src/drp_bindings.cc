@@ -546,6 +546,12 @@ Fields<FabricConfig>()
                   "mtu",
                   "every port's MTU, RNICs and switches, 46 to 9216 (9000: jumbo frames)",
                   &C::mtu),
+        MakeField("defaults",
+                  "defaults",
+                  "ns-3 attribute defaults for the run, e.g. "
+                  "{\"ns3::DrpDcqcn::RateAi\": \"10Mbps\"} (not those the scenario sets "
+                  "itself)",
+                  &C::defaults),
     };
     return fields;
 }

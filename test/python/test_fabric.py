@@ -160,6 +160,41 @@ def test_fabric_campaign_runs_resumes_and_pools(tmp_path):
         assert len(ports) == 4 * 5 and ports["drops"].sum() == runs["drops"].sum()
 
 
+def test_attribute_defaults_in_fabric_runs_campaigns_and_the_command_line(tmp_path):
+    """ns-3 attribute defaults reach a fabric run, sweep in a campaign and keep old identities."""
+    from drp import cli
+    from drp.campaign import FABRIC
+    from drp.store import params_key
+
+    small = {"hosts": 3, "degree": 2, "bytes": 100000}
+    cable = {"ns3::EthernetChannel::Delay": "10us"}
+    plain = drp.run_fabric(**small)
+    slow = drp.run_fabric(**small, defaults=cable)
+    assert plain.params["defaults"] == {} and slow.params["defaults"] == cable
+    # Every frame and acknowledgement crosses two 10 us cables more.
+    assert slow.summary["mean_fct_us"] > plain.summary["mean_fct_us"] + 40
+    with pytest.raises(ValueError, match="use the scenario parameters host_rate, fabric_rate"):
+        drp.run_fabric(defaults={"ns3::EthernetNetDevice::DataRate": "10Gbps"})
+    with pytest.raises(ValueError, match="Delay"):
+        drp.run_fabric(defaults={"ns3::EthernetChannel::Delay": "soon"})
+    # A run without defaults has the identity of the stores written before they existed.
+    assert "defaults" not in json.loads(params_key(FABRIC.parameters(**small)))
+    assert "defaults" in json.loads(params_key(FABRIC.parameters(**small, defaults=cable)))
+    grid = {**small, "defaults": [{}, cable]}
+    with drp.FabricCampaign(tmp_path / "results.db") as campaign:
+        assert campaign.run(grid, repetitions=1, workers=1, progress=False) == 2
+        runs = campaign.runs_dataframe(grid).sort_values("mean_fct_us")
+        assert list(runs["defaults"]) == ["{}", json.dumps(cable)]
+        assert runs["mean_fct_us"].tolist() == pytest.approx(
+            [plain.summary["mean_fct_us"], slow.summary["mean_fct_us"]]
+        )
+    argv = ["run", str(tmp_path / "cli.db"), "--fabric", "-p", "hosts=3", "-p", "degree=2",
+            "-p", "bytes=100000", "-d", "ns3::EthernetChannel::Delay=0us,10us", "-q"]
+    assert cli.main(argv) == 0
+    with drp.FabricCampaign(tmp_path / "cli.db", read_only=True) as campaign:
+        assert len(campaign.runs_dataframe()) == 2
+
+
 def test_fabric_and_paper_runs_share_a_store(tmp_path):
     path = tmp_path / "results.db"
     with drp.Campaign(path) as campaign:

@@ -58,7 +58,11 @@ main(int argc, char* argv[])
                  dropsCsv);
     try
     {
-        drp::StrictOptions::CheckArguments(argc, argv);
+        // Before Parse(): ns-3 ends the process on a malformed attribute value;
+        // one the scenario sets itself (--ns3::EthernetNetDevice::DataRate,
+        // --hostRate) is refused rather than ignored.
+        config.defaults = drp::StrictOptions::CheckArguments(argc, argv);
+        FabricScenario::RefuseScenarioAttributes(config.defaults, true);
         cmd.Parse(argc, argv);
         strict.Apply();
         drp::RequireInRange<uint32_t>("buckets", buckets, 1, 1000);

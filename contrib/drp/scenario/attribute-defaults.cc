@@ -302,6 +302,41 @@ CheckAttributeDefaults(const std::map<std::string, std::string>& defaults)
 }
 
 void
+RefuseAttributesSetBy(const std::map<std::string, std::vector<std::string>>& set,
+                      const std::map<std::string, std::string>& defaults,
+                      bool options)
+{
+    for (const auto& entry : defaults)
+    {
+        std::optional<std::string> declared = FindDeclaredAttribute(entry.first);
+        auto found = declared ? set.find(*declared) : set.end();
+        if (found == set.end())
+        {
+            continue;
+        }
+        std::string message = options
+                                  ? entry.first + " is set by the scenario (it would ignore this "
+                                                  "value); "
+                                  : "defaults: " + entry.first +
+                                        " is set by the scenario (it would ignore this "
+                                        "default); ";
+        const std::vector<std::string>& parameters = found->second;
+        if (parameters[0][0] == '!')
+        {
+            throw std::invalid_argument(message + parameters[0].substr(1));
+        }
+        std::string list;
+        for (const auto& parameter : parameters)
+        {
+            list += std::string(list.empty() ? "" : ", ") + (options ? "--" : "") + parameter;
+        }
+        throw std::invalid_argument(message + "use the " +
+                                    (options ? "option" : "scenario parameter") +
+                                    (parameters.size() > 1 ? "s " : " ") + list + " instead");
+    }
+}
+
+void
 CheckGlobalValue(const std::string& name, const std::string& value)
 {
     for (auto global = GlobalValue::Begin(); global != GlobalValue::End(); ++global)

@@ -8,6 +8,7 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace ns3
 {
@@ -44,6 +45,23 @@ std::optional<std::string> FindDeclaredAttribute(const std::string& name);
  * \param defaults the defaults
  */
 void CheckAttributeDefaults(const std::map<std::string, std::string>& defaults);
+
+/**
+ * \ingroup drp
+ * Refuses attribute defaults that a scenario sets itself on the objects it
+ * builds (it would ignore them). Throws std::invalid_argument for the first
+ * such default, naming it and what to use instead.
+ * \param set the attributes a scenario sets (as their declaring class names
+ *        them), each with the scenario parameters that set it, or, after '!',
+ *        why no parameter does
+ * \param defaults the defaults, "ns3::Class::Attribute" (also through a
+ *        subclass) to value
+ * \param options true: they came as --ns3:: options (the message names
+ *        options, --rate); false: as the scenario's defaults parameter
+ */
+void RefuseAttributesSetBy(const std::map<std::string, std::vector<std::string>>& set,
+                           const std::map<std::string, std::string>& defaults,
+                           bool options);
 
 /**
  * \ingroup drp

@@ -140,34 +140,7 @@ DrpScenario::RefuseScenarioAttributes(const std::map<std::string, std::string>& 
         {DRP_PING_TYPE_NAME "::" DRP_PING_REMOTE_ATTRIBUTE, {"!each host pings the other"}},
         {DRP_PING_TYPE_NAME "::" DRP_PING_VERBOSE_ATTRIBUTE, {"!the pings print nothing"}},
     };
-    for (const auto& entry : defaults)
-    {
-        std::optional<std::string> declared = drp::FindDeclaredAttribute(entry.first);
-        auto found = declared ? set.find(*declared) : set.end();
-        if (found == set.end())
-        {
-            continue;
-        }
-        std::string message = options
-                                  ? entry.first + " is set by the scenario (it would ignore this "
-                                                  "value); "
-                                  : "defaults: " + entry.first +
-                                        " is set by the scenario (it would ignore this "
-                                        "default); ";
-        const std::vector<std::string>& parameters = found->second;
-        if (parameters[0][0] == '!')
-        {
-            throw std::invalid_argument(message + parameters[0].substr(1));
-        }
-        std::string list;
-        for (const auto& parameter : parameters)
-        {
-            list += std::string(list.empty() ? "" : ", ") + (options ? "--" : "") + parameter;
-        }
-        throw std::invalid_argument(message + "use the " +
-                                    (options ? "option" : "scenario parameter") +
-                                    (parameters.size() > 1 ? "s " : " ") + list + " instead");
-    }
+    drp::RefuseAttributesSetBy(set, defaults, options);
 }
 
 void

@@ -6,8 +6,10 @@
 
 #include "csv-output.h"
 
+#include "ns3/attribute-defaults.h"
 #include "ns3/boolean.h"
 #include "ns3/command-line.h"
+#include "ns3/config.h"
 #include "ns3/double.h"
 #include "ns3/drp-check.h"
 #include "ns3/drp-compat.h"
@@ -543,6 +545,8 @@ FabricScenario::Config::Validate() const
         }
     }
     drp::RequireOneOf("cc", cc, {"none", "dcqcn", "dctcp"});
+    RefuseScenarioAttributes(defaults);
+    drp::CheckAttributeDefaults(defaults);
     if (cc != "none" && !ecn)
     {
         throw std::invalid_argument("cc = " + cc +
@@ -1000,6 +1004,43 @@ FabricScenario::Result::Count(DrpTransferRecord::Status status) const
     });
 }
 
+void
+FabricScenario::RefuseScenarioAttributes(const std::map<std::string, std::string>& defaults,
+                                         bool options)
+{
+    // The attribute (as its declaring class names it) and the scenario
+    // parameters that set it, or, after '!', why no parameter does.
+    static const std::map<std::string, std::vector<std::string>> set{
+        {"ns3::EthernetNetDevice::DataRate", {"hostRate", "fabricRate"}},
+        {"ns3::EthernetNetDevice::Mtu", {"mtu"}},
+        {"ns3::EthernetNetDevice::PfcEnabled", {"lossless"}},
+        {"ns3::EcmpSwitchNetDevice::Mtu", {"mtu"}},
+        {"ns3::EcmpSwitchNetDevice::EcmpSeed", {"ecmpSeed", "ecmpPerRun"}},
+        {"ns3::DropTailQueue<Packet>::MaxSize", {"queue", "buffer"}},
+        {"ns3::EcnMarkingQueue<Packet>::MinThreshold", {"ecnMin"}},
+        {"ns3::EcnMarkingQueue<Packet>::MaxThreshold", {"ecnMax"}},
+        {"ns3::EcnMarkingQueue<Packet>::MaxProbability", {"ecnPmax"}},
+        {"ns3::SwitchBuffer::BufferSize", {"buffer"}},
+        {"ns3::SwitchBuffer::ThresholdMode", {"threshold"}},
+        {"ns3::DrpTransport::PayloadSize", {"payload"}},
+        {"ns3::DrpTransport::TimeoutMode", {"timeoutMode"}},
+        {"ns3::DrpTransport::Window", {"window"}},
+        {"ns3::DrpTransport::AckEvery", {"ackEvery"}},
+        {"ns3::DrpTransport::AckDelay", {"ackDelay"}},
+        {"ns3::DrpTransport::EcnCapable", {"ecn"}},
+        {"ns3::DrpTransport::CongestionControl", {"cc"}},
+        {"ns3::RnicNetDevice::Method", {"method"}},
+        {"ns3::ModePolicy::Method", {"method"}},
+        {"ns3::RdmaHostApplication::RegistrationFailureProbability", {"frp"}},
+        {"ns3::RdmaHostApplication::ForgetData",
+         {"!the fabric forgets each transfer's buffers once it has ended"}},
+        {"ns3::RdmaHostApplication::Transfers", {"!the workload posts the transfers"}},
+        {"ns3::RdmaHostApplication::TransferSize", {"!the workload posts the transfers"}},
+        {"ns3::RdmaHostApplication::Peer", {"!the workload posts the transfers"}},
+    };
+    drp::RefuseAttributesSetBy(set, defaults, options);
+}
+
 FabricScenario::Result
 FabricScenario::Run(const Config& config)
 {
@@ -1019,6 +1060,11 @@ FabricScenario::Result
 FabricScenario::RunValidated(const Config& config)
 {
     auto wallStart = std::chrono::steady_clock::now();
+    for (const auto& [name, value] : config.defaults)
+    {
+        ns3::Config::SetDefault(name, StringValue(value));
+        NicProfile::NoteUserDefault(name, value); // the user's, whatever the profile says
+    }
     RngSeedManager::SetSeed(config.seed);
     RngSeedManager::SetRun(config.run);
 

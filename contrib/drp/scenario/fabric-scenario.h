@@ -13,6 +13,7 @@
 #include "ns3/nstime.h"
 
 #include <cstdint>
+#include <map>
 #include <ostream>
 #include <string>
 #include <vector>
@@ -127,6 +128,10 @@ class FabricScenario
         uint32_t payload{1024};
         /// every port's MTU, RNICs and switches alike (46 to 9216; 9000: jumbo frames)
         uint32_t mtu{1500};
+        /// ns-3 attribute defaults to set before the run, e.g.
+        /// {"ns3::DrpDcqcn::RateAi", "10Mbps"} (Config::SetDefault; not those the scenario
+        /// sets itself, RefuseScenarioAttributes())
+        std::map<std::string, std::string> defaults;
 
         /**
          * Throws std::invalid_argument naming the first invalid option, its
@@ -145,7 +150,7 @@ class FabricScenario
          */
         std::string GetHostLimitNote() const;
         /**
-         * Binds every field to a command-line option of the same name (the
+         * Binds every field but defaults to a command-line option of the same name (the
          * numbers, rates and times strictly: call strict.Apply() after
          * cmd.Parse()).
          * \param cmd the command line
@@ -294,6 +299,19 @@ class FabricScenario
      * \return what it produced
      */
     static Result Run(const Config& config);
+    /**
+     * Throws std::invalid_argument for an attribute default that Run() sets
+     * itself on the objects it builds (it would ignore the default), naming
+     * the parameter that sets it, as "ns3::EthernetNetDevice::DataRate is set
+     * by the scenario (it would ignore this default); use the scenario
+     * parameters hostRate, fabricRate instead". Config::Validate() calls it.
+     * \param defaults the attribute defaults, "ns3::Class::Attribute" (also
+     *        through a subclass) to value
+     * \param options true: a program's command line gave them (the message
+     *        names options, --hostRate)
+     */
+    static void RefuseScenarioAttributes(const std::map<std::string, std::string>& defaults,
+                                         bool options = false);
 
     /**
      * Slowdown by flow size, as the field reports it (HPCC's

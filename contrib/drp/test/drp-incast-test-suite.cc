@@ -7,6 +7,7 @@
 // one after another, victim flows beside an incast (head-of-line blocking
 // under PFC), the transports' window, and the values each refuses.
 
+#include "ns3/config.h"
 #include "ns3/drp-compat.h"
 #include "ns3/fabric-scenario.h"
 #include "ns3/strict-options.h"
@@ -173,6 +174,67 @@ class DrpQueueSampleBoundTestCase : public TestCase
                               "(+1ns): it would be 0",
                               "1fs refused");
         NS_TEST_EXPECT_MSG_EQ(drp::ParseStrict<Time>("queueInterval", "0"), Time(0), "0: none");
+    }
+};
+
+/**
+ * \ingroup drp-tests
+ * Config::defaults: an ns-3 attribute default reaches the run (10 us
+ * cables lengthen every flow) and is reset by Config::Reset() after; one
+ * the scenario sets itself is refused naming the parameters that set it,
+ * in the scenario's and in the options' spelling.
+ */
+class DrpFabricDefaultsTestCase : public TestCase
+{
+  public:
+    DrpFabricDefaultsTestCase()
+        : TestCase("defaults: attribute defaults reach a fabric run; the scenario's own refused")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        FabricScenario::Config config = SmallIncast();
+        const FabricScenario::Result plain = FabricScenario::Run(config);
+        config.defaults = {{"ns3::EthernetChannel::Delay", "10us"}};
+        const FabricScenario::Result cabled = FabricScenario::Run(config);
+        Config::Reset();
+        NS_TEST_ASSERT_MSG_EQ(cabled.transfers.size(), plain.transfers.size(), "same flows");
+        for (std::size_t i = 0; i < plain.transfers.size(); ++i)
+        {
+            NS_TEST_EXPECT_MSG_GT(cabled.transfers[i].record.GetDuration(),
+                                  plain.transfers[i].record.GetDuration() + MicroSeconds(40),
+                                  "flow " << i << " crosses 10 us cables");
+        }
+        std::string message;
+        config.defaults = {{"ns3::EthernetNetDevice::DataRate", "10Gbps"}};
+        try
+        {
+            config.Validate();
+        }
+        catch (const std::invalid_argument& e)
+        {
+            message = e.what();
+        }
+        NS_TEST_EXPECT_MSG_EQ(message,
+                              "defaults: ns3::EthernetNetDevice::DataRate is set by the scenario "
+                              "(it would ignore this default); use the scenario parameters "
+                              "hostRate, fabricRate instead",
+                              "refused, naming the parameters");
+        message.clear();
+        try
+        {
+            FabricScenario::RefuseScenarioAttributes({{"ns3::DrpTransport::Window", "4"}}, true);
+        }
+        catch (const std::invalid_argument& e)
+        {
+            message = e.what();
+        }
+        NS_TEST_EXPECT_MSG_EQ(message,
+                              "ns3::DrpTransport::Window is set by the scenario (it would ignore "
+                              "this value); use the option --window instead",
+                              "as an option");
     }
 };
 
@@ -374,6 +436,7 @@ class DrpIncastTestSuite : public TestSuite
     {
         AddTestCase(new DrpQueueSamplingTestCase, DRP_TEST_QUICK);
         AddTestCase(new DrpQueueSampleBoundTestCase, DRP_TEST_QUICK);
+        AddTestCase(new DrpFabricDefaultsTestCase, DRP_TEST_QUICK);
         AddTestCase(new DrpStaggerTestCase, DRP_TEST_QUICK);
         AddTestCase(new DrpVictimTestCase, DRP_TEST_QUICK);
         AddTestCase(new DrpIncastOptionsTestCase, DRP_TEST_QUICK);
