@@ -37,10 +37,13 @@ def test_run_fabric_gives_what_rnic_fabric_prints(tmp_path):
         capture_output=True,
     )
     with open(path) as f:
-        rows = list(csv.DictReader(f))
+        reader = csv.DictReader(f)
+        rows = list(reader)
     result = drp.run_fabric(hosts=9, queue="8p", frp=0.1, run=3)
     transfers = result.transfers
     assert list(transfers.columns) == list(TRANSFER_COLUMNS)
+    # The program's CSV has Python's columns, in the same order.
+    assert reader.fieldnames == list(TRANSFER_COLUMNS)
     assert len(rows) == len(transfers) == 8
     for row, (_, t) in zip(rows, transfers.iterrows()):
         assert int(row["source"]) == t["source"] and int(row["destination"]) == t["destination"]
@@ -48,6 +51,8 @@ def test_run_fabric_gives_what_rnic_fabric_prints(tmp_path):
         assert float(row["fct_us"]) == pytest.approx(t["fct_us"], abs=1e-6)
         assert float(row["ideal_us"]) == pytest.approx(t["ideal_us"], abs=1e-6)
         assert row["status"] == t["status"] and row["mode"] == t["mode"]
+        for counter in ("requests", "invalid_replies", "timeouts", "retransmissions", "cnps"):
+            assert int(row[counter]) == t[counter], counter
     ratio = transfers["fct_us"] / transfers["ideal_us"]
     assert np.allclose(transfers["slowdown"], ratio, rtol=1e-12, atol=0)
     assert result.counters["drops"] == result.ports["drops"].sum() > 0

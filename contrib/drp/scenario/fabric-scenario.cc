@@ -1247,7 +1247,7 @@ void
 FabricScenario::WriteCsvHeader(std::ostream& os)
 {
     os << "source,destination,switches,size,start_us,fct_us,ideal_us,slowdown,status,mode,"
-          "requests,retransmissions\n";
+          "requests,invalid_replies,timeouts,retransmissions,cnps\n";
 }
 
 void
@@ -1260,7 +1260,8 @@ FabricScenario::WriteCsvRows(std::ostream& os, const Result& result)
            << std::setprecision(12) << r.start.GetSeconds() * 1e6 << ","
            << r.GetDuration().GetSeconds() * 1e6 << "," << t.ideal.GetSeconds() * 1e6 << ","
            << std::setprecision(6) << t.GetSlowdown() << "," << r.GetStatusName() << ","
-           << r.GetModeName() << "," << r.requests << "," << r.retransmissions << "\n";
+           << r.GetModeName() << "," << r.requests << "," << r.invalidReplies << ","
+           << r.timeouts << "," << r.retransmissions << "," << r.cnps << "\n";
     }
 }
 
