@@ -85,6 +85,7 @@ def run_local(tasks, workers=None):
     """
     if workers is not None and not workers >= 1:
         raise ValueError(f"workers = {workers} is out of range [1, ...]")
+    _refuse_in_a_worker()
     _let_forkserver_import_drp()
     context = multiprocessing.get_context("forkserver")
     context.set_forkserver_preload(["drp.executors"])
@@ -107,6 +108,34 @@ def run_local(tasks, workers=None):
     finally:
         for process, _ in running.values():
             process.join()
+
+
+#: Exit status of a worker process that found itself asked to run a campaign
+#: while importing the main module: the script has no main guard.
+UNGUARDED_EXIT = 86
+
+#: What to do about it, as the parent says it.
+UNGUARDED_MESSAGE = (
+    "the script that runs this campaign starts it when it is imported: each worker process "
+    "imports the main module (multiprocessing's forkserver, as with spawn) and would run the "
+    'campaign again. Put the campaign under an `if __name__ == "__main__":` guard (see '
+    "python/README.md), or run it from an interactive session"
+)
+
+
+def _refuse_in_a_worker():
+    """End a worker process, with :data:`UNGUARDED_EXIT`, that runs a campaign.
+
+    A worker imports the script's main module (as ``__mp_main__``) before it
+    runs its experiment; a script whose campaign runs at import (no main guard)
+    would start a campaign of its own there, in every worker. The worker ends
+    at once, and the parent raises the error that says what to do (instead of
+    a traceback from every worker and "exit code 1 without a result").
+    """
+    # multiprocessing's own test (spawn._check_not_importing_main): a process
+    # still inheriting its parent's state is importing the main module.
+    if getattr(multiprocessing.current_process(), "_inheriting", False):
+        os._exit(UNGUARDED_EXIT)
 
 
 def _let_forkserver_import_drp():
@@ -144,6 +173,8 @@ def _answer(receiver, process, params):
         succeeded, value = receiver.recv()
     except EOFError:
         process.join()
+        if process.exitcode == UNGUARDED_EXIT:
+            raise RuntimeError(UNGUARDED_MESSAGE) from None
         succeeded, value = False, RuntimeError(
             f"the worker process ended with exit code {process.exitcode} without a result"
         )

@@ -486,3 +486,41 @@ def test_command_line_plots_fabric_cdfs(mixed_store, tmp_path, capsys):
     assert cli.main(["plot", str(mixed_store), "--x", "lfp", "--by", "method",
                      "-o", str(out)]) == 0
     assert "method=dynamic" in capsys.readouterr().out
+
+
+def _script_env():
+    """The environment of a script run by a test: it finds this drp package."""
+    package = os.path.dirname(os.path.dirname(os.path.abspath(drp.__file__)))
+    paths = [package, *filter(None, os.environ.get("PYTHONPATH", "").split(os.pathsep))]
+    return dict(os.environ, PYTHONPATH=os.pathsep.join(paths))
+
+
+def test_a_script_without_a_main_guard_is_told_what_to_do(tmp_path):
+    """A campaign at a script's top level: one error that names the guard, not one per worker."""
+    store = str(tmp_path / "runs.db")
+    script = tmp_path / "unguarded.py"
+    script.write_text(
+        "import drp\n"
+        f"with drp.Campaign({store!r}) as campaign:\n"
+        '    campaign.run({"transfers": 3, "size": 4096, "lfp": [0.0, 0.05]}, repetitions=1,\n'
+        "                 workers=2, progress=False)\n"
+    )
+    done = subprocess.run([sys.executable, str(script)], capture_output=True, text=True,
+                          cwd=tmp_path, env=_script_env(), timeout=120)
+    assert done.returncode != 0
+    assert 'Put the campaign under an `if __name__ == "__main__":` guard' in done.stderr
+    assert done.stderr.count("Traceback") == 1, done.stderr
+    assert "without a result" not in done.stderr
+
+
+def test_the_readme_campaign_block_runs_as_a_script(tmp_path):
+    """README.md's Python block with a campaign, saved as a script and run as it is."""
+    text = (ROOT / "README.md").read_text()
+    block = next(b for b in re.findall(r"```python\n(.*?)```", text, re.S) if "Campaign" in b)
+    (tmp_path / "results").mkdir()
+    (tmp_path / "example.py").write_text(block)
+    done = subprocess.run([sys.executable, "example.py"], capture_output=True, text=True,
+                          cwd=tmp_path, env=_script_env(), timeout=600)
+    assert done.returncode == 0, done.stderr
+    with drp.FabricCampaign(tmp_path / "results" / "incast.db", read_only=True) as campaign:
+        assert len(campaign.runs_dataframe()) == 3 * 2 * 5
