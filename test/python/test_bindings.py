@@ -448,3 +448,15 @@ def test_a_run_without_successes_says_so():
                         dict.fromkeys(drp.experiment.COUNTERS, 0))
     assert one["mean_us"] == 5.0 and math.isnan(one["ci95_us"])
     assert one["note"] == "one successful transfer: no interval"
+
+
+def test_hexadecimal_values_of_integer_attributes():
+    """EtherTypes as users write them: 0x88B5 reaches ns-3 as 34997, in both kinds of run."""
+    ether_type = {"ns3::RnicNetDevice::EtherType": "0x88B5"}
+    result = drp.run(transfers=2, size=4096, defaults=ether_type)
+    assert result.params["defaults"] == ether_type
+    assert (result.records["status"] == "success").all()
+    fabric = drp.run_fabric(hosts=3, degree=2, bytes=4096, defaults=ether_type)
+    assert (fabric.transfers["status"] == "success").all()
+    with pytest.raises(ValueError, match=r"EtherType = 0x1FFFFF \(2097151\) is not a valid"):
+        drp.run(transfers=2, defaults={"ns3::RnicNetDevice::EtherType": "0x1FFFFF"})

@@ -10,6 +10,7 @@
 
 #include <cmath>
 #include <map>
+#include <regex>
 #include <sstream>
 #include <stdexcept>
 
@@ -226,6 +227,26 @@ CheckValue(const std::string& name, Ptr<const AttributeChecker> checker, const s
 
 } // namespace
 
+std::string
+NormalizeAttributeValue(const std::string& name, const std::string& value)
+{
+    static const std::regex hex("[+]?0[xX][0-9a-fA-F]{1,16}");
+    const std::optional<std::string> declared = FindDeclaredAttribute(name);
+    if (!declared || !std::regex_match(value, hex))
+    {
+        return value;
+    }
+    const std::string::size_type colons = declared->rfind("::");
+    const TypeId owner = TypeId::LookupByName(declared->substr(0, colons));
+    const auto info = FindOwnAttribute(owner, declared->substr(colons + 2));
+    const std::string type = info ? info->checker->GetValueTypeName() : "";
+    if (type != "ns3::UintegerValue" && type != "ns3::IntegerValue")
+    {
+        return value;
+    }
+    return std::to_string(std::stoull(value.substr(value.find_first_of("xX") + 1), nullptr, 16));
+}
+
 std::optional<std::string>
 FindDeclaredAttribute(const std::string& name)
 {
@@ -281,7 +302,7 @@ CheckAttributeDefaults(const std::map<std::string, std::string>& defaults)
             {
                 try
                 {
-                    CheckValue(name, info->checker, value);
+                    CheckValue(name, info->checker, NormalizeAttributeValue(name, value));
                 }
                 catch (const std::invalid_argument& e)
                 {

@@ -48,6 +48,18 @@ void CheckAttributeDefaults(const std::map<std::string, std::string>& defaults);
 
 /**
  * \ingroup drp
+ * The value of an attribute default as ns-3 parses it: a hexadecimal
+ * number ("0x88B5", as users write EtherTypes and masks) for an integer
+ * attribute becomes its decimal form, which ns-3's UintegerValue and
+ * IntegerValue read (they refuse "0x"); anything else is returned as given.
+ * \param name the attribute, "ns3::Class::Attribute" (also through a subclass)
+ * \param value its value as given
+ * \return the value to give ns-3
+ */
+std::string NormalizeAttributeValue(const std::string& name, const std::string& value);
+
+/**
+ * \ingroup drp
  * Refuses attribute defaults that a scenario sets itself on the objects it
  * builds (it would ignore them). Throws std::invalid_argument for the first
  * such default, naming it and what to use instead.

@@ -312,8 +312,9 @@ DrpScenario::RunValidated(const Config& config)
     auto wallStart = std::chrono::steady_clock::now();
     for (const auto& [name, value] : config.defaults)
     {
-        ns3::Config::SetDefault(name, StringValue(value));
-        NicProfile::NoteUserDefault(name, value); // the user's, whatever the profile says
+        const std::string normalized = drp::NormalizeAttributeValue(name, value); // 0x88B5
+        ns3::Config::SetDefault(name, StringValue(normalized));
+        NicProfile::NoteUserDefault(name, normalized); // the user's, whatever the profile says
     }
     RngSeedManager::SetSeed(config.seed);
     RngSeedManager::SetRun(config.run);

@@ -1062,8 +1062,9 @@ FabricScenario::RunValidated(const Config& config)
     auto wallStart = std::chrono::steady_clock::now();
     for (const auto& [name, value] : config.defaults)
     {
-        ns3::Config::SetDefault(name, StringValue(value));
-        NicProfile::NoteUserDefault(name, value); // the user's, whatever the profile says
+        const std::string normalized = drp::NormalizeAttributeValue(name, value); // 0x88B5
+        ns3::Config::SetDefault(name, StringValue(normalized));
+        NicProfile::NoteUserDefault(name, normalized); // the user's, whatever the profile says
     }
     RngSeedManager::SetSeed(config.seed);
     RngSeedManager::SetRun(config.run);
@@ -1260,8 +1261,8 @@ FabricScenario::WriteCsvRows(std::ostream& os, const Result& result)
            << std::setprecision(12) << r.start.GetSeconds() * 1e6 << ","
            << r.GetDuration().GetSeconds() * 1e6 << "," << t.ideal.GetSeconds() * 1e6 << ","
            << std::setprecision(6) << t.GetSlowdown() << "," << r.GetStatusName() << ","
-           << r.GetModeName() << "," << r.requests << "," << r.invalidReplies << ","
-           << r.timeouts << "," << r.retransmissions << "," << r.cnps << "\n";
+           << r.GetModeName() << "," << r.requests << "," << r.invalidReplies << "," << r.timeouts
+           << "," << r.retransmissions << "," << r.cnps << "\n";
     }
 }
 

@@ -15,6 +15,7 @@
 #include <cctype>
 #include <cmath>
 #include <cstdlib>
+#include <deque>
 #include <limits>
 #include <map>
 #include <numeric>
@@ -239,7 +240,17 @@ StrictOptions::CheckArguments(int argc, char* argv[])
             {
                 CheckAttributeDefaults({{name, value}});
                 defaults[name] = value;
-                NicProfile::NoteUserDefault(name, value); // the user's, whatever a profile says
+                const std::string normalized = NormalizeAttributeValue(name, value);
+                NicProfile::NoteUserDefault(name,
+                                            normalized); // the user's, whatever a profile says
+                if (normalized != value)
+                {
+                    // CommandLine::Parse() reads argv itself, and ns-3 would
+                    // refuse "0x88B5": it reads the decimal form instead.
+                    static std::deque<std::string> rewritten;
+                    rewritten.push_back("--" + name + "=" + normalized);
+                    argv[i] = rewritten.back().data();
+                }
             }
             else
             {

@@ -5,6 +5,7 @@
 // Invalid configuration fails early with std::invalid_argument, and the
 // message names the parameter, the value given and the valid range.
 
+#include "ns3/attribute-defaults.h"
 #include "ns3/command-line.h"
 #include "ns3/config.h"
 #include "ns3/double.h"
@@ -13,6 +14,7 @@
 #include "ns3/drp-transport.h"
 #include "ns3/indirect-buffer.h"
 #include "ns3/mode-policy.h"
+#include "ns3/nic-profile.h"
 #include "ns3/pcie-link.h"
 #include "ns3/rdma-host-application.h"
 #include "ns3/rnic-helper.h"
@@ -608,6 +610,36 @@ class DrpConfigStrictOptionsTestCase : public DrpConfigTestCase
                       },
                       {"RngRun = \"abc\" is not a number"});
         Check({"program", "--RngRun=3", "--PrintHelp=no"}); // valid, or not a global: no throw
+
+        // Hexadecimal for integer attributes, as users write EtherTypes: the
+        // value ns-3 reads is the decimal form, on the command line too.
+        NS_TEST_EXPECT_MSG_EQ(
+            drp::NormalizeAttributeValue("ns3::RnicNetDevice::EtherType", "0x88B5"),
+            "34997",
+            "hexadecimal becomes decimal");
+        NS_TEST_EXPECT_MSG_EQ(drp::NormalizeAttributeValue("ns3::DrpTransport::Window", "0X1f"),
+                              "31",
+                              "either case");
+        NS_TEST_EXPECT_MSG_EQ(drp::NormalizeAttributeValue("ns3::PcieLink::Latency", "0x10"),
+                              "0x10",
+                              "not an integer attribute: as given");
+        NS_TEST_EXPECT_MSG_EQ(drp::NormalizeAttributeValue("ns3::DrpTransport::Window", "16"),
+                              "16",
+                              "decimal: as given");
+        std::vector<std::string> arguments{"program", "--ns3::RnicNetDevice::EtherType=0x88B5"};
+        std::vector<char*> argv{arguments[0].data(), arguments[1].data()};
+        auto hex = drp::StrictOptions::CheckArguments(2, argv.data());
+        NS_TEST_EXPECT_MSG_EQ(hex["ns3::RnicNetDevice::EtherType"], "0x88B5", "as given");
+        NS_TEST_EXPECT_MSG_EQ(std::string(argv[1]),
+                              "--ns3::RnicNetDevice::EtherType=34997",
+                              "what CommandLine::Parse() reads");
+        CommandLine cmd;
+        cmd.Parse(2, argv.data());
+        UintegerValue etherType;
+        CreateObject<RnicNetDevice>()->GetAttribute("EtherType", etherType);
+        NS_TEST_EXPECT_MSG_EQ(etherType.Get(), 0x88B5, "the default is 0x88B5");
+        Config::Reset();
+        NicProfile::ForgetUserDefaults();
     }
 };
 
