@@ -277,6 +277,15 @@ def test_rnic_fabric_refuses_malformed_options(option, message):
     assert result.stderr.startswith("error: ") and message in result.stderr, result.stderr
 
 
+@pytest.mark.parametrize("name", ["rnic-first", "pfc-pause", "rnic-fabric", "drp-paper-p2p"])
+def test_pcap_is_a_file_prefix_in_every_program(name, tmp_path):
+    """One meaning of --pcap everywhere: a prefix; a yes/no value is refused, saying so."""
+    result = run(name, "--pcap=1", cwd=tmp_path)
+    assert result.returncode == 1, (result.stdout, result.stderr)
+    assert "pcap = 1 reads as yes or no, but pcap takes a file prefix" in result.stderr
+    assert not list(tmp_path.glob("*.pcap"))
+
+
 def test_rnic_fabric_incast_drops_at_the_receiver_port(tmp_path):
     csv = tmp_path / "flows.csv"
     result = run("rnic-fabric", "--hosts=9", "--queue=8p", f"--csv={csv}")

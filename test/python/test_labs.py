@@ -54,9 +54,9 @@ FIELDS = "-T fields -e frame.time_relative -e eth.src -e drp.type -e drp.status.
 
 EXPECTED = {
     1: [
-        f"{RF} --method=traditional --transfers=1 --failRegistrations=1 --pcap=1",
+        f"{RF} --method=traditional --transfers=1 --failRegistrations=1 --pcap=rnic-first",
         "mv rnic-first-0-0.pcap traditional.pcap",
-        f"{RF} --method=dynamic --transfers=1 --failRegistrations=1 --pcap=1",
+        f"{RF} --method=dynamic --transfers=1 --failRegistrations=1 --pcap=rnic-first",
         "mv rnic-first-0-0.pcap dynamic.pcap",
         f"{TS} traditional.pcap -Y {CONTROL}",
         f"""{TS} dynamic.pcap -Y 'drp.type != "ACK" && frame.number <= 30'""",

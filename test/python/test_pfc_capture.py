@@ -1,6 +1,6 @@
 """Priority flow control frames in a capture, as Wireshark decodes them.
 
-pfc-pause --pcap=1 writes what each port of one link sent and received; port 1
+pfc-pause --pcap=pfc-pause writes what each port of one link sent and received; port 1
 pauses class 3 of port 0 (XOFF, refreshed, then XON). tshark must decode every
 MAC Control frame of port 1's capture as IEEE 802.1Qbb PFC ("Class Based Flow
 Control [CBFC] Pause") with the class-enable vector and pause times that the
@@ -20,6 +20,7 @@ from pcap_file import read_pcap
 import drp
 
 BUILD = pathlib.Path(drp.__file__).resolve().parents[2]
+LUA = pathlib.Path(__file__).resolve().parents[2] / "contrib" / "drp" / "wireshark" / "drp.lua"
 TSHARK = shutil.which("tshark")
 
 pytestmark = pytest.mark.skipif(TSHARK is None, reason="tshark not installed (scripts/setup.sh)")
@@ -27,7 +28,7 @@ pytestmark = pytest.mark.skipif(TSHARK is None, reason="tshark not installed (sc
 #: pfc-pause's options: pause times of 100 quanta (51.2 us at 1 Gb/s, refreshed
 #: every 25.6 us) from XOFF at 20 us to XON at 100 us.
 QUANTA = 100
-OPTIONS = [f"--quanta={QUANTA}", "--xoff=20us", "--xon=100us", "--frames=20", "--pcap=1"]
+OPTIONS = [f"--quanta={QUANTA}", "--xoff=20us", "--xon=100us", "--frames=20", "--pcap=pfc-pause"]
 
 
 @pytest.fixture(scope="module")
@@ -103,6 +104,14 @@ def test_tshark_names_pfc_fields(capture):
 def test_no_expert_warnings_or_errors(capture):
     expert = tshark(capture, "-q", "-z", "expert")
     assert "Errors" not in expert and "Warns" not in expert, expert
+
+
+def test_the_drp_dissector_takes_no_filler_frame_for_drp(capture):
+    """The filler frames use EtherType 0x88B6, not DRP's 0x88B5 or 0x01FF: with drp.lua
+    loaded, no frame is DRP and nothing is an error (there were 60 before)."""
+    assert tshark(capture, "-X", f"lua_script:{LUA}", "-Y", "drp").strip() == ""
+    expert = tshark(capture, "-X", f"lua_script:{LUA}", "-q", "-z", "expert")
+    assert "Errors" not in expert, expert
 
 
 def test_port_0_was_paused_and_went_on(capture):

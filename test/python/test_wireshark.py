@@ -58,7 +58,7 @@ def captures(tmp_path_factory):
     made = {}
     for ethertype, impaired in CAPTURES:
         folder = tmp_path_factory.mktemp(f"capture-{ethertype:04x}-{int(impaired)}")
-        args = [str(program), f"--etherType=0x{ethertype:04X}", "--pcap=1", "--ping=1"]
+        args = [str(program), f"--etherType=0x{ethertype:04X}", "--pcap=rnic-first", "--ping=1"]
         args += ["--frp=0.5", "--lfp=0.05", "--transfers=8"] if impaired else [
             "--frp=0", "--transfers=2"]
         done = subprocess.run(args, cwd=folder, capture_output=True, text=True, timeout=60)

@@ -9,12 +9,12 @@
  * buffer will be) holds class 3 XOFF from --xoff to --xon, so port 1 sends
  * pause frames for class 3 (--quanta each, refreshed at half that time) and
  * a zero-time pause at XON, while class 0 goes on. It prints, per class,
- * what port 0 sent and when it was paused; --pcap writes
- * pfc-pause-<node>-<device>.pcap, which Wireshark decodes as MAC Control
+ * what port 0 sent and when it was paused; --pcap=PREFIX writes
+ * PREFIX-<node>-<device>.pcap, which Wireshark decodes as MAC Control
  * "Class Based Flow Control [CBFC] Pause" frames.
  *
  *     pfc-pause
- *     pfc-pause --quanta=1000 --xon=500us --pcap=1
+ *     pfc-pause --quanta=1000 --xon=500us --pcap=pfc-pause
  *     tshark -V -r pfc-pause-1-0.pcap -Y macc
  */
 
@@ -30,8 +30,10 @@ using namespace ns3;
 
 NS_LOG_COMPONENT_DEFINE("PfcPause");
 
-/// EtherType of the data frames (IEEE 802 local experimental EtherType 1).
-static const uint16_t DATA_ETHERTYPE = 0x88B5;
+/// EtherType of the filler data frames: IEEE 802's local experimental EtherType 2
+/// (0x88B6), not 1 (0x88B5, which DRP frames may use), so that nothing takes them
+/// for DRP frames (the dissector decodes 0x88B5 and 0x01FF as DRP).
+static const uint16_t DATA_ETHERTYPE = 0x88B6;
 
 /**
  * Queues frames in a class.
@@ -88,7 +90,7 @@ main(int argc, char* argv[])
     Time xoff = MicroSeconds(20);
     Time xon = MicroSeconds(200);
     uint32_t frames = 30;
-    bool pcap = false;
+    std::string pcap;
 
     CommandLine cmd(__FILE__);
     drp::StrictOptions strict;
@@ -102,7 +104,9 @@ main(int argc, char* argv[])
                     "frames",
                     "1000-byte frames queued in each class at 0 (1 to 10000)",
                     frames);
-    cmd.AddValue("pcap", "write pfc-pause-<node>-<device>.pcap", pcap);
+    cmd.AddValue("pcap",
+                 "write PREFIX-<node>-<device>.pcap, e.g. --pcap=pfc-pause (empty: none)",
+                 pcap);
     NodeContainer nodes;
     nodes.Create(2);
     EthernetHelper eth;
@@ -120,9 +124,10 @@ main(int argc, char* argv[])
         eth.SetDeviceAttribute("PfcEnabled", BooleanValue(true));
         eth.SetDeviceAttribute("PfcPauseQuanta", UintegerValue(quanta));
         devices = eth.Install(nodes);
-        if (pcap)
+        drp::RequireCapturePrefix("pcap", pcap);
+        if (!pcap.empty())
         {
-            eth.EnablePcapAll("pfc-pause");
+            eth.EnablePcapAll(pcap);
         }
     }
     catch (const std::invalid_argument& e)

@@ -9,7 +9,7 @@
  * now and then. It prints each transfer's mode and time, and can write pcap
  * files of the link, frames as on the wire with correct FCSs (open them in
  * Wireshark with contrib/drp/wireshark/drp.lua, which decodes DRP frames of
- * EtherType 0x01FF, the default, and 0x88B5); with --pcap, IPv4 and ICMP
+ * EtherType 0x01FF, the default, and 0x88B5); with --pcap=PREFIX, IPv4 and ICMP
  * checksums are computed too. --ping adds IPv4 on both RNICs and pings from
  * host 0 to host 1 beside the transfers (ARP and ICMP in the capture).
  *
@@ -22,9 +22,9 @@
  * then an ACK per data frame and the REL_ACK.
  *
  *     rnic-first --method=traditional
- *     rnic-first --method=dynamic --frp=0.5 --pcap=1
- *     rnic-first --etherType=0x88B5 --lfp=0.05 --ping=1 --pcap=1
- *     rnic-first --transfers=1 --failRegistrations=1 --pcap=1
+ *     rnic-first --method=dynamic --frp=0.5 --pcap=rnic-first
+ *     rnic-first --etherType=0x88B5 --lfp=0.05 --ping=1 --pcap=rnic-first
+ *     rnic-first --transfers=1 --failRegistrations=1 --pcap=rnic-first
  *     rnic-first --transfers=1 --frp=0 --dropAtResponder=0
  *     tshark -X lua_script:contrib/drp/wireshark/drp.lua -r rnic-first-0-0.pcap
  *     rnic-first --PrintAttributes=ns3::DrpTransport
@@ -138,7 +138,7 @@ main(int argc, char* argv[])
     double frp = 0.3;
     double lfp = 0.0;
     uint32_t transfers = 5;
-    bool pcap = false;
+    std::string pcap;
     bool ping = false;
     std::string etherType; // empty: RnicNetDevice::EtherType's default, 0x01FF
     uint32_t failRegistrations = 0;
@@ -160,7 +160,10 @@ main(int argc, char* argv[])
                     "probability that a frame is lost (ns-3 RateErrorModel, 0 to 0.99)",
                     lfp);
     strict.AddValue(cmd, "transfers", "number of 64 KiB writes (1 to 10000)", transfers);
-    cmd.AddValue("pcap", "write rnic-first-<node>-<device>.pcap", pcap);
+    cmd.AddValue("pcap",
+                 "write PREFIX-<node>-<device>.pcap for both RNICs, e.g. --pcap=rnic-first "
+                 "(empty: none)",
+                 pcap);
     cmd.AddValue("ping", "IPv4 on both RNICs, and pings from host 0 to host 1", ping);
     cmd.AddValue("etherType",
                  "EtherType of DRP frames: 0x01FF (the paper's, the default) or 0x88B5 (IEEE "
@@ -217,8 +220,9 @@ main(int argc, char* argv[])
     // --ns3::DrpTransport::Window=0) surfaces when the objects are built.
     try
     {
+        drp::RequireCapturePrefix("pcap", pcap);
         // Captures with correct IPv4 and ICMP checksums too (and FCSs checked on receipt).
-        if (pcap)
+        if (!pcap.empty())
         {
             GlobalValue::Bind("ChecksumEnabled", BooleanValue(true));
         }
@@ -297,9 +301,9 @@ main(int argc, char* argv[])
 
         initiator.Get(0)->TraceConnectWithoutContext("TransferComplete",
                                                      MakeCallback(&PrintTransfer));
-        if (pcap)
+        if (!pcap.empty())
         {
-            rnic.EnablePcapAll("rnic-first");
+            rnic.EnablePcapAll(pcap);
         }
     }
     catch (const std::invalid_argument& e)

@@ -105,6 +105,18 @@ RequireCapturePrefix(const std::string& option, const std::string& prefix)
     {
         return;
     }
+    for (const char* yesOrNo : {"1", "0", "true", "false", "yes", "no", "on", "off"})
+    {
+        if (prefix == yesOrNo)
+        {
+            // One meaning in every program: a prefix, not a switch (the
+            // files would be named after "1").
+            throw std::invalid_argument(option + " = " + prefix + " reads as yes or no, but " +
+                                        option +
+                                        " takes a file prefix: PREFIX-NODE-DEVICE files, e.g. " +
+                                        option + "=capture (empty: none)");
+        }
+    }
     const std::string::size_type slash = prefix.rfind('/');
     const std::string folder =
         slash == std::string::npos ? "." : (slash == 0 ? "/" : prefix.substr(0, slash));
