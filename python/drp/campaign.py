@@ -407,9 +407,14 @@ class Campaign:
         summaries = pd.DataFrame(
             [self._summary(s) for s in runs["summary"]], columns=self.kind.summary, index=runs.index
         )
+        # Runs stored before summaries had a note get theirs from the counts.
         if self.kind is P2P:
-            # Runs stored before summaries had a note get theirs from the count.
             summaries["note"] = [success_note(n) for n in summaries["successes"]]
+        else:
+            summaries["note"] = [
+                "no flows" if n == 0 else success_note(ok)
+                for n, ok in zip(summaries["n"], summaries["successes"])
+            ]
         frame = self._parameter_frame(runs).join(runs[["version", "git_revision", "finished"]])
         return frame.join(summaries).reset_index(drop=True)
 

@@ -151,8 +151,9 @@ def _print_settings(settings, kind=P2P):
 
     Shows the parameters that differ between combinations, and :data:`SHOWN`
     (:data:`FABRIC_SHOWN` for fabric runs); a mean or interval that is
-    undefined shows as "-", with, for runs of the paper's kind, a column
-    ``note`` that says why (e.g. "no successful transfers").
+    undefined shows as "-", with a column ``note`` that says why (e.g. "no
+    successful transfers", or "no flows" for a fabric run whose workload
+    asked for none).
     """
     fabric = kind is FABRIC
     names = FABRIC_PARAMETERS if fabric else PARAMETERS
@@ -163,6 +164,8 @@ def _print_settings(settings, kind=P2P):
             if shown[column].isna().any():
                 digits = _ROUNDING[column]
                 shown[column] = [f"{x:.{digits}f}" if x == x else "-" for x in shown[column]]
+        if "note" in settings and (settings["note"].fillna("") != "").any():
+            shown["note"] = settings["note"].fillna("")
     elif (settings["note"] != "").any():
         for column in ("mean_us", "ci95_us"):
             shown[column] = [f"{x:.1f}" if x == x else "-" for x in shown[column]]

@@ -26,7 +26,7 @@ from typing import TYPE_CHECKING, Any, Mapping, Sequence
 import numpy as np
 
 from drp import _drp
-from drp.experiment import keyword_parameters
+from drp.experiment import keyword_parameters, success_note
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -121,6 +121,7 @@ FABRIC_SUMMARY = (
     "p99_fct_us",
     "p50_slowdown",
     "p99_slowdown",
+    "note",
 ) + FABRIC_COUNTERS
 
 
@@ -176,6 +177,8 @@ def summarize_fabric(
         "p99_fct_us": nearest_rank(fct, 0.99),
         "p50_slowdown": nearest_rank(slowdown, 0.5),
         "p99_slowdown": nearest_rank(slowdown, 0.99),
+        # Why the means are NaN, in words (a Poisson run without an arrival has no flow).
+        "note": "no flows" if len(status) == 0 else success_note(interval.count),
     }
     summary.update((name, counters.get(name, math.nan)) for name in FABRIC_COUNTERS)
     return summary
@@ -219,7 +222,9 @@ class FabricRunResult:
     ``drops`` counts the switch queues' drops, ``link_drops``, ``rnic_drops``
     and ``host_drops`` the others, ``simulated_seconds`` is when the last
     transfer ended), ``version``, ``queue_note`` (why the queue samples end
-    before the run: they stop at the most a run holds; "" when they do not);
+    before the run: they stop at the most a run holds; "" when they do not),
+    ``flows_note`` (why the workload asked for no flow, as ``rnic-fabric``
+    says it; "" when it asked for some);
     ``transfers``, ``ports``, ``drops`` and ``summary`` are derived on first
     use.
     """
@@ -231,6 +236,7 @@ class FabricRunResult:
     rate_columns: dict[str, Any]
     queue_columns: dict[str, Any]
     queue_note: str
+    flows_note: str
     counters: dict[str, Any]
     version: str
 
@@ -245,6 +251,7 @@ class FabricRunResult:
         self.rate_columns = raw.get("rates", {})
         self.queue_columns = raw.get("queues", {})
         self.queue_note = str(raw.get("queue_note", ""))
+        self.flows_note = str(raw.get("flows_note", ""))
 
     @cached_property
     def host_limit_note(self) -> str:
@@ -421,7 +428,9 @@ def run_fabric(
     params = dict(locals())
     params["defaults"] = {} if defaults is None else defaults
     result = FabricRunResult(_drp.run_fabric(**params))
+    if result.flows_note:
+        warnings.warn(result.flows_note, RuntimeWarning, stacklevel=3)
     if result.queue_note:
         note = result.queue_note.removeprefix("note: ").replace("queueInterval", "queue_interval")
-        warnings.warn(note, RuntimeWarning, stacklevel=2)
+        warnings.warn(note, RuntimeWarning, stacklevel=3)
     return result

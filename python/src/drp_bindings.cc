@@ -886,6 +886,7 @@ ToDict(const FabricScenario::Result& result)
     dict["ports"] = portColumns;
     dict["queues"] = queueColumns;
     dict["queue_note"] = result.GetQueueNote();
+    dict["flows_note"] = result.GetNoFlowsNote();
     dict["rates"] = rateColumns;
     dict["drops"] = dropColumns;
     dict["counters"] = counters;

@@ -269,6 +269,8 @@ def test_a_run_without_flows_summarizes_without_warnings():
 
     with warnings.catch_warnings():
         warnings.simplefilter("error")
+        # The one warning such a run gives on purpose: it says why there are no flows.
+        warnings.filterwarnings("ignore", message="no arrival within duration")
         result = drp.run_fabric(
             topology="leaf-spine", workload="poisson", load=0.3, cdf="data-mining", duration="10ms"
         )
@@ -605,3 +607,23 @@ def test_a_store_of_a_newer_schema_is_refused(tmp_path):
     db.close()
     with pytest.raises(ValueError, match=r"store schema 3, this drp reads schemas 1 to 2"):
         drp.FabricCampaign(path)
+
+
+def test_a_run_without_flows_says_why(tmp_path, capsys):
+    """A Poisson run with no arrival: a warning, a note in its summary, in a campaign's rows and
+    in drp-campaign's table, rather than a row of NaN without a word."""
+    from drp import cli
+
+    params = {"workload": "poisson", "hosts": 3, "duration": "1us"}
+    with pytest.warns(RuntimeWarning, match="no arrival within duration = \\+0.001ms"):
+        result = drp.run_fabric(**params)
+    assert result.flows_note.startswith("no arrival within duration")
+    assert result.summary["note"] == "no flows" and math.isnan(result.summary["mean_fct_us"])
+    assert drp.run_fabric(hosts=3, degree=2, bytes=4096).summary["note"] == ""
+    store = str(tmp_path / "empty.db")
+    argv = ["run", store, "--fabric", "-p", "workload=poisson", "-p", "hosts=3",
+            "-p", "duration=1us", "-q"]
+    assert cli.main(argv) == 0
+    assert capsys.readouterr().out.splitlines()[-1].split()[-2:] == ["no", "flows"]
+    with drp.FabricCampaign(store, read_only=True) as campaign:
+        assert list(campaign.runs_dataframe()["note"]) == ["no flows"]

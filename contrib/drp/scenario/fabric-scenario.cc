@@ -592,6 +592,27 @@ FabricScenario::Config::Validate() const
 }
 
 std::string
+FabricScenario::Result::GetNoFlowsNote() const
+{
+    if (flows != 0)
+    {
+        return "";
+    }
+    std::ostringstream os;
+    if (config.workload == "poisson")
+    {
+        os << "no arrival within duration = " << config.duration.As(Time::MS) << ": "
+           << std::setprecision(3) << expectedFlows << " flows expected in all at load "
+           << config.load << "; give a longer duration or a higher load";
+    }
+    else
+    {
+        os << "the workload has no flow";
+    }
+    return os.str();
+}
+
+std::string
 FabricScenario::Result::GetQueueNote() const
 {
     if (!queueSamplesCut.IsStrictlyPositive())
@@ -1281,18 +1302,7 @@ FabricScenario::PrintSummary(std::ostream& os, const Result& result, uint32_t bu
     os << result.flows << " flows; ended:";
     if (result.flows == 0)
     {
-        os << " none (";
-        if (result.config.workload == "poisson")
-        {
-            os << "no arrival within duration = " << result.config.duration.As(Time::MS) << ": "
-               << std::setprecision(3) << result.expectedFlows << " flows expected in all at load "
-               << result.config.load << "; give a longer duration or a higher load";
-        }
-        else
-        {
-            os << "the workload has no flow";
-        }
-        os << ")\n";
+        os << " none (" << result.GetNoFlowsNote() << ")\n";
         return;
     }
     for (const auto& [status, count] : outcomes)

@@ -255,6 +255,8 @@ class FabricScenario
 
         /// \return why the queue samples end before the run (empty: they do not)
         std::string GetQueueNote() const;
+        /// \return why the workload asked for no flow (empty: it asked for some)
+        std::string GetNoFlowsNote() const;
 
         /// \return the successful transfers' FCTs, microseconds, in transfer order
         std::vector<double> GetFcts() const;
