@@ -37,7 +37,11 @@ def test_grid_times_repetitions(campaign):
     assert (runs["n"] == 3).all()
     settings = campaign.settings_dataframe(GRID)
     assert len(settings) == 4
-    assert (settings["runs"] == 2).all() and (settings["n"] == 6).all()
+    assert (settings["runs"] == 2).all()
+    # Without loss nothing is drawn: the two repetitions are one run, pooled once.
+    lossless = settings["lfp"] == 0
+    assert (settings[~lossless]["n"] == 6).all() and (settings[lossless]["n"] == 3).all()
+    assert (settings[lossless]["note"] == "2 runs, 1 distinct: identical runs counted once").all()
 
 
 def test_resume_computes_only_missing_runs(campaign):
@@ -524,3 +528,21 @@ def test_the_readme_campaign_block_runs_as_a_script(tmp_path):
     assert done.returncode == 0, done.stderr
     with drp.FabricCampaign(tmp_path / "results" / "incast.db", read_only=True) as campaign:
         assert len(campaign.runs_dataframe()) == 3 * 2 * 5
+
+
+def test_identical_repetitions_are_pooled_once(tmp_path):
+    """A setting with nothing random in it: its repetitions are the same run, counted once
+    in the pooled interval, and the note says so; repetitions that differ are all pooled."""
+    with drp.FabricCampaign(tmp_path / "fabric.db") as campaign:
+        campaign.run({"hosts": 3, "degree": 2, "bytes": 16384}, repetitions=3, workers=2,
+                     progress=False)
+        settings = campaign.settings_dataframe()
+        assert settings["runs"].tolist() == [3] and settings["n"].tolist() == [2]
+        assert settings["note"].tolist() == ["3 runs, 1 distinct: identical runs counted once"]
+        assert campaign.runs_dataframe()["n"].tolist() == [2, 2, 2]
+    with drp.Campaign(tmp_path / "p2p.db") as campaign:
+        grid = {"transfers": 3, "size": 4096, "lfp": [0.0, 0.1]}
+        campaign.run(grid, repetitions=2, workers=2, progress=False)
+        settings = campaign.settings_dataframe(grid).sort_values("lfp")
+        assert settings["n"].tolist() == [3, 6]
+        assert settings["note"].tolist() == ["2 runs, 1 distinct: identical runs counted once", ""]
