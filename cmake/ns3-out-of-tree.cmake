@@ -48,9 +48,9 @@ endfunction()
 #
 # Builds shared library lib<name> (target lib<name>, variable ${lib<name>}),
 # copies its headers to <build>/include/ns3/ and writes <name>-module.h, as
-# ns-3 does. TEST_SOURCES become object library lib<name>-test, which the
-# project's test runner links (object files keep the static TestSuite
-# instances that register the suites).
+# ns-3 does. TEST_SOURCES become object library lib<name>-test (with
+# DRP_ENABLE_TESTS only), which the project's test runner links (object files
+# keep the static TestSuite instances that register the suites).
 function(build_lib)
   cmake_parse_arguments(BLIB "" "LIBNAME"
     "SOURCE_FILES;HEADER_FILES;LIBRARIES_TO_LINK;TEST_SOURCES;DEPRECATED_HEADER_FILES;MODULE_ENABLED_FEATURES;PRIVATE_HEADER_FILES"
@@ -102,7 +102,9 @@ function(build_lib)
   endforeach()
   install(FILES ${_module_header} DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/ns3)
 
-  if(BLIB_TEST_SOURCES)
+  # The test suites' objects only for a build with tests (DRP_ENABLE_TESTS,
+  # the top-level CMakeLists.txt): without them nothing would link them.
+  if(BLIB_TEST_SOURCES AND DRP_ENABLE_TESTS)
     add_library(${_target}-test OBJECT ${BLIB_TEST_SOURCES})
     target_link_libraries(${_target}-test PUBLIC ${_target})
     target_compile_options(${_target}-test PRIVATE ${DRP_WARNING_OPTIONS})
