@@ -4,8 +4,6 @@
 
 #include "drp-read-ahead.h"
 
-#include "ns3/drp-check.h"
-
 #include <algorithm>
 
 namespace ns3
@@ -20,14 +18,19 @@ DrpReadAhead::Chunk::Cut(uint64_t address, uint32_t length) const
 void
 DrpReadAhead::SetRequestBytes(uint32_t bytes)
 {
-    drp::RequireInRange<uint32_t>("DrpReadAhead request size", bytes, 1, 65536);
-    m_requestBytes = bytes;
+    m_requestBytes = bytes; // DrpTransport::SetTxReadBytes checks the range
 }
 
 uint32_t
 DrpReadAhead::GetRequestBytes() const
 {
     return m_requestBytes;
+}
+
+bool
+DrpReadAhead::IsOn() const
+{
+    return m_requestBytes != 0;
 }
 
 std::shared_ptr<DrpReadAhead::Chunk>
@@ -47,7 +50,6 @@ DrpReadAhead::Open(uint64_t start, uint32_t frameBytes, uint64_t sourceEnd)
     auto chunk = std::make_shared<Chunk>();
     chunk->start = start;
     chunk->end = end;
-    ++m_opened;
     return chunk;
 }
 
@@ -91,7 +93,6 @@ DrpReadAhead::Find(uint64_t flow, uint64_t address, uint32_t length, uint64_t so
             source.opened.push_back(stream.next);
         }
     }
-    ++m_found;
     return source;
 }
 
@@ -99,18 +100,6 @@ void
 DrpReadAhead::Forget(uint64_t flow)
 {
     m_streams.erase(flow);
-}
-
-uint64_t
-DrpReadAhead::GetChunksOpened() const
-{
-    return m_opened;
-}
-
-uint64_t
-DrpReadAhead::GetFramesFound() const
-{
-    return m_found;
 }
 
 } // namespace ns3

@@ -26,8 +26,9 @@ namespace ns3
  * source, a read's responder region) need not read it frame by frame: a DMA
  * engine divides a large read into requests of its own maximum size (a PCIe
  * Max_Read_Request_Size), whatever the frames that the payload later leaves
- * in. DrpTransport's TxReadBytes sets that size; 0 (the paper's card) keeps
- * one read per frame and does not use this class.
+ * in. DrpTransport's TxReadBytes sets that size; 0 (the paper's card, and
+ * this class's default) keeps one read per frame: the transport then does
+ * not ask this class (IsOn()).
  *
  * Per transfer (transmit flow), the engine reads the source in *chunks*: as
  * many whole frames as fit in the request size (at least one), cut at the
@@ -66,10 +67,12 @@ class DrpReadAhead
         std::vector<std::shared_ptr<Chunk>> opened; //!< chunks to read now, in order
     };
 
-    /// \param bytes the most one request reads (1 to 65536)
+    /// \param bytes the most one request reads (0: off, every frame read alone)
     void SetRequestBytes(uint32_t bytes);
-    /// \return the most one request reads
+    /// \return the most one request reads (0: off)
     uint32_t GetRequestBytes() const;
+    /// \return true if frames are read ahead (a request size is set)
+    bool IsOn() const;
 
     /**
      * Finds the chunk of a frame's payload, opening the chunks that are to
@@ -86,13 +89,8 @@ class DrpReadAhead
     /// \param flow a transmit flow that closed: its chunk is forgotten
     void Forget(uint64_t flow);
 
-    /// \return chunks opened (DMA read requests issued for them)
-    uint64_t GetChunksOpened() const;
-    /// \return frames whose payload came from a chunk
-    uint64_t GetFramesFound() const;
-
   private:
-    uint32_t m_requestBytes{4096}; //!< one request, at most
+    uint32_t m_requestBytes{0}; //!< one request, at most (0: off)
 
     /// A flow's chunks: the one being sent from, and the one read ahead.
     struct Stream
@@ -110,8 +108,6 @@ class DrpReadAhead
     std::shared_ptr<Chunk> Open(uint64_t start, uint32_t frameBytes, uint64_t sourceEnd);
 
     std::unordered_map<uint64_t, Stream> m_streams; //!< per flow
-    uint64_t m_opened{0};                           //!< chunks opened
-    uint64_t m_found{0};                            //!< frames served by chunks
 };
 
 } // namespace ns3

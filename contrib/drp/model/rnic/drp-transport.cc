@@ -973,17 +973,13 @@ void
 DrpTransport::SetTxReadBytes(uint32_t bytes)
 {
     drp::RequireInRange<uint32_t>("DrpTransport::TxReadBytes", bytes, 0, 65536);
-    m_txReadBytes = bytes;
-    if (bytes != 0)
-    {
-        m_readAhead.SetRequestBytes(bytes);
-    }
+    m_readAhead.SetRequestBytes(bytes);
 }
 
 uint32_t
 DrpTransport::GetTxReadBytes() const
 {
-    return m_txReadBytes;
+    return m_readAhead.GetRequestBytes();
 }
 
 void
@@ -1158,7 +1154,7 @@ DrpTransport::FetchAhead()
         // ends the read (and ns-3, which copies it) then copies a pointer,
         // not a header and the frame's callbacks.
         auto fetch = std::make_shared<DrpTxScheduler::DataFrame>(std::move(next));
-        if (m_txReadBytes == 0)
+        if (!m_readAhead.IsOn())
         {
             ReadPayload(fetch);
         }

@@ -874,9 +874,8 @@ class DrpTransport : public Object
     DrpTxScheduler m_scheduler;   //!< frames waiting for the port (outlives the connections)
     uint32_t m_txPrefetch;        //!< data frames read ahead of the port, at most
     uint32_t m_fetching{0};       //!< data frames whose payload is being read
-    uint32_t m_txReadBytes{0};    //!< payload bytes one read fetches (0: one read per frame)
-    DrpReadAhead m_readAhead;     //!< the read-ahead chunks, when m_txReadBytes is not 0
-    bool m_disposing{false};      //!< DoDispose() has begun
+    DrpReadAhead m_readAhead; //!< TxReadBytes and the read-ahead chunks (off: one read per frame)
+    bool m_disposing{false};  //!< DoDispose() has begun
 
     uint32_t m_window;            //!< data frames in flight
     uint32_t m_payloadSize;       //!< payload bytes per data frame
