@@ -4,7 +4,9 @@
 
 #include "attribute-defaults.h"
 
+#include "ns3/config.h"
 #include "ns3/global-value.h"
+#include "ns3/nic-profile.h"
 #include "ns3/string.h"
 #include "ns3/type-id.h"
 
@@ -354,6 +356,17 @@ RefuseAttributesSetBy(const std::map<std::string, std::vector<std::string>>& set
         throw std::invalid_argument(message + "use the " +
                                     (options ? "option" : "scenario parameter") +
                                     (parameters.size() > 1 ? "s " : " ") + list + " instead");
+    }
+}
+
+void
+ApplyAttributeDefaults(const std::map<std::string, std::string>& defaults)
+{
+    for (const auto& [name, value] : defaults)
+    {
+        const std::string normalized = NormalizeAttributeValue(name, value); // 0x88B5
+        Config::SetDefault(name, StringValue(normalized));
+        NicProfile::NoteUserDefault(name, normalized); // the user's, whatever the profile says
     }
 }
 

@@ -60,6 +60,16 @@ std::string NormalizeAttributeValue(const std::string& name, const std::string& 
 
 /**
  * \ingroup drp
+ * Sets a scenario's attribute defaults (already checked with
+ * CheckAttributeDefaults()): each with Config::SetDefault, its value
+ * normalized (NormalizeAttributeValue()), and noted as the user's, so that
+ * it wins over every NIC profile (NicProfile::NoteUserDefault()).
+ * \param defaults the defaults
+ */
+void ApplyAttributeDefaults(const std::map<std::string, std::string>& defaults);
+
+/**
+ * \ingroup drp
  * Refuses attribute defaults that a scenario sets itself on the objects it
  * builds (it would ignore them). Throws std::invalid_argument for the first
  * such default, naming it and what to use instead.

@@ -310,12 +310,7 @@ DrpScenario::Result
 DrpScenario::RunValidated(const Config& config)
 {
     auto wallStart = std::chrono::steady_clock::now();
-    for (const auto& [name, value] : config.defaults)
-    {
-        const std::string normalized = drp::NormalizeAttributeValue(name, value); // 0x88B5
-        ns3::Config::SetDefault(name, StringValue(normalized));
-        NicProfile::NoteUserDefault(name, normalized); // the user's, whatever the profile says
-    }
+    drp::ApplyAttributeDefaults(config.defaults);
     RngSeedManager::SetSeed(config.seed);
     RngSeedManager::SetRun(config.run);
 

@@ -9,7 +9,6 @@
 #include "ns3/attribute-defaults.h"
 #include "ns3/boolean.h"
 #include "ns3/command-line.h"
-#include "ns3/config.h"
 #include "ns3/double.h"
 #include "ns3/drp-check.h"
 #include "ns3/drp-compat.h"
@@ -327,20 +326,21 @@ AddIncast(const FabricScenario::Config& config, uint32_t hosts, FabricWorkloadHe
 
 /**
  * Samples every switch port's transmit side now and again after
- * \p interval, while the simulation has other events.
+ * \p interval, while the simulation has other events and the samples stay
+ * within FabricScenario::MAX_QUEUE_SAMPLES (whole ticks: at the tick that
+ * would pass it, sampling stops and Result::queueSamplesCut says when).
  * \param fabric the fabric
+ * \param ports its switch ports, all switches together (the samples of a tick)
  * \param interval the sampling interval
- * \param samples where the samples go
+ * \param result where the samples go (Result::queues)
  */
 void
-SampleQueues(const FabricHelper* fabric, Time interval, FabricScenario::Result* result)
+SampleQueues(const FabricHelper* fabric,
+             uint64_t ports,
+             Time interval,
+             FabricScenario::Result* result)
 {
     std::vector<FabricScenario::QueueSample>* samples = &result->queues;
-    uint64_t ports = 0;
-    for (uint32_t s = 0; s < fabric->GetSwitches().GetN(); ++s)
-    {
-        ports += fabric->GetSwitch(s)->GetNPorts();
-    }
     if (samples->size() + ports > FabricScenario::MAX_QUEUE_SAMPLES)
     {
         result->queueSamplesCut = Simulator::Now(); // and no more ticks
@@ -363,7 +363,7 @@ SampleQueues(const FabricHelper* fabric, Time interval, FabricScenario::Result* 
     }
     if (!Simulator::IsFinished()) // this event has left the queue: others remain
     {
-        Simulator::Schedule(interval, &SampleQueues, fabric, interval, result);
+        Simulator::Schedule(interval, &SampleQueues, fabric, ports, interval, result);
     }
 }
 
@@ -1081,12 +1081,7 @@ FabricScenario::Result
 FabricScenario::RunValidated(const Config& config)
 {
     auto wallStart = std::chrono::steady_clock::now();
-    for (const auto& [name, value] : config.defaults)
-    {
-        const std::string normalized = drp::NormalizeAttributeValue(name, value); // 0x88B5
-        ns3::Config::SetDefault(name, StringValue(normalized));
-        NicProfile::NoteUserDefault(name, normalized); // the user's, whatever the profile says
-    }
+    drp::ApplyAttributeDefaults(config.defaults);
     RngSeedManager::SetSeed(config.seed);
     RngSeedManager::SetRun(config.run);
 
@@ -1182,7 +1177,17 @@ FabricScenario::RunValidated(const Config& config)
     }
     if (config.queueInterval.IsStrictlyPositive())
     {
-        Simulator::Schedule(Seconds(0), &SampleQueues, fabric.get(), config.queueInterval, &result);
+        uint64_t ports = 0;
+        for (uint32_t s = 0; s < fabric->GetSwitches().GetN(); ++s)
+        {
+            ports += fabric->GetSwitch(s)->GetNPorts();
+        }
+        Simulator::Schedule(Seconds(0),
+                            &SampleQueues,
+                            fabric.get(),
+                            ports,
+                            config.queueInterval,
+                            &result);
     }
     Simulator::Run();
     RdmaHostHelper::RequireAllEnded(apps);
