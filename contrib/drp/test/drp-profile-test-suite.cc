@@ -60,6 +60,19 @@ Part(Ptr<RnicNetDevice> rnic, const std::string& typeId)
     return rnic;
 }
 
+/**
+ * Links two new nodes with RNICs of a helper.
+ * \param helper the RNIC helper (profile and settings chosen)
+ * \param [out] nodes the two nodes
+ * \return the first node's RNIC
+ */
+Ptr<RnicNetDevice>
+InstallPair(RnicHelper& helper, NodeContainer& nodes)
+{
+    nodes.Create(2);
+    return DynamicCast<RnicNetDevice>(helper.Install(nodes.Get(0), nodes.Get(1)).Get(0));
+}
+
 } // namespace
 
 /**
@@ -106,9 +119,7 @@ class DrpProfileValuesTestCase : public TestCase
             helper.SetProfile(name);
             NS_TEST_EXPECT_MSG_EQ(helper.GetProfile(), name, "the helper names it");
             NodeContainer nodes;
-            nodes.Create(2);
-            Ptr<RnicNetDevice> rnic =
-                DynamicCast<RnicNetDevice>(helper.Install(nodes.Get(0), nodes.Get(1)).Get(0));
+            Ptr<RnicNetDevice> rnic = InstallPair(helper, nodes);
             RdmaHostHelper hostHelper;
             hostHelper.SetProfile(name);
             Ptr<Application> host = hostHelper.Install(nodes.Get(0)).Get(0);
@@ -136,9 +147,7 @@ class DrpProfileValuesTestCase : public TestCase
         later.SetTransportAttribute("Window", UintegerValue(7));
         later.SetDeviceAttribute("DataRate", StringValue("40Gbps"));
         NodeContainer nodes;
-        nodes.Create(2);
-        Ptr<RnicNetDevice> rnic =
-            DynamicCast<RnicNetDevice>(later.Install(nodes.Get(0), nodes.Get(1)).Get(0));
+        Ptr<RnicNetDevice> rnic = InstallPair(later, nodes);
         UintegerValue window;
         rnic->GetTransport()->GetAttribute("Window", window);
         NS_TEST_EXPECT_MSG_EQ(window.Get(), 7, "a later setting overrides the profile's");
@@ -157,9 +166,7 @@ class DrpProfileValuesTestCase : public TestCase
         RnicHelper user;
         user.SetProfile("400g-pcie5x16");
         NodeContainer userNodes;
-        userNodes.Create(2);
-        Ptr<RnicNetDevice> userRnic =
-            DynamicCast<RnicNetDevice>(user.Install(userNodes.Get(0), userNodes.Get(1)).Get(0));
+        Ptr<RnicNetDevice> userRnic = InstallPair(user, userNodes);
         userRnic->GetTransport()->GetAttribute("Window", window);
         NS_TEST_EXPECT_MSG_EQ(window.Get(), 16, "the user's default Window wins");
         TimeValue setup;
@@ -187,9 +194,7 @@ class DrpProfileValuesTestCase : public TestCase
             RnicHelper card;
             card.SetProfile("100g-pcie3x16");
             NodeContainer cardNodes;
-            cardNodes.Create(2);
-            Ptr<RnicNetDevice> cardRnic =
-                DynamicCast<RnicNetDevice>(card.Install(cardNodes.Get(0), cardNodes.Get(1)).Get(0));
+            Ptr<RnicNetDevice> cardRnic = InstallPair(card, cardNodes);
             NS_TEST_EXPECT_MSG_EQ(cardRnic->GetTransport()->GetIndirectBuffer()->GetCapacity(),
                                   named ? 49152 : 4915200,
                                   (named ? "the named default wins" : "the profile's buffer"));
