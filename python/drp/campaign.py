@@ -463,10 +463,11 @@ def _distinct_runs(transfers, run_ids):
     and times.
     """
     time = "fct_us" if "fct_us" in transfers.columns else "duration_us"
+    runs = dict(tuple(transfers.groupby("run_id", sort=False)))  # a run without transfers: none
     seen = set()
     distinct = []
     for run_id in sorted(run_ids):
-        part = transfers[transfers["run_id"] == run_id]
+        part = runs.get(run_id, transfers.iloc[:0])
         key = (tuple(part[time].tolist()), tuple(part["status"].tolist()))
         if key not in seen:
             seen.add(key)
