@@ -59,8 +59,9 @@ from drp.store import ADDED_COUNTERS, Store, key_params, params_key
 if TYPE_CHECKING:
     import pandas as pd
 
-#: Parameters of single runs only: the prefixes of capture files.
-CAPTURE_PARAMETERS = ("pcap", "ascii")
+#: Parameters of single runs only: the prefixes of capture files and the
+#: files of HPCC's layouts a run writes.
+CAPTURE_PARAMETERS = ("pcap", "ascii", "fct_file", "pfc_file", "qlen_file")
 
 #: A parameter grid: names to a value or a list of values; or a list of grids.
 Grid = Union[Mapping[str, Any], Sequence[Mapping[str, Any]]]
@@ -171,7 +172,8 @@ class Kind:
     def parameters(self, **params: Any) -> dict[str, Any]:
         """Return every parameter in canonical form (with the kind's marker).
 
-        Captures (``pcap``, ``ascii``) are no campaign parameters: runs in
+        Captures (``pcap``, ``ascii``) and output files (``fct_file``,
+        ``pfc_file``, ``qlen_file``) are no campaign parameters: runs in
         parallel would write the same files. Capture one run with
         :func:`drp.run` or :func:`drp.run_fabric`.
         """

@@ -105,6 +105,24 @@ FABRIC_COUNTERS = (
 #: Columns of :attr:`FabricRunResult.queues`: one sample of one switch port.
 QUEUE_COLUMNS = ("time_s", "switch", "port", "frames", "bytes", "busy", "paused")
 
+#: Columns of :attr:`FabricRunResult.pfc_events`: a pause frame's class taking
+#: effect at a port (pause True) or ending (False), as HPCC's pfc.txt lists them;
+#: node is the node's id, port the interface index (a switch's port + 1, an RNIC 1).
+PFC_EVENT_COLUMNS = ("time_s", "node", "switch", "port", "class", "pause")
+
+#: Columns of :attr:`FabricRunResult.fct`: the successful transfers in the
+#: layout of HPCC's fct.txt (node ids rather than their IP addresses).
+FCT_COLUMNS = (
+    "source_node",
+    "destination_node",
+    "source_port",
+    "flow_id",
+    "size",
+    "start_ns",
+    "fct_ns",
+    "ideal_ns",
+)
+
 #: Columns of :attr:`FabricRunResult.drops`: frames dropped per kind of device
 #: (switch, link, rnic, host) and reason, every reason listed.
 DROP_COLUMNS = ("device", "reason", "frames")
@@ -235,6 +253,8 @@ class FabricRunResult:
     drop_columns: dict[str, Any]
     rate_columns: dict[str, Any]
     queue_columns: dict[str, Any]
+    pfc_event_columns: dict[str, Any]
+    id_columns: dict[str, Any]
     queue_note: str
     flows_note: str
     counters: dict[str, Any]
@@ -250,6 +270,8 @@ class FabricRunResult:
         self.version = raw["version"]
         self.rate_columns = raw.get("rates", {})
         self.queue_columns = raw.get("queues", {})
+        self.pfc_event_columns = raw.get("pfc_events", {})
+        self.id_columns = raw.get("ids", {})
         self.queue_note = str(raw.get("queue_note", ""))
         self.flows_note = str(raw.get("flows_note", ""))
 
@@ -293,6 +315,43 @@ class FabricRunResult:
         import pandas as pd
 
         return pd.DataFrame({name: self.queue_columns.get(name, []) for name in QUEUE_COLUMNS})
+
+    @cached_property
+    def pfc_events(self) -> pd.DataFrame:
+        """pandas DataFrame: every pause and resume a port received (lossless runs).
+
+        Columns :data:`PFC_EVENT_COLUMNS`, in time order: what ``pfc_file``
+        writes in the layout of HPCC's pfc.txt.
+        """
+        import pandas as pd
+
+        return pd.DataFrame(
+            {name: self.pfc_event_columns.get(name, []) for name in PFC_EVENT_COLUMNS}
+        )
+
+    @cached_property
+    def fct(self) -> pd.DataFrame:
+        """pandas DataFrame: the successful transfers as HPCC's fct.txt lists them.
+
+        Columns :data:`FCT_COLUMNS`: node ids (of the topology file, or host
+        indices), source port (10000 + the transfer's index on its host),
+        flow id (a flow file's destination port; 200 for an incast's flows,
+        100 for the others), size in bytes, start, FCT and ideal FCT in ns:
+        what ``fct_file`` writes.
+        """
+        import pandas as pd
+
+        frame = pd.DataFrame(
+            {
+                **{name: self.id_columns.get(name, []) for name in FCT_COLUMNS[:4]},
+                "size": self.columns["size"],
+                "start_ns": [round(us * 1000) for us in self.columns["start_us"]],
+                "fct_ns": [round(us * 1000) for us in self.columns["fct_us"]],
+                "ideal_ns": [round(us * 1000) for us in self.columns["ideal_us"]],
+            }
+        )
+        ok = [status == "success" for status in self.columns["status"]]
+        return frame[ok].reset_index(drop=True)
 
     @cached_property
     def drops(self) -> pd.DataFrame:
@@ -367,6 +426,11 @@ def run_fabric(
     nic: str = "auto",
     payload: int = 1024,
     mtu: int = 1500,
+    topology_file: str = "",
+    flow_file: str = "",
+    fct_file: str = "",
+    pfc_file: str = "",
+    qlen_file: str = "",
     defaults: Mapping[str, str] | None = None,
 ) -> FabricRunResult:
     """Run one fabric experiment in this process and return its :class:`FabricRunResult`.
@@ -416,7 +480,14 @@ def run_fabric(
     "200g-pcie4x16" and "400g-pcie5x16" that reaches host_rate, server RNICs
     of that rate and PCIe; or one of those names; host_rate sets the port's
     rate), payload (bytes per data frame, 1 to mtu - 32) and mtu (every
-    port's MTU, 46 to 9216; 9000 for jumbo frames), defaults (dict of ns-3
+    port's MTU, 46 to 9216; 9000 for jumbo frames), topology_file and
+    flow_file (files of HPCC's simulator, topology.txt and flow.txt: a fabric
+    and flows of their own instead of topology, its counts, host_rate and
+    fabric_rate, and of the workload's parameters, which must be left out),
+    fct_file, pfc_file and qlen_file (write the run's transfers, pause
+    events (lossless) and queue samples (queue_interval) in the layouts of
+    HPCC's fct.txt, pfc.txt and queue monitor; also
+    ``FabricRunResult.fct``, ``.pfc_events`` and ``.queues``), defaults (dict of ns-3
     attribute defaults, e.g. {"ns3::DrpDcqcn::RateAi": "10Mbps"}; None sets
     none; those the scenario sets itself, such as
     ns3::EthernetNetDevice::DataRate, are refused naming the parameter to

@@ -187,7 +187,14 @@ LATER_PARAMETERS = {
 #: Parameters that fabric runs gained after their first stores were written,
 #: with the value every fabric run had before (as :data:`LATER_PARAMETERS`;
 #: kept apart because runs of the paper's kind had them from the start).
-LATER_FABRIC_PARAMETERS: dict[str, Any] = {"defaults": {}}
+LATER_FABRIC_PARAMETERS: dict[str, Any] = {
+    "defaults": {},
+    "topology_file": "",
+    "flow_file": "",
+    "fct_file": "",
+    "pfc_file": "",
+    "qlen_file": "",
+}
 
 
 def _later(params: Mapping[str, Any]) -> Mapping[str, Any]:

@@ -546,6 +546,30 @@ Fields<FabricConfig>()
                   "mtu",
                   "every port's MTU, RNICs and switches, 46 to 9216 (9000: jumbo frames)",
                   &C::mtu),
+        MakeField("topology_file",
+                  "topologyFile",
+                  "a topology file of HPCC's simulator (topology.txt), instead of topology, its "
+                  "counts, host_rate and fabric_rate (\"\": none)",
+                  &C::topologyFile),
+        MakeField("flow_file",
+                  "flowFile",
+                  "a flow file of HPCC's simulator (flow.txt), instead of the workload (\"\": "
+                  "none)",
+                  &C::flowFile),
+        MakeField("fct_file",
+                  "fctFile",
+                  "write the successful transfers here as HPCC's fct.txt (\"\": none)",
+                  &C::fctFile),
+        MakeField("pfc_file",
+                  "pfcFile",
+                  "write every pause and resume a port received here as HPCC's pfc.txt "
+                  "(lossless; \"\": none)",
+                  &C::pfcFile),
+        MakeField("qlen_file",
+                  "qlenFile",
+                  "write the queue samples (queue_interval) here as HPCC's queue-length "
+                  "histograms (\"\": none)",
+                  &C::qlenFile),
         MakeField("defaults",
                   "defaults",
                   "ns-3 attribute defaults for the run, e.g. "
@@ -795,6 +819,16 @@ ToDict(const FabricScenario::Result& result)
         NumberColumn<uint32_t>(transfers, [](const T& t) { return t.record.retransmissions; });
     columns["cnps"] = NumberColumn<uint32_t>(transfers, [](const T& t) { return t.record.cnps; });
 
+    // The ids HPCC's files give each transfer (FabricScenario::WriteHpccFct()).
+    py::dict idColumns;
+    idColumns["source_node"] =
+        NumberColumn<uint32_t>(transfers, [](const T& t) { return t.sourceNode; });
+    idColumns["destination_node"] =
+        NumberColumn<uint32_t>(transfers, [](const T& t) { return t.destinationNode; });
+    idColumns["source_port"] =
+        NumberColumn<uint32_t>(transfers, [](const T& t) { return t.GetSourcePort(); });
+    idColumns["flow_id"] = NumberColumn<uint32_t>(transfers, [](const T& t) { return t.flowId; });
+
     using P = FabricScenario::Port;
     const auto& ports = result.ports;
     py::dict portColumns;
@@ -880,9 +914,22 @@ ToDict(const FabricScenario::Result& result)
     queueColumns["busy"] = NumberColumn<bool>(samples, [](const QS& q) { return q.busy; });
     queueColumns["paused"] = NumberColumn<bool>(samples, [](const QS& q) { return q.paused; });
 
+    using PE = FabricScenario::PfcEvent;
+    const auto& events = result.pfcEvents;
+    py::dict pfcColumns;
+    pfcColumns["time_s"] =
+        NumberColumn<double>(events, [](const PE& e) { return e.time.GetSeconds(); });
+    pfcColumns["node"] = NumberColumn<uint32_t>(events, [](const PE& e) { return e.node; });
+    pfcColumns["switch"] = NumberColumn<bool>(events, [](const PE& e) { return e.isSwitch; });
+    pfcColumns["port"] = NumberColumn<uint32_t>(events, [](const PE& e) { return e.port; });
+    pfcColumns["class"] = NumberColumn<uint32_t>(events, [](const PE& e) { return e.cls; });
+    pfcColumns["pause"] = NumberColumn<bool>(events, [](const PE& e) { return e.pause; });
+
     py::dict dict;
     dict["params"] = ToDict(result.config);
     dict["columns"] = columns;
+    dict["pfc_events"] = pfcColumns;
+    dict["ids"] = idColumns;
     dict["ports"] = portColumns;
     dict["queues"] = queueColumns;
     dict["queue_note"] = result.GetQueueNote();

@@ -30,6 +30,12 @@
  *     rnic-fabric --topology=star --hosts=5 --workload=incast --pcap=incast
  *     tshark -X lua_script:contrib/drp/wireshark/drp.lua -r incast-0-0.pcap
  *     rnic-fabric --PrintAttributes=ns3::EcmpSwitchNetDevice
+ *
+ * From the files of HPCC's simulator (its topology.txt and flow.txt;
+ * outputs in the layout of its fct.txt, pfc.txt and queue monitor):
+ *
+ *     rnic-fabric --topology-file=topology.txt --flow-file=flow.txt --fct-file=fct.txt
+ *                 --lossless=1 --pfc-file=pfc.txt --queueInterval=10us --qlen-file=qlen.txt
  */
 
 #include "ns3/core-module.h"
@@ -80,8 +86,9 @@ main(int argc, char* argv[])
             std::cerr << note << std::endl;
         }
         const FabricScenario::Result result = FabricScenario::Run(config);
-        std::cout << config.topology << ": " << result.hosts << " hosts, " << result.switchCount
-                  << " switches; " << config.workload << ", " << config.method << " RNICs\n"
+        std::cout << config.GetTopologyName() << ": " << result.hosts << " hosts, "
+                  << result.switchCount << " switches; " << config.GetWorkloadName() << ", "
+                  << config.method << " RNICs\n"
                   << "last transfer ended at " << result.simulatedTime.As(Time::MS)
                   << " (simulated time)\n";
         FabricScenario::PrintSummary(std::cout, result, buckets);

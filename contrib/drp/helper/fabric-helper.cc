@@ -103,7 +103,7 @@ FabricHelper::AttachHost(uint32_t sw)
     return m_hosts.GetN() - 1;
 }
 
-void
+NetDeviceContainer
 FabricHelper::LinkSwitches(uint32_t a, uint32_t b)
 {
     NS_ABORT_MSG_IF(a == b, "FabricHelper: a switch cannot be linked to itself");
@@ -112,6 +112,41 @@ FabricHelper::LinkSwitches(uint32_t a, uint32_t b)
     m_trunks[b].push_back({m_ports[b].GetN(), a, m_ports[a].GetN()});
     m_ports[a].Add(link.Get(0));
     m_ports[b].Add(link.Get(1));
+    return link;
+}
+
+NetDeviceContainer
+FabricHelper::GetHostLink(uint32_t host) const
+{
+    GetHost(host);
+    NetDeviceContainer link(m_rnics.Get(host));
+    link.Add(m_ports[m_edge[host]].Get(m_hostPort[host]));
+    return link;
+}
+
+void
+FabricHelper::SetNodeIds(std::vector<uint32_t> hostIds, std::vector<uint32_t> switchIds)
+{
+    NS_ABORT_MSG_IF(hostIds.size() != m_hosts.GetN() || switchIds.size() != m_switchNodes.GetN(),
+                    "FabricHelper::SetNodeIds: one id per host and per switch");
+    m_hostIds = std::move(hostIds);
+    m_switchIds = std::move(switchIds);
+}
+
+uint32_t
+FabricHelper::GetHostNodeId(uint32_t host) const
+{
+    GetHost(host);
+    return m_hostIds.empty() ? host : m_hostIds[host];
+}
+
+uint32_t
+FabricHelper::GetSwitchNodeId(uint32_t sw) const
+{
+    NS_ABORT_MSG_UNLESS(sw < m_switchNodes.GetN(),
+                        "FabricHelper: switch " << sw << " out of range [0, "
+                                                << m_switchNodes.GetN() << ")");
+    return m_switchIds.empty() ? m_hosts.GetN() + sw : m_switchIds[sw];
 }
 
 void

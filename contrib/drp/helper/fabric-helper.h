@@ -91,14 +91,33 @@ class FabricHelper
     /**
      * One shortest path, as the devices that transmit a frame along it: host
      * a's RNIC, then one switch port per switch. Where ECMP offers several
-     * next hops this takes the first (lowest port); every topology here
+     * next hops this takes the first (lowest port); every built-in topology
      * gives equal-cost paths the same rates and delays, so any of them times
-     * a frame alike (DrpIdealFct uses it so).
+     * a frame alike (DrpIdealFct uses it so); in a topology file they may
+     * differ, and this one stands for all (as the first path HPCC's
+     * simulator finds gives its base RTT and ideal FCT).
      * \param a the sending host's index
      * \param b the receiving host's index (not a)
      * \return GetSwitchHops(a, b) + 1 transmitting devices, in path order
      */
     std::vector<Ptr<EthernetNetDevice>> GetPath(uint32_t a, uint32_t b) const;
+
+    /**
+     * The node id a host has in the files of HPCC's simulator (flow.txt,
+     * fct.txt, pfc.txt): a topology file's own id (HpccTopologyFabricHelper);
+     * in the built-in topologies the host index, as the topology files
+     * HPCC's scripts generate number hosts first.
+     * \param host host index
+     * \return its node id
+     */
+    uint32_t GetHostNodeId(uint32_t host) const;
+    /**
+     * \param sw switch index
+     * \return its node id in the files of HPCC's simulator: a topology
+     *         file's own id; in the built-in topologies the number of hosts
+     *         plus the switch index
+     */
+    uint32_t GetSwitchNodeId(uint32_t sw) const;
 
     /// A switch index -> the system id (MPI rank) of its node.
     using SystemIdOf = std::function<uint32_t(uint32_t)>;
@@ -154,8 +173,21 @@ class FabricHelper
      * Links two switches.
      * \param a switch index
      * \param b another switch index
+     * \return the link's devices: a's port, then b's
      */
-    void LinkSwitches(uint32_t a, uint32_t b);
+    NetDeviceContainer LinkSwitches(uint32_t a, uint32_t b);
+    /**
+     * \param host host index
+     * \return the devices of its link: its RNIC, then the switch's port
+     */
+    NetDeviceContainer GetHostLink(uint32_t host) const;
+    /**
+     * Gives the hosts and switches the node ids of a topology file
+     * (GetHostNodeId(), GetSwitchNodeId()).
+     * \param hostIds host index -> node id
+     * \param switchIds switch index -> node id
+     */
+    void SetNodeIds(std::vector<uint32_t> hostIds, std::vector<uint32_t> switchIds);
     /// Installs the switches, their queues, routes and flooding tree (once, last).
     void Build();
 
@@ -194,6 +226,8 @@ class FabricHelper
     std::vector<std::vector<Trunk>> m_trunks;         //!< switch -> its links to switches
     std::vector<Ptr<EcmpSwitchNetDevice>> m_switches; //!< switch devices (after Build)
     std::vector<std::vector<uint32_t>> m_distance;    //!< switch hop distances (after Build)
+    std::vector<uint32_t> m_hostIds;                  //!< SetNodeIds() (empty: built-in)
+    std::vector<uint32_t> m_switchIds;                //!< SetNodeIds() (empty: built-in)
 };
 
 } // namespace ns3

@@ -75,6 +75,29 @@ FabricWorkloadHelper::RequireRoom(double more, const std::string& what) const
     }
 }
 
+void
+FabricWorkloadHelper::SetFlowId(uint16_t id)
+{
+    m_flowId = id;
+}
+
+uint32_t
+FabricWorkloadHelper::AddFlow(uint32_t source, uint32_t destination, uint32_t bytes, Time start)
+{
+    RequireHost(source, "source");
+    RequireHost(destination, "destination");
+    RequireBytes(bytes);
+    if (source == destination)
+    {
+        throw std::invalid_argument("FabricWorkloadHelper: a flow from host " +
+                                    std::to_string(source) + " to itself");
+    }
+    drp::RequireInRange<Time>("FabricWorkloadHelper flow start", start, Seconds(0), Seconds(1000));
+    RequireRoom(1, "a flow");
+    m_flows.push_back(Flow{source, destination, bytes, start, m_operation, m_flowId});
+    return 1;
+}
+
 uint32_t
 FabricWorkloadHelper::AddIncast(uint32_t receiver,
                                 const std::vector<uint32_t>& senders,
@@ -110,7 +133,7 @@ FabricWorkloadHelper::AddIncast(uint32_t receiver,
             offset =
                 NanoSeconds(static_cast<int64_t>(m_choice->GetValue(0, jitter.GetNanoSeconds())));
         }
-        m_flows.push_back(Flow{s, receiver, bytes, start + offset, m_operation});
+        m_flows.push_back(Flow{s, receiver, bytes, start + offset, m_operation, m_flowId});
     }
     return senders.size();
 }
@@ -162,7 +185,7 @@ FabricWorkloadHelper::AddPermutation(uint32_t bytes, Time start)
     }
     for (uint32_t h = 0; h < m_hosts; ++h)
     {
-        m_flows.push_back(Flow{h, partner[h], bytes, start, m_operation});
+        m_flows.push_back(Flow{h, partner[h], bytes, start, m_operation, m_flowId});
     }
     return m_hosts;
 }
@@ -180,7 +203,7 @@ FabricWorkloadHelper::AddAllToAll(uint32_t bytes, Time start)
         {
             if (s != d)
             {
-                m_flows.push_back(Flow{s, d, bytes, start, m_operation});
+                m_flows.push_back(Flow{s, d, bytes, start, m_operation, m_flowId});
                 ++added;
             }
         }
@@ -240,8 +263,12 @@ FabricWorkloadHelper::AddPoisson(const FlowSizeCdf& sizes,
                 RequireRoom(added + 1, what.str() + ", as drawn,");
             }
             const uint32_t d = DrawOtherHost(s);
-            m_flows.push_back(
-                Flow{s, d, FlowSizeCdf::ToTransferSize(size->GetValue()), t, m_operation});
+            m_flows.push_back(Flow{s,
+                                   d,
+                                   FlowSizeCdf::ToTransferSize(size->GetValue()),
+                                   t,
+                                   m_operation,
+                                   m_flowId});
             ++added;
         }
     }

@@ -58,13 +58,35 @@ class FabricWorkloadHelper
         uint32_t bytes;                           //!< size
         Time start;                               //!< start, after the applications start
         RdmaHostApplication::Operation operation; //!< write or read
+        /// its id, written as the destination port of HPCC's fct.txt (SetFlowId())
+        uint16_t id{DEFAULT_FLOW_ID};
     };
+
+    /// The id of flows by default: what HPCC's traffic generator writes as every
+    /// flow's destination port (its analysis scripts give incast flows 200).
+    static constexpr uint16_t DEFAULT_FLOW_ID = 100;
 
     /// \param fabric the fabric whose hosts exchange the flows
     explicit FabricWorkloadHelper(const FabricHelper& fabric);
 
     /// \param operation the operation of the flows added from now on (default write)
     void SetOperation(RdmaHostApplication::Operation operation);
+    /**
+     * \param id the id of the flows added from now on (default
+     *        DEFAULT_FLOW_ID; HPCC's flow files give each flow its own,
+     *        as its destination port)
+     */
+    void SetFlowId(uint16_t id);
+
+    /**
+     * One flow.
+     * \param source host index
+     * \param destination host index (not the source)
+     * \param bytes its size
+     * \param start when it starts
+     * \return flows added (1)
+     */
+    uint32_t AddFlow(uint32_t source, uint32_t destination, uint32_t bytes, Time start);
 
     /**
      * Incast: every sender sends \p bytes to one receiver, all at \p start,
@@ -219,6 +241,7 @@ class FabricWorkloadHelper
     const FabricHelper& m_fabric;               //!< the fabric
     uint32_t m_hosts;                           //!< its number of hosts
     RdmaHostApplication::Operation m_operation; //!< of new flows
+    uint16_t m_flowId{DEFAULT_FLOW_ID};         //!< of new flows
     std::vector<Flow> m_flows;                  //!< flows added
     Ptr<UniformRandomVariable> m_choice;        //!< partners and destinations
     Ptr<ExponentialRandomVariable> m_gap;       //!< Poisson gaps (mean 1)

@@ -19,9 +19,13 @@
 #include "ns3/drp-transport.h"
 #include "ns3/ecn-marking-queue.h"
 #include "ns3/enum.h"
+#include "ns3/ethernet-channel.h"
 #include "ns3/fabric-workload-helper.h"
 #include "ns3/fat-tree-fabric-helper.h"
 #include "ns3/flow-size-cdf.h"
+#include "ns3/hpcc-flow-list.h"
+#include "ns3/hpcc-topology-fabric-helper.h"
+#include "ns3/hpcc-topology.h"
 #include "ns3/leaf-spine-fabric-helper.h"
 #include "ns3/mode-policy.h"
 #include "ns3/nic-profile.h"
@@ -42,11 +46,14 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <cstdio>
+#include <fstream>
 #include <iomanip>
 #include <limits>
 #include <map>
 #include <memory>
 #include <numeric>
+#include <optional>
 #include <regex>
 #include <sstream>
 
@@ -223,6 +230,15 @@ MakeLossless(const FabricScenario::Config& config, FabricHelper& fabric)
 std::unique_ptr<FabricHelper>
 BuildFabric(const FabricScenario::Config& config, RnicHelper& rnic, EthernetHelper& links)
 {
+    if (!config.topologyFile.empty())
+    {
+        auto fabric =
+            std::make_unique<HpccTopologyFabricHelper>(HpccTopology::Read(config.topologyFile),
+                                                       rnic,
+                                                       links);
+        fabric->AssignStreams(3000000); // the links' error models
+        return fabric;
+    }
     if (config.topology == "star")
     {
         return std::make_unique<StarFabricHelper>(config.hosts, rnic, links);
@@ -240,6 +256,76 @@ BuildFabric(const FabricScenario::Config& config, RnicHelper& rnic, EthernetHelp
                                                        links);
     }
     return std::make_unique<FatTreeFabricHelper>(config.k, rnic, links);
+}
+
+/// The id (HPCC's destination port) of an incast's flows: what HPCC's analysis
+/// scripts (fct_analysis.py -t 1) take for incast flows.
+constexpr uint16_t INCAST_FLOW_ID = 200;
+
+/**
+ * \param flows a flow file
+ * \return the one priority group of its flows (3 for no flow), which the
+ *         RNICs' DrpClass becomes (std::invalid_argument if they name two)
+ */
+uint8_t
+GetFlowClass(const HpccFlowList& flows)
+{
+    const auto& all = flows.GetFlows();
+    for (const auto& flow : all)
+    {
+        if (flow.pg != all.front().pg)
+        {
+            throw std::invalid_argument(
+                flows.GetPath() + ":" + std::to_string(flow.line) + ": priority group " +
+                std::to_string(flow.pg) + ", where line " + std::to_string(all.front().line) +
+                " has " + std::to_string(all.front().pg) +
+                ": drp's RNICs send all their data in one PFC class (RnicNetDevice::DrpClass), "
+                "so one flow file names one priority group");
+        }
+    }
+    return all.empty() ? 3 : all.front().pg;
+}
+
+/**
+ * Adds the flows of a flow file.
+ * \param flows the file
+ * \param fabric the fabric, whose node ids the file names
+ * \param workload the workload helper
+ * \return flows added
+ */
+uint32_t
+AddFlowFile(const HpccFlowList& flows, const FabricHelper& fabric, FabricWorkloadHelper& workload)
+{
+    std::map<uint32_t, uint32_t> hostOf;
+    for (uint32_t h = 0; h < fabric.GetHosts().GetN(); ++h)
+    {
+        hostOf[fabric.GetHostNodeId(h)] = h;
+    }
+    auto host = [&](uint32_t node, uint32_t line) {
+        auto it = hostOf.find(node);
+        if (it == hostOf.end())
+        {
+            throw std::invalid_argument(
+                flows.GetPath() + ":" + std::to_string(line) + ": node " + std::to_string(node) +
+                " is not a host of the fabric (its " + std::to_string(hostOf.size()) +
+                " hosts have the node ids " + std::to_string(hostOf.begin()->first) + " to " +
+                std::to_string(hostOf.rbegin()->first) +
+                (hostOf.rbegin()->first - hostOf.begin()->first + 1 == hostOf.size()
+                     ? ")"
+                     : ", with switches between)"));
+        }
+        return it->second;
+    };
+    uint32_t added = 0;
+    for (const auto& flow : flows.GetFlows())
+    {
+        workload.SetFlowId(flow.dport);
+        added += workload.AddFlow(host(flow.source, flow.line),
+                                  host(flow.destination, flow.line),
+                                  flow.bytes,
+                                  flow.start);
+    }
+    return added;
 }
 
 /**
@@ -289,6 +375,7 @@ AddIncast(const FabricScenario::Config& config, uint32_t hosts, FabricWorkloadHe
                                     " hosts and at most hosts - 1 senders and victims together");
     }
     uint32_t added = 0;
+    workload.SetFlowId(INCAST_FLOW_ID);
     if (config.stagger.IsZero())
     {
         added = workload.AddIncastOfDegree(config.receiver,
@@ -306,6 +393,7 @@ AddIncast(const FabricScenario::Config& config, uint32_t hosts, FabricWorkloadHe
                                     config.stagger * int64_t(i),
                                     config.jitter);
     }
+    workload.SetFlowId(FabricWorkloadHelper::DEFAULT_FLOW_ID);
     for (uint32_t k = 0; k < config.victims; ++k)
     {
         const uint32_t destination = (config.receiver + 1 + k) % hosts;
@@ -372,6 +460,7 @@ SampleQueues(const FabricHelper* fabric,
  * \param config the experiment
  * \param fabric the fabric
  * \param workload the workload helper
+ * \param flows a flow file, which replaces the workload (nullptr: none)
  * \param [out] expected flows the workload asks for on average
  * \return flows added
  */
@@ -379,12 +468,18 @@ uint32_t
 AddWorkload(const FabricScenario::Config& config,
             const FabricHelper& fabric,
             FabricWorkloadHelper& workload,
+            const HpccFlowList* flows,
             double& expected)
 {
+    if (flows != nullptr)
+    {
+        expected = AddFlowFile(*flows, fabric, workload);
+        return static_cast<uint32_t>(expected);
+    }
     const uint32_t hosts = fabric.GetHosts().GetN();
     if (hosts < 2)
     {
-        throw std::invalid_argument("the " + config.topology + " fabric has " +
+        throw std::invalid_argument("the " + config.GetTopologyName() + " fabric has " +
                                     std::to_string(hosts) +
                                     " host (hosts = " + std::to_string(config.hosts) +
                                     "); the workload " + config.workload + " needs at least 2");
@@ -414,6 +509,65 @@ AddWorkload(const FabricScenario::Config& config,
     }
     expected = added;
     return added;
+}
+
+/**
+ * \param there the devices a frame crosses one way (FabricHelper::GetPath())
+ * \param back and the other way
+ * \return what times a transfer on the path: each device's rate and its
+ *         cable's delay, both ways
+ */
+std::vector<int64_t>
+PathKey(const std::vector<Ptr<EthernetNetDevice>>& there,
+        const std::vector<Ptr<EthernetNetDevice>>& back)
+{
+    std::vector<int64_t> key;
+    for (const auto* path : {&there, &back})
+    {
+        key.push_back(static_cast<int64_t>(path->size()));
+        for (const auto& device : *path)
+        {
+            key.push_back(static_cast<int64_t>(device->GetDataRate().GetBitRate()));
+            key.push_back(
+                DynamicCast<EthernetChannel>(device->GetChannel())->GetDelay().GetTimeStep());
+        }
+    }
+    return key;
+}
+
+/**
+ * Records every pause and resume the switch ports and RNICs receive
+ * (Result::pfcEvents).
+ * \param fabric the fabric (lossless)
+ * \param result where the events go
+ */
+void
+TracePfc(FabricHelper& fabric, FabricScenario::Result& result)
+{
+    auto* events = &result.pfcEvents;
+    auto trace = [events](Ptr<EthernetNetDevice> device,
+                          uint32_t node,
+                          bool isSwitch,
+                          uint32_t port) {
+        device->TraceConnectWithoutContext(
+            "MacRxPause",
+            drp::FunctorCallback<void, uint8_t, uint16_t>(
+                [events, node, isSwitch, port](uint8_t cls, uint16_t quanta) {
+                    events->push_back({Simulator::Now(), node, isSwitch, port, cls, quanta > 0});
+                }));
+    };
+    for (uint32_t s = 0; s < fabric.GetSwitches().GetN(); ++s)
+    {
+        Ptr<EcmpSwitchNetDevice> sw = fabric.GetSwitch(s);
+        for (uint32_t p = 0; p < sw->GetNPorts(); ++p)
+        {
+            trace(sw->GetPort(p), fabric.GetSwitchNodeId(s), true, p + 1);
+        }
+    }
+    for (uint32_t h = 0; h < fabric.GetHosts().GetN(); ++h)
+    {
+        trace(fabric.GetRnic(h), fabric.GetHostNodeId(h), false, 1);
+    }
 }
 
 /**
@@ -483,7 +637,8 @@ FabricScenario::Config::Validate() const
     drp::RequireOneOf("workload", workload, {"incast", "permutation", "all-to-all", "poisson"});
     drp::RequireOneOf("method", method, {"traditional", "dynamic"});
     drp::RequireOneOf("timeoutMode", timeoutMode, {"fixed", "adaptive"});
-    NicProfile::Resolve(nic, hostRate); // throws for an unknown profile, naming the valid ones
+    RefuseReplaced();
+    NicProfile::Resolve(nic, GetHostRate()); // throws for an unknown profile, naming the valid ones
     drp::RequireMtuAndPayload(mtu, payload);
     drp::RequireInRange("frp", frp, 0.0, 1.0);
     drp::RequireInRange<uint32_t>("bytes", bytes, 1, 1u << 31);
@@ -529,7 +684,22 @@ FabricScenario::Config::Validate() const
             " and victims = " + std::to_string(victims) +
             " are for the incast workload only (workload = " + workload + ")");
     }
-    if (workload == "incast" && GetHostCount() >= 2 && GetHostCount() <= 65535)
+    if (!pfcFile.empty() && !lossless)
+    {
+        throw std::invalid_argument("pfcFile = " + pfcFile +
+                                    " lists pause frames, which only lossless runs send: it "
+                                    "needs lossless = true");
+    }
+    if (!qlenFile.empty() && !queueInterval.IsStrictlyPositive())
+    {
+        throw std::invalid_argument("qlenFile = " + qlenFile +
+                                    " writes the queue samples: it needs queueInterval above 0");
+    }
+    if (!flowFile.empty())
+    {
+        HpccFlowList::Read(flowFile); // refused here with its line, before anything runs
+    }
+    if (workload == "incast" && flowFile.empty() && GetHostCount() >= 2 && GetHostCount() <= 65535)
     {
         const auto fabricHosts = static_cast<uint32_t>(GetHostCount());
         const uint32_t senders = degree > 0 ? degree : fabricHosts - 1;
@@ -557,7 +727,7 @@ FabricScenario::Config::Validate() const
     // the helper that takes them; the number of flows is bounded here,
     // before anything is built.
     const double fabricHosts = GetHostCount();
-    if (workload == "poisson" && queueInterval.IsStrictlyPositive() &&
+    if (workload == "poisson" && flowFile.empty() && queueInterval.IsStrictlyPositive() &&
         duration.GetSeconds() / queueInterval.GetSeconds() > double(MAX_QUEUE_SAMPLES))
     {
         std::ostringstream os;
@@ -568,6 +738,10 @@ FabricScenario::Config::Validate() const
            << " samples a run may hold: sample at least every "
            << drp::Show(duration / double(MAX_QUEUE_SAMPLES)) << ", or 0 for none";
         throw std::invalid_argument(os.str());
+    }
+    if (!flowFile.empty())
+    {
+        return;
     }
     if (workload == "poisson")
     {
@@ -627,9 +801,98 @@ FabricScenario::Result::GetQueueNote() const
     return os.str();
 }
 
+void
+FabricScenario::Config::RefuseReplaced() const
+{
+    const Config d;
+    auto refuse = [](const std::string& file,
+                     const std::string& what,
+                     const std::vector<std::pair<const char*, bool>>& options) {
+        std::string given;
+        for (const auto& [name, changed] : options)
+        {
+            given += changed ? std::string(given.empty() ? "" : ", ") + name : "";
+        }
+        if (!given.empty())
+        {
+            throw std::invalid_argument(file + " replaces " + what + ": leave out " + given);
+        }
+    };
+    if (!topologyFile.empty())
+    {
+        refuse("topologyFile = " + topologyFile,
+               "the built-in topologies",
+               {{"topology", topology != d.topology},
+                {"hosts", hosts != d.hosts},
+                {"leaves", leaves != d.leaves},
+                {"spines", spines != d.spines},
+                {"levels", levels != d.levels},
+                {"k", k != d.k},
+                {"hostRate", hostRate != d.hostRate},
+                {"fabricRate", fabricRate != d.fabricRate}});
+    }
+    if (!flowFile.empty())
+    {
+        refuse("flowFile = " + flowFile,
+               "the workload",
+               {{"workload", workload != d.workload},
+                {"bytes", bytes != d.bytes},
+                {"degree", degree != d.degree},
+                {"load", load != d.load},
+                {"cdf", cdf != d.cdf},
+                {"duration", duration != d.duration},
+                {"jitter", jitter != d.jitter},
+                {"receiver", receiver != d.receiver},
+                {"stagger", stagger != d.stagger},
+                {"victims", victims != d.victims},
+                {"victimBytes", victimBytes != d.victimBytes}});
+    }
+}
+
+std::string
+FabricScenario::Config::GetTopologyName() const
+{
+    return topologyFile.empty() ? topology : "topology file " + topologyFile;
+}
+
+std::string
+FabricScenario::Config::GetWorkloadName() const
+{
+    return flowFile.empty() ? workload : "flow file " + flowFile;
+}
+
+DataRate
+FabricScenario::Config::GetHostRate() const
+{
+    if (topologyFile.empty())
+    {
+        return hostRate;
+    }
+    const HpccTopology file = HpccTopology::Read(topologyFile);
+    const HpccTopology::Link& first = file.GetHostLink(file.GetHostIds().front());
+    for (uint32_t host : file.GetHostIds())
+    {
+        const HpccTopology::Link& link = file.GetHostLink(host);
+        if (link.rate != first.rate)
+        {
+            throw std::invalid_argument(
+                topologyFile + ":" + std::to_string(link.line) + ": a host link at " +
+                drp::ShowDataRate(link.rate) + ", where line " + std::to_string(first.line) +
+                " has one at " + drp::ShowDataRate(first.rate) +
+                ": the RNICs of a fabric run share one NIC profile, so the hosts of a topology "
+                "file share one link rate");
+        }
+    }
+    return first.rate;
+}
+
 double
 FabricScenario::Config::GetHostCount() const
 {
+    if (!topologyFile.empty())
+    {
+        return HpccTopology::Read(topologyFile).GetHostIds().size();
+    }
     if (topology == "star")
     {
         return hosts;
@@ -648,13 +911,14 @@ FabricScenario::Config::GetHostCount() const
 std::string
 FabricScenario::Config::GetNic() const
 {
-    return NicProfile::Resolve(nic, hostRate);
+    return NicProfile::Resolve(nic, GetHostRate());
 }
 
 std::string
 FabricScenario::Config::GetHostLimitNote() const
 {
     const NicProfile& profile = NicProfile::Get(GetNic());
+    const DataRate hostRate = GetHostRate();
     const DataRate ceiling = NicProfile::GetPortCeiling(hostRate, payload);
     const NicProfile::Limit rnic = profile.GetLimit(hostRate, payload);
     std::ostringstream os;
@@ -790,6 +1054,29 @@ FabricScenario::Config::AddToCommandLine(CommandLine& cmd, drp::StrictOptions& s
                     "mtu",
                     "every port's MTU, RNICs and switches (46 to 9216; 9000: jumbo frames)",
                     mtu);
+    strict.AddValue(cmd,
+                    "topology-file",
+                    "a topology file of HPCC's simulator (topology.txt), instead of topology, "
+                    "its counts, hostRate and fabricRate",
+                    topologyFile);
+    strict.AddValue(cmd,
+                    "flow-file",
+                    "a flow file of HPCC's simulator (flow.txt), instead of the workload",
+                    flowFile);
+    strict.AddValue(cmd,
+                    "fct-file",
+                    "write the successful transfers here as HPCC's fct.txt",
+                    fctFile);
+    strict.AddValue(cmd,
+                    "pfc-file",
+                    "write every pause and resume a port received here as HPCC's pfc.txt "
+                    "(lossless)",
+                    pfcFile);
+    strict.AddValue(cmd,
+                    "qlen-file",
+                    "write the queue samples (queueInterval) here as HPCC's queue-length "
+                    "histograms",
+                    qlenFile);
 }
 
 double
@@ -1066,9 +1353,38 @@ FabricScenario::Result
 FabricScenario::Run(const Config& config)
 {
     config.Validate();
+    // Each output file opened (and emptied) before the run, so that one
+    // that cannot be written is refused before the simulation's time is spent.
+    std::map<std::string, std::ofstream> outputs;
+    const std::vector<std::pair<std::string, const std::string*>> names{
+        {"fctFile", &config.fctFile},
+        {"pfcFile", &config.pfcFile},
+        {"qlenFile", &config.qlenFile}};
+    for (const auto& [name, path] : names)
+    {
+        if (path->empty())
+        {
+            continue;
+        }
+        std::ofstream& out = outputs[name];
+        out.open(*path);
+        if (!out)
+        {
+            throw std::invalid_argument(name + " = " + *path + " cannot be written");
+        }
+    }
     try
     {
-        return RunValidated(config);
+        Result result = RunValidated(config);
+        const std::map<std::string, void (*)(std::ostream&, const Result&)> writers{
+            {"fctFile", &WriteHpccFct},
+            {"pfcFile", &WriteHpccPfc},
+            {"qlenFile", &WriteHpccQlen}};
+        for (auto& [name, out] : outputs)
+        {
+            writers.at(name)(out, result);
+        }
+        return result;
     }
     catch (...)
     {
@@ -1093,7 +1409,13 @@ FabricScenario::RunValidated(const Config& config)
     rnic.SetTransportAttribute(
         "TimeoutMode",
         StringValue(config.timeoutMode == "adaptive" ? "Adaptive" : "Fixed"));
-    rnic.SetDeviceAttribute("DataRate", DataRateValue(config.hostRate));
+    rnic.SetDeviceAttribute("DataRate", DataRateValue(config.GetHostRate()));
+    std::optional<HpccFlowList> flowFile;
+    if (!config.flowFile.empty())
+    {
+        flowFile = HpccFlowList::Read(config.flowFile);
+        rnic.SetRnicAttribute("DrpClass", UintegerValue(GetFlowClass(*flowFile)));
+    }
     if (config.window > 0)
     {
         rnic.SetTransportAttribute("Window", UintegerValue(config.window));
@@ -1159,9 +1481,27 @@ FabricScenario::RunValidated(const Config& config)
     AssignQueueStreams(*fabric, 1000000, config.lossless && config.ecn);
     Result result;
     result.config = config;
-    result.flows = AddWorkload(config, *fabric, workload, result.expectedFlows);
+    result.flows = AddWorkload(config,
+                               *fabric,
+                               workload,
+                               flowFile ? &*flowFile : nullptr,
+                               result.expectedFlows);
+    // Each host's flow ids, in the order of its transfer list (record.index).
+    std::vector<std::vector<uint16_t>> idsOf(fabric->GetHosts().GetN());
+    for (const auto& flow : workload.GetFlows())
+    {
+        idsOf[flow.source].push_back(flow.id);
+    }
     result.hosts = fabric->GetHosts().GetN();
     result.switchCount = fabric->GetSwitches().GetN();
+    for (uint32_t s = 0; s < result.switchCount; ++s)
+    {
+        result.switchNodes.push_back(fabric->GetSwitchNodeId(s));
+    }
+    if (config.lossless)
+    {
+        TracePfc(*fabric, result);
+    }
     RdmaHostHelper host;
     host.SetProfile(config.GetNic()); // the host of the card's profile, if it names one
     host.SetAttribute("RegistrationFailureProbability", DoubleValue(config.frp));
@@ -1197,9 +1537,10 @@ FabricScenario::RunValidated(const Config& config)
     {
         hostOf[Mac48Address::ConvertFrom(fabric->GetRnic(h)->GetAddress())] = h;
     }
-    // Every host is built alike and every path of one length alike (see
-    // FabricHelper::GetPath()): one ideal per path length serves all pairs.
-    std::map<uint32_t, DrpIdealFct> ideals;
+    // Every host is built alike, and paths whose links have the same rates
+    // and delays time a transfer alike: one ideal per such path serves all
+    // its pairs (in the built-in topologies, one per path length).
+    std::map<std::vector<int64_t>, DrpIdealFct> ideals;
     for (uint32_t h = 0; h < apps.GetN(); ++h)
     {
         auto app = DynamicCast<RdmaHostApplication>(apps.Get(h));
@@ -1210,16 +1551,22 @@ FabricScenario::RunValidated(const Config& config)
             t.destination = hostOf.at(record.peer);
             t.switches = fabric->GetSwitchHops(h, t.destination);
             t.record = record;
-            auto it = ideals.find(t.switches);
+            t.sourceNode = fabric->GetHostNodeId(h);
+            t.destinationNode = fabric->GetHostNodeId(t.destination);
+            t.flowId = record.index < idsOf[h].size() ? idsOf[h][record.index] : 0;
+            const auto there = fabric->GetPath(h, t.destination);
+            const auto back = fabric->GetPath(t.destination, h);
+            const std::vector<int64_t> key = PathKey(there, back);
+            auto it = ideals.find(key);
             if (it == ideals.end())
             {
                 it = ideals
                          .emplace(
-                             t.switches,
+                             key,
                              DrpIdealFct(app,
                                          DynamicCast<RdmaHostApplication>(apps.Get(t.destination)),
-                                         fabric->GetPath(h, t.destination),
-                                         fabric->GetPath(t.destination, h)))
+                                         there,
+                                         back))
                          .first;
             }
             t.ideal = it->second.GetWrite(record.length, record.dba);
@@ -1289,6 +1636,89 @@ FabricScenario::WriteCsvRows(std::ostream& os, const Result& result)
            << std::setprecision(6) << t.GetSlowdown() << "," << r.GetStatusName() << ","
            << r.GetModeName() << "," << r.requests << "," << r.invalidReplies << "," << r.timeouts
            << "," << r.retransmissions << "," << r.cnps << "\n";
+    }
+}
+
+uint16_t
+FabricScenario::Transfer::GetSourcePort() const
+{
+    return static_cast<uint16_t>(10000 + record.index);
+}
+
+namespace
+{
+/**
+ * \param node a node id
+ * \return its address as HPCC's simulator gives it (node_id_to_ip() in
+ *         scratch/third.cc): 11.x.y.1
+ */
+uint32_t
+HpccAddress(uint32_t node)
+{
+    return 0x0b000001 + (node / 256) * 0x10000 + (node % 256) * 0x100;
+}
+} // namespace
+
+void
+FabricScenario::WriteHpccFct(std::ostream& os, const Result& result)
+{
+    char line[160];
+    for (const auto& t : result.transfers)
+    {
+        if (t.record.status != DrpTransferRecord::SUCCESS)
+        {
+            continue;
+        }
+        std::snprintf(line,
+                      sizeof(line),
+                      "%08x %08x %u %u %u %lld %lld %lld\n",
+                      HpccAddress(t.sourceNode),
+                      HpccAddress(t.destinationNode),
+                      unsigned(t.GetSourcePort()),
+                      unsigned(t.flowId),
+                      t.record.length,
+                      static_cast<long long>(t.record.start.GetNanoSeconds()),
+                      static_cast<long long>(t.record.GetDuration().GetNanoSeconds()),
+                      static_cast<long long>(t.ideal.GetNanoSeconds()));
+        os << line;
+    }
+}
+
+void
+FabricScenario::WriteHpccPfc(std::ostream& os, const Result& result)
+{
+    for (const auto& e : result.pfcEvents)
+    {
+        os << e.time.GetNanoSeconds() << " " << e.node << " " << (e.isSwitch ? 1 : 0) << " "
+           << e.port << " " << (e.pause ? 1 : 0) << " " << unsigned(e.cls) << "\n";
+    }
+}
+
+void
+FabricScenario::WriteHpccQlen(std::ostream& os, const Result& result)
+{
+    // (switch node id, interface index) -> samples per whole KB waiting
+    std::map<std::pair<uint32_t, uint32_t>, std::vector<uint64_t>> histograms;
+    for (const auto& q : result.queues)
+    {
+        auto& counts = histograms[{result.switchNodes.at(q.sw), q.port + 1}];
+        const uint32_t kb = q.bytes / 1000;
+        if (counts.size() <= kb)
+        {
+            counts.resize(kb + 1);
+        }
+        ++counts[kb];
+    }
+    os << "time: " << (result.queues.empty() ? 0 : result.queues.back().time.GetNanoSeconds())
+       << "\n";
+    for (const auto& [port, counts] : histograms)
+    {
+        os << port.first << " " << port.second;
+        for (uint64_t n : counts)
+        {
+            os << " " << n;
+        }
+        os << "\n";
     }
 }
 

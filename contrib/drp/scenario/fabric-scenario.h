@@ -128,6 +128,21 @@ class FabricScenario
         uint32_t payload{1024};
         /// every port's MTU, RNICs and switches alike (46 to 9216; 9000: jumbo frames)
         uint32_t mtu{1500};
+        /// a topology file of HPCC's simulator (HpccTopology): its hosts, switches and links,
+        /// each with its rate, delay and error rate, instead of topology and its counts,
+        /// hostRate (its host links' one rate) and fabricRate (empty: none)
+        std::string topologyFile;
+        /// a flow file of HPCC's simulator (HpccFlowList): its flows, between the node ids
+        /// of the topology (GetHostNodeId()), instead of the workload (empty: none)
+        std::string flowFile;
+        /// write the successful transfers in the layout of HPCC's fct.txt here (WriteHpccFct())
+        std::string fctFile;
+        /// write every pause and resume a port received, as HPCC's pfc.txt, here
+        /// (WriteHpccPfc(); lossless)
+        std::string pfcFile;
+        /// write the queue samples (queueInterval) as HPCC's queue-length histograms here
+        /// (WriteHpccQlen())
+        std::string qlenFile;
         /// ns-3 attribute defaults to set before the run, e.g.
         /// {"ns3::DrpDcqcn::RateAi", "10Mbps"} (Config::SetDefault; not those the scenario
         /// sets itself, RefuseScenarioAttributes())
@@ -138,8 +153,21 @@ class FabricScenario
          * value and what is valid.
          */
         void Validate() const;
-        /// \return the hosts the topology has (its counts unchecked)
+        /// \return the fabric's name: topology, or "topology file FILE"
+        std::string GetTopologyName() const;
+        /// \return the traffic's name: workload, or "flow file FILE"
+        std::string GetWorkloadName() const;
+        /// \return the hosts the topology has (its counts unchecked; a topology file's hosts)
         double GetHostCount() const;
+        /// \return the host links' rate: hostRate, or the one rate of a topology file's
+        ///         host links
+        DataRate GetHostRate() const;
+        /**
+         * Throws std::invalid_argument if a topology file is given with the
+         * options it replaces (topology, its counts, hostRate, fabricRate)
+         * changed from their defaults, or a flow file with the workload's.
+         */
+        void RefuseReplaced() const;
         /// \return the NIC profile the RNICs get: nic, or the profile of hostRate for "auto"
         std::string GetNic() const;
         /**
@@ -162,11 +190,18 @@ class FabricScenario
     /// One transfer of the workload, as it ended.
     struct Transfer
     {
-        uint32_t source{0};       //!< the writing host's index
-        uint32_t destination{0};  //!< the host written to
-        uint32_t switches{0};     //!< switches on the path between them
-        DrpTransferRecord record; //!< how it went
-        Time ideal;               //!< DrpIdealFct of its size and path
+        uint32_t source{0};          //!< the writing host's index
+        uint32_t destination{0};     //!< the host written to
+        uint32_t switches{0};        //!< switches on the path between them
+        DrpTransferRecord record;    //!< how it went
+        Time ideal;                  //!< DrpIdealFct of its size and path
+        uint32_t sourceNode{0};      //!< the source's node id (FabricHelper::GetHostNodeId())
+        uint32_t destinationNode{0}; //!< the destination's node id
+        /// the flow's id (FabricWorkloadHelper::Flow::id: a flow file's destination port)
+        uint16_t flowId{0};
+        /// \return its source port as HPCC's simulator numbers them: 10000 + the
+        ///         transfer's index on its host (mod 2^16)
+        uint16_t GetSourcePort() const;
         /// \return FCT / ideal FCT
         double GetSlowdown() const;
     };
@@ -190,6 +225,18 @@ class FabricScenario
         uint32_t bytes{0};  //!< bytes waiting, every class
         bool busy{false};   //!< a frame (or its gap) on the wire
         bool paused{false}; //!< a pause from the peer holds a class (lossless)
+    };
+
+    /// A pause frame's class taking effect at a port, or ending (lossless; as HPCC's pfc.txt).
+    struct PfcEvent
+    {
+        Time time;            //!< when the port received it
+        uint32_t node{0};     //!< the node's id (FabricHelper::GetHostNodeId(), GetSwitchNodeId())
+        bool isSwitch{false}; //!< a switch port (true) or an RNIC
+        /// the port as HPCC's interface index: a switch's port index + 1, an RNIC 1
+        uint32_t port{0};
+        uint8_t cls{0};    //!< the PFC class
+        bool pause{false}; //!< a pause (quanta above 0) or a resume (0)
     };
 
     /// One switch port's counters.
@@ -238,6 +285,10 @@ class FabricScenario
         /// queueInterval: every switch port at every tick from 0 while events remain, in
         /// time order, then switch and port order
         std::vector<QueueSample> queues;
+        /// lossless: every pause and resume a port received, in time order
+        std::vector<PfcEvent> pfcEvents;
+        /// switch index -> its node id (FabricHelper::GetSwitchNodeId())
+        std::vector<uint32_t> switchNodes;
         /// every drop reason of every kind of device, in a fixed order (zeros too):
         /// GetDropKinds()
         std::vector<DropCount> drops;
@@ -365,6 +416,39 @@ class FabricScenario
      * \param result an experiment's result
      */
     static void WriteCsvRows(std::ostream& os, const Result& result);
+    /**
+     * Writes the successful transfers as HPCC's simulator writes fct.txt,
+     * one line per transfer, "%08x %08x %u %u %lu %lu %lu %lu": source and
+     * destination as HPCC's IP addresses of their node ids (0x0b000001 +
+     * (id / 256) x 0x10000 + (id % 256) x 0x100), source port
+     * (GetSourcePort()), destination port (the flow's id), size in bytes,
+     * start time, FCT and ideal FCT (DrpIdealFct, where HPCC writes its
+     * "standalone FCT"), all three in ns. Failed transfers are left out, as
+     * HPCC's simulator writes only completed flows.
+     * \param os the stream
+     * \param result an experiment's result
+     */
+    static void WriteHpccFct(std::ostream& os, const Result& result);
+    /**
+     * Writes Result::pfcEvents as HPCC's simulator writes pfc.txt, one line
+     * per event, "time node node_type port type": time in ns, node id, 1 for
+     * a switch and 0 for a host, the port's interface index, 1 for a pause
+     * and 0 for a resume; then, a column HPCC's file lacks, the class.
+     * \param os the stream
+     * \param result an experiment's result
+     */
+    static void WriteHpccPfc(std::ostream& os, const Result& result);
+    /**
+     * Writes the queue samples as HPCC's simulator's queue monitor does
+     * (QLEN_MON_FILE): "time: T" (ns, the last sample's time), then one
+     * line per switch port, "node port n0 n1 n2 ...", where ni counts the
+     * samples at which i KB (i x 1000 bytes up to the next) waited at the
+     * port (its interface index).
+     * \param os the stream
+     * \param result an experiment's result (queueInterval above 0)
+     */
+    static void WriteHpccQlen(std::ostream& os, const Result& result);
+
     /**
      * Writes what rnic-fabric prints: outcomes, FCT mean and quantiles,
      * slowdown by size bucket, and the ports that dropped frames.

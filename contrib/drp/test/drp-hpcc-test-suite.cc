@@ -1,0 +1,632 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#include "ns3/drp-ideal-fct.h"
+#include "ns3/ecmp-switch-net-device.h"
+#include "ns3/error-model.h"
+#include "ns3/ethernet-channel.h"
+#include "ns3/fabric-scenario.h"
+#include "ns3/fabric-workload-helper.h"
+#include "ns3/hpcc-flow-list.h"
+#include "ns3/hpcc-topology-fabric-helper.h"
+#include "ns3/hpcc-topology.h"
+#include "ns3/pointer.h"
+#include "ns3/rdma-host-helper.h"
+#include "ns3/rnic-net-device.h"
+#include "ns3/simulator.h"
+#include "ns3/test.h"
+
+#include <cinttypes>
+#include <cstdio>
+#include <fstream>
+#include <functional>
+#include <sstream>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+/**
+ * \file
+ * \ingroup drp-tests
+ * The files of HPCC's simulator: topology.txt and flow.txt read as that
+ * simulator reads them (every refusal with the file, the line and the
+ * reason), fabrics built from them with each link's rate, delay and error
+ * rate, and runs that write fct.txt, pfc.txt and the queue monitor's file in
+ * their published layouts.
+ */
+
+using namespace ns3;
+
+namespace
+{
+
+/**
+ * A leaf-spine of HPCC's shape, with the switches' ids between the hosts'
+ * (nodes 0, 1 and 5, 6 hosts; 2, 3 leaves; 4, 7 spines): hosts at 10 Gb/s
+ * and 1 us, trunks at 40 Gb/s and 2 us, the link 3 - 7 losing frames with
+ * \p errorRate.
+ */
+std::string
+LeafSpineText(const std::string& errorRate = "0")
+{
+    return "8 4 8\n"
+           "2 3 4 7\n"
+           "0 2 10Gbps 1000ns 0\n"
+           "1 2 10Gbps 1000ns 0.000000\n"
+           "5 3 10Gbps 1us 0\n"
+           "3 6 10Gbps 0.001ms 0\n"
+           "2 4 40Gbps 2us 0\n"
+           "2 7 40Gbps 2us 0\n"
+           "3 4 40Gbps 2us 0\n"
+           "3 7 40Gbps 2us " +
+           errorRate + "\n";
+}
+
+/**
+ * \param path a file
+ * \param text what it holds
+ */
+void
+WriteFile(const std::string& path, const std::string& text)
+{
+    std::ofstream(path) << text;
+}
+
+/**
+ * \param path a file
+ * \return its lines
+ */
+std::vector<std::string>
+ReadLines(const std::string& path)
+{
+    std::ifstream in(path);
+    std::vector<std::string> lines;
+    for (std::string line; std::getline(in, line);)
+    {
+        lines.push_back(line);
+    }
+    return lines;
+}
+
+} // namespace
+
+/**
+ * \ingroup drp-tests
+ * A topology file becomes the fabric it describes: node ids, per-link rates,
+ * delays and error models, ECMP over the equal-cost paths.
+ */
+class DrpHpccTopologyTestCase : public TestCase
+{
+  public:
+    DrpHpccTopologyTestCase()
+        : TestCase("HPCC files: a topology file's nodes, links, rates, delays and routes")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        const std::string path = CreateTempDirFilename("topology.txt");
+        WriteFile(path, LeafSpineText("0.25"));
+        const HpccTopology topology = HpccTopology::Read(path);
+        NS_TEST_ASSERT_MSG_EQ(topology.GetNodeCount(), 8, "nodes");
+        NS_TEST_EXPECT_MSG_EQ((topology.GetSwitchIds() == std::vector<uint32_t>{2, 3, 4, 7}),
+                              true,
+                              "switches, as the second line lists them");
+        NS_TEST_EXPECT_MSG_EQ((topology.GetHostIds() == std::vector<uint32_t>{0, 1, 5, 6}),
+                              true,
+                              "hosts, in the order of their links");
+        NS_TEST_EXPECT_MSG_EQ(topology.GetLinks().at(3).delay, MicroSeconds(1), "0.001ms");
+        NS_TEST_EXPECT_MSG_EQ(topology.GetLinks().at(7).line, 10, "the last link's line");
+
+        RnicHelper rnic;
+        EthernetHelper links;
+        HpccTopologyFabricHelper fabric(topology, rnic, links);
+        NS_TEST_ASSERT_MSG_EQ(fabric.GetHosts().GetN(), 4, "four hosts");
+        NS_TEST_ASSERT_MSG_EQ(fabric.GetSwitches().GetN(), 4, "four switches");
+        for (uint32_t h = 0; h < 4; ++h)
+        {
+            NS_TEST_EXPECT_MSG_EQ(fabric.GetHostOfNode(fabric.GetHostNodeId(h)), h, "node ids");
+            NS_TEST_EXPECT_MSG_EQ(fabric.GetRnic(h)->GetDataRate(),
+                                  DataRate("10Gbps"),
+                                  "the host link's rate, at the RNIC");
+        }
+        NS_TEST_EXPECT_MSG_EQ(fabric.GetSwitchNodeId(3), 7, "switch 3 is node 7");
+        // Leaf node 2 has its ports in file order: hosts 0 and 1, spines 4 and 7.
+        Ptr<EcmpSwitchNetDevice> leaf = fabric.GetSwitch(0);
+        NS_TEST_ASSERT_MSG_EQ(leaf->GetNPorts(), 4, "leaf 2's four links");
+        NS_TEST_EXPECT_MSG_EQ(leaf->GetPort(1)->GetDataRate(), DataRate("10Gbps"), "host port");
+        NS_TEST_EXPECT_MSG_EQ(leaf->GetPort(2)->GetDataRate(), DataRate("40Gbps"), "trunk");
+        NS_TEST_EXPECT_MSG_EQ(
+            DynamicCast<EthernetChannel>(leaf->GetPort(2)->GetChannel())->GetDelay(),
+            MicroSeconds(2),
+            "the trunk's delay");
+        const Mac48Address far = Mac48Address::ConvertFrom(fabric.GetRnic(2)->GetAddress());
+        NS_TEST_EXPECT_MSG_EQ((leaf->GetRoute(far) == std::vector<uint32_t>{2, 3}),
+                              true,
+                              "both spines: equal-cost next hops");
+        NS_TEST_EXPECT_MSG_EQ(fabric.GetSwitchHops(0, 2), 3, "leaf, spine, leaf");
+        NS_TEST_EXPECT_MSG_EQ(fabric.GetSwitchHops(0, 1), 1, "one leaf");
+
+        // The lossy link's two ends, and no other port, lose frames.
+        Ptr<EcmpSwitchNetDevice> spine7 = fabric.GetSwitch(3);
+        PointerValue model;
+        spine7->GetPort(1)->GetAttribute("ReceiveErrorModel", model);
+        Ptr<RateErrorModel> errors = model.Get<RateErrorModel>();
+        NS_TEST_ASSERT_MSG_NE(errors, nullptr, "the link 3 - 7 has an error model");
+        NS_TEST_EXPECT_MSG_EQ(errors->GetRate(), 0.25, "its rate");
+        NS_TEST_EXPECT_MSG_EQ(errors->GetUnit(), RateErrorModel::ERROR_UNIT_PACKET, "per frame");
+        spine7->GetPort(0)->GetAttribute("ReceiveErrorModel", model);
+        NS_TEST_EXPECT_MSG_EQ(model.Get<ErrorModel>(), nullptr, "the link 2 - 7 loses nothing");
+        NS_TEST_EXPECT_MSG_EQ(fabric.AssignStreams(7), 2, "one stream per lossy device");
+        Simulator::Destroy();
+    }
+};
+
+/**
+ * \ingroup drp-tests
+ * One write across a topology file's links of different rates and delays
+ * takes exactly its ideal FCT: the rates and delays are the file's, and the
+ * ideal reads them off the path.
+ */
+class DrpHpccIdealTestCase : public TestCase
+{
+  public:
+    /// \param method traditional or dynamic
+    explicit DrpHpccIdealTestCase(const std::string& method)
+        : TestCase("HPCC files: a lone write across 10 and 40 Gbps links takes its ideal FCT, " +
+                   method),
+          m_method(method)
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        const std::string path = CreateTempDirFilename("topology.txt");
+        WriteFile(path, LeafSpineText());
+        const HpccTopology topology = HpccTopology::Read(path);
+        for (uint32_t bytes : {1U, 1025U, 300000U})
+        {
+            RnicHelper rnic;
+            rnic.SetMethod(m_method);
+            EthernetHelper links;
+            HpccTopologyFabricHelper fabric(topology, rnic, links);
+            FabricWorkloadHelper workload(fabric);
+            workload.AddFlow(0, 3, bytes, MicroSeconds(10));
+            ApplicationContainer apps = workload.Install(RdmaHostHelper());
+            Simulator::Run();
+            auto initiator = DynamicCast<RdmaHostApplication>(apps.Get(0));
+            NS_TEST_ASSERT_MSG_EQ(initiator->GetRecords().size(), 1, "the write ended");
+            const DrpTransferRecord& r = initiator->GetRecords().front();
+            NS_TEST_EXPECT_MSG_EQ(r.GetStatusName(), "success", "and succeeded");
+            DrpIdealFct ideal(initiator,
+                              DynamicCast<RdmaHostApplication>(apps.Get(3)),
+                              fabric.GetPath(0, 3),
+                              fabric.GetPath(3, 0));
+            NS_TEST_EXPECT_MSG_EQ(r.GetDuration().GetNanoSeconds(),
+                                  ideal.GetWrite(bytes, r.dba).GetNanoSeconds(),
+                                  bytes << " bytes from node 0 to node 6");
+            Simulator::Destroy();
+        }
+    }
+
+    std::string m_method; //!< traditional or dynamic
+};
+
+/**
+ * \ingroup drp-tests
+ * Files that are not HPCC's format, or describe what drp cannot build, are
+ * refused with the file, the line and the reason.
+ */
+class DrpHpccRefusalTestCase : public TestCase
+{
+  public:
+    DrpHpccRefusalTestCase()
+        : TestCase("HPCC files: bad topology and flow files are refused with file, line, reason")
+    {
+    }
+
+  private:
+    /**
+     * \param read reads the file
+     * \param text what the file holds
+     * \param expected the message after "PATH:"
+     */
+    void Expect(const std::function<void(const std::string&)>& read,
+                const std::string& text,
+                const std::string& expected)
+    {
+        const std::string path = CreateTempDirFilename("bad.txt");
+        WriteFile(path, text);
+        std::string message;
+        try
+        {
+            read(path);
+        }
+        catch (const std::invalid_argument& e)
+        {
+            message = e.what();
+        }
+        NS_TEST_EXPECT_MSG_EQ(message, (expected.empty() ? "" : path + ":" + expected), text);
+    }
+
+    void DoRun() override
+    {
+        auto topology = [](const std::string& path) { HpccTopology::Read(path); };
+        const std::string head = "4 2 3\n2 3\n0 2 10Gbps 1us 0\n1 3 10Gbps 1us 0\n";
+        Expect(topology, head + "2 3 10Gbps 1us 0\n", "");
+        Expect(
+            topology,
+            "4 2 4\n2 3\n0 2 10Gbps 1us 0\n1 3 10Gbps 1us 0\n2 3 10Gbps 1us 0\n3 2 1Gbps 1us 0\n",
+            "6: the link 3 - 2 is named twice");
+        Expect(topology,
+               "4 2 3\n2 3\n0 2 10Gbps 1us 0\n1 2 10Gbps 1us 0\n1 3 10Gbps 1us 0\n",
+               "5: host 1 has a second link (line 4 is its first; drp's hosts have one RNIC "
+               "port)");
+        Expect(topology,
+               head + "2 4 10Gbps 1us 0\n",
+               "5: a link's second node \"4\" is not a whole number from 0 to 3");
+        Expect(topology,
+               "5 2 3\n2 3\n0 2 10Gbps 1us 0\n1 3 10Gbps 1us 0\n2 3 10Gbps 1us 0\n",
+               "1: host 4 has no link");
+        Expect(topology,
+               "4 2 2\n2 3\n0 2 10Gbps 1us 0\n1 3 10Gbps 1us 0\n",
+               "2: switch 3 cannot be reached from switch 2: the switches are not connected");
+        Expect(topology,
+               head + "2 3 10Gbs 1us 0\n",
+               "5: the link's rate \"10Gbs\" is not a data rate from 1bps to 1000Gbps (a number "
+               "and a unit: 100Gbps, 25Gbps)");
+        Expect(topology,
+               head + "2 3 2000Gbps 1us 0\n",
+               "5: the link's rate \"2000Gbps\" is not a data rate from 1bps to 1000Gbps (a "
+               "number and a unit: 100Gbps, 25Gbps)");
+        Expect(topology,
+               head + "2 3 10Gbps 2s 0\n",
+               "5: the link's delay \"2s\" is not from 0 to +1s");
+        Expect(topology,
+               head + "2 3 10Gbps 1us 1\n",
+               "5: the link's error rate \"1\" is not a number from 0 to 0.999999");
+        Expect(topology,
+               "4 2 3\n2 3\n0 1 10Gbps 1us 0\n",
+               "3: the link 0 - 1 joins two hosts (drp's hosts are linked to switches)");
+        Expect(topology, "4 2 3\n2 2\n", "2: switch 2 is named twice");
+        Expect(topology,
+               head + "2 3 10Gbps 1us 0\n0 3 1Gbps",
+               "6: more than the 3 links the "
+               "first line announces");
+        Expect(topology,
+               head + "2 3 10Gbps",
+               "5: the file ends where the link's delay should come");
+        Expect(topology,
+               "4 0 0\n",
+               "1: the file names no switch (drp's hosts are linked to "
+               "switches)");
+
+        auto flows = [](const std::string& path) { HpccFlowList::Read(path); };
+        Expect(flows, "1\n0 1 3 100 1000 2.0\n", "");
+        Expect(flows,
+               "1\n0 1 8 100 1000 2\n",
+               "2: a flow's priority group \"8\" is not a whole "
+               "number from 0 to 7");
+        Expect(flows,
+               "1\n0 1 3 65536 1000 2\n",
+               "2: a flow's destination port \"65536\" is not "
+               "a whole number from 0 to 65535");
+        Expect(flows, "1\n0 1 3 100 0 2\n", "2: a flow's size is 0 (at least 1 byte)");
+        Expect(flows,
+               "1\n0 1 3 100 1e3 2\n",
+               "2: a flow's size \"1e3\" is not a whole number "
+               "from 0 to 4294967295");
+        Expect(flows,
+               "1\n0 1 3 100 1000 -1\n",
+               "2: a flow's start time (seconds) \"-1\" is not "
+               "a number from 0 to 1000");
+        Expect(flows, "1\n1 1 3 100 1000 0\n", "2: the flow goes from node 1 to itself");
+        Expect(flows,
+               "2\n0 1 3 100 1000 0\n",
+               "3: the file ends where a flow's source should "
+               "come");
+    }
+};
+
+/**
+ * \ingroup drp-tests
+ * A fabric run from a topology file and a flow file: each flow starts when
+ * the file says, keeps its id, and comes out in fct.txt's layout; a lossless
+ * incast writes pfc.txt's and the queue monitor's layouts.
+ */
+class DrpHpccScenarioTestCase : public TestCase
+{
+  public:
+    DrpHpccScenarioTestCase()
+        : TestCase("HPCC files: a fabric run from them writes fct.txt, pfc.txt and qlen layouts")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        FabricScenario::Config config;
+        config.topologyFile = CreateTempDirFilename("topology.txt");
+        WriteFile(config.topologyFile, LeafSpineText());
+        config.flowFile = CreateTempDirFilename("flow.txt");
+        WriteFile(config.flowFile,
+                  "4\n"
+                  "0 6 3 100 100000 0.000002\n"
+                  "1 6 3 200 50000 0\n"
+                  "0 5 3 100 1000 0.00001\n"
+                  "6 0 3 7 1 0.001\n");
+        config.fctFile = CreateTempDirFilename("fct.txt");
+        const FabricScenario::Result result = FabricScenario::Run(config);
+        NS_TEST_ASSERT_MSG_EQ(result.hosts, 4, "the file's hosts");
+        NS_TEST_ASSERT_MSG_EQ(result.transfers.size(), 4, "every flow ended");
+        NS_TEST_EXPECT_MSG_EQ(result.Count(DrpTransferRecord::SUCCESS), 4, "and succeeded");
+        NS_TEST_EXPECT_MSG_EQ(result.config.GetHostRate(), DataRate("10Gbps"), "the file's rate");
+
+        // fct.txt, read with its published format.
+        const std::vector<std::string> lines = ReadLines(config.fctFile);
+        NS_TEST_ASSERT_MSG_EQ(lines.size(), 4, "one line per flow");
+
+        struct Expected
+        {
+            uint32_t sip, dip, sport, dport, size;
+            uint64_t start;
+        };
+
+        // Host by host, each host's flows in the order they ended (its first
+        // flow, port 10000, ends after its second).
+        const std::vector<Expected> expected{{0x0b000001, 0x0b000501, 10001, 100, 1000, 10000},
+                                             {0x0b000001, 0x0b000601, 10000, 100, 100000, 2000},
+                                             {0x0b000101, 0x0b000601, 10000, 200, 50000, 0},
+                                             {0x0b000601, 0x0b000001, 10000, 7, 1, 1000000}};
+        for (size_t i = 0; i < lines.size(); ++i)
+        {
+            unsigned sip = 0;
+            unsigned dip = 0;
+            unsigned sport = 0;
+            unsigned dport = 0;
+            unsigned long size = 0;
+            unsigned long start = 0;
+            unsigned long fct = 0;
+            unsigned long ideal = 0;
+            NS_TEST_ASSERT_MSG_EQ(std::sscanf(lines[i].c_str(),
+                                              "%x %x %u %u %lu %lu %lu %lu",
+                                              &sip,
+                                              &dip,
+                                              &sport,
+                                              &dport,
+                                              &size,
+                                              &start,
+                                              &fct,
+                                              &ideal),
+                                  8,
+                                  lines[i]);
+            const FabricScenario::Transfer& t = result.transfers[i];
+            NS_TEST_EXPECT_MSG_EQ(sip, expected[i].sip, lines[i]);
+            NS_TEST_EXPECT_MSG_EQ(dip, expected[i].dip, lines[i]);
+            NS_TEST_EXPECT_MSG_EQ(sport, expected[i].sport, lines[i]);
+            NS_TEST_EXPECT_MSG_EQ(dport, expected[i].dport, lines[i]);
+            NS_TEST_EXPECT_MSG_EQ(size, expected[i].size, lines[i]);
+            NS_TEST_EXPECT_MSG_EQ(start, expected[i].start, lines[i]);
+            NS_TEST_EXPECT_MSG_EQ(fct, t.record.GetDuration().GetNanoSeconds(), lines[i]);
+            NS_TEST_EXPECT_MSG_EQ(ideal, t.ideal.GetNanoSeconds(), lines[i]);
+            NS_TEST_EXPECT_MSG_GT_OR_EQ(fct, ideal, "no flow beats its ideal");
+        }
+        // The one-byte flow alone in the fabric at 1 ms: its ideal exactly.
+        NS_TEST_EXPECT_MSG_EQ(result.transfers[3].record.GetDuration(),
+                              result.transfers[3].ideal,
+                              "a lone flow takes its ideal FCT");
+
+        // A lossless incast: pauses and resumes, and the queue monitor.
+        config.flowFile = CreateTempDirFilename("incast.txt");
+        WriteFile(config.flowFile,
+                  "3\n0 6 3 200 1000000 0\n1 6 3 200 1000000 0\n5 6 3 200 1000000 0\n");
+        config.lossless = true;
+        config.buffer = "300KB";
+        config.pfcFile = CreateTempDirFilename("pfc.txt");
+        config.queueInterval = MicroSeconds(10);
+        config.qlenFile = CreateTempDirFilename("qlen.txt");
+        const FabricScenario::Result incast = FabricScenario::Run(config);
+        NS_TEST_EXPECT_MSG_EQ(incast.Count(DrpTransferRecord::SUCCESS), 3, "every flow succeeded");
+        NS_TEST_EXPECT_MSG_EQ(incast.GetDrops(), 0, "nothing dropped");
+        const std::vector<std::string> pfc = ReadLines(config.pfcFile);
+        NS_TEST_ASSERT_MSG_EQ(pfc.size(), incast.pfcEvents.size(), "one line per event");
+        NS_TEST_ASSERT_MSG_GT(pfc.size(), 0, "the incast paused its senders");
+        uint64_t pauses = 0;
+        uint64_t resumes = 0;
+        uint64_t last = 0;
+        for (const std::string& line : pfc)
+        {
+            unsigned long time = 0;
+            unsigned node = 0;
+            unsigned type = 0;
+            unsigned port = 0;
+            unsigned pause = 0;
+            unsigned cls = 0;
+            NS_TEST_ASSERT_MSG_EQ(std::sscanf(line.c_str(),
+                                              "%lu %u %u %u %u %u",
+                                              &time,
+                                              &node,
+                                              &type,
+                                              &port,
+                                              &pause,
+                                              &cls),
+                                  6,
+                                  line);
+            NS_TEST_EXPECT_MSG_GT_OR_EQ(time, last, "in time order");
+            last = time;
+            NS_TEST_EXPECT_MSG_EQ(cls, 3, "the flows' priority group");
+            const bool isSwitch = node == 2 || node == 3 || node == 4 || node == 7;
+            NS_TEST_EXPECT_MSG_EQ(type, isSwitch ? 1U : 0U, "node type: " << line);
+            NS_TEST_EXPECT_MSG_EQ((port >= 1 && port <= (isSwitch ? 4U : 1U)), true, line);
+            (pause == 1 ? pauses : resumes) += 1;
+        }
+        NS_TEST_EXPECT_MSG_EQ(pauses + resumes, pfc.size(), "pause or resume");
+        NS_TEST_EXPECT_MSG_GT(resumes, 0, "and resumed them");
+        NS_TEST_EXPECT_MSG_EQ(incast.rnicPausesReceived + incast.GetPausesReceived(),
+                              pauses + resumes,
+                              "every pause frame's class received, at RNICs and switch ports");
+
+        const std::vector<std::string> qlen = ReadLines(config.qlenFile);
+        NS_TEST_ASSERT_MSG_EQ(qlen.size(), 1 + 12, "time, then the 12 switch ports");
+        NS_TEST_EXPECT_MSG_EQ(qlen[0],
+                              "time: " + std::to_string(incast.queues.back().time.GetNanoSeconds()),
+                              "the last sample's time");
+        const uint64_t ticks = incast.queues.size() / 12;
+        for (size_t i = 1; i < qlen.size(); ++i)
+        {
+            std::istringstream in(qlen[i]);
+            uint64_t node = 0;
+            uint64_t port = 0;
+            in >> node >> port;
+            uint64_t samples = 0;
+            for (uint64_t n = 0; in >> n;)
+            {
+                samples += n;
+            }
+            NS_TEST_EXPECT_MSG_EQ(samples, ticks, "every sample of " << qlen[i]);
+        }
+        NS_TEST_EXPECT_MSG_EQ(qlen[3].rfind("2 3 ", 0), 0, "node 2's third port");
+    }
+};
+
+/**
+ * \ingroup drp-tests
+ * What the files replace cannot be given beside them, and outputs that
+ * would stay empty are refused.
+ */
+class DrpHpccOptionsTestCase : public TestCase
+{
+  public:
+    DrpHpccOptionsTestCase()
+        : TestCase("HPCC files: options they replace, and outputs without content, refused")
+    {
+    }
+
+  private:
+    /// \param config a configuration \param expected Validate()'s message
+    void Expect(const FabricScenario::Config& config, const std::string& expected)
+    {
+        std::string message;
+        try
+        {
+            config.Validate();
+        }
+        catch (const std::invalid_argument& e)
+        {
+            message = e.what();
+        }
+        NS_TEST_EXPECT_MSG_EQ(message, expected, "refused");
+    }
+
+    void DoRun() override
+    {
+        const std::string topology = CreateTempDirFilename("topology.txt");
+        WriteFile(topology, LeafSpineText());
+        FabricScenario::Config config;
+        config.topologyFile = topology;
+        config.hosts = 4;
+        config.fabricRate = DataRate("10Gbps");
+        Expect(config,
+               "topologyFile = " + topology +
+                   " replaces the built-in topologies: leave out hosts, fabricRate");
+        config = FabricScenario::Config();
+        config.flowFile = topology; // refused as a flow file before its content is read
+        config.workload = "poisson";
+        Expect(config, "flowFile = " + topology + " replaces the workload: leave out workload");
+        config = FabricScenario::Config();
+        config.pfcFile = "pfc.txt";
+        Expect(config,
+               "pfcFile = pfc.txt lists pause frames, which only lossless runs send: it needs "
+               "lossless = true");
+        config = FabricScenario::Config();
+        config.qlenFile = "qlen.txt";
+        Expect(config,
+               "qlenFile = qlen.txt writes the queue samples: it needs queueInterval above 0");
+        config = FabricScenario::Config();
+        config.topologyFile = topology;
+        const std::string mixed = CreateTempDirFilename("mixed.txt");
+        std::string text = LeafSpineText();
+        text.replace(text.find("5 3 10Gbps"), 10, "5 3 25Gbps");
+        WriteFile(mixed, text);
+        config.topologyFile = mixed;
+        Expect(config,
+               mixed +
+                   ":5: a host link at 25Gbps, where line 3 has one at 10Gbps: the RNICs of a "
+                   "fabric run share one NIC profile, so the hosts of a topology file share one "
+                   "link rate");
+    }
+};
+
+/**
+ * \ingroup drp-tests
+ * Flow ids of the built-in workloads, as HPCC's analysis scripts tell them
+ * apart: an incast's senders 200, its victims (and every other flow) 100;
+ * lossy links of a topology file drop frames, counted as link drops, and the
+ * transfers recover.
+ */
+class DrpHpccIdsAndLossTestCase : public TestCase
+{
+  public:
+    DrpHpccIdsAndLossTestCase()
+        : TestCase("HPCC files: flow ids of the built-in workloads; a topology file's lossy link")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        FabricScenario::Config config;
+        config.hosts = 5;
+        config.degree = 2;
+        config.victims = 1;
+        const FabricScenario::Result incast = FabricScenario::Run(config);
+        NS_TEST_ASSERT_MSG_EQ(incast.transfers.size(), 3, "two senders and a victim");
+        for (const auto& t : incast.transfers)
+        {
+            NS_TEST_EXPECT_MSG_EQ(t.flowId,
+                                  (t.destination == 0 ? 200 : 100),
+                                  "host " << t.source << " to " << t.destination);
+            NS_TEST_EXPECT_MSG_EQ(t.sourceNode, t.source, "built-in: node id = host index");
+        }
+
+        config = FabricScenario::Config();
+        config.topologyFile = CreateTempDirFilename("topology.txt");
+        std::string text = LeafSpineText();
+        text.replace(text.find("3 6 10Gbps 0.001ms 0"), 20, "3 6 10Gbps 0.001ms 0.1");
+        WriteFile(config.topologyFile, text);
+        config.flowFile = CreateTempDirFilename("flow.txt");
+        WriteFile(config.flowFile, "2\n0 6 3 100 200000 0\n1 5 3 100 200000 0\n");
+        config.timeoutMode = "adaptive";
+        config.ecmpSeed = 1;
+        const FabricScenario::Result lossy = FabricScenario::Run(config);
+        NS_TEST_EXPECT_MSG_GT(lossy.GetDropsIn("link"), 0, "the lossy link dropped frames");
+        NS_TEST_EXPECT_MSG_EQ(lossy.GetDrops(), 0, "no switch queue did");
+        NS_TEST_EXPECT_MSG_EQ(lossy.Count(DrpTransferRecord::SUCCESS), 2, "both recovered");
+    }
+};
+
+/**
+ * \ingroup drp-tests
+ * The files of HPCC's simulator.
+ */
+class DrpHpccTestSuite : public TestSuite
+{
+  public:
+    DrpHpccTestSuite()
+        : TestSuite("drp-hpcc", UNIT)
+    {
+        AddTestCase(new DrpHpccTopologyTestCase, TestCase::QUICK);
+        AddTestCase(new DrpHpccIdealTestCase("traditional"), TestCase::QUICK);
+        AddTestCase(new DrpHpccIdealTestCase("dynamic"), TestCase::QUICK);
+        AddTestCase(new DrpHpccRefusalTestCase, TestCase::QUICK);
+        AddTestCase(new DrpHpccScenarioTestCase, TestCase::QUICK);
+        AddTestCase(new DrpHpccOptionsTestCase, TestCase::QUICK);
+        AddTestCase(new DrpHpccIdsAndLossTestCase, TestCase::QUICK);
+    }
+};
+
+/// The suite's one instance.
+static DrpHpccTestSuite g_drpHpccTestSuite;

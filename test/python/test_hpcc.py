@@ -1,0 +1,209 @@
+"""Users who come from HPCC's simulator: their topology and flow files in,
+fct.txt, pfc.txt and the queue monitor's file out, read as their scripts read
+them (the published column order, not drp's own readers)."""
+
+import pathlib
+import random
+import subprocess
+
+import pytest
+
+import drp
+
+EXAMPLES = pathlib.Path(drp.__file__).resolve().parents[2] / "examples"
+
+#: Leaf-spine of HPCC's file layout: 8 ToRs of 9 hosts (72 hosts, node ids
+#: 0 to 71), then the ToRs (72 to 79) and 4 spines (80 to 83).
+TORS, PER_TOR, SPINES = 8, 9, 4
+HOSTS = TORS * PER_TOR
+
+
+def write_topology(path, host_rate="25Gbps", trunk_rate="100Gbps"):
+    """Write a topology.txt as HPCC's generators do: hosts first, then switches."""
+    tors = [HOSTS + t for t in range(TORS)]
+    spines = [HOSTS + TORS + s for s in range(SPINES)]
+    links = [f"{h} {tors[h // PER_TOR]} {host_rate} 1000ns 0.000000" for h in range(HOSTS)]
+    links += [f"{t} {s} {trunk_rate} 1000ns 0.000000" for t in tors for s in spines]
+    path.write_text(
+        f"{HOSTS + TORS + SPINES} {TORS + SPINES} {len(links)}\n"
+        + " ".join(map(str, tors + spines))
+        + "\n"
+        + "\n".join(links)
+        + "\n"
+    )
+
+
+def write_flows(path, flows):
+    """Write a flow.txt: count, then src dst pg dport size start_time (s)."""
+    path.write_text(
+        f"{len(flows)}\n" + "".join(f"{s} {d} 3 {p} {b} {t:.9f}\n" for s, d, p, b, t in flows)
+    )
+
+
+def random_flows(n, seed=7):
+    """n flows between random hosts, 1 KB to 200 KB, over the first 0.5 ms."""
+    rng = random.Random(seed)
+    flows = []
+    for _ in range(n):
+        src, dst = rng.sample(range(HOSTS), 2)
+        flows.append((src, dst, 100, rng.randint(1000, 200_000), rng.uniform(0, 0.0005)))
+    return sorted(flows, key=lambda f: f[4])
+
+
+def node_of(ip_hex):
+    """HPCC's ip_to_node_id(): (ip >> 8) & 0xffff."""
+    return (int(ip_hex, 16) >> 8) & 0xFFFF
+
+
+def read_fct(path):
+    """fct.txt in its published column order: sip dip sport dport size start fct ideal."""
+    rows = []
+    for line in path.read_text().splitlines():
+        sip, dip, sport, dport, size, start, fct, ideal = line.split()
+        rows.append(
+            {
+                "src": node_of(sip),
+                "dst": node_of(dip),
+                "sport": int(sport),
+                "dport": int(dport),
+                "size": int(size),
+                "start": int(start),
+                "fct": int(fct),
+                "ideal": int(ideal),
+            }
+        )
+    return rows
+
+
+def read_pfc(path):
+    """pfc.txt: time node node_type if_index type (1 pause, 0 resume), then drp's class."""
+    return [tuple(int(x) for x in line.split()) for line in path.read_text().splitlines()]
+
+
+def read_qlen(path):
+    """The queue monitor's file: "time: T", then "node port count0 count1 ..." per port."""
+    lines = path.read_text().splitlines()
+    assert lines[0].startswith("time: ")
+    ports = {}
+    for line in lines[1:]:
+        node, port, *counts = map(int, line.split())
+        ports[(node, port)] = counts
+    return int(lines[0].split()[1]), ports
+
+
+def rnic_fabric(*args, cwd):
+    program = EXAMPLES / "rnic-fabric"
+    if not program.exists():
+        pytest.skip("examples not built")
+    return subprocess.run(
+        [str(program), *args], capture_output=True, text=True, cwd=cwd, timeout=300
+    )
+
+
+def test_a_72_host_run_from_their_files_writes_their_fct_txt(tmp_path):
+    write_topology(tmp_path / "topology.txt")
+    flows = random_flows(120)
+    write_flows(tmp_path / "flow.txt", flows)
+    result = rnic_fabric(
+        "--topology-file=topology.txt",
+        "--flow-file=flow.txt",
+        "--fct-file=fct.txt",
+        "--timeoutMode=adaptive",
+        cwd=tmp_path,
+    )
+    assert result.returncode == 0, result.stderr
+    assert f"topology file topology.txt: {HOSTS} hosts, {TORS + SPINES} switches" in result.stdout
+    rows = read_fct(tmp_path / "fct.txt")
+    assert len(rows) == len(flows)
+    # Every flow of the file, once: its nodes, size, id and start time (ns).
+    assert sorted((r["src"], r["dst"], r["size"], r["dport"], r["start"]) for r in rows) == sorted(
+        (s, d, b, p, round(t * 1e9)) for s, d, p, b, t in flows
+    )
+    # Source ports as HPCC numbers them: from 10000 per host, in file order.
+    for host in {r["src"] for r in rows}:
+        ports = sorted(r["sport"] for r in rows if r["src"] == host)
+        assert ports == list(range(10000, 10000 + len(ports)))
+    # fct_analysis.py's slowdown, $7 / $8: at least 1 but for the port's slot
+    # rests (a nanosecond at most), which the ideal counts from an idle port.
+    assert all(r["fct"] >= r["ideal"] - 1 and r["ideal"] > 0 for r in rows)
+
+
+def test_run_fabric_with_their_files_and_their_three_outputs(tmp_path):
+    write_topology(tmp_path / "topology.txt")
+    # An incast of 8 hosts on other ToRs into host 0 (id 200, as HPCC's
+    # scripts mark incast flows) beside background flows (id 100).
+    senders = [9, 18, 27, 36, 45, 54, 63, 64]
+    flows = [(h, 0, 200, 200_000, 0.0) for h in senders]
+    flows += [(1, 20, 100, 50_000, 0.00001), (30, 2, 100, 50_000, 0.00002)]
+    write_flows(tmp_path / "flow.txt", flows)
+    result = drp.run_fabric(
+        topology_file=str(tmp_path / "topology.txt"),
+        flow_file=str(tmp_path / "flow.txt"),
+        lossless=True,
+        buffer="1MB",
+        timeout_mode="adaptive",
+        queue_interval="10us",
+        fct_file=str(tmp_path / "fct.txt"),
+        pfc_file=str(tmp_path / "pfc.txt"),
+        qlen_file=str(tmp_path / "qlen.txt"),
+    )
+    assert result.counters["host_count"] == HOSTS
+    rows = read_fct(tmp_path / "fct.txt")
+    assert len(rows) == len(flows) == result.summary["successes"]
+    fct = result.fct
+    assert list(fct.columns) == list(drp.fabric.FCT_COLUMNS)
+    assert [(r["src"], r["dst"], r["sport"], r["dport"], r["fct"]) for r in rows] == list(
+        fct[["source_node", "destination_node", "source_port", "flow_id", "fct_ns"]].itertuples(
+            index=False, name=None
+        )
+    )
+    assert sorted(fct.flow_id) == [100, 100] + [200] * 8
+
+    events = read_pfc(tmp_path / "pfc.txt")
+    assert events, "the incast paused someone"
+    frame = result.pfc_events
+    assert len(frame) == len(events)
+    assert [e[0] for e in events] == [round(t * 1e9) for t in frame.time_s]
+    assert {e[2] for e in events} <= {0, 1}
+    assert all((e[2] == 1) == (e[1] >= HOSTS) for e in events), "switches are nodes 72 to 83"
+    assert {e[5] for e in events} == {3}, "the flows' priority group"
+    assert sum(e[4] for e in events) == int(frame.pause.sum())
+
+    last, ports = read_qlen(tmp_path / "qlen.txt")
+    assert last == round(result.queues.time_s.iloc[-1] * 1e9)
+    # Every switch port, numbered as HPCC's interfaces (from 1).
+    assert len(ports) == TORS * (PER_TOR + SPINES) + SPINES * TORS
+    ticks = len(result.queues) // len(ports)
+    assert all(sum(counts) == ticks for counts in ports.values())
+    # Host 0's ToR port (node 72, interface 1) held most of the incast.
+    assert len(ports[(HOSTS, 1)]) > 1
+
+
+def test_files_that_are_not_theirs_are_refused_with_file_and_line(tmp_path):
+    write_topology(tmp_path / "topology.txt")
+    write_flows(tmp_path / "flow.txt", [(0, 75, 100, 1000, 0.0)])
+    result = rnic_fabric(
+        "--topology-file=topology.txt", "--flow-file=flow.txt", cwd=tmp_path
+    )
+    assert result.returncode == 1
+    assert (
+        "error: flow.txt:2: node 75 is not a host of the fabric (its 72 hosts have the node ids "
+        "0 to 71)" in result.stderr
+    )
+    result = rnic_fabric("--topology-file=topology.txt", "--hosts=4", cwd=tmp_path)
+    assert "replaces the built-in topologies: leave out hosts" in result.stderr
+    with pytest.raises(ValueError, match="flow.txt replaces the workload: leave out workload"):
+        drp.run_fabric(flow_file=str(tmp_path / "flow.txt"), workload="permutation")
+
+
+def test_a_flow_file_on_a_built_in_topology_names_hosts_by_index(tmp_path):
+    write_flows(tmp_path / "flow.txt", [(0, 8, 100, 4096, 0.0), (8, 0, 7, 4096, 0.0001)])
+    result = drp.run_fabric(flow_file=str(tmp_path / "flow.txt"), hosts=9)
+    assert sorted(zip(result.transfers.source, result.transfers.destination)) == [(0, 8), (8, 0)]
+    assert sorted(result.fct.flow_id) == [7, 100]
+
+
+def test_output_files_are_no_campaign_parameters(tmp_path):
+    campaign = drp.FabricCampaign(tmp_path / "runs.db")
+    with pytest.raises(ValueError, match="fct_file = 'fct.txt': captures are not a campaign"):
+        campaign.run({"fct_file": "fct.txt"}, repetitions=1)
