@@ -35,6 +35,7 @@ from drp.experiment import RunResult, parameters, run, summarize
 from drp.fabric import (
     FabricRunResult,
     fabric_parameters,
+    hpcc_config,
     run_fabric,
     slowdown_by_size,
     summarize_fabric,
@@ -52,6 +53,7 @@ __all__ = [
     "RunResult",
     "__version__",
     "fabric_parameters",
+    "hpcc_config",
     "mean_interval",
     "param_combinations",
     "parameters",

@@ -19,6 +19,7 @@ Campaigns of fabric experiments: :class:`drp.FabricCampaign`.
 from __future__ import annotations
 
 import math
+import os
 import warnings
 from functools import cached_property
 from typing import TYPE_CHECKING, Any, Mapping, Sequence
@@ -426,6 +427,7 @@ def run_fabric(
     nic: str = "auto",
     payload: int = 1024,
     mtu: int = 1500,
+    ecn_by_rate: str = "",
     topology_file: str = "",
     flow_file: str = "",
     fct_file: str = "",
@@ -480,7 +482,9 @@ def run_fabric(
     "200g-pcie4x16" and "400g-pcie5x16" that reaches host_rate, server RNICs
     of that rate and PCIe; or one of those names; host_rate sets the port's
     rate), payload (bytes per data frame, 1 to mtu - 32) and mtu (every
-    port's MTU, 46 to 9216; 9000 for jumbo frames), topology_file and
+    port's MTU, 46 to 9216; 9000 for jumbo frames), ecn_by_rate (ecn:
+    thresholds per port rate, "RATE:KMIN:KMAX:PMAX,...", in place of ecn_min,
+    ecn_max and ecn_pmax, as HPCC's KMIN_MAP, KMAX_MAP, PMAX_MAP), topology_file and
     flow_file (files of HPCC's simulator, topology.txt and flow.txt: a fabric
     and flows of their own instead of topology, its counts, host_rate and
     fabric_rate, and of the workload's parameters, which must be left out),
@@ -505,3 +509,21 @@ def run_fabric(
         note = result.queue_note.removeprefix("note: ").replace("queueInterval", "queue_interval")
         warnings.warn(note, RuntimeWarning, stacklevel=3)
     return result
+
+
+def hpcc_config(path: str | os.PathLike[str]) -> tuple[dict[str, Any], list[str]]:
+    """Read a config.txt of HPCC's simulator as the fabric experiment it describes.
+
+    Returns ``(params, notes)``: ``params`` are :func:`run_fabric`'s
+    parameters (its topology and flow files, read relative to the current
+    directory as HPCC's simulator reads them; its congestion control, ECN
+    thresholds per rate, buffer and output files; ns-3 attribute defaults in
+    ``params["defaults"]``), ready for ``run_fabric(**params)`` or a
+    campaign grid; ``notes`` name, key by key, what drp does not follow as
+    HPCC's simulator does. Raises ``ValueError`` for a key or value it
+    cannot run (an unknown key, ``CC_MODE`` 3, 7 or 10, ...), naming the
+    file and the line. drp's table of every key is in drp.rst, "Coming from
+    HPCC's simulator".
+    """
+    raw = _drp.read_hpcc_config(os.fspath(path))
+    return dict(raw["params"]), list(raw["notes"])

@@ -189,6 +189,7 @@ LATER_PARAMETERS = {
 #: kept apart because runs of the paper's kind had them from the start).
 LATER_FABRIC_PARAMETERS: dict[str, Any] = {
     "defaults": {},
+    "ecn_by_rate": "",
     "topology_file": "",
     "flow_file": "",
     "fct_file": "",

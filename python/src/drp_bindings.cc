@@ -22,6 +22,7 @@
 #include "ns3/drp-check.h"
 #include "ns3/drp-scenario.h"
 #include "ns3/fabric-scenario.h"
+#include "ns3/hpcc-config.h"
 #include "ns3/nic-profile.h"
 #include "ns3/simulator.h"
 #include "ns3/strict-options.h"
@@ -546,6 +547,12 @@ Fields<FabricConfig>()
                   "mtu",
                   "every port's MTU, RNICs and switches, 46 to 9216 (9000: jumbo frames)",
                   &C::mtu),
+        MakeField("ecn_by_rate",
+                  "ecnByRate",
+                  "ecn: thresholds per port rate, \"RATE:KMIN:KMAX:PMAX,...\" (e.g. "
+                  "\"25Gbps:100KB:400KB:0.2\"), in place of ecn_min, ecn_max and ecn_pmax, as "
+                  "HPCC's KMIN_MAP, KMAX_MAP and PMAX_MAP (\"\": none)",
+                  &C::ecnByRate),
         MakeField("topology_file",
                   "topologyFile",
                   "a topology file of HPCC's simulator (topology.txt), instead of topology, its "
@@ -1072,6 +1079,42 @@ PYBIND11_MODULE(_drp, m)
           "timeouts, retransmissions), 'ports' (one entry per switch port that carried "
           "traffic), 'counters' and 'version'. Raises TypeError for an unknown parameter or a "
           "wrong type, ValueError for an invalid value.");
+
+    m.def(
+        "read_hpcc_config",
+        [](const std::string& path) {
+            HpccConfig hpcc = [&path]() {
+                try
+                {
+                    return HpccConfig::Read(path);
+                }
+                catch (const std::invalid_argument& e)
+                {
+                    throw py::value_error(e.what());
+                }
+            }();
+            py::list mappings;
+            for (const auto& m : hpcc.GetMappings())
+            {
+                py::dict row;
+                row["key"] = m.key;
+                row["value"] = m.value;
+                row["line"] = m.line;
+                row["drp"] = m.drp;
+                mappings.append(row);
+            }
+            py::dict dict;
+            dict["params"] = ToDict(hpcc.GetFabricConfig());
+            dict["mappings"] = mappings;
+            dict["notes"] = hpcc.GetNotes();
+            return dict;
+        },
+        py::arg("path"),
+        "read_hpcc_config(path) -> dict\n\n"
+        "Reads a config.txt of HPCC's simulator (HpccConfig::Read) and returns 'params' (the "
+        "fabric experiment it describes, run_fabric's parameters), 'mappings' (each key, its "
+        "value, line and what it became) and 'notes' (the keys drp does not follow as HPCC's "
+        "simulator does). Raises ValueError for a key or value it cannot run.");
 
     m.def(
         "slowdown_by_size",

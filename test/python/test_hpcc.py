@@ -207,3 +207,91 @@ def test_output_files_are_no_campaign_parameters(tmp_path):
     campaign = drp.FabricCampaign(tmp_path / "runs.db")
     with pytest.raises(ValueError, match="fct_file = 'fct.txt': captures are not a campaign"):
         campaign.run({"fct_file": "fct.txt"}, repetitions=1)
+
+
+#: A config.txt in the layout of HPCC's run.py (DCTCP: KMIN = KMAX, a step).
+CONFIG = """ENABLE_QCN 1
+USE_DYNAMIC_PFC_THRESHOLD 1
+
+PACKET_PAYLOAD_SIZE 1000
+
+TOPOLOGY_FILE topology.txt
+FLOW_FILE flow.txt
+TRACE_FILE trace.txt
+TRACE_OUTPUT_FILE mix.tr
+FCT_OUTPUT_FILE fct_dctcp.txt
+PFC_OUTPUT_FILE pfc_dctcp.txt
+
+SIMULATOR_STOP_TIME 4.00
+
+CC_MODE {mode}
+EWMA_GAIN 0.0625
+RATE_AI 10Mb/s
+RATE_HAI 10Mb/s
+DCTCP_RATE_AI 615Mb/s
+L2_ACK_INTERVAL 1
+HAS_WIN 1
+ACK_HIGH_PRIO 0
+LINK_DOWN 0 0 0
+KMAX_MAP 2 25000000000 75 100000000000 300
+KMIN_MAP 2 25000000000 75 100000000000 300
+PMAX_MAP 2 25000000000 1.00 100000000000 1.00
+BUFFER_SIZE 8
+QLEN_MON_FILE qlen_dctcp.txt
+QLEN_MON_START 2000000000
+QLEN_MON_END 3000000000
+"""
+
+
+def drp_hpcc_config(*args, cwd):
+    program = EXAMPLES / "drp-hpcc-config"
+    if not program.exists():
+        pytest.skip("examples not built")
+    return subprocess.run(
+        [str(program), *args], capture_output=True, text=True, cwd=cwd, timeout=300
+    )
+
+
+def test_drp_hpcc_config_runs_their_config_and_names_what_it_does_not_follow(tmp_path):
+    write_topology(tmp_path / "topology.txt")
+    flows = [(h, 0, 200, 100_000, 0.0) for h in (9, 18, 27, 36)] + random_flows(40)
+    write_flows(tmp_path / "flow.txt", flows)
+    (tmp_path / "config.txt").write_text(CONFIG.format(mode=8))
+    result = drp_hpcc_config("config.txt", "--show", "--queueInterval=20us", cwd=tmp_path)
+    assert result.returncode == 0, result.stderr
+    assert "CC_MODE                    8                        cc = dctcp" in result.stdout
+    assert "ns3::DrpDctcp::G = 0.0625" in result.stdout
+    for key in ("TRACE_FILE", "SIMULATOR_STOP_TIME", "DCTCP_RATE_AI", "HAS_WIN", "QLEN_MON_START"):
+        assert f"note: {key} (line " in result.stderr
+    rows = read_fct(tmp_path / "fct_dctcp.txt")
+    assert len(rows) == len(flows)
+    assert sum(r["dport"] == 200 for r in rows) == 4
+    assert (tmp_path / "pfc_dctcp.txt").exists()
+    last, ports = read_qlen(tmp_path / "qlen_dctcp.txt")
+    assert last > 0 and len(ports) == TORS * (PER_TOR + SPINES) + SPINES * TORS
+
+    (tmp_path / "config.txt").write_text(CONFIG.format(mode=3))
+    result = drp_hpcc_config("config.txt", cwd=tmp_path)
+    assert result.returncode == 1
+    assert (
+        "error: config.txt:15: CC_MODE 3 is HPCC, which drp does not have yet (drp has 1, "
+        "DCQCN, and 8, DCTCP)" in result.stderr
+    )
+
+
+def test_hpcc_config_gives_run_fabric_its_parameters(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)  # HPCC's simulator reads the files it names from here
+    write_topology(tmp_path / "topology.txt")
+    write_flows(tmp_path / "flow.txt", random_flows(10))
+    (tmp_path / "config.txt").write_text(CONFIG.format(mode=8))
+    params, notes = drp.hpcc_config("config.txt")
+    assert params["cc"] == "dctcp" and params["lossless"] and params["payload"] == 1000
+    assert params["ecn_by_rate"] == "25Gbps:75000B:75001B:1,100Gbps:300000B:300001B:1"
+    assert params["defaults"]["ns3::DrpDctcp::G"] == "0.0625"
+    assert any(note.startswith("HAS_WIN (line 21)") for note in notes)
+    result = drp.run_fabric(**params)
+    assert result.summary["successes"] == 10
+    assert len(read_fct(tmp_path / "fct_dctcp.txt")) == 10
+    (tmp_path / "config.txt").write_text(CONFIG.format(mode=7))
+    with pytest.raises(ValueError, match="config.txt:15: CC_MODE 7 is TIMELY"):
+        drp.hpcc_config("config.txt")

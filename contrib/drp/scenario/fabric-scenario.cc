@@ -120,6 +120,112 @@ TraceRates(FabricHelper& fabric, FabricScenario::Result& result)
     }
 }
 
+/// ECN thresholds of one port: Kmin, Kmax, Pmax.
+struct EcnThresholds
+{
+    QueueSize kmin; //!< MinThreshold
+    QueueSize kmax; //!< MaxThreshold
+    double pmax{0}; //!< MaxProbability
+};
+
+/**
+ * \param text ecnByRate, "RATE:KMIN:KMAX:PMAX,..." (commas or spaces between)
+ * \return the thresholds by rate, bit/s (std::invalid_argument naming the
+ *         entry and what is wrong with it)
+ */
+std::map<uint64_t, EcnThresholds>
+ParseEcnByRate(const std::string& text)
+{
+    std::map<uint64_t, EcnThresholds> byRate;
+    std::string entries = text;
+    std::replace(entries.begin(), entries.end(), ',', ' ');
+    std::istringstream in(entries);
+    for (std::string entry; in >> entry;)
+    {
+        const std::string what = "ecnByRate entry \"" + entry + "\"";
+        std::vector<std::string> parts;
+        std::istringstream fields(entry);
+        for (std::string part; std::getline(fields, part, ':');)
+        {
+            parts.push_back(part);
+        }
+        const std::optional<DataRate> rate =
+            parts.size() == 4 ? drp::ParseDataRate(parts[0]) : std::nullopt;
+        if (!rate)
+        {
+            throw std::invalid_argument(what + " is not RATE:KMIN:KMAX:PMAX (e.g. "
+                                               "25Gbps:100KB:400KB:0.2)");
+        }
+        EcnThresholds t{ParseQueueSize(parts[1], what + " KMIN"),
+                        ParseQueueSize(parts[2], what + " KMAX"),
+                        drp::ParseStrict<double>(what + " PMAX", parts[3])};
+        if (t.kmin.GetUnit() != t.kmax.GetUnit() || t.kmin.GetValue() >= t.kmax.GetValue())
+        {
+            throw std::invalid_argument(what + ": KMIN must be below KMAX, in the same unit");
+        }
+        drp::RequireInRange(what + " PMAX", t.pmax, 0.0, 1.0);
+        if (!byRate.emplace(rate->GetBitRate(), t).second)
+        {
+            throw std::invalid_argument(what + ": its rate is listed twice");
+        }
+    }
+    return byRate;
+}
+
+/**
+ * \param config the experiment (ecn)
+ * \param fabric the fabric
+ * \param sw a switch index
+ * \param port one of its ports
+ * \return the port's thresholds: of its rate in ecnByRate, else ecnMin, ecnMax, ecnPmax
+ */
+EcnThresholds
+GetEcnThresholds(const FabricScenario::Config& config,
+                 const FabricHelper& fabric,
+                 uint32_t sw,
+                 uint32_t port)
+{
+    if (config.ecnByRate.empty())
+    {
+        return {QueueSize(config.ecnMin), QueueSize(config.ecnMax), config.ecnPmax};
+    }
+    const DataRate rate = fabric.GetSwitch(sw)->GetPort(port)->GetDataRate();
+    const auto byRate = ParseEcnByRate(config.ecnByRate);
+    auto it = byRate.find(rate.GetBitRate());
+    if (it == byRate.end())
+    {
+        throw std::invalid_argument("ecnByRate = " + config.ecnByRate + " has no thresholds for " +
+                                    drp::ShowDataRate(rate) + ", the rate of port " +
+                                    std::to_string(port) + " of switch node " +
+                                    std::to_string(fabric.GetSwitchNodeId(sw)) +
+                                    ": list every switch port's rate");
+    }
+    return it->second;
+}
+
+/**
+ * Gives every switch port's marking queue the thresholds of its rate
+ * (ecnByRate; lossy fabrics: the lossless ones get theirs in MakeLossless()).
+ * \param config the experiment (ecn, ecnByRate)
+ * \param fabric the fabric
+ */
+void
+ApplyEcnByRate(const FabricScenario::Config& config, const FabricHelper& fabric)
+{
+    for (uint32_t s = 0; s < fabric.GetSwitches().GetN(); ++s)
+    {
+        Ptr<EcmpSwitchNetDevice> sw = fabric.GetSwitch(s);
+        for (uint32_t p = 0; p < sw->GetNPorts(); ++p)
+        {
+            const EcnThresholds t = GetEcnThresholds(config, fabric, s, p);
+            Ptr<Queue<Packet>> queue = sw->GetPort(p)->GetQueue();
+            queue->SetAttribute("MinThreshold", QueueSizeValue(t.kmin));
+            queue->SetAttribute("MaxThreshold", QueueSizeValue(t.kmax));
+            queue->SetAttribute("MaxProbability", DoubleValue(t.pmax));
+        }
+    }
+}
+
 /**
  * \param port a switch port
  * \param classes with PFC: every class queue's too (made here if not yet)
@@ -192,27 +298,32 @@ void
 MakeLossless(const FabricScenario::Config& config, FabricHelper& fabric)
 {
     const QueueSize buffer = ParseQueueSize(config.buffer, "buffer");
-    ObjectFactory queues;
-    if (config.ecn)
-    {
-        queues.SetTypeId(EcnMarkingQueue::GetTypeId()); // its name ends in <Packet>
-        queues.Set("MinThreshold", QueueSizeValue(QueueSize(config.ecnMin)));
-        queues.Set("MaxThreshold", QueueSizeValue(QueueSize(config.ecnMax)));
-        queues.Set("MaxProbability", DoubleValue(config.ecnPmax));
-    }
-    else
-    {
-        queues.SetTypeId("ns3::DropTailQueue<Packet>");
-    }
-    queues.Set("MaxSize", QueueSizeValue(buffer));
+    // The RNICs' classes are the lossless ones (DrpClass may come from a flow file).
+    const Ptr<RnicNetDevice> rnic = fabric.GetRnic(0);
+    const uint8_t lossless = (1U << rnic->GetDrpClass()) | (1U << rnic->GetDrpControlClass());
     for (uint32_t s = 0; s < fabric.GetSwitches().GetN(); ++s)
     {
         Ptr<EcmpSwitchNetDevice> sw = fabric.GetSwitch(s);
         for (uint32_t p = 0; p < sw->GetNPorts(); ++p)
         {
+            ObjectFactory queues;
+            if (config.ecn)
+            {
+                const EcnThresholds t = GetEcnThresholds(config, fabric, s, p);
+                queues.SetTypeId(EcnMarkingQueue::GetTypeId()); // its name ends in <Packet>
+                queues.Set("MinThreshold", QueueSizeValue(t.kmin));
+                queues.Set("MaxThreshold", QueueSizeValue(t.kmax));
+                queues.Set("MaxProbability", DoubleValue(t.pmax));
+            }
+            else
+            {
+                queues.SetTypeId("ns3::DropTailQueue<Packet>");
+            }
+            queues.Set("MaxSize", QueueSizeValue(buffer));
             sw->GetPort(p)->SetAttribute("PfcQueue", ObjectFactoryValue(queues));
         }
         Ptr<SwitchBuffer> mmu = CreateObject<SwitchBuffer>();
+        mmu->SetAttribute("LosslessClasses", UintegerValue(lossless));
         mmu->SetAttribute("BufferSize", UintegerValue(buffer.GetValue()));
         mmu->SetAttribute(
             "ThresholdMode",
@@ -662,6 +773,12 @@ FabricScenario::Config::Validate() const
                                     ", in the same unit (p or B)");
     }
     drp::RequireInRange("ecnPmax", ecnPmax, 0.0, 1.0);
+    ParseEcnByRate(ecnByRate);
+    if (!ecnByRate.empty() && !ecn)
+    {
+        throw std::invalid_argument("ecnByRate = " + ecnByRate +
+                                    " gives marking thresholds: it needs ecn = true");
+    }
     if (ParseQueueSize(buffer, "buffer").GetUnit() != QueueSizeUnit::BYTES)
     {
         throw std::invalid_argument("buffer = " + buffer +
@@ -968,6 +1085,12 @@ FabricScenario::Config::AddToCommandLine(CommandLine& cmd, drp::StrictOptions& s
     cmd.AddValue("ecnMin", "ecn: Kmin, marking starts above it (QueueSize: 4KB, 5p)", ecnMin);
     cmd.AddValue("ecnMax", "ecn: Kmax, every frame marked from it (QueueSize)", ecnMax);
     strict.AddValue(cmd, "ecnPmax", "ecn: marking probability just below Kmax (0 to 1)", ecnPmax);
+    strict.AddValue(
+        cmd,
+        "ecnByRate",
+        "ecn: thresholds per port rate, RATE:KMIN:KMAX:PMAX,... (25Gbps:100KB:400KB:0.2), "
+        "in place of ecnMin, ecnMax and ecnPmax, as HPCC's KMIN_MAP, KMAX_MAP, PMAX_MAP",
+        ecnByRate);
     cmd.AddValue("cc",
                  "the RNICs' congestion control: none, dcqcn (rate, on CNPs) or dctcp (window, "
                  "every CE mark echoed); dcqcn and dctcp need ecn",
@@ -1462,6 +1585,10 @@ FabricScenario::RunValidated(const Config& config)
         rnic.SetTransportAttribute("CnpInterval", TimeValue(Seconds(0))); // an echo per mark
     }
     std::unique_ptr<FabricHelper> fabric = BuildFabric(config, rnic, links);
+    if (config.ecn && !config.ecnByRate.empty())
+    {
+        ApplyEcnByRate(config, *fabric);
+    }
     if (config.lossless)
     {
         MakeLossless(config, *fabric);

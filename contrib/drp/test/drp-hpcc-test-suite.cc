@@ -8,6 +8,7 @@
 #include "ns3/ethernet-channel.h"
 #include "ns3/fabric-scenario.h"
 #include "ns3/fabric-workload-helper.h"
+#include "ns3/hpcc-config.h"
 #include "ns3/hpcc-flow-list.h"
 #include "ns3/hpcc-topology-fabric-helper.h"
 #include "ns3/hpcc-topology.h"
@@ -610,6 +611,187 @@ class DrpHpccIdsAndLossTestCase : public TestCase
 
 /**
  * \ingroup drp-tests
+ * A config.txt of HPCC's shape: each key mapped to drp's option or
+ * attribute, the rest noted by name; schemes drp does not have, unknown
+ * keys and settings it cannot run refused with the line.
+ */
+class DrpHpccConfigTestCase : public TestCase
+{
+  public:
+    DrpHpccConfigTestCase()
+        : TestCase("HPCC files: config.txt mapped key by key, refused or noted by name")
+    {
+    }
+
+  private:
+    /**
+     * \param extra keys beside the files' and DCQCN's
+     * \return a config in the layout of HPCC's run.py
+     */
+    std::string Config(const std::string& extra) const
+    {
+        return "ENABLE_QCN 1\nUSE_DYNAMIC_PFC_THRESHOLD 0\n\nPACKET_PAYLOAD_SIZE 1000\n\n"
+               "TOPOLOGY_FILE " +
+               m_topology + "\nFLOW_FILE " + m_flows + "\nFCT_OUTPUT_FILE " + m_fct +
+               "\n\nCC_MODE 1\nALPHA_RESUME_INTERVAL 1\nRATE_DECREASE_INTERVAL 4\nRP_TIMER "
+               "300\nEWMA_GAIN 0.00390625\nFAST_RECOVERY_TIMES 1\nRATE_AI 5Mb/s\nRATE_HAI "
+               "50Mb/s\nMIN_RATE 1000Mb/s\nL2_ACK_INTERVAL 1\nU_TARGET 0.95\n"
+               "KMAX_MAP 2 10000000000 400 40000000000 1600\n"
+               "KMIN_MAP 2 10000000000 100 40000000000 1600\n"
+               "PMAX_MAP 2 10000000000 0.20 40000000000 0.5\nBUFFER_SIZE 2\n" +
+               extra;
+    }
+
+    /**
+     * \param text the config
+     * \return what Read() refused it with after "PATH:", or "" if it did not
+     */
+    std::string Refusal(const std::string& text)
+    {
+        const std::string path = CreateTempDirFilename("config.txt");
+        WriteFile(path, text);
+        try
+        {
+            HpccConfig::Read(path);
+        }
+        catch (const std::invalid_argument& e)
+        {
+            const std::string message = e.what();
+            return message.rfind(path + ":", 0) == 0 ? message.substr(path.size() + 1) : message;
+        }
+        return "";
+    }
+
+    void DoRun() override
+    {
+        m_topology = CreateTempDirFilename("topology.txt");
+        WriteFile(m_topology, LeafSpineText());
+        m_flows = CreateTempDirFilename("flow.txt");
+        WriteFile(m_flows, "2\n0 6 3 100 20000 0\n5 1 3 100 20000 0.000001\n");
+        m_fct = CreateTempDirFilename("fct.txt");
+        const std::string path = CreateTempDirFilename("config.txt");
+        WriteFile(path, Config("ACK_HIGH_PRIO 1\nHAS_WIN 1\n"));
+        const HpccConfig hpcc = HpccConfig::Read(path);
+        const FabricScenario::Config& c = hpcc.GetFabricConfig();
+        NS_TEST_EXPECT_MSG_EQ(c.lossless, true, "HPCC's fabric is lossless");
+        NS_TEST_EXPECT_MSG_EQ(c.ecn, true, "ENABLE_QCN");
+        NS_TEST_EXPECT_MSG_EQ(c.threshold, "static", "USE_DYNAMIC_PFC_THRESHOLD 0");
+        NS_TEST_EXPECT_MSG_EQ(c.payload, 1000, "PACKET_PAYLOAD_SIZE");
+        NS_TEST_EXPECT_MSG_EQ(c.cc, "dcqcn", "CC_MODE 1");
+        NS_TEST_EXPECT_MSG_EQ(c.buffer, "2097152B", "BUFFER_SIZE, MB of 2^20 bytes");
+        NS_TEST_EXPECT_MSG_EQ(c.ackEvery, 1, "L2_ACK_INTERVAL 1: every frame");
+        NS_TEST_EXPECT_MSG_EQ(c.pfcFile, "pfc.txt", "HPCC's default PFC_OUTPUT_FILE");
+        NS_TEST_EXPECT_MSG_EQ(c.ecnByRate,
+                              "10Gbps:100000B:400000B:0.2,40Gbps:1600000B:1600001B:0.5",
+                              "the maps in KB; KMIN = KMAX marks above it, as HPCC's step");
+        const std::map<std::string, std::string> defaults{
+            {"ns3::DrpDcqcn::AlphaInterval", "1000ns"},
+            {"ns3::DrpDcqcn::IncreaseInterval", "300000ns"},
+            {"ns3::DrpDcqcn::G", "0.00390625"},
+            {"ns3::DrpDcqcn::FastRecoverySteps", "1"},
+            {"ns3::DrpDcqcn::RateAi", "5Mbps"},
+            {"ns3::DrpDcqcn::RateHai", "50Mbps"},
+            {"ns3::DrpDcqcn::MinRate", "1Gbps"},
+            {"ns3::DrpDcqcn::ReferenceRate", "0bps"},
+            {"ns3::DrpDcqcn::ByteCounter", "0"},
+            {"ns3::DrpTransport::CnpInterval", "4000ns"},
+            {"ns3::RnicNetDevice::DrpControlClass", "7"}};
+        NS_TEST_EXPECT_MSG_EQ((c.defaults == defaults), true, "the attributes the keys set");
+        NS_TEST_ASSERT_MSG_EQ(hpcc.GetMappings().size(), 23, "every key, in file order");
+        NS_TEST_EXPECT_MSG_EQ(hpcc.GetMappings()[0].drp, "ecn", "ENABLE_QCN");
+        std::string notes;
+        for (const auto& note : hpcc.GetNotes())
+        {
+            notes += note.substr(0, note.find(':')) + ";";
+        }
+        NS_TEST_EXPECT_MSG_EQ(notes,
+                              "RATE_DECREASE_INTERVAL (line 12);U_TARGET (line 20);ACK_HIGH_PRIO "
+                              "(line 25);HAS_WIN (line 26);",
+                              "the keys drp does not follow as HPCC does, named");
+
+        // It runs, and writes fct.txt where FCT_OUTPUT_FILE says.
+        FabricScenario::Config run = c;
+        run.pfcFile = CreateTempDirFilename("pfc.txt");
+        const FabricScenario::Result result = FabricScenario::Run(run);
+        NS_TEST_EXPECT_MSG_EQ(result.Count(DrpTransferRecord::SUCCESS), 2, "both flows");
+        NS_TEST_EXPECT_MSG_EQ(ReadLines(m_fct).size(), 2, "fct.txt");
+
+        NS_TEST_EXPECT_MSG_EQ(Refusal(Config("")), "", "the base config is valid");
+        NS_TEST_EXPECT_MSG_EQ(Refusal(Config("CC_MODE 3\n")),
+                              "25: CC_MODE is given twice (line 10 is the first)",
+                              "a key twice");
+        std::string hpccMode = Config("");
+        hpccMode.replace(hpccMode.find("CC_MODE 1"), 9, "CC_MODE 3");
+        NS_TEST_EXPECT_MSG_EQ(Refusal(hpccMode),
+                              "10: CC_MODE 3 is HPCC, which drp does not have yet (drp has 1, "
+                              "DCQCN, and 8, DCTCP)",
+                              "HPCC, named");
+        hpccMode.replace(hpccMode.find("CC_MODE 3"), 9, "CC_MODE 7");
+        NS_TEST_EXPECT_MSG_EQ(Refusal(hpccMode),
+                              "10: CC_MODE 7 is TIMELY, which drp does not have yet (drp has 1, "
+                              "DCQCN, and 8, DCTCP)",
+                              "TIMELY, named");
+        hpccMode.replace(hpccMode.find("CC_MODE 7"), 9, "CC_MODE 2");
+        NS_TEST_EXPECT_MSG_EQ(Refusal(hpccMode),
+                              "10: CC_MODE 2 is no scheme of HPCC's simulator that drp has (1: "
+                              "DCQCN, 8: DCTCP)",
+                              "an unknown scheme");
+        NS_TEST_EXPECT_MSG_EQ(Refusal(Config("ENABLE_PFC 1\n")),
+                              "25: unknown key \"ENABLE_PFC\" (HPCC's simulator would read its "
+                              "value as the next key)",
+                              "an unknown key");
+        NS_TEST_EXPECT_MSG_EQ(Refusal(Config("LINK_DOWN 1000 320 340\n")),
+                              "25: LINK_DOWN 1000 320 340: link failures are not modelled (\"0 "
+                              "0 0\": none)",
+                              "a link failure");
+        NS_TEST_EXPECT_MSG_EQ(Refusal(Config("ERROR_RATE_PER_LINK 0.01\n")),
+                              "25: ERROR_RATE_PER_LINK above 0 is not supported: give each "
+                              "link's error rate in the topology file",
+                              "a default error rate");
+        std::string noAi = Config("");
+        noAi.erase(noAi.find("RATE_AI 5Mb/s\n"), 14);
+        NS_TEST_EXPECT_MSG_EQ(Refusal(noAi),
+                              "1: CC_MODE 1 (DCQCN) needs RATE_AI and RATE_HAI, as HPCC's "
+                              "simulator does",
+                              "DCQCN without its steps");
+        std::string ackInterval = Config("");
+        ackInterval.replace(ackInterval.find("L2_ACK_INTERVAL 1"), 17, "L2_ACK_INTERVAL 1500");
+        NS_TEST_EXPECT_MSG_EQ(Refusal(ackInterval),
+                              "19: L2_ACK_INTERVAL 1500 bytes is no whole number of frames of "
+                              "PACKET_PAYLOAD_SIZE 1000",
+                              "an interval of part of a frame");
+        std::string missingRate = Config("");
+        missingRate.replace(missingRate.find("PMAX_MAP 2"), 10, "PMAX_MAP 1");
+        missingRate.replace(missingRate.find(" 40000000000 0.5"), 16, "");
+        NS_TEST_EXPECT_MSG_EQ(Refusal(missingRate),
+                              "1: PMAX_MAP has no value for 40000000000 bit/s, which another map "
+                              "lists (HPCC's simulator needs all three for each port rate)",
+                              "a rate without all three thresholds");
+        FabricScenario::Config noThresholds = c;
+        noThresholds.ecnByRate = "40Gbps:1600000B:1600001B:0.5";
+        std::string message;
+        try
+        {
+            FabricScenario::Run(noThresholds);
+        }
+        catch (const std::invalid_argument& e)
+        {
+            message = e.what();
+        }
+        NS_TEST_EXPECT_MSG_EQ(message,
+                              "ecnByRate = 40Gbps:1600000B:1600001B:0.5 has no thresholds for "
+                              "10Gbps, the rate of port 0 of switch node 2: list every switch "
+                              "port's rate",
+                              "a port rate without thresholds, as HPCC's simulator asserts");
+    }
+
+    std::string m_topology; //!< the topology file
+    std::string m_flows;    //!< the flow file
+    std::string m_fct;      //!< the fct file
+};
+
+/**
+ * \ingroup drp-tests
  * The files of HPCC's simulator.
  */
 class DrpHpccTestSuite : public TestSuite
@@ -625,6 +807,7 @@ class DrpHpccTestSuite : public TestSuite
         AddTestCase(new DrpHpccScenarioTestCase, TestCase::QUICK);
         AddTestCase(new DrpHpccOptionsTestCase, TestCase::QUICK);
         AddTestCase(new DrpHpccIdsAndLossTestCase, TestCase::QUICK);
+        AddTestCase(new DrpHpccConfigTestCase, TestCase::QUICK);
     }
 };
 
