@@ -394,10 +394,13 @@ def victim_params(run):
         "receiver": hosts,
         "degree": VICTIM_DEGREE,
         "bytes": INCAST_BYTES,
-        "victim_bytes": VICTIM_BYTES,
-        "buffer": INCAST_DEGREES[VICTIM_DEGREE],
     }
     params.update(VICTIM_RUNS[run])
+    # Each option only where it has an effect (FabricScenario refuses it elsewhere).
+    if params.get("victims", 0) > 0:
+        params["victim_bytes"] = VICTIM_BYTES
+    if params["lossless"]:
+        params["buffer"] = INCAST_DEGREES[VICTIM_DEGREE]
     return params
 
 

@@ -379,12 +379,52 @@ def test_rnic_fabric_says_why_a_poisson_run_has_no_flow():
     )
 
 
-def test_rnic_fabric_notes_a_fabric_rate_a_star_does_not_use():
-    result = run("rnic-fabric", "--hosts=3", "--fabricRate=10Gbps")
-    assert result.returncode == 0, result.stderr
-    assert "note: fabricRate has no effect on a star" in result.stderr
-    quiet = run("rnic-fabric", "--hosts=3")
-    assert "note:" not in quiet.stderr
+@pytest.mark.parametrize(
+    "options, message",
+    [
+        (
+            ["--fabricRate=10Gbps"],
+            "error: fabricRate has no effect here: it is for links between switches, which a "
+            "star has none of (topology = star); leave it out, or give what it is for",
+        ),
+        (
+            ["--buffer=1MB"],
+            "error: buffer has no effect here: it is for lossless = true (lossless = false)",
+        ),
+        (
+            ["--threshold=static"],
+            "error: threshold has no effect here: it is for lossless = true",
+        ),
+        (
+            ["--workload=poisson", "--degree=2"],
+            "error: degree has no effect here: it is for workload = incast (workload = poisson)",
+        ),
+        (
+            ["--workload=poisson", "--bytes=1000"],
+            "error: bytes has no effect here: it is for incast, permutation and all-to-all",
+        ),
+        (["--load=0.3"], "error: load has no effect here: it is for workload = poisson"),
+        (["--leaves=4"], "error: leaves has no effect here: it is for topology = leaf-spine"),
+        (["--topology=fat-tree", "--hosts=3"], "error: hosts has no effect here"),
+        (["--ecnMin=8KB"], "error: ecnMin has no effect here: it is for ecn = true"),
+        (["--ackDelay=100us"], "error: ackDelay has no effect here: it is for ackEvery above 1"),
+        (["--victimBytes=1000"], "error: victimBytes has no effect here: it is for victims"),
+    ],
+)
+def test_rnic_fabric_refuses_options_that_have_no_effect(options, message):
+    result = run("rnic-fabric", "--hosts=3", *options)
+    assert result.returncode == 1
+    assert message in result.stderr
+    assert run("rnic-fabric", "--hosts=3").returncode == 0
+
+
+def test_a_campaign_grid_that_crosses_an_option_with_what_it_needs_is_refused(tmp_path):
+    campaign = drp.FabricCampaign(tmp_path / "runs.db")
+    with pytest.raises(ValueError, match="buffer has no effect here"):
+        campaign.run({"hosts": 3, "lossless": [True, False], "buffer": "1MB"}, repetitions=1)
+    # As a list of grids, each option where it applies.
+    grids = [{"hosts": 3, "lossless": True, "buffer": "1MB"}, {"hosts": 3, "lossless": False}]
+    assert len(drp.param_combinations(grids, drp.campaign.FABRIC)) == 2
 
 
 def test_rnic_fabric_notes_hosts_that_cannot_fill_their_links():

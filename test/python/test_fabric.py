@@ -72,7 +72,7 @@ def test_summary_of_a_run():
 
 
 def test_parameters_are_canonical_and_checked():
-    params = drp.fabric_parameters(host_rate="10Gbps", duration="20ms")
+    params = drp.fabric_parameters(host_rate="10Gbps", workload="poisson", duration="20ms")
     assert params["host_rate"] == 10_000_000_000 and params["duration"] == 0.02
     with pytest.raises(TypeError, match="unknown parameter 'hostRate'; valid: topology"):
         drp.fabric_parameters(hostRate="10Gbps")

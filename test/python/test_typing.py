@@ -55,9 +55,9 @@ def test_explicit_parameters_run_what_they_ran_before():
     assert result.params == drp.parameters(
         transfers=3, size=4096, defaults={"ns3::DrpTransport::Window": "4"}
     )
-    fabric = drp.run_fabric(hosts=3, bytes=16384, host_rate="10Gbps", duration="1ms")
+    fabric = drp.run_fabric(hosts=3, bytes=16384, host_rate="10Gbps", queue="50p")
     assert fabric.params == drp.fabric_parameters(
-        hosts=3, bytes=16384, host_rate="10Gbps", duration="1ms"
+        hosts=3, bytes=16384, host_rate="10Gbps", queue="50p"
     )
 
 

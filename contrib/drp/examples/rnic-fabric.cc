@@ -75,12 +75,6 @@ main(int argc, char* argv[])
         config.Validate();
         drp::CsvOutput out("csv", csv); // refused now if it cannot be written
         drp::CsvOutput dropsOut("dropsCsv", dropsCsv);
-        if (config.topology == "star" && strict.IsGiven("fabricRate"))
-        {
-            std::cerr << "note: fabricRate has no effect on a star (it has no links between "
-                         "switches)"
-                      << std::endl;
-        }
         if (const std::string note = config.GetHostLimitNote(); !note.empty())
         {
             std::cerr << note << std::endl;

@@ -748,7 +748,6 @@ FabricScenario::Config::Validate() const
     drp::RequireOneOf("workload", workload, {"incast", "permutation", "all-to-all", "poisson"});
     drp::RequireOneOf("method", method, {"traditional", "dynamic"});
     drp::RequireOneOf("timeoutMode", timeoutMode, {"fixed", "adaptive"});
-    RefuseReplaced();
     NicProfile::Resolve(nic, GetHostRate()); // throws for an unknown profile, naming the valid ones
     drp::RequireMtuAndPayload(mtu, payload);
     drp::RequireInRange("frp", frp, 0.0, 1.0);
@@ -801,6 +800,7 @@ FabricScenario::Config::Validate() const
             " and victims = " + std::to_string(victims) +
             " are for the incast workload only (workload = " + workload + ")");
     }
+    RefuseInapplicable();
     if (!pfcFile.empty() && !lossless)
     {
         throw std::invalid_argument("pfcFile = " + pfcFile +
@@ -919,12 +919,13 @@ FabricScenario::Result::GetQueueNote() const
 }
 
 void
-FabricScenario::Config::RefuseReplaced() const
+FabricScenario::Config::RefuseInapplicable() const
 {
     const Config d;
-    auto refuse = [](const std::string& file,
-                     const std::string& what,
-                     const std::vector<std::pair<const char*, bool>>& options) {
+    // What a file replaces.
+    auto replaced = [](const std::string& file,
+                       const std::string& what,
+                       const std::vector<std::pair<const char*, bool>>& options) {
         std::string given;
         for (const auto& [name, changed] : options)
         {
@@ -937,32 +938,120 @@ FabricScenario::Config::RefuseReplaced() const
     };
     if (!topologyFile.empty())
     {
-        refuse("topologyFile = " + topologyFile,
-               "the built-in topologies",
-               {{"topology", topology != d.topology},
-                {"hosts", hosts != d.hosts},
-                {"leaves", leaves != d.leaves},
-                {"spines", spines != d.spines},
-                {"levels", levels != d.levels},
-                {"k", k != d.k},
-                {"hostRate", hostRate != d.hostRate},
-                {"fabricRate", fabricRate != d.fabricRate}});
+        replaced("topologyFile = " + topologyFile,
+                 "the built-in topologies",
+                 {{"topology", topology != d.topology},
+                  {"hosts", hosts != d.hosts},
+                  {"leaves", leaves != d.leaves},
+                  {"spines", spines != d.spines},
+                  {"levels", levels != d.levels},
+                  {"k", k != d.k},
+                  {"hostRate", hostRate != d.hostRate},
+                  {"fabricRate", fabricRate != d.fabricRate}});
     }
     if (!flowFile.empty())
     {
-        refuse("flowFile = " + flowFile,
-               "the workload",
-               {{"workload", workload != d.workload},
-                {"bytes", bytes != d.bytes},
-                {"degree", degree != d.degree},
-                {"load", load != d.load},
-                {"cdf", cdf != d.cdf},
-                {"duration", duration != d.duration},
-                {"jitter", jitter != d.jitter},
-                {"receiver", receiver != d.receiver},
-                {"stagger", stagger != d.stagger},
-                {"victims", victims != d.victims},
-                {"victimBytes", victimBytes != d.victimBytes}});
+        replaced("flowFile = " + flowFile,
+                 "the workload",
+                 {{"workload", workload != d.workload},
+                  {"bytes", bytes != d.bytes},
+                  {"degree", degree != d.degree},
+                  {"load", load != d.load},
+                  {"cdf", cdf != d.cdf},
+                  {"duration", duration != d.duration},
+                  {"jitter", jitter != d.jitter},
+                  {"receiver", receiver != d.receiver},
+                  {"stagger", stagger != d.stagger},
+                  {"victims", victims != d.victims},
+                  {"victimBytes", victimBytes != d.victimBytes}});
+    }
+
+    // What the rest of the configuration leaves without effect: one rule, an
+    // option given away from its default where it does nothing is refused
+    // (a sweep over it would repeat one run under several names).
+    struct Rule
+    {
+        const char* name; //!< the option
+        bool given;       //!< away from its default
+        bool applies;     //!< the configuration uses it
+        const char* need; //!< what it is for
+        std::string now;  //!< what the configuration is instead
+    };
+
+    const bool builtIn = topologyFile.empty();
+    const bool builtInWorkload = flowFile.empty();
+    const std::vector<Rule> rules{
+        {"leaves",
+         leaves != d.leaves,
+         topology == "leaf-spine",
+         "topology = leaf-spine",
+         "topology = " + topology},
+        {"spines",
+         spines != d.spines,
+         topology == "leaf-spine",
+         "topology = leaf-spine",
+         "topology = " + topology},
+        {"levels",
+         levels != d.levels,
+         topology == "tree",
+         "topology = tree",
+         "topology = " + topology},
+        {"k", k != d.k, topology == "fat-tree", "topology = fat-tree", "topology = " + topology},
+        {"hosts",
+         hosts != d.hosts,
+         topology != "fat-tree",
+         "star, tree and leaf-spine (a fat-tree's hosts follow from k)",
+         "topology = fat-tree"},
+        {"fabricRate",
+         fabricRate != d.fabricRate,
+         topology != "star" || !builtIn,
+         "links between switches, which a star has none of",
+         "topology = star"},
+        {"degree",
+         degree != d.degree,
+         workload == "incast" || !builtInWorkload,
+         "workload = incast",
+         "workload = " + workload},
+        {"bytes",
+         bytes != d.bytes,
+         workload != "poisson" || !builtInWorkload,
+         "incast, permutation and all-to-all (Poisson sizes come from cdf)",
+         "workload = poisson"},
+        {"load",
+         load != d.load,
+         workload == "poisson" || !builtInWorkload,
+         "workload = poisson",
+         "workload = " + workload},
+        {"cdf",
+         cdf != d.cdf,
+         workload == "poisson" || !builtInWorkload,
+         "workload = poisson",
+         "workload = " + workload},
+        {"duration",
+         duration != d.duration,
+         workload == "poisson" || !builtInWorkload,
+         "workload = poisson",
+         "workload = " + workload},
+        {"victimBytes",
+         victimBytes != d.victimBytes,
+         victims > 0,
+         "victims above 0",
+         "victims = 0"},
+        {"ecnMin", ecnMin != d.ecnMin, ecn, "ecn = true", "ecn = false"},
+        {"ecnMax", ecnMax != d.ecnMax, ecn, "ecn = true", "ecn = false"},
+        {"ecnPmax", ecnPmax != d.ecnPmax, ecn, "ecn = true", "ecn = false"},
+        {"buffer", buffer != d.buffer, lossless, "lossless = true", "lossless = false"},
+        {"threshold", threshold != d.threshold, lossless, "lossless = true", "lossless = false"},
+        {"ackDelay", ackDelay != d.ackDelay, ackEvery > 1, "ackEvery above 1", "ackEvery = 1"},
+    };
+    for (const Rule& rule : rules)
+    {
+        if (rule.given && !rule.applies)
+        {
+            throw std::invalid_argument(std::string(rule.name) + " has no effect here: it is for " +
+                                        rule.need + " (" + rule.now +
+                                        "); leave it out, or give what it is for");
+        }
     }
 }
 

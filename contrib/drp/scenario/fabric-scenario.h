@@ -168,11 +168,19 @@ class FabricScenario
         ///         host links
         DataRate GetHostRate() const;
         /**
-         * Throws std::invalid_argument if a topology file is given with the
-         * options it replaces (topology, its counts, hostRate, fabricRate)
-         * changed from their defaults, or a flow file with the workload's.
+         * Throws std::invalid_argument for an option given away from its
+         * default where it has no effect, naming it and what it is for: a
+         * topology file's options beside it (topology, its counts, hostRate,
+         * fabricRate), a flow file's beside it (the workload's), a
+         * topology's counts on another topology (leaves, spines, levels, k;
+         * hosts on a fat-tree; fabricRate on a star), a workload's on another
+         * (degree; bytes with Poisson; load, cdf, duration without it),
+         * victimBytes without victims, ecnMin, ecnMax and ecnPmax without
+         * ecn, buffer and threshold without lossless, ackDelay with ackEvery
+         * 1. (The incast's own, jitter, receiver, stagger and victims, are
+         * refused by Validate() with their own message.)
          */
-        void RefuseReplaced() const;
+        void RefuseInapplicable() const;
         /// \return the NIC profile the RNICs get: nic, or the profile of hostRate for "auto"
         std::string GetNic() const;
         /**

@@ -336,6 +336,7 @@ class DrpVictimTestCase : public TestCase
 
         FabricScenario::Config lossy = config;
         lossy.lossless = false;
+        lossy.buffer = FabricScenario::Config().buffer; // a lossy run has no shared buffer
         const FabricScenario::Result dropping = FabricScenario::Run(lossy);
         Time lossyFct;
         for (const auto& t : dropping.transfers)

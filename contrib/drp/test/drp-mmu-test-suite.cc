@@ -486,6 +486,7 @@ class MmuScenarioTestCase : public TestCase
         NS_TEST_EXPECT_MSG_GT(lossless.GetTimePaused().GetSeconds(), 0, "time paused");
 
         config.lossless = false;
+        config.buffer = FabricScenario::Config().buffer; // a lossy run has no shared buffer
         FabricScenario::Result lossy = FabricScenario::Run(config);
         NS_TEST_EXPECT_MSG_GT(lossy.GetDrops(), 0u, "lossy, the same incast drops");
         NS_TEST_EXPECT_MSG_EQ(lossy.GetPausesSent(), 0u, "and sends no pause");
@@ -568,6 +569,7 @@ class MmuEcnScenarioTestCase : public TestCase
         // one in this process marks the same frames.
         FabricScenario::Config other = config;
         other.lossless = false;
+        other.buffer = FabricScenario::Config().buffer;
         FabricScenario::Run(other);
         FabricScenario::Result again = FabricScenario::Run(config);
         NS_TEST_EXPECT_MSG_EQ(again.GetEcnMarks(), result.GetEcnMarks(), "the same marks");
