@@ -121,5 +121,10 @@ function(build_lib_example)
   add_executable(${BLIB_EXAMPLE_NAME} ${BLIB_EXAMPLE_SOURCE_FILES})
   target_link_libraries(${BLIB_EXAMPLE_NAME} PRIVATE ${BLIB_EXAMPLE_LIBRARIES_TO_LINK})
   target_compile_options(${BLIB_EXAMPLE_NAME} PRIVATE ${DRP_WARNING_OPTIONS})
-  set_target_properties(${BLIB_EXAMPLE_NAME} PROPERTIES RUNTIME_OUTPUT_DIRECTORY ${CMAKE_BINARY_DIR}/examples)
+  # Installed into the prefix's bin, finding libns3-drp in its lib folder.
+  file(RELATIVE_PATH _to_libdir /${CMAKE_INSTALL_BINDIR} /${CMAKE_INSTALL_LIBDIR})
+  set_target_properties(${BLIB_EXAMPLE_NAME} PROPERTIES
+    RUNTIME_OUTPUT_DIRECTORY ${CMAKE_BINARY_DIR}/examples
+    INSTALL_RPATH "$ORIGIN/${_to_libdir}")
+  install(TARGETS ${BLIB_EXAMPLE_NAME} RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
 endfunction()

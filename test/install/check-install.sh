@@ -1,8 +1,11 @@
 #!/usr/bin/env bash
 # The installed module as a user meets it: installs a build into a temporary
-# prefix, copies scenario.cc and CMakeLists.txt of this folder out of the
-# source tree, builds the program there twice, with CMake's find_package(drp)
-# and with "pkg-config --cflags --libs drp", and runs both. Each must link the
+# prefix (nothing outside it, not the user's home; the dissector in
+# share/drp/wireshark), runs the installed example rnic-fabric and
+# drp-campaign from there, stages an install under DESTDIR, then copies
+# scenario.cc and CMakeLists.txt of this folder out of the source tree,
+# builds the program there twice, with CMake's find_package(drp) and with
+# "pkg-config --cflags --libs drp", and runs both. Each must link the
 # installed library, print the scenario's transfers, and read the flow-size
 # CDF from the prefix's data folder.
 #
@@ -62,12 +65,53 @@ check_links_prefix() {
 }
 
 step "install $BUILD into $PREFIX"
-# The Wireshark dissector goes to the user's own plugin folder by default.
-logged install env DRP_WIRESHARK_PLUGIN_DIR="$PREFIX/share/wireshark-plugins" \
+# A plain install touches nothing outside the prefix: not the user's
+# Wireshark folder either (the dissector goes to PREFIX/share/drp/wireshark).
+logged install env -u DRP_WIRESHARK_PLUGIN_DIR HOME="$WORK/home" \
   cmake --install "$BUILD" --prefix "$PREFIX"
 # Every file under the prefix: an absolute destination would ignore --prefix.
 outside=$(grep -v "^$PREFIX/" "$BUILD/install_manifest.txt" || true)
 [ -z "$outside" ] || fail "installed outside the prefix: $outside"
+[ ! -e "$WORK/home" ] || fail "a plain install wrote into \$HOME: $(find "$WORK/home")"
+cmp -s "$PREFIX/share/drp/wireshark/drp.lua" "$HERE/../../contrib/drp/wireshark/drp.lua" \
+  || fail "no dissector at $PREFIX/share/drp/wireshark/drp.lua"
+
+# The installed programs run from the prefix: the examples with the prefix's
+# library, the campaign script with the prefix's package (no PYTHONPATH, no
+# build tree to fall back on).
+if [ -x "$BUILD/examples/rnic-fabric" ]; then
+  step "installed example rnic-fabric"
+  [ -x "$PREFIX/bin/rnic-fabric" ] || fail "rnic-fabric is not installed in $PREFIX/bin"
+  check_links_prefix "$PREFIX/bin/rnic-fabric"
+  logged rnic-fabric "$PREFIX/bin/rnic-fabric" --hosts=3
+  grep -q "2 flows; ended: 2 success" "$WORK/rnic-fabric.log" \
+    || { cat "$WORK/rnic-fabric.log" >&2; fail "rnic-fabric from the prefix"; }
+fi
+if [ -e "$PREFIX/bin/drp-campaign" ]; then
+  step "installed drp-campaign imports its own package"
+  mkdir -p "$WORK/elsewhere"
+  (cd "$WORK/elsewhere" && env -u PYTHONPATH DRP_BUILD=/nonexistent \
+    "$PREFIX/bin/drp-campaign" --help >"$WORK/drp-campaign.log" 2>&1) \
+    || { cat "$WORK/drp-campaign.log" >&2; fail "drp-campaign from the prefix"; }
+fi
+
+step "a staged install (DESTDIR) stays under DESTDIR"
+logged staged env -u DRP_WIRESHARK_PLUGIN_DIR HOME="$WORK/home" DESTDIR="$WORK/stage" \
+  cmake --install "$BUILD" --prefix /opt/drp
+# The manifest names the files as they will be (/opt/drp/...); each is staged.
+outside=$(grep -v "^/opt/drp/" "$BUILD/install_manifest.txt" || true)
+[ -z "$outside" ] || fail "staged outside the prefix: $outside"
+while read -r file; do
+  [ -e "$WORK/stage$file" ] || fail "$file is not staged under DESTDIR"
+done <"$BUILD/install_manifest.txt"
+[ ! -e "$WORK/home" ] || fail "a staged install wrote into \$HOME"
+[ -e "$WORK/stage/opt/drp/share/drp/wireshark/drp.lua" ] || fail "no staged dissector"
+if env DESTDIR="$WORK/stage" cmake --install "$BUILD" --component wireshark \
+  >"$WORK/staged-wireshark.log" 2>&1; then
+  fail "the wireshark component (a user's folder) was accepted under DESTDIR"
+fi
+grep -q "(DESTDIR=$WORK/stage)" "$WORK/staged-wireshark.log" \
+  || { cat "$WORK/staged-wireshark.log" >&2; fail "no reason given for the staged refusal"; }
 
 # The sources a user would write, in a folder of their own.
 mkdir -p "$WORK/src"
