@@ -507,3 +507,36 @@ class FabricCampaign(Campaign):
         ports = self.store.ports_frame(runs.index)
         params = self._parameter_frame(runs).loc[ports["run_id"]].reset_index(drop=True)
         return params.join(ports.drop(columns="run_id"))
+
+    def pfc_events_dataframe(self, grid: Grid | None = None) -> pd.DataFrame:
+        """Return the stored pause events of ``grid`` (of every fabric run with None).
+
+        One row per pause or resume a port received, per run, in time order:
+        the parameters and ``run``, then :data:`drp.fabric.PFC_EVENT_COLUMNS`
+        (what ``pfc_file`` writes in the layout of HPCC's pfc.txt).
+        """
+        return self._rows_dataframe(grid, self.store.pfc_events_frame, "pfc")
+
+    def queues_dataframe(self, grid: Grid | None = None) -> pd.DataFrame:
+        """Return the stored queue samples of ``grid`` (runs with ``queue_interval``).
+
+        One row per switch port and tick, per run: the parameters and
+        ``run``, then :data:`drp.fabric.QUEUE_COLUMNS`, ``bytes`` as
+        ``queue_bytes`` (``bytes`` is the parameter).
+        """
+        return self._rows_dataframe(grid, self.store.queues_frame, "queue")
+
+    def _rows_dataframe(
+        self, grid: Grid | None, frame: Callable[[Any], pd.DataFrame], table: str
+    ) -> pd.DataFrame:
+        """Return ``frame(run ids)`` of ``grid``'s runs, each row with its run's parameters.
+
+        A column of the rows named as a parameter becomes ``table``_name.
+        """
+        runs = self._runs(grid)
+        self._warn_other_builds(runs, stacklevel=4)
+        rows = frame(runs.index)
+        params = self._parameter_frame(runs).loc[rows["run_id"]].reset_index(drop=True)
+        # A column named as a parameter (a queue's bytes) keeps its table's name first.
+        rows = rows.rename(columns={c: f"{table}_{c}" for c in rows.columns if c in params})
+        return params.join(rows.drop(columns="run_id"))

@@ -45,6 +45,22 @@ Schema (``PRAGMA user_version`` = 2)::
       time_paused_seconds
                    REAL
       PRIMARY KEY (run_id, switch, port)
+    fabric_pfc_events          every pause and resume a port received (lossless
+                               fabric runs; FabricRunResult.pfc_events)
+      run_id       INTEGER     runs.id
+      seq          INTEGER     the event's row in the run (0, 1, ...)
+      time_s       REAL
+      node, switch, port, class, pause
+                   INTEGER     as the columns of FabricRunResult.pfc_events
+      PRIMARY KEY (run_id, seq)
+    fabric_queues              every switch port's backlog at every tick (fabric
+                               runs with queue_interval; FabricRunResult.queues)
+      run_id       INTEGER     runs.id
+      seq          INTEGER     the sample's row in the run
+      time_s       REAL
+      switch, port, frames, bytes, busy, paused
+                   INTEGER
+      PRIMARY KEY (run_id, seq)
 
 The fabric tables came after the first stores: opening an older store for
 writing adds them (they are empty), and a store opened read-only without
@@ -83,7 +99,13 @@ if TYPE_CHECKING:
     import pandas as pd
 
 from drp.experiment import RECORD_COLUMNS
-from drp.fabric import LOSSLESS_COUNTERS, PORT_COLUMNS, TRANSFER_COLUMNS
+from drp.fabric import (
+    LOSSLESS_COUNTERS,
+    PFC_EVENT_COLUMNS,
+    PORT_COLUMNS,
+    QUEUE_COLUMNS,
+    TRANSFER_COLUMNS,
+)
 
 SCHEMA_VERSION = 2
 
@@ -101,7 +123,7 @@ def _sql_type(column):
     """Return the SQLite type of a record, transfer or port column."""
     if column in ("mode", "status"):
         return "TEXT"
-    real = column.endswith(("_us", "_seconds")) or column == "slowdown"
+    real = column.endswith(("_us", "_seconds")) or column in ("slowdown", "time_s")
     return "REAL" if real else "INTEGER"
 
 
@@ -144,6 +166,18 @@ CREATE TABLE IF NOT EXISTS fabric_ports (
     run_id INTEGER NOT NULL REFERENCES runs (id) ON DELETE CASCADE,
     {", ".join(f'"{c}" {_sql_type(c)} NOT NULL' for c in PORT_COLUMNS)},
     PRIMARY KEY (run_id, "switch", "port")
+);
+CREATE TABLE IF NOT EXISTS fabric_pfc_events (
+    run_id INTEGER NOT NULL REFERENCES runs (id) ON DELETE CASCADE,
+    seq INTEGER NOT NULL,
+    {", ".join(f'"{c}" {_sql_type(c)} NOT NULL' for c in PFC_EVENT_COLUMNS)},
+    PRIMARY KEY (run_id, seq)
+);
+CREATE TABLE IF NOT EXISTS fabric_queues (
+    run_id INTEGER NOT NULL REFERENCES runs (id) ON DELETE CASCADE,
+    seq INTEGER NOT NULL,
+    {", ".join(f'"{c}" {_sql_type(c)} NOT NULL' for c in QUEUE_COLUMNS)},
+    PRIMARY KEY (run_id, seq)
 );
 """
 
@@ -289,6 +323,12 @@ class Store:
         if not read_only:
             self._db.executescript(_FABRIC_SCHEMA)
         self._fabric = read_only is False or "fabric_transfers" in tables
+        #: the fabric tables this store has (a read-only older store lacks later ones)
+        self._tables = set(tables) | (
+            {"fabric_transfers", "fabric_ports", "fabric_pfc_events", "fabric_queues"}
+            if not read_only
+            else set()
+        )
         #: per table, the columns of ADDED_COLUMNS it lacks (read as 0)
         self._lacking = {
             table: [c for c in added if c not in self._table_columns(table)]
@@ -412,6 +452,22 @@ class Store:
             f"INSERT INTO fabric_ports (run_id, {_quoted(PORT_COLUMNS)}) VALUES ({placeholders})",
             rows,
         )
+        for table, key, names in (
+            ("fabric_pfc_events", "pfc_events", PFC_EVENT_COLUMNS),
+            ("fabric_queues", "queues", QUEUE_COLUMNS),
+        ):
+            columns = result.get(key) or {}
+            count = len(columns.get(names[0], []))
+            if count == 0:
+                continue
+            rows = zip(
+                itertools.repeat(run_id), range(count), *(_as_sql(columns[c]) for c in names)
+            )
+            placeholders = ", ".join("?" * (len(names) + 2))
+            self._db.executemany(
+                f"INSERT INTO {table} (run_id, seq, {_quoted(names)}) VALUES ({placeholders})",
+                rows,
+            )
 
     def delete(self, run_ids: Iterable[int]) -> None:
         """Delete the given runs and their transfers, in one transaction."""
@@ -428,7 +484,7 @@ class Store:
         """Return ``columns`` of ``table`` for the given runs as a DataFrame."""
         import pandas as pd
 
-        if table != "transfers" and not self._fabric:
+        if table != "transfers" and (not self._fabric or table not in self._tables):
             return pd.DataFrame(columns=["run_id", *columns])  # an older store, read-only
         self._db.execute("CREATE TEMP TABLE IF NOT EXISTS wanted (id INTEGER PRIMARY KEY)")
         with self._db:
@@ -454,6 +510,14 @@ class Store:
     def ports_frame(self, run_ids: Iterable[int]) -> pd.DataFrame:
         """Return the switch ports of the given fabric runs as a DataFrame."""
         return self._select(run_ids, "fabric_ports", PORT_COLUMNS, '"switch", "port"')
+
+    def pfc_events_frame(self, run_ids: Iterable[int]) -> pd.DataFrame:
+        """Return the pause events of the given fabric runs as a DataFrame, in time order."""
+        return self._select(run_ids, "fabric_pfc_events", PFC_EVENT_COLUMNS, "seq")
+
+    def queues_frame(self, run_ids: Iterable[int]) -> pd.DataFrame:
+        """Return the queue samples of the given fabric runs as a DataFrame, in time order."""
+        return self._select(run_ids, "fabric_queues", QUEUE_COLUMNS, "seq")
 
 
 def _as_sql(column):

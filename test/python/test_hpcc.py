@@ -295,3 +295,29 @@ def test_hpcc_config_gives_run_fabric_its_parameters(tmp_path, monkeypatch):
     (tmp_path / "config.txt").write_text(CONFIG.format(mode=7))
     with pytest.raises(ValueError, match="config.txt:15: CC_MODE 7 is TIMELY"):
         drp.hpcc_config("config.txt")
+
+
+def test_the_campaign_store_keeps_pause_events_and_queue_samples(tmp_path):
+    campaign = drp.FabricCampaign(tmp_path / "runs.db")
+    grid = {
+        "hosts": 5,
+        "bytes": 200_000,
+        "lossless": True,
+        "buffer": "200KB",
+        "timeout_mode": "adaptive",
+        "queue_interval": "20us",
+    }
+    campaign.run(grid, repetitions=1)
+    alone = drp.run_fabric(**grid)
+    events = campaign.pfc_events_dataframe()
+    assert len(events) == len(alone.pfc_events) > 0
+    assert list(events.columns[-6:]) == list(drp.fabric.PFC_EVENT_COLUMNS)
+    assert events["time_s"].tolist() == alone.pfc_events["time_s"].tolist()
+    assert events["pause"].astype(bool).tolist() == alone.pfc_events["pause"].tolist()
+    queues = campaign.queues_dataframe()
+    assert len(queues) == len(alone.queues) > 0
+    assert queues["queue_bytes"].tolist() == alone.queues["bytes"].tolist()
+    assert set(queues["hosts"]) == {5}  # each row with its run's parameters
+    # A lossy run without samples stores none.
+    campaign.run({"hosts": 5, "bytes": 200_000}, repetitions=1)
+    assert len(campaign.pfc_events_dataframe({"hosts": 5, "bytes": 200_000})) == 0
