@@ -522,7 +522,7 @@ def hpcc_config(path: str | os.PathLike[str]) -> tuple[dict[str, Any], list[str]
     campaign grid; ``notes`` name, key by key, what drp does not follow as
     HPCC's simulator does. Raises ``ValueError`` for a key or value it
     cannot run (an unknown key, ``CC_MODE`` 3, 7 or 10, ...), naming the
-    file and the line. drp's table of every key is in drp.rst, "Coming from
+    file and the line. drp's table of every key is in drp-fabrics.rst, "Coming from
     HPCC's simulator".
     """
     raw = _drp.read_hpcc_config(os.fspath(path))

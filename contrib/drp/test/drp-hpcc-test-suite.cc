@@ -2,6 +2,7 @@
  * SPDX-License-Identifier: GPL-2.0-only
  */
 
+#include "ns3/drp-compat.h"
 #include "ns3/drp-ideal-fct.h"
 #include "ns3/ecmp-switch-net-device.h"
 #include "ns3/error-model.h"
@@ -411,8 +412,13 @@ class DrpHpccScenarioTestCase : public TestCase
             NS_TEST_EXPECT_MSG_EQ(dport, expected[i].dport, lines[i]);
             NS_TEST_EXPECT_MSG_EQ(size, expected[i].size, lines[i]);
             NS_TEST_EXPECT_MSG_EQ(start, expected[i].start, lines[i]);
-            NS_TEST_EXPECT_MSG_EQ(fct, t.record.GetDuration().GetNanoSeconds(), lines[i]);
-            NS_TEST_EXPECT_MSG_EQ(ideal, t.ideal.GetNanoSeconds(), lines[i]);
+            NS_TEST_EXPECT_MSG_EQ(
+                fct,
+                static_cast<unsigned long>(t.record.GetDuration().GetNanoSeconds()),
+                lines[i]);
+            NS_TEST_EXPECT_MSG_EQ(ideal,
+                                  static_cast<unsigned long>(t.ideal.GetNanoSeconds()),
+                                  lines[i]);
             NS_TEST_EXPECT_MSG_GT_OR_EQ(fct, ideal, "no flow beats its ideal");
         }
         // The one-byte flow alone in the fabric at 1 ms: its ideal exactly.
@@ -798,16 +804,16 @@ class DrpHpccTestSuite : public TestSuite
 {
   public:
     DrpHpccTestSuite()
-        : TestSuite("drp-hpcc", UNIT)
+        : TestSuite("drp-hpcc", DRP_TEST_UNIT)
     {
-        AddTestCase(new DrpHpccTopologyTestCase, TestCase::QUICK);
-        AddTestCase(new DrpHpccIdealTestCase("traditional"), TestCase::QUICK);
-        AddTestCase(new DrpHpccIdealTestCase("dynamic"), TestCase::QUICK);
-        AddTestCase(new DrpHpccRefusalTestCase, TestCase::QUICK);
-        AddTestCase(new DrpHpccScenarioTestCase, TestCase::QUICK);
-        AddTestCase(new DrpHpccOptionsTestCase, TestCase::QUICK);
-        AddTestCase(new DrpHpccIdsAndLossTestCase, TestCase::QUICK);
-        AddTestCase(new DrpHpccConfigTestCase, TestCase::QUICK);
+        AddTestCase(new DrpHpccTopologyTestCase, DRP_TEST_QUICK);
+        AddTestCase(new DrpHpccIdealTestCase("traditional"), DRP_TEST_QUICK);
+        AddTestCase(new DrpHpccIdealTestCase("dynamic"), DRP_TEST_QUICK);
+        AddTestCase(new DrpHpccRefusalTestCase, DRP_TEST_QUICK);
+        AddTestCase(new DrpHpccScenarioTestCase, DRP_TEST_QUICK);
+        AddTestCase(new DrpHpccOptionsTestCase, DRP_TEST_QUICK);
+        AddTestCase(new DrpHpccIdsAndLossTestCase, DRP_TEST_QUICK);
+        AddTestCase(new DrpHpccConfigTestCase, DRP_TEST_QUICK);
     }
 };
 

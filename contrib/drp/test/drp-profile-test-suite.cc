@@ -439,8 +439,8 @@ class DrpProfileLineRateTestCase : public TestCase
 /**
  * \ingroup drp-tests
  * One frame through the 100 Gb/s profile, exactly: a 1024-byte write on one
- * 100 Gb/s link takes the sum of the documented parts (drp.rst, "The ideal
- * FCT"), each written out here from the profile's values.
+ * 100 Gb/s link takes the sum of the documented parts (drp-fabrics.rst, "Ideal
+ * FCT and slowdown"), each written out here from the profile's values.
  */
 class DrpProfileOneFrameTestCase : public TestCase
 {

@@ -1,7 +1,7 @@
 -- SPDX-License-Identifier: GPL-2.0-only
 --
 -- drp.lua: a Wireshark dissector for DRP, the dynamic RDMA protocol of the
--- drp ns-3 module (contrib/drp/doc/drp.rst, "Captures and Wireshark").
+-- drp ns-3 module (contrib/drp/doc/drp-scenarios.rst, "Captures and Wireshark").
 --
 -- A DRP frame is an Ethernet II frame whose payload starts with the 32-byte
 -- DRP header (network byte order):

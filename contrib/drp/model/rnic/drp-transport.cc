@@ -1212,7 +1212,7 @@ DrpTransport::ReadAhead(std::shared_ptr<DrpTxScheduler::DataFrame> fetch)
     if (chunk->data)
     {
         // Read already: only the frame's transmit processing remains.
-        Simulator::Schedule(GetTxDelay(), deliver);
+        drp::Schedule(GetTxDelay(), deliver);
     }
     else
     {

@@ -207,7 +207,7 @@ NicProfile::All()
             "the paper's card: a Gigabit Ethernet FPGA RNIC behind PCIe 2.0 x4 (the defaults)";
         paper.m_lineRate = DataRate("1Gbps");
         const char* spec =
-            "the paper's prototype (drp.rst, \"Modelling decisions and their sources\")";
+            "the paper's prototype (drp-scope.rst, \"Modelling decisions and their sources\")";
         paper.m_settings = {
             {PORT, "DataRate", "1Gbps", "Gigabit Ethernet, full duplex: the paper's link"},
             {PCIE, "Bandwidth", "16Gbps", "PCIe 2.0 x4: 4 lanes x 5 GT/s x 8b/10b"},
