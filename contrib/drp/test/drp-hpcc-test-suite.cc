@@ -17,6 +17,7 @@
 #include "ns3/rdma-host-helper.h"
 #include "ns3/rnic-net-device.h"
 #include "ns3/simulator.h"
+#include "ns3/system-path.h"
 #include "ns3/test.h"
 
 #include <cinttypes>
@@ -670,11 +671,15 @@ class DrpHpccConfigTestCase : public TestCase
 
     void DoRun() override
     {
-        m_topology = CreateTempDirFilename("topology.txt");
+        // A config names its files by words: a folder without spaces (the test's
+        // own folder is named after the test in some ns-3 releases).
+        const std::string folder = SystemPath::MakeTemporaryDirectoryName();
+        SystemPath::MakeDirectories(folder);
+        m_topology = folder + "/topology.txt";
         WriteFile(m_topology, LeafSpineText());
-        m_flows = CreateTempDirFilename("flow.txt");
+        m_flows = folder + "/flow.txt";
         WriteFile(m_flows, "2\n0 6 3 100 20000 0\n5 1 3 100 20000 0.000001\n");
-        m_fct = CreateTempDirFilename("fct.txt");
+        m_fct = folder + "/fct.txt";
         const std::string path = CreateTempDirFilename("config.txt");
         WriteFile(path, Config("ACK_HIGH_PRIO 1\nHAS_WIN 1\n"));
         const HpccConfig hpcc = HpccConfig::Read(path);
