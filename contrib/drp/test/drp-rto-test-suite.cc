@@ -12,6 +12,7 @@
 #include "ns3/drp-rtt-estimator.h"
 #include "ns3/drp-sender.h"
 #include "ns3/drp-transport.h"
+#include "ns3/fabric-scenario.h"
 #include "ns3/test.h"
 
 #include <memory>
@@ -472,6 +473,62 @@ class DrpRtoAttributesTestCase : public TestCase
 
 /**
  * \ingroup drp-tests
+ * A peer that coalesces acknowledgements may hold one for its AckDelay: the
+ * timeout allows for it (RFC 9002's max_ack_delay), so adaptive timers and
+ * AckEvery above 1 together re-send nothing that was not lost.
+ */
+class DrpRtoAckDelayTestCase : public TestCase
+{
+  public:
+    DrpRtoAckDelayTestCase()
+        : TestCase("estimator: the peer's acknowledgement delay is part of the timeout")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        const DrpRttEstimator::Config config{MicroSeconds(120),
+                                             MicroSeconds(50),
+                                             MilliSeconds(100),
+                                             NanoSeconds(1),
+                                             MicroSeconds(40)};
+        DrpRttEstimator estimator(config);
+        NS_TEST_EXPECT_MSG_EQ(estimator.GetRto(), MicroSeconds(160), "initial RTO + AckDelay");
+        estimator.Sample(MicroSeconds(20)); // SRTT 20 us, RTTVAR 10 us
+        NS_TEST_EXPECT_MSG_EQ(estimator.GetRto(),
+                              MicroSeconds(20 + 40 + 40),
+                              "SRTT + 4 RTTVAR + AckDelay");
+        DrpRttEstimator atOnce(DrpRttEstimator::Config{MicroSeconds(120),
+                                                       MicroSeconds(50),
+                                                       MilliSeconds(100),
+                                                       NanoSeconds(1)});
+        atOnce.Sample(MicroSeconds(20));
+        NS_TEST_EXPECT_MSG_EQ(atOnce.GetRto(), MicroSeconds(60), "without: SRTT + 4 RTTVAR");
+
+        // Three 1 MB flows, every frame's acknowledgement coalesced by 8:
+        // nothing is lost, so nothing may be sent twice (708 frames before the
+        // timeout allowed for AckDelay).
+        FabricScenario::Config fabric;
+        fabric.hosts = 3;
+        fabric.workload = "permutation";
+        fabric.bytes = 1000000;
+        fabric.ackEvery = 8;
+        fabric.timeoutMode = "adaptive";
+        const FabricScenario::Result result = FabricScenario::Run(fabric);
+        NS_TEST_EXPECT_MSG_EQ(result.Count(DrpTransferRecord::SUCCESS), 3, "every flow");
+        NS_TEST_EXPECT_MSG_EQ(result.GetDrops() + result.GetDropsIn("rnic"), 0, "nothing lost");
+        uint64_t resent = 0;
+        for (const auto& t : result.transfers)
+        {
+            resent += t.record.retransmissions;
+        }
+        NS_TEST_EXPECT_MSG_EQ(resent, 0, "nothing sent twice");
+    }
+};
+
+/**
+ * \ingroup drp-tests
  * The adaptive retransmission timeout.
  */
 class DrpRtoTestSuite : public TestSuite
@@ -487,6 +544,7 @@ class DrpRtoTestSuite : public TestSuite
         AddTestCase(new DrpAdaptiveDelayStepTestCase(true), DRP_TEST_QUICK);
         AddTestCase(new DrpAdaptiveBackedOffTestCase, DRP_TEST_QUICK);
         AddTestCase(new DrpRtoAttributesTestCase, DRP_TEST_QUICK);
+        AddTestCase(new DrpRtoAckDelayTestCase, DRP_TEST_QUICK);
     }
 };
 

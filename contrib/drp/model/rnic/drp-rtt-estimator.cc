@@ -57,10 +57,11 @@ DrpRttEstimator::GetRto() const
 {
     if (m_samples == 0)
     {
-        return Clamp(m_config.initial);
+        return Clamp(m_config.initial + m_config.ackDelay);
     }
     const Time variation = Time::From(K * m_rttVar);
-    return Clamp(Time::From(m_srtt) + std::max(m_config.granularity, variation)); // (2.3)
+    return Clamp(Time::From(m_srtt) + std::max(m_config.granularity, variation) + // (2.3)
+                 m_config.ackDelay);
 }
 
 Time

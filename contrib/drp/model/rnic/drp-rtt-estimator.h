@@ -22,8 +22,11 @@ namespace ns3
  * sets RTTVAR = (1 - beta) RTTVAR + beta |SRTT - R'| and then
  * SRTT = (1 - alpha) SRTT + alpha R', with alpha = 1/8 and beta = 1/4
  * (RFC 6298, section 2). The timeout is SRTT + max(G, K x RTTVAR) with K =
- * 4, G the clock granularity, kept within [floor, ceiling]; where the floor
- * exceeds the ceiling, the ceiling wins. The arithmetic is in integer steps
+ * 4, G the clock granularity, plus the longest time the peer may hold an
+ * acknowledgement (ackDelay: its AckDelay when it coalesces, else 0; as
+ * RFC 9002, 6.2.1, adds max_ack_delay to its probe timeout), kept within
+ * [floor, ceiling]; where the floor exceeds the ceiling, the ceiling wins.
+ * The initial RTO gets the ackDelay too. The arithmetic is in integer steps
  * of ns-3's time resolution, each division rounding down (a nanosecond at
  * the default resolution).
  *
@@ -48,9 +51,11 @@ class DrpRttEstimator
         Time floor;       //!< the RTO never falls below this
         Time ceiling;     //!< the RTO, backed off included, never exceeds this
         Time granularity; //!< G: the clock granularity
+        /// the longest the peer holds an acknowledgement (0: it acknowledges at once)
+        Time ackDelay{0};
     };
 
-    /// \param config initial RTO, floor, ceiling and granularity
+    /// \param config initial RTO, floor, ceiling, granularity and the peer's acknowledgement delay
     explicit DrpRttEstimator(const Config& config);
 
     /**
@@ -58,7 +63,8 @@ class DrpRttEstimator
      * \param rtt the time from a frame's (only) transmission to its acknowledgement
      */
     void Sample(Time rtt);
-    /// \return the RTO: the initial one before any sample, else SRTT + max(G, 4 RTTVAR), clamped
+    /// \return the RTO: the initial one before any sample, else SRTT + max(G, 4 RTTVAR); plus
+    ///         ackDelay; clamped
     Time GetRto() const;
     /**
      * \param factor the timer's backoff multiplier (1: none)

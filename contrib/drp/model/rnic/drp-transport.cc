@@ -852,10 +852,13 @@ DrpTransport::GetRttEstimator(Mac48Address peer)
     auto it = m_rtt.find(peer);
     if (it == m_rtt.end())
     {
+        // The peer coalesces as this RNIC does (both from one helper): an
+        // acknowledgement may wait its AckDelay, which the timeout must allow.
         const DrpRttEstimator::Config config{m_retransmissionTimeout,
                                              m_minRto,
                                              m_maxRto,
-                                             m_granularity};
+                                             m_granularity,
+                                             m_ackEvery > 1 ? m_ackDelay : Time(0)};
         it = m_rtt.emplace(peer, DrpRttEstimator(config)).first;
     }
     return &it->second;
