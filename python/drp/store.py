@@ -154,30 +154,33 @@ CREATE TABLE IF NOT EXISTS transfers (
 PRAGMA user_version = {SCHEMA_VERSION};
 """
 
-#: The tables of fabric runs (added to older stores when opened for writing).
-_FABRIC_SCHEMA = f"""
-CREATE TABLE IF NOT EXISTS fabric_transfers (
+#: The tables of a fabric run's rows in their order (run_id, seq, then the
+#: columns): the table, the key of the run's result that holds the columns,
+#: and the columns.
+_SEQ_TABLES = (
+    ("fabric_transfers", "columns", TRANSFER_COLUMNS),
+    ("fabric_pfc_events", "pfc_events", PFC_EVENT_COLUMNS),
+    ("fabric_queues", "queues", QUEUE_COLUMNS),
+)
+
+
+def _seq_table(table, columns):
+    """Return the SQL that makes a table of rows in their run's order."""
+    return f"""
+CREATE TABLE IF NOT EXISTS {table} (
     run_id INTEGER NOT NULL REFERENCES runs (id) ON DELETE CASCADE,
     seq INTEGER NOT NULL,
-    {", ".join(f'"{c}" {_sql_type(c)} NOT NULL' for c in TRANSFER_COLUMNS)},
+    {", ".join(f'"{c}" {_sql_type(c)} NOT NULL' for c in columns)},
     PRIMARY KEY (run_id, seq)
-);
+);"""
+
+
+#: The tables of fabric runs (added to older stores when opened for writing).
+_FABRIC_SCHEMA = "".join(_seq_table(table, columns) for table, _, columns in _SEQ_TABLES) + f"""
 CREATE TABLE IF NOT EXISTS fabric_ports (
     run_id INTEGER NOT NULL REFERENCES runs (id) ON DELETE CASCADE,
     {", ".join(f'"{c}" {_sql_type(c)} NOT NULL' for c in PORT_COLUMNS)},
     PRIMARY KEY (run_id, "switch", "port")
-);
-CREATE TABLE IF NOT EXISTS fabric_pfc_events (
-    run_id INTEGER NOT NULL REFERENCES runs (id) ON DELETE CASCADE,
-    seq INTEGER NOT NULL,
-    {", ".join(f'"{c}" {_sql_type(c)} NOT NULL' for c in PFC_EVENT_COLUMNS)},
-    PRIMARY KEY (run_id, seq)
-);
-CREATE TABLE IF NOT EXISTS fabric_queues (
-    run_id INTEGER NOT NULL REFERENCES runs (id) ON DELETE CASCADE,
-    seq INTEGER NOT NULL,
-    {", ".join(f'"{c}" {_sql_type(c)} NOT NULL' for c in QUEUE_COLUMNS)},
-    PRIMARY KEY (run_id, seq)
 );
 """
 
@@ -325,7 +328,7 @@ class Store:
         self._fabric = read_only is False or "fabric_transfers" in tables
         #: the fabric tables this store has (a read-only older store lacks later ones)
         self._tables = set(tables) | (
-            {"fabric_transfers", "fabric_ports", "fabric_pfc_events", "fabric_queues"}
+            {"fabric_ports", *(table for table, _, _ in _SEQ_TABLES)}
             if not read_only
             else set()
         )
@@ -431,35 +434,11 @@ class Store:
             )
 
     def _add_fabric(self, run_id, result):
-        """Store a fabric run's transfers and ports (inside the caller's transaction)."""
-        columns = result["columns"]
-        count = len(columns["status"])
-        rows = zip(
-            itertools.repeat(run_id),
-            range(count),
-            *(_as_sql(columns[c]) for c in TRANSFER_COLUMNS),
-        )
-        placeholders = ", ".join("?" * (len(TRANSFER_COLUMNS) + 2))
-        self._db.executemany(
-            f"INSERT INTO fabric_transfers (run_id, seq, {_quoted(TRANSFER_COLUMNS)}) "
-            f"VALUES ({placeholders})",
-            rows,
-        )
-        ports = result["ports"]
-        rows = zip(itertools.repeat(run_id), *(_as_sql(ports[c]) for c in PORT_COLUMNS))
-        placeholders = ", ".join("?" * (len(PORT_COLUMNS) + 1))
-        self._db.executemany(
-            f"INSERT INTO fabric_ports (run_id, {_quoted(PORT_COLUMNS)}) VALUES ({placeholders})",
-            rows,
-        )
-        for table, key, names in (
-            ("fabric_pfc_events", "pfc_events", PFC_EVENT_COLUMNS),
-            ("fabric_queues", "queues", QUEUE_COLUMNS),
-        ):
+        """Store a fabric run's transfers, pause events, queue samples and ports
+        (inside the caller's transaction)."""
+        for table, key, names in _SEQ_TABLES:
             columns = result.get(key) or {}
             count = len(columns.get(names[0], []))
-            if count == 0:
-                continue
             rows = zip(
                 itertools.repeat(run_id), range(count), *(_as_sql(columns[c]) for c in names)
             )
@@ -468,6 +447,13 @@ class Store:
                 f"INSERT INTO {table} (run_id, seq, {_quoted(names)}) VALUES ({placeholders})",
                 rows,
             )
+        ports = result["ports"]
+        rows = zip(itertools.repeat(run_id), *(_as_sql(ports[c]) for c in PORT_COLUMNS))
+        placeholders = ", ".join("?" * (len(PORT_COLUMNS) + 1))
+        self._db.executemany(
+            f"INSERT INTO fabric_ports (run_id, {_quoted(PORT_COLUMNS)}) VALUES ({placeholders})",
+            rows,
+        )
 
     def delete(self, run_ids: Iterable[int]) -> None:
         """Delete the given runs and their transfers, in one transaction."""

@@ -91,13 +91,18 @@ def read_qlen(path):
     return int(lines[0].split()[1]), ports
 
 
-def rnic_fabric(*args, cwd):
-    program = EXAMPLES / "rnic-fabric"
+def example(name, *args, cwd):
+    """Run one of the module's programs in ``cwd``."""
+    program = EXAMPLES / name
     if not program.exists():
         pytest.skip("examples not built")
     return subprocess.run(
         [str(program), *args], capture_output=True, text=True, cwd=cwd, timeout=300
     )
+
+
+def rnic_fabric(*args, cwd):
+    return example("rnic-fabric", *args, cwd=cwd)
 
 
 def test_a_72_host_run_from_their_files_writes_their_fct_txt(tmp_path):
@@ -244,12 +249,7 @@ QLEN_MON_END 3000000000
 
 
 def drp_hpcc_config(*args, cwd):
-    program = EXAMPLES / "drp-hpcc-config"
-    if not program.exists():
-        pytest.skip("examples not built")
-    return subprocess.run(
-        [str(program), *args], capture_output=True, text=True, cwd=cwd, timeout=300
-    )
+    return example("drp-hpcc-config", *args, cwd=cwd)
 
 
 def test_drp_hpcc_config_runs_their_config_and_names_what_it_does_not_follow(tmp_path):

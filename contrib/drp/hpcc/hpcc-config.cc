@@ -8,7 +8,6 @@
 #include "hpcc-text-reader.h"
 #include "hpcc-topology.h"
 
-#include "ns3/drp-check.h"
 #include "ns3/strict-options.h"
 
 #include <cmath>
@@ -48,27 +47,27 @@ struct Reading
         notes.push_back(mapping->key + " (line " + std::to_string(mapping->line) + "): " + why);
     }
 
-    /// \param what the value expected \return the next word, recorded as the key's value
+    /**
+     * \param value what the reader made of the word it just read
+     * \return it, the word recorded as (part of) the key's value
+     */
+    template <typename T>
+    T Record(T value)
+    {
+        mapping->value += (mapping->value.empty() ? "" : " ") + in.GetWord();
+        return value;
+    }
+
+    /// \param what the value expected \return the next word
     std::string Word(const std::string& what)
     {
-        std::string word = in.Word(mapping->key + "'s " + what);
-        mapping->value += (mapping->value.empty() ? "" : " ") + word;
-        return word;
+        return Record(in.Word(mapping->key + "'s " + what));
     }
 
     /// \param max the largest valid value \return the next word as a count
     uint64_t Count(uint64_t max)
     {
-        const std::string word = Word("value");
-        const bool digits = !word.empty() && word.size() <= 19 &&
-                            word.find_first_not_of("0123456789") == std::string::npos;
-        const uint64_t value = digits ? std::stoull(word) : 0;
-        if (!digits || value > max)
-        {
-            throw in.Error(mapping->key + " \"" + word + "\" is not a whole number from 0 to " +
-                           std::to_string(max));
-        }
-        return value;
+        return Record(in.Count(mapping->key, max));
     }
 
     /// \return the next word as 0 or 1
@@ -80,30 +79,13 @@ struct Reading
     /// \param min smallest valid \param max largest valid \return the next word as a number
     double Number(double min, double max)
     {
-        const std::string word = Word("value");
-        try
-        {
-            const double value = drp::ParseStrict<double>(mapping->key, word);
-            drp::RequireInRange(mapping->key, value, min, max);
-            return value;
-        }
-        catch (const std::invalid_argument& e)
-        {
-            throw in.Error(e.what());
-        }
+        return Record(in.Number(mapping->key, min, max));
     }
 
     /// \return the next word as a data rate ("1000Mb/s")
     DataRate Rate()
     {
-        const std::string word = Word("value");
-        const std::optional<DataRate> rate = drp::ParseDataRate(word);
-        if (!rate || rate->GetBitRate() == 0)
-        {
-            throw in.Error(mapping->key + " \"" + word +
-                           "\" is not a data rate (a number and a unit: 100Mb/s, 5Mbps)");
-        }
-        return *rate;
+        return Record(in.Rate(mapping->key));
     }
 
     /// \param micro microseconds, as HPCC's timers take them \return them as a drp time
@@ -135,12 +117,32 @@ NoteOnly(const std::string& why)
     };
 }
 
+/**
+ * \param file the option a file key sets
+ * \param name its name, as the mapping shows it
+ * \return a handler that reads the file's name into the option
+ */
+Handler
+FileKey(std::string FabricScenario::Config::*file, const std::string& name)
+{
+    return [file, name](Reading& r) {
+        r.config.*file = r.Word("file");
+        r.Map(name);
+    };
+}
+
 /// \return every key HPCC's third.cc reads, with its handler
 const std::map<std::string, Handler>&
 Handlers()
 {
     const std::string hpccOnly = "a parameter of HPCC and TIMELY's rate control (CC_MODE 3, 7 "
                                  "and 10), which drp does not have: no effect here";
+    const std::string trace = "HPCC's packet trace is not written: drp writes pcap files "
+                              "(rnic-fabric --pcap=PREFIX)";
+    const std::string unused =
+        "not used by HPCC's simulator either: the topology file gives each link's";
+    const std::string wholeRun =
+        "drp samples the whole run, every queueInterval (drp-hpcc-config --queueInterval)";
     const std::string window = "HPCC's window of one bandwidth-delay product is not modelled: "
                                "drp's transports keep their Window (8 frames, "
                                "rnic-fabric --window)";
@@ -167,10 +169,8 @@ Handlers()
         {"PAUSE_TIME",
          NoteOnly("drp's ports pause for PfcPauseQuanta (65535 quanta, refreshed at half) and "
                   "resume with an XON, as HPCC's switches resume")},
-        {"DATA_RATE",
-         NoteOnly("not used by HPCC's simulator either: the topology file gives each link's")},
-        {"LINK_DELAY",
-         NoteOnly("not used by HPCC's simulator either: the topology file gives each link's")},
+        {"DATA_RATE", NoteOnly(unused)},
+        {"LINK_DELAY", NoteOnly(unused)},
         {"PACKET_PAYLOAD_SIZE",
          [](Reading& r) {
              r.config.payload = static_cast<uint32_t>(r.Count(9184));
@@ -186,25 +186,11 @@ Handlers()
          }},
         {"L2_BACK_TO_ZERO",
          NoteOnly("go-back-N's restart from zero is HPCC's NIC's, not drp's transport's")},
-        {"TOPOLOGY_FILE",
-         [](Reading& r) {
-             r.config.topologyFile = r.Word("file");
-             r.Map("topologyFile");
-         }},
-        {"FLOW_FILE",
-         [](Reading& r) {
-             r.config.flowFile = r.Word("file");
-             r.Map("flowFile");
-         }},
-        {"TRACE_FILE",
-         NoteOnly("HPCC's packet trace is not written: drp writes pcap files (rnic-fabric "
-                  "--pcap=PREFIX)")},
-        {"TRACE_OUTPUT_FILE",
-         NoteOnly("HPCC's packet trace is not written: drp writes pcap files (rnic-fabric "
-                  "--pcap=PREFIX)")},
-        {"ENABLE_TRACE",
-         NoteOnly("HPCC's packet trace is not written: drp writes pcap files (rnic-fabric "
-                  "--pcap=PREFIX)")},
+        {"TOPOLOGY_FILE", FileKey(&FabricScenario::Config::topologyFile, "topologyFile")},
+        {"FLOW_FILE", FileKey(&FabricScenario::Config::flowFile, "flowFile")},
+        {"TRACE_FILE", NoteOnly(trace)},
+        {"TRACE_OUTPUT_FILE", NoteOnly(trace)},
+        {"ENABLE_TRACE", NoteOnly(trace)},
         {"SIMULATOR_STOP_TIME",
          [](Reading& r) {
              r.Number(0, 1e9);
@@ -283,16 +269,8 @@ Handlers()
              r.config.cc = r.ccMode == 1 ? "dcqcn" : "dctcp";
              r.Map("cc = " + r.config.cc);
          }},
-        {"FCT_OUTPUT_FILE",
-         [](Reading& r) {
-             r.config.fctFile = r.Word("file");
-             r.Map("fctFile");
-         }},
-        {"PFC_OUTPUT_FILE",
-         [](Reading& r) {
-             r.config.pfcFile = r.Word("file");
-             r.Map("pfcFile");
-         }},
+        {"FCT_OUTPUT_FILE", FileKey(&FabricScenario::Config::fctFile, "fctFile")},
+        {"PFC_OUTPUT_FILE", FileKey(&FabricScenario::Config::pfcFile, "pfcFile")},
         {"HAS_WIN", NoteOnly(window)},
         {"GLOBAL_T", NoteOnly(window)},
         {"VAR_WIN", NoteOnly(window)},
@@ -344,17 +322,9 @@ Handlers()
              r.config.buffer = std::to_string(std::llround(mb * 1024 * 1024)) + "B";
              r.Map("buffer = " + r.config.buffer);
          }},
-        {"QLEN_MON_FILE",
-         [](Reading& r) {
-             r.config.qlenFile = r.Word("file");
-             r.Map("qlenFile");
-         }},
-        {"QLEN_MON_START",
-         NoteOnly("drp samples the whole run, every queueInterval (drp-hpcc-config "
-                  "--queueInterval)")},
-        {"QLEN_MON_END",
-         NoteOnly("drp samples the whole run, every queueInterval (drp-hpcc-config "
-                  "--queueInterval)")},
+        {"QLEN_MON_FILE", FileKey(&FabricScenario::Config::qlenFile, "qlenFile")},
+        {"QLEN_MON_START", NoteOnly(wholeRun)},
+        {"QLEN_MON_END", NoteOnly(wholeRun)},
     };
     return handlers;
 }

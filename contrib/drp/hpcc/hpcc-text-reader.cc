@@ -53,9 +53,8 @@ HpccTextReader::Word(const std::string& what)
         throw Error(m_line, "the file ends where " + what + " should come");
     }
     m_wordLine = m_line;
-    std::string word;
-    m_in >> word;
-    return word;
+    m_in >> m_word;
+    return m_word;
 }
 
 uint64_t
@@ -122,6 +121,12 @@ HpccTextReader::Delay(const std::string& what, Time max)
         throw Error(os.str());
     }
     return delay;
+}
+
+const std::string&
+HpccTextReader::GetWord() const
+{
+    return m_word;
 }
 
 uint32_t

@@ -68,6 +68,8 @@ class HpccTextReader
      */
     Time Delay(const std::string& what, Time max);
 
+    /// \return the last word read
+    const std::string& GetWord() const;
     /// \return the line of the last word read (1 = first)
     uint32_t GetLine() const;
     /// \return the file's path
@@ -89,6 +91,7 @@ class HpccTextReader
     std::ifstream m_in;     //!< its text
     uint32_t m_line{1};     //!< the line being read
     uint32_t m_wordLine{1}; //!< the line of the last word read
+    std::string m_word;     //!< the last word read
 };
 
 } // namespace ns3

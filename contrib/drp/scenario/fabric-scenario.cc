@@ -174,6 +174,7 @@ ParseEcnByRate(const std::string& text)
 
 /**
  * \param config the experiment (ecn)
+ * \param byRate ParseEcnByRate() of its ecnByRate
  * \param fabric the fabric
  * \param sw a switch index
  * \param port one of its ports
@@ -181,16 +182,16 @@ ParseEcnByRate(const std::string& text)
  */
 EcnThresholds
 GetEcnThresholds(const FabricScenario::Config& config,
+                 const std::map<uint64_t, EcnThresholds>& byRate,
                  const FabricHelper& fabric,
                  uint32_t sw,
                  uint32_t port)
 {
-    if (config.ecnByRate.empty())
+    if (byRate.empty())
     {
         return {QueueSize(config.ecnMin), QueueSize(config.ecnMax), config.ecnPmax};
     }
     const DataRate rate = fabric.GetSwitch(sw)->GetPort(port)->GetDataRate();
-    const auto byRate = ParseEcnByRate(config.ecnByRate);
     auto it = byRate.find(rate.GetBitRate());
     if (it == byRate.end())
     {
@@ -212,12 +213,13 @@ GetEcnThresholds(const FabricScenario::Config& config,
 void
 ApplyEcnByRate(const FabricScenario::Config& config, const FabricHelper& fabric)
 {
+    const auto byRate = ParseEcnByRate(config.ecnByRate);
     for (uint32_t s = 0; s < fabric.GetSwitches().GetN(); ++s)
     {
         Ptr<EcmpSwitchNetDevice> sw = fabric.GetSwitch(s);
         for (uint32_t p = 0; p < sw->GetNPorts(); ++p)
         {
-            const EcnThresholds t = GetEcnThresholds(config, fabric, s, p);
+            const EcnThresholds t = GetEcnThresholds(config, byRate, fabric, s, p);
             Ptr<Queue<Packet>> queue = sw->GetPort(p)->GetQueue();
             queue->SetAttribute("MinThreshold", QueueSizeValue(t.kmin));
             queue->SetAttribute("MaxThreshold", QueueSizeValue(t.kmax));
@@ -301,6 +303,7 @@ MakeLossless(const FabricScenario::Config& config, FabricHelper& fabric)
     // The RNICs' classes are the lossless ones (DrpClass may come from a flow file).
     const Ptr<RnicNetDevice> rnic = fabric.GetRnic(0);
     const uint8_t lossless = (1U << rnic->GetDrpClass()) | (1U << rnic->GetDrpControlClass());
+    const auto byRate = ParseEcnByRate(config.ecnByRate);
     for (uint32_t s = 0; s < fabric.GetSwitches().GetN(); ++s)
     {
         Ptr<EcmpSwitchNetDevice> sw = fabric.GetSwitch(s);
@@ -309,7 +312,7 @@ MakeLossless(const FabricScenario::Config& config, FabricHelper& fabric)
             ObjectFactory queues;
             if (config.ecn)
             {
-                const EcnThresholds t = GetEcnThresholds(config, fabric, s, p);
+                const EcnThresholds t = GetEcnThresholds(config, byRate, fabric, s, p);
                 queues.SetTypeId(EcnMarkingQueue::GetTypeId()); // its name ends in <Packet>
                 queues.Set("MinThreshold", QueueSizeValue(t.kmin));
                 queues.Set("MaxThreshold", QueueSizeValue(t.kmax));
@@ -334,19 +337,20 @@ MakeLossless(const FabricScenario::Config& config, FabricHelper& fabric)
 
 /**
  * \param config the experiment
+ * \param file its topology file, read (nullptr: a built-in topology)
  * \param rnic host links
  * \param links links between switches and switch queues
  * \return the topology the experiment names
  */
 std::unique_ptr<FabricHelper>
-BuildFabric(const FabricScenario::Config& config, RnicHelper& rnic, EthernetHelper& links)
+BuildFabric(const FabricScenario::Config& config,
+            const HpccTopology* file,
+            RnicHelper& rnic,
+            EthernetHelper& links)
 {
-    if (!config.topologyFile.empty())
+    if (file != nullptr)
     {
-        auto fabric =
-            std::make_unique<HpccTopologyFabricHelper>(HpccTopology::Read(config.topologyFile),
-                                                       rnic,
-                                                       links);
+        auto fabric = std::make_unique<HpccTopologyFabricHelper>(*file, rnic, links);
         fabric->AssignStreams(3000000); // the links' error models
         return fabric;
     }
@@ -816,18 +820,19 @@ FabricScenario::Config::Validate() const
     {
         HpccFlowList::Read(flowFile); // refused here with its line, before anything runs
     }
-    if (workload == "incast" && flowFile.empty() && GetHostCount() >= 2 && GetHostCount() <= 65535)
+    const double fabricHosts = GetHostCount();
+    if (workload == "incast" && flowFile.empty() && fabricHosts >= 2 && fabricHosts <= 65535)
     {
-        const auto fabricHosts = static_cast<uint32_t>(GetHostCount());
-        const uint32_t senders = degree > 0 ? degree : fabricHosts - 1;
-        if (receiver >= fabricHosts ||
-            (victims > 0 && double(senders) + victims > double(fabricHosts) - 1))
+        const auto hostCount = static_cast<uint32_t>(fabricHosts);
+        const uint32_t senders = degree > 0 ? degree : hostCount - 1;
+        if (receiver >= hostCount ||
+            (victims > 0 && double(senders) + victims > double(hostCount) - 1))
         {
             throw std::invalid_argument(
                 "receiver = " + std::to_string(receiver) + ", degree = " + std::to_string(degree) +
                 ", victims = " + std::to_string(victims) + ": the " + topology + " has " +
-                std::to_string(fabricHosts) + " hosts; the receiver must be one of them (0 to " +
-                std::to_string(fabricHosts - 1) +
+                std::to_string(hostCount) + " hosts; the receiver must be one of them (0 to " +
+                std::to_string(hostCount - 1) +
                 ") and the senders and victims together at most hosts - 1");
         }
     }
@@ -843,7 +848,6 @@ FabricScenario::Config::Validate() const
     // The counts of each topology are checked, with their valid ranges, by
     // the helper that takes them; the number of flows is bounded here,
     // before anything is built.
-    const double fabricHosts = GetHostCount();
     if (workload == "poisson" && flowFile.empty() && queueInterval.IsStrictlyPositive() &&
         duration.GetSeconds() / queueInterval.GetSeconds() > double(MAX_QUEUE_SAMPLES))
     {
@@ -1067,14 +1071,16 @@ FabricScenario::Config::GetWorkloadName() const
     return flowFile.empty() ? workload : "flow file " + flowFile;
 }
 
-DataRate
-FabricScenario::Config::GetHostRate() const
+namespace
 {
-    if (topologyFile.empty())
-    {
-        return hostRate;
-    }
-    const HpccTopology file = HpccTopology::Read(topologyFile);
+/**
+ * \param file a topology file, read
+ * \return the one rate of its host links (std::invalid_argument naming two lines if
+ *         they differ)
+ */
+DataRate
+GetFileHostRate(const HpccTopology& file)
+{
     const HpccTopology::Link& first = file.GetHostLink(file.GetHostIds().front());
     for (uint32_t host : file.GetHostIds())
     {
@@ -1082,7 +1088,7 @@ FabricScenario::Config::GetHostRate() const
         if (link.rate != first.rate)
         {
             throw std::invalid_argument(
-                topologyFile + ":" + std::to_string(link.line) + ": a host link at " +
+                file.GetPath() + ":" + std::to_string(link.line) + ": a host link at " +
                 drp::ShowDataRate(link.rate) + ", where line " + std::to_string(first.line) +
                 " has one at " + drp::ShowDataRate(first.rate) +
                 ": the RNICs of a fabric run share one NIC profile, so the hosts of a topology "
@@ -1090,6 +1096,13 @@ FabricScenario::Config::GetHostRate() const
         }
     }
     return first.rate;
+}
+} // namespace
+
+DataRate
+FabricScenario::Config::GetHostRate() const
+{
+    return topologyFile.empty() ? hostRate : GetFileHostRate(HpccTopology::Read(topologyFile));
 }
 
 double
@@ -1123,8 +1136,8 @@ FabricScenario::Config::GetNic() const
 std::string
 FabricScenario::Config::GetHostLimitNote() const
 {
-    const NicProfile& profile = NicProfile::Get(GetNic());
     const DataRate hostRate = GetHostRate();
+    const NicProfile& profile = NicProfile::Get(NicProfile::Resolve(nic, hostRate));
     const DataRate ceiling = NicProfile::GetPortCeiling(hostRate, payload);
     const NicProfile::Limit rnic = profile.GetLimit(hostRate, payload);
     std::ostringstream os;
@@ -1613,15 +1626,23 @@ FabricScenario::RunValidated(const Config& config)
     RngSeedManager::SetSeed(config.seed);
     RngSeedManager::SetRun(config.run);
 
+    // The topology file, read once: the host rate, the NIC profile and the fabric.
+    std::optional<HpccTopology> topologyFile;
+    if (!config.topologyFile.empty())
+    {
+        topologyFile = HpccTopology::Read(config.topologyFile);
+    }
+    const DataRate hostRate = topologyFile ? GetFileHostRate(*topologyFile) : config.hostRate;
+    const std::string nic = NicProfile::Resolve(config.nic, hostRate);
     RnicHelper rnic;
-    rnic.SetProfile(config.GetNic());
+    rnic.SetProfile(nic);
     rnic.SetMethod(config.method);
     rnic.SetDeviceAttribute("Mtu", UintegerValue(config.mtu)); // the switches' host ports too
     rnic.SetTransportAttribute("PayloadSize", UintegerValue(config.payload));
     rnic.SetTransportAttribute(
         "TimeoutMode",
         StringValue(config.timeoutMode == "adaptive" ? "Adaptive" : "Fixed"));
-    rnic.SetDeviceAttribute("DataRate", DataRateValue(config.GetHostRate()));
+    rnic.SetDeviceAttribute("DataRate", DataRateValue(hostRate));
     std::optional<HpccFlowList> flowFile;
     if (!config.flowFile.empty())
     {
@@ -1673,7 +1694,8 @@ FabricScenario::RunValidated(const Config& config)
         rnic.SetTransportAttribute("CongestionControl", TypeIdValue(DrpDctcp::GetTypeId()));
         rnic.SetTransportAttribute("CnpInterval", TimeValue(Seconds(0))); // an echo per mark
     }
-    std::unique_ptr<FabricHelper> fabric = BuildFabric(config, rnic, links);
+    std::unique_ptr<FabricHelper> fabric =
+        BuildFabric(config, topologyFile ? &*topologyFile : nullptr, rnic, links);
     if (config.ecn && !config.ecnByRate.empty())
     {
         ApplyEcnByRate(config, *fabric);
@@ -1719,7 +1741,7 @@ FabricScenario::RunValidated(const Config& config)
         TracePfc(*fabric, result);
     }
     RdmaHostHelper host;
-    host.SetProfile(config.GetNic()); // the host of the card's profile, if it names one
+    host.SetProfile(nic); // the host of the card's profile, if it names one
     host.SetAttribute("RegistrationFailureProbability", DoubleValue(config.frp));
     // Nothing here compares the bytes: forget each transfer's buffers once
     // it has ended, so that memory holds only what is in flight.

@@ -92,6 +92,24 @@ ReadLines(const std::string& path)
     return lines;
 }
 
+/**
+ * \param call what may refuse
+ * \return the message it refused with (std::invalid_argument), "" if it did not
+ */
+std::string
+RefusalOf(const std::function<void()>& call)
+{
+    try
+    {
+        call();
+    }
+    catch (const std::invalid_argument& e)
+    {
+        return e.what();
+    }
+    return "";
+}
+
 } // namespace
 
 /**
@@ -243,16 +261,9 @@ class DrpHpccRefusalTestCase : public TestCase
     {
         const std::string path = CreateTempDirFilename("bad.txt");
         WriteFile(path, text);
-        std::string message;
-        try
-        {
-            read(path);
-        }
-        catch (const std::invalid_argument& e)
-        {
-            message = e.what();
-        }
-        NS_TEST_EXPECT_MSG_EQ(message, (expected.empty() ? "" : path + ":" + expected), text);
+        NS_TEST_EXPECT_MSG_EQ(RefusalOf([&]() { read(path); }),
+                              (expected.empty() ? "" : path + ":" + expected),
+                              text);
     }
 
     void DoRun() override
@@ -517,16 +528,7 @@ class DrpHpccOptionsTestCase : public TestCase
     /// \param config a configuration \param expected Validate()'s message
     void Expect(const FabricScenario::Config& config, const std::string& expected)
     {
-        std::string message;
-        try
-        {
-            config.Validate();
-        }
-        catch (const std::invalid_argument& e)
-        {
-            message = e.what();
-        }
-        NS_TEST_EXPECT_MSG_EQ(message, expected, "refused");
+        NS_TEST_EXPECT_MSG_EQ(RefusalOf([&]() { config.Validate(); }), expected, "refused");
     }
 
     void DoRun() override
@@ -657,16 +659,8 @@ class DrpHpccConfigTestCase : public TestCase
     {
         const std::string path = CreateTempDirFilename("config.txt");
         WriteFile(path, text);
-        try
-        {
-            HpccConfig::Read(path);
-        }
-        catch (const std::invalid_argument& e)
-        {
-            const std::string message = e.what();
-            return message.rfind(path + ":", 0) == 0 ? message.substr(path.size() + 1) : message;
-        }
-        return "";
+        const std::string message = RefusalOf([&]() { HpccConfig::Read(path); });
+        return message.rfind(path + ":", 0) == 0 ? message.substr(path.size() + 1) : message;
     }
 
     void DoRun() override
@@ -780,16 +774,7 @@ class DrpHpccConfigTestCase : public TestCase
                               "a rate without all three thresholds");
         FabricScenario::Config noThresholds = c;
         noThresholds.ecnByRate = "40Gbps:1600000B:1600001B:0.5";
-        std::string message;
-        try
-        {
-            FabricScenario::Run(noThresholds);
-        }
-        catch (const std::invalid_argument& e)
-        {
-            message = e.what();
-        }
-        NS_TEST_EXPECT_MSG_EQ(message,
+        NS_TEST_EXPECT_MSG_EQ(RefusalOf([&]() { FabricScenario::Run(noThresholds); }),
                               "ecnByRate = 40Gbps:1600000B:1600001B:0.5 has no thresholds for "
                               "10Gbps, the rate of port 0 of switch node 2: list every switch "
                               "port's rate",

@@ -38,8 +38,8 @@ namespace ns3
  * lanes), not after products. RnicHelper::SetProfile() applies one; a
  * setting made after it (SetDeviceAttribute, SetTransportAttribute, ...)
  * overrides that value, and so does an attribute default changed with
- * Config::SetDefault or --ns3::TYPE::NAME on a command line. The docs ("NIC profiles" in drp-host.rst)
- * list every value with its source.
+ * Config::SetDefault or --ns3::TYPE::NAME on a command line. The docs ("NIC profiles" in
+ * drp-host.rst) list every value with its source.
  */
 class NicProfile
 {
