@@ -84,6 +84,7 @@ LOSSLESS_COUNTERS: tuple[str, ...] = (
     "rnic_time_paused_seconds",
     "headroom_drops",
     "shared_buffer_drops",
+    "pfc_storms",
 )
 
 #: Counters of a run (host_count and switch_count: the fabric's size), summed
@@ -416,6 +417,9 @@ def run_fabric(
     lossless: bool = False,
     buffer: str = "12MiB",
     threshold: str = "dynamic",
+    pfc_watchdog: float | str = 0.2,
+    pfc_watchdog_action: str = "drop",
+    pfc_storm: str = "",
     receiver: int = 0,
     stagger: float | str = 0.0,
     victims: int = 0,
@@ -458,7 +462,11 @@ def run_fabric(
     none), lossless (True: a shared buffer, SwitchBuffer, in every switch,
     priority flow control on every port, the RNICs' DRP class lossless),
     buffer (lossless: each switch's buffer, a QueueSize in bytes such as
-    "12MiB"), threshold (lossless: "dynamic" or "static" XOFF threshold).
+    "12MiB"), threshold (lossless: "dynamic" or "static" XOFF threshold),
+    pfc_watchdog (lossless: every switch port's PFC watchdog, seconds or a
+    string such as "200ms", the default, SONiC's; 0: none), pfc_watchdog_action
+    ("drop", the default, or "forward") and pfc_storm (lossless: hosts,
+    "3" or "3,7", whose RNICs pause their class for ever; "": none).
     A lossless run adds the counters pauses_sent, pauses_received and
     time_paused_seconds (switch ports), rnic_pauses_received,
     rnic_time_paused_seconds, headroom_drops, shared_buffer_drops and

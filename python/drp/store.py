@@ -232,6 +232,9 @@ LATER_FABRIC_PARAMETERS: dict[str, Any] = {
     "fct_file": "",
     "pfc_file": "",
     "qlen_file": "",
+    "pfc_watchdog": 0.2,
+    "pfc_watchdog_action": "drop",
+    "pfc_storm": "",
 }
 
 

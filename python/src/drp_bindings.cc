@@ -499,6 +499,23 @@ Fields<FabricConfig>()
                   "lossless: the XOFF threshold, \"dynamic\" (1/8 of the free shared buffer) "
                   "or \"static\" (64 KiB per ingress queue)",
                   &C::threshold),
+        MakeField("pfc_watchdog",
+                  "pfcWatchdog",
+                  "lossless: every switch port's PFC watchdog: a class paused this long with "
+                  "frames waiting is in a pause storm and stops honouring pauses until none "
+                  "has come for twice as long; seconds, or a string such as \"200ms\" (0: "
+                  "no watchdog; up to 100 s)",
+                  &C::pfcWatchdog),
+        MakeField("pfc_watchdog_action",
+                  "pfcWatchdogAction",
+                  "lossless: what the PFC watchdog does in a storm, \"drop\" (the class's "
+                  "frames) or \"forward\" (them, ignoring the pauses)",
+                  &C::pfcWatchdogAction),
+        MakeField("pfc_storm",
+                  "pfcStorm",
+                  "lossless: hosts (\"3\" or \"3,7\") whose RNICs pause their DRP class from "
+                  "the start and never stop, as a NIC whose receive path hangs (\"\": none)",
+                  &C::pfcStorm),
         MakeField("receiver",
                   "receiver",
                   "incast: the host written to (its senders: the first degree other hosts)",
@@ -890,6 +907,7 @@ ToDict(const FabricScenario::Result& result)
                 d.frames;
         }
     }
+    counters["pfc_storms"] = result.GetPfcStorms();
     counters["peak_buffer_bytes"] = result.peakBufferBytes;
 
     using D = FabricScenario::DropCount;

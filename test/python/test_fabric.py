@@ -255,7 +255,9 @@ def test_simulated_seconds_is_when_the_last_transfer_ended():
         ({"hosts": 1, "workload": "all-to-all"}, r"the star fabric has 1 host \(hosts = 1\)"),
         ({"lossless": True, "buffer": "100p"}, r"buffer = 100p must be in bytes"),
         ({"lossless": True, "threshold": "adaptive"}, r'threshold = "adaptive" is not valid'),
-        ({"lossless": True, "buffer": "64KB"}, r"BufferSize = 64000 bytes is below"),
+        ({"lossless": True, "buffer": "64KB"}, r"buffer = 64KB \(64000 bytes\) is below the"),
+        ({"lossless": True, "queue": "8p"}, r"queue has no effect here: it is for lossy fabrics"),
+        ({"lossless": True, "pfc_storm": "9"}, r"pfc_storm = 9 names host 9, out of range"),
     ],
 )
 def test_run_fabric_raises_for_what_cannot_run(params, message):
@@ -387,8 +389,8 @@ def test_a_lossless_incast_drops_nothing_and_pauses_the_senders():
     """The same 16:1 incast through 8-frame queues: lossy it drops, lossless
     (a 1 MB shared buffer, PFC) it drops nothing and the switch pauses the
     senders instead."""
-    params = {"hosts": 17, "bytes": 131072, "queue": "8p"}
-    lossy = drp.run_fabric(**params)
+    params = {"hosts": 17, "bytes": 131072}
+    lossy = drp.run_fabric(**params, queue="8p")
     lossless = drp.run_fabric(**params, lossless=True, buffer="1MB")
     assert lossy.counters["drops"] > 0 and lossy.counters["pauses_sent"] == 0
     assert lossless.summary["successes"] == 16

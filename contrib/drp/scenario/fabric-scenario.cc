@@ -100,6 +100,39 @@ ParseQueueSize(const std::string& text, const std::string& name = "queue")
 }
 
 /**
+ * \param text the pfcStorm option: host indices separated by commas ("": none)
+ * \param hosts the fabric's hosts
+ * \return the hosts, checked (std::invalid_argument naming the first bad one)
+ */
+std::vector<uint32_t>
+ParseStormHosts(const std::string& text, uint32_t hosts)
+{
+    std::vector<uint32_t> storm;
+    std::istringstream items(text);
+    std::string item;
+    while (!text.empty() && std::getline(items, item, ','))
+    {
+        const uint32_t host = drp::ParseStrict<uint32_t>("pfcStorm", item);
+        if (host >= hosts)
+        {
+            throw std::invalid_argument("pfcStorm = " + text + " names host " + item +
+                                        ", out of range [0, " + std::to_string(hosts - 1) +
+                                        "]: the fabric has " + std::to_string(hosts) + " hosts");
+        }
+        if (std::find(storm.begin(), storm.end(), host) != storm.end())
+        {
+            throw std::invalid_argument("pfcStorm = " + text + " names host " + item + " twice");
+        }
+        storm.push_back(host);
+    }
+    if (!text.empty() && text.back() == ',')
+    {
+        throw std::invalid_argument("pfcStorm = " + text + " ends with a comma");
+    }
+    return storm;
+}
+
+/**
  * Records every pacing-rate change of every RNIC's transfers in
  * \p result.rates.
  * \param fabric the fabric
@@ -290,9 +323,61 @@ SumOf(const std::vector<T>& items, F value) -> decltype(value(items.front()))
 }
 
 /**
- * Makes a fabric lossless: a SwitchBuffer in every switch, the class queues
- * of every switch port (made when first used) as big as the buffer, so that
- * only the buffer drops.
+ * Makes each switch's shared buffer, configured but not yet given to it, and
+ * checks that the buffer size holds the reserves and headrooms of every
+ * switch (std::invalid_argument naming the largest need once, otherwise).
+ * \param config the experiment (buffer, threshold)
+ * \param fabric the fabric
+ * \param lossless the lossless classes' bits
+ * \return one buffer per switch
+ */
+std::vector<Ptr<SwitchBuffer>>
+MakeSwitchBuffers(const FabricScenario::Config& config,
+                  const FabricHelper& fabric,
+                  uint8_t lossless)
+{
+    const QueueSize buffer = ParseQueueSize(config.buffer, "buffer");
+    std::vector<Ptr<SwitchBuffer>> mmus;
+    uint64_t most = 0;
+    uint32_t neediest = 0;
+    for (uint32_t s = 0; s < fabric.GetSwitches().GetN(); ++s)
+    {
+        Ptr<SwitchBuffer> mmu = CreateObject<SwitchBuffer>();
+        mmu->SetAttribute("LosslessClasses", UintegerValue(lossless));
+        mmu->SetAttribute("BufferSize", UintegerValue(buffer.GetValue()));
+        mmu->SetAttribute(
+            "ThresholdMode",
+            EnumValue(config.threshold == "static" ? SwitchBuffer::STATIC : SwitchBuffer::DYNAMIC));
+        std::vector<Ptr<EthernetNetDevice>> ports;
+        for (uint32_t p = 0; p < fabric.GetSwitch(s)->GetNPorts(); ++p)
+        {
+            ports.push_back(fabric.GetSwitch(s)->GetPort(p));
+        }
+        const uint64_t committed = mmu->GetCommittedSize(ports);
+        if (committed > most)
+        {
+            most = committed;
+            neediest = s;
+        }
+        mmus.push_back(mmu);
+    }
+    if (most > buffer.GetValue())
+    {
+        throw std::invalid_argument(
+            "buffer = " + config.buffer + " (" + std::to_string(buffer.GetValue()) +
+            " bytes) is below the " + std::to_string(most) +
+            " bytes that the reserves and PFC headrooms of switch " + std::to_string(neediest) +
+            "'s " + std::to_string(fabric.GetSwitch(neediest)->GetNPorts()) +
+            " ports take, the most of any switch of this fabric: give buffer of at least " +
+            std::to_string(most) + "B (and more for a shared pool)");
+    }
+    return mmus;
+}
+
+/**
+ * Makes a fabric lossless: a SwitchBuffer in every switch, every transmit
+ * queue of every switch port (the class queues, made when first used, and
+ * class 0's TxQueue) as big as the buffer, so that only the buffer drops.
  * \param config the experiment (lossless)
  * \param fabric the fabric, built with PFC on every port
  */
@@ -303,12 +388,22 @@ MakeLossless(const FabricScenario::Config& config, FabricHelper& fabric)
     // The RNICs' classes are the lossless ones (DrpClass may come from a flow file).
     const Ptr<RnicNetDevice> rnic = fabric.GetRnic(0);
     const uint8_t lossless = (1U << rnic->GetDrpClass()) | (1U << rnic->GetDrpControlClass());
+    const std::vector<Ptr<SwitchBuffer>> mmus = MakeSwitchBuffers(config, fabric, lossless);
     const auto byRate = ParseEcnByRate(config.ecnByRate);
     for (uint32_t s = 0; s < fabric.GetSwitches().GetN(); ++s)
     {
         Ptr<EcmpSwitchNetDevice> sw = fabric.GetSwitch(s);
         for (uint32_t p = 0; p < sw->GetNPorts(); ++p)
         {
+            sw->GetPort(p)->GetQueue()->SetAttribute("MaxSize", QueueSizeValue(buffer));
+            if (config.pfcWatchdog.IsStrictlyPositive())
+            {
+                sw->GetPort(p)->SetAttribute("PfcWatchdogTime", TimeValue(config.pfcWatchdog));
+                sw->GetPort(p)->SetAttribute("PfcWatchdogAction",
+                                             EnumValue(config.pfcWatchdogAction == "forward"
+                                                           ? EthernetNetDevice::PFC_WATCHDOG_FORWARD
+                                                           : EthernetNetDevice::PFC_WATCHDOG_DROP));
+            }
             ObjectFactory queues;
             if (config.ecn)
             {
@@ -325,13 +420,16 @@ MakeLossless(const FabricScenario::Config& config, FabricHelper& fabric)
             queues.Set("MaxSize", QueueSizeValue(buffer));
             sw->GetPort(p)->SetAttribute("PfcQueue", ObjectFactoryValue(queues));
         }
-        Ptr<SwitchBuffer> mmu = CreateObject<SwitchBuffer>();
-        mmu->SetAttribute("LosslessClasses", UintegerValue(lossless));
-        mmu->SetAttribute("BufferSize", UintegerValue(buffer.GetValue()));
-        mmu->SetAttribute(
-            "ThresholdMode",
-            EnumValue(config.threshold == "static" ? SwitchBuffer::STATIC : SwitchBuffer::DYNAMIC));
-        sw->SetBuffer(mmu);
+        sw->SetBuffer(mmus[s]);
+    }
+    for (uint32_t h = 0; h < fabric.GetHosts().GetN(); ++h)
+    {
+        // NICs guard against a link paused for ever as switches do (PFC
+        // stall prevention): past the watchdog's time they send regardless,
+        // so that a transfer held by a deadlock still ends, by its retries.
+        fabric.GetRnic(h)->SetAttribute("PfcWatchdogTime", TimeValue(config.pfcWatchdog));
+        fabric.GetRnic(h)->SetAttribute("PfcWatchdogAction",
+                                        EnumValue(EthernetNetDevice::PFC_WATCHDOG_FORWARD));
     }
 }
 
@@ -571,6 +669,31 @@ SampleQueues(const FabricHelper* fabric,
 }
 
 /**
+ * Stops the simulator when the last of the workload's transfers has ended,
+ * successfully or not: whatever still has events then (a pause refreshed for
+ * ever by a NIC in a pause storm, a responder waiting out a failed
+ * transfer's idle time) belongs to no experiment.
+ * \param apps the hosts' applications
+ * \param transfers the transfers they start, all together
+ */
+void
+StopWhenAllEnded(ApplicationContainer apps, std::size_t transfers)
+{
+    auto left = std::make_shared<std::size_t>(transfers);
+    for (uint32_t a = 0; a < apps.GetN(); ++a)
+    {
+        apps.Get(a)->TraceConnectWithoutContext(
+            "TransferComplete",
+            drp::FunctorCallback<void, const DrpTransferRecord&>([left](const DrpTransferRecord&) {
+                if (--*left == 0)
+                {
+                    Simulator::Stop();
+                }
+            }));
+    }
+}
+
+/**
  * Adds the traffic matrix the experiment names.
  * \param config the experiment
  * \param fabric the fabric
@@ -712,6 +835,7 @@ CountPfc(Ptr<EcmpSwitchNetDevice> sw, uint32_t index, FabricScenario::Port& port
         return;
     }
     Ptr<SwitchBuffer> buffer = sw->GetBuffer();
+    port.pfcStorms = device->GetPfcStorms();
     for (uint8_t cls = 0; cls < EthernetNetDevice::PFC_CLASSES; ++cls)
     {
         port.pausesSent += device->GetPausesSent(cls);
@@ -788,6 +912,16 @@ FabricScenario::Config::Validate() const
                                     " must be in bytes (B: \"12MiB\", \"512KB\"), not frames");
     }
     drp::RequireOneOf("threshold", threshold, {"dynamic", "static"});
+    drp::RequireInRange<Time>("pfcWatchdog", pfcWatchdog, Time(0), Seconds(100));
+    drp::RequireOneOf("pfcWatchdogAction", pfcWatchdogAction, {"drop", "forward"});
+    ParseStormHosts(pfcStorm, static_cast<uint32_t>(GetHostCount()));
+    if (!pfcStorm.empty() && lossless && pfcWatchdog.IsZero())
+    {
+        throw std::invalid_argument("pfcStorm = " + pfcStorm +
+                                    " with pfcWatchdog = 0s would never end: the frames a storm "
+                                    "holds are never sent, so their transfers never fail; give "
+                                    "a pfcWatchdog");
+    }
     drp::RequireInRange<Time>("stagger", stagger, Seconds(0), Seconds(1000));
     drp::RequireInRange<uint32_t>("victimBytes", victimBytes, 1, 1u << 31);
     drp::RequireInRange<Time>("queueInterval", queueInterval, Seconds(0), Seconds(1));
@@ -1046,6 +1180,22 @@ FabricScenario::Config::RefuseInapplicable() const
         {"ecnPmax", ecnPmax != d.ecnPmax, ecn, "ecn = true", "ecn = false"},
         {"buffer", buffer != d.buffer, lossless, "lossless = true", "lossless = false"},
         {"threshold", threshold != d.threshold, lossless, "lossless = true", "lossless = false"},
+        {"pfcWatchdog",
+         pfcWatchdog != d.pfcWatchdog,
+         lossless,
+         "lossless = true",
+         "lossless = false"},
+        {"pfcWatchdogAction",
+         pfcWatchdogAction != d.pfcWatchdogAction,
+         lossless && pfcWatchdog.IsStrictlyPositive(),
+         "lossless = true with a pfcWatchdog",
+         lossless ? "pfcWatchdog = 0s" : "lossless = false"},
+        {"pfcStorm", pfcStorm != d.pfcStorm, lossless, "lossless = true", "lossless = false"},
+        {"queue",
+         queue != d.queue,
+         !lossless,
+         "lossy fabrics (lossless: the switch's buffer bounds every queue)",
+         "lossless = true"},
         {"ackDelay", ackDelay != d.ackDelay, ackEvery > 1, "ackEvery above 1", "ackEvery = 1"},
     };
     for (const Rule& rule : rules)
@@ -1232,6 +1382,21 @@ FabricScenario::Config::AddToCommandLine(CommandLine& cmd, drp::StrictOptions& s
                  "lossless: the XOFF threshold, dynamic (1/8 of the free shared buffer) or "
                  "static (64 KiB per ingress queue)",
                  threshold);
+    strict.AddValue(cmd,
+                    "pfcWatchdog",
+                    "lossless: every switch port's PFC watchdog: a class paused this long "
+                    "with frames waiting is in a pause storm and stops honouring pauses "
+                    "until none has come for twice as long (0: no watchdog; up to 100s)",
+                    pfcWatchdog);
+    cmd.AddValue("pfcWatchdogAction",
+                 "lossless: what the PFC watchdog does in a storm, drop (the class's "
+                 "frames) or forward (them, ignoring the pauses)",
+                 pfcWatchdogAction);
+    strict.AddValue(cmd,
+                    "pfcStorm",
+                    "lossless: hosts (3 or 3,7) whose RNICs pause their DRP class from the "
+                    "start and never stop, as a NIC whose receive path hangs (empty: none)",
+                    pfcStorm);
     strict.AddValue(cmd,
                     "receiver",
                     "incast: the host written to (senders: the first degree other hosts)",
@@ -1439,6 +1604,12 @@ FabricScenario::Result::GetTimePaused() const
 }
 
 uint64_t
+FabricScenario::Result::GetPfcStorms() const
+{
+    return SumOf(ports, [](const Port& p) { return p.pfcStorms; });
+}
+
+uint64_t
 FabricScenario::Result::GetDropsIn(const std::string& device) const
 {
     uint64_t frames = 0;
@@ -1469,6 +1640,9 @@ FabricScenario::GetDropKinds()
     {
         kinds.push_back({"switch", SwitchBuffer::GetPlacementName(reason)});
     }
+    kinds.push_back({"switch", "link-local"});
+    kinds.push_back({"switch", "pfc-watchdog"});
+    kinds.push_back({"link", "malformed-pause"});
     return kinds;
 }
 
@@ -1476,7 +1650,8 @@ std::vector<FabricScenario::DropCount>
 FabricScenario::CountDrops(const FabricHelper& fabric)
 {
     // Positions in GetDropKinds()'s order: switch, link, then one per
-    // transport reason, then the host's two.
+    // transport reason, the host's two, the buffer's two, then the kinds
+    // added since (each appended, so that earlier positions keep theirs).
     constexpr std::size_t EGRESS = 0;
     constexpr std::size_t HAIRPIN = 1;
     constexpr std::size_t RECEIVE_ERROR = 2;
@@ -1484,16 +1659,21 @@ FabricScenario::CountDrops(const FabricHelper& fabric)
     constexpr std::size_t RNIC = 4;
     constexpr std::size_t HOST = RNIC + std::size_t(DrpTransport::DROP_REASONS);
     constexpr std::size_t BUFFER = HOST + 2;
+    constexpr std::size_t LINK_LOCAL = BUFFER + 2;
+    constexpr std::size_t WATCHDOG = LINK_LOCAL + 1;
+    constexpr std::size_t MALFORMED_PAUSE = WATCHDOG + 1;
     std::vector<DropCount> drops = GetDropKinds();
     auto addLink = [&drops](Ptr<EthernetNetDevice> port) {
         drops[RECEIVE_ERROR].frames += port->GetReceiveErrorDrops();
         drops[FCS_ERROR].frames += port->GetFcsErrorDrops();
+        drops[MALFORMED_PAUSE].frames += port->GetMalformedPauseDrops();
     };
     for (uint32_t s = 0; s < fabric.GetSwitches().GetN(); ++s)
     {
         Ptr<EcmpSwitchNetDevice> sw = fabric.GetSwitch(s);
         drops[EGRESS].frames += sw->GetEgressDrops();
         drops[HAIRPIN].frames += sw->GetHairpinDrops();
+        drops[LINK_LOCAL].frames += sw->GetLinkLocalFrames();
         if (Ptr<SwitchBuffer> buffer = sw->GetBuffer())
         {
             drops[BUFFER].frames += buffer->GetSharedDrops();
@@ -1502,6 +1682,7 @@ FabricScenario::CountDrops(const FabricHelper& fabric)
         for (uint32_t p = 0; p < sw->GetNPorts(); ++p)
         {
             addLink(sw->GetPort(p));
+            drops[WATCHDOG].frames += sw->GetPort(p)->GetPfcWatchdogDrops();
         }
     }
     for (uint32_t h = 0; h < fabric.GetHosts().GetN(); ++h)
@@ -1547,6 +1728,8 @@ FabricScenario::RefuseScenarioAttributes(const std::map<std::string, std::string
         {"ns3::EthernetNetDevice::DataRate", {"hostRate", "fabricRate"}},
         {"ns3::EthernetNetDevice::Mtu", {"mtu"}},
         {"ns3::EthernetNetDevice::PfcEnabled", {"lossless"}},
+        {"ns3::EthernetNetDevice::PfcWatchdogTime", {"pfcWatchdog"}},
+        {"ns3::EthernetNetDevice::PfcWatchdogAction", {"pfcWatchdogAction"}},
         {"ns3::EcmpSwitchNetDevice::Mtu", {"mtu"}},
         {"ns3::EcmpSwitchNetDevice::EcmpSeed", {"ecmpSeed", "ecmpPerRun"}},
         {"ns3::DropTailQueue<Packet>::MaxSize", {"queue", "buffer"}},
@@ -1767,6 +1950,18 @@ FabricScenario::RunValidated(const Config& config)
                             config.queueInterval,
                             &result);
     }
+    for (uint32_t h : ParseStormHosts(config.pfcStorm, fabric->GetHosts().GetN()))
+    {
+        // A NIC whose receive path hangs: XOFF on its data class, refreshed for ever.
+        Ptr<RnicNetDevice> rnic = fabric->GetRnic(h);
+        Simulator::ScheduleWithContext(rnic->GetNode()->GetId(),
+                                       Seconds(0),
+                                       &EthernetNetDevice::SetClassPaused,
+                                       rnic,
+                                       rnic->GetDrpClass(),
+                                       true);
+    }
+    StopWhenAllEnded(apps, workload.GetFlows().size());
     Simulator::Run();
     RdmaHostHelper::RequireAllEnded(apps);
 
@@ -2010,7 +2205,12 @@ FabricScenario::PrintSummary(std::ostream& os, const Result& result, uint32_t bu
            << result.rnicPausesReceived << " by RNICs; time paused: switch ports " << std::fixed
            << std::setprecision(1) << result.GetTimePaused().GetSeconds() * 1e6 << " us, RNICs "
            << result.rnicTimePaused.GetSeconds() * 1e6 << " us; peak buffer use "
-           << result.peakBufferBytes << " bytes\n";
+           << result.peakBufferBytes << " bytes";
+        if (result.GetPfcStorms() > 0)
+        {
+            os << "; " << result.GetPfcStorms() << " pause storms (PFC watchdog)";
+        }
+        os << "\n";
         os.unsetf(std::ios::fixed);
     }
     std::vector<double> fct = result.GetFcts();

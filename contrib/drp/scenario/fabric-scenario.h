@@ -107,6 +107,14 @@ class FabricScenario
         std::string buffer{"12MiB"};
         /// lossless: the buffer's XOFF threshold, dynamic (Alpha 1/8) or static (64 KiB)
         std::string threshold{"dynamic"};
+        /// lossless: every switch port's PFC watchdog detection time (EthernetNetDevice
+        /// PfcWatchdogTime; restoration twice it; 0: none; up to 100 s), SONiC's default
+        Time pfcWatchdog{MilliSeconds(200)};
+        /// lossless: what the watchdog does with a class in a pause storm, drop or forward
+        std::string pfcWatchdogAction{"drop"};
+        /// lossless: hosts (indices, "3" or "3,7") whose RNICs pause their DRP class from
+        /// the start and never stop, as a NIC whose receive path hangs (empty: none)
+        std::string pfcStorm;
         /// incast: the host the senders write to (its senders: the first degree other hosts)
         uint32_t receiver{0};
         /// incast: source i (0, 1, ...: the senders, then the victims) starts i x stagger
@@ -176,7 +184,8 @@ class FabricScenario
          * hosts on a fat-tree; fabricRate on a star), a workload's on another
          * (degree; bytes with Poisson; load, cdf, duration without it),
          * victimBytes without victims, ecnMin, ecnMax and ecnPmax without
-         * ecn, buffer and threshold without lossless, ackDelay with ackEvery
+         * ecn, buffer, threshold, the PFC watchdog's options and pfcStorm
+         * without lossless, queue with lossless, ackDelay with ackEvery
          * 1. (The incast's own, jitter, receiver, stagger and victims, are
          * refused by Validate() with their own message.)
          */
@@ -262,6 +271,7 @@ class FabricScenario
         uint64_t pausesSent{0};               //!< PFC frames it sent (lossless), every class
         uint64_t pausesReceived{0};           //!< PFC frames it received, every class
         Time timePaused;                      //!< time its peer held it paused, every class
+        uint64_t pfcStorms{0};                //!< pause storms its PFC watchdog detected
         uint64_t headroomFrames{0};           //!< frames that came in and went to headroom
         uint32_t peakIngressBytes{0};         //!< most bytes of its ingress queues at once
     };
@@ -354,6 +364,8 @@ class FabricScenario
         uint64_t GetPausesReceived() const;
         /// \return time the switch ports were held paused, all together
         Time GetTimePaused() const;
+        /// \return pause storms the switch ports' PFC watchdogs detected (lossless)
+        uint64_t GetPfcStorms() const;
         /// \return transfers that ended with \p status
         uint32_t Count(DrpTransferRecord::Status status) const;
     };
@@ -401,7 +413,11 @@ class FabricScenario
      * DrpTransport::DropReason, buffer-full among them) and host
      * (tx-queue-full, rx-queue-full: RnicNetDevice's host drops of other
      * traffic), then switch again (shared-buffer-full, headroom-overflow: a
-     * SwitchBuffer refused the frame, lossless).
+     * SwitchBuffer refused the frame, lossless; link-local: a frame to
+     * 01:80:C2:00:00:0x that a switch does not forward, such as a pause frame
+     * at a port without PFC; pfc-watchdog: frames a port's PFC watchdog
+     * discarded during a pause storm) and link again (malformed-pause: a MAC
+     * Control frame a port with PFC dropped as malformed or foreign).
      * \return the kinds, frames 0
      */
     static std::vector<DropCount> GetDropKinds();

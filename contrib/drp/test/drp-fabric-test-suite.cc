@@ -22,6 +22,7 @@
 #include "ns3/ipv4-address-helper.h"
 #include "ns3/leaf-spine-fabric-helper.h"
 #include "ns3/nic-profile.h"
+#include "ns3/pfc-header.h"
 #include "ns3/queue-size.h"
 #include "ns3/star-fabric-helper.h"
 #include "ns3/string.h"
@@ -955,6 +956,91 @@ class DrpFabricRingTestCase : public TestCase
 
 /**
  * \ingroup drp-tests
+ * Link-local frames at a switch: a star without PFC, but for host 0's RNIC
+ * and the switch port to host 1. Host 0's pause frame (to 01:80:C2:00:00:01)
+ * reaches a switch port without PFC, which hands it up: the switch does not
+ * forward it (802.1D filters 01:80:C2:00:00:0x), so hosts 1 and 2 receive
+ * nothing, and counts it as link-local. Host 1 sends an IEEE 802.3x PAUSE
+ * (foreign to PFC) to its switch port with PFC: dropped as malformed and
+ * counted in the fabric's drops as link malformed-pause.
+ */
+class DrpFabricLinkLocalTestCase : public TestCase
+{
+  public:
+    DrpFabricLinkLocalTestCase()
+        : TestCase("Fabric: link-local frames are never forwarded; malformed pauses are counted")
+    {
+    }
+
+  private:
+    /// \param count incremented per frame
+    static void Count(uint64_t* count, Ptr<const Packet>)
+    {
+        ++*count;
+    }
+
+    /// \param dev sends a foreign MAC Control frame (802.3x PAUSE) to the PFC address
+    static void SendForeignPause(Ptr<NetDevice> dev)
+    {
+        PfcHeader pause;
+        pause.SetOpcode(PfcHeader::OPCODE_PAUSE);
+        pause.SetPause(3, 100);
+        Ptr<Packet> p = Create<Packet>();
+        p->AddHeader(pause);
+        dev->Send(p, PfcHeader::GetPfcDestination(), PfcHeader::ETHER_TYPE);
+    }
+
+    void DoRun() override
+    {
+        RnicHelper rnic;
+        EthernetHelper links;
+        StarFabricHelper star(3, rnic, links);
+        Ptr<RnicNetDevice> rnic0 = star.GetRnic(0);
+        rnic0->SetAttribute("PfcEnabled", BooleanValue(true));
+        Ptr<EcmpSwitchNetDevice> sw = star.GetSwitch(0);
+        Ptr<EthernetNetDevice> port1 = star.GetPath(0, 1)[1]; // the switch port to host 1
+        port1->SetAttribute("PfcEnabled", BooleanValue(true));
+        uint64_t received = 0;
+        for (uint32_t h = 1; h < 3; ++h)
+        {
+            star.GetRnic(h)->TraceConnectWithoutContext("PhyRxEnd",
+                                                        MakeBoundCallback(&Count, &received));
+        }
+        Simulator::ScheduleWithContext(rnic0->GetNode()->GetId(),
+                                       MicroSeconds(1),
+                                       &EthernetNetDevice::SendPause,
+                                       rnic0,
+                                       3,
+                                       100);
+        Simulator::ScheduleWithContext(star.GetRnic(1)->GetNode()->GetId(),
+                                       MicroSeconds(2),
+                                       &SendForeignPause,
+                                       star.GetRnic(1));
+        Simulator::Run();
+
+        NS_TEST_EXPECT_MSG_EQ(sw->GetLinkLocalFrames(), 1, "the pause stays at its port");
+        NS_TEST_EXPECT_MSG_EQ(sw->GetFloodedFrames(), 0, "never flooded");
+        NS_TEST_EXPECT_MSG_EQ(received, 0, "no host receives it");
+        NS_TEST_EXPECT_MSG_EQ(port1->GetMalformedPauseDrops(), 1, "the 802.3x PAUSE dropped");
+        std::map<std::pair<std::string, std::string>, uint64_t> drops;
+        for (const auto& d : FabricScenario::CountDrops(star))
+        {
+            drops[{d.device, d.reason}] = d.frames;
+        }
+        NS_TEST_EXPECT_MSG_EQ((drops[{"switch", "link-local"}]), 1, "link-local counted");
+        NS_TEST_EXPECT_MSG_EQ((drops[{"link", "malformed-pause"}]), 1, "malformed counted");
+        NS_TEST_EXPECT_MSG_EQ(EcmpSwitchNetDevice::IsLinkLocal(Mac48Address("01:80:c2:00:00:0e")),
+                              true,
+                              "LLDP's address is link-local");
+        NS_TEST_EXPECT_MSG_EQ(EcmpSwitchNetDevice::IsLinkLocal(Mac48Address("01:80:c2:00:00:10")),
+                              false,
+                              "01:80:C2:00:00:10 is not");
+        Simulator::Destroy();
+    }
+};
+
+/**
+ * \ingroup drp-tests
  * Frames are conserved, and every drop is reported under its reason: an
  * incast on a leaf-spine with 8-frame switch queues (egress drops), a lossy
  * link into the receiver (receive errors) and registrations that fail
@@ -1355,6 +1441,7 @@ class DrpFabricTestSuite : public TestSuite
         AddTestCase(new DrpFabricWorkloadBadInputTestCase, DRP_TEST_QUICK);
         AddTestCase(new DrpFabricRingTestCase, DRP_TEST_QUICK);
         AddTestCase(new DrpFabricConservationTestCase, DRP_TEST_QUICK);
+        AddTestCase(new DrpFabricLinkLocalTestCase, DRP_TEST_QUICK);
         AddTestCase(new DrpFabricTidReuseTestCase(false), DRP_TEST_QUICK);
         AddTestCase(new DrpFabricTidReuseTestCase(true), DRP_TEST_QUICK);
         AddTestCase(new DrpFabricEventCountTestCase, DRP_TEST_QUICK);

@@ -29,6 +29,7 @@
 #include "ns3/test.h"
 #include "ns3/uinteger.h"
 
+#include <functional>
 #include <map>
 #include <memory>
 #include <stdexcept>
@@ -523,7 +524,9 @@ class MmuScenarioTestCase : public TestCase
         {
             message = e.what();
         }
-        NS_TEST_EXPECT_MSG_NE(message.find("BufferSize = 64000"), std::string::npos, message);
+        NS_TEST_EXPECT_MSG_NE(message.find("buffer = 64KB (64000 bytes) is below"),
+                              std::string::npos,
+                              message);
     }
 };
 
@@ -578,6 +581,220 @@ class MmuEcnScenarioTestCase : public TestCase
     }
 };
 
+/**
+ * \ingroup drp-tests
+ * A pause storm (pfcStorm): host 8's RNIC pauses its class from the start
+ * and never stops while four hosts write to it and three victim flows run
+ * between others, through a 400 KB buffer. The storm fills the buffer and
+ * the switch pauses every host (head-of-line blocking). The run ends when
+ * the last transfer has (before, the refreshed pauses kept the simulator
+ * running for ever). A 5 ms watchdog with Drop frees the victims while the
+ * incast, whose frames it discards, fails; with Forward every transfer
+ * succeeds; the default 200 ms comes after the victims have failed too.
+ * A storm without a watchdog is refused, as are hosts out of range.
+ */
+class MmuPfcStormTestCase : public TestCase
+{
+  public:
+    MmuPfcStormTestCase()
+        : TestCase("MMU: a PFC storm, the watchdog, and the run's end")
+    {
+    }
+
+  private:
+    /// \return the storm's experiment
+    static FabricScenario::Config Storm()
+    {
+        FabricScenario::Config config;
+        config.hosts = 9;
+        config.receiver = 8;
+        config.degree = 4;
+        config.victims = 3;
+        config.bytes = 500000;
+        config.victimBytes = 500000;
+        config.lossless = true;
+        config.buffer = "400KB";
+        config.timeoutMode = "adaptive";
+        config.pfcStorm = "8";
+        return config;
+    }
+
+    /**
+     * \param config an experiment
+     * \return the message of the std::invalid_argument its Validate() throws ("" if none)
+     */
+    static std::string Refusal(const FabricScenario::Config& config)
+    {
+        try
+        {
+            config.Validate();
+        }
+        catch (const std::invalid_argument& e)
+        {
+            return e.what();
+        }
+        return "";
+    }
+
+    /**
+     * \param result a run
+     * \param victims true: the victims' transfers, else the incast's
+     * \return how many of them succeeded
+     */
+    static uint32_t Successes(const FabricScenario::Result& result, bool victims)
+    {
+        uint32_t n = 0;
+        for (const auto& t : result.transfers)
+        {
+            n += (t.destination != 8) == victims && t.record.status == DrpTransferRecord::SUCCESS;
+        }
+        return n;
+    }
+
+    void DoRun() override
+    {
+        FabricScenario::Config config = Storm();
+        config.pfcWatchdog = MilliSeconds(5);
+        FabricScenario::Result drop = FabricScenario::Run(config);
+        NS_TEST_ASSERT_MSG_EQ(drop.transfers.size(), 7u, "every transfer ended");
+        NS_TEST_EXPECT_MSG_EQ(Successes(drop, true), 3u, "Drop: the victims succeed");
+        NS_TEST_EXPECT_MSG_EQ(Successes(drop, false), 0u, "the storm's incast fails");
+        NS_TEST_EXPECT_MSG_EQ(drop.GetPfcStorms(), 1u, "one storm, at the port to host 8");
+        uint64_t discarded = 0;
+        for (const auto& d : drop.drops)
+        {
+            discarded += d.reason == "pfc-watchdog" ? d.frames : 0;
+        }
+        NS_TEST_EXPECT_MSG_GT(discarded, 0u, "its frames discarded, counted as pfc-watchdog");
+        NS_TEST_EXPECT_MSG_EQ(drop.GetDropsIn("switch"),
+                              discarded,
+                              "the switch drops nothing else");
+        NS_TEST_EXPECT_MSG_EQ(drop.simulatorEnd,
+                              drop.simulatedTime,
+                              "ended with the last transfer");
+
+        config.pfcWatchdogAction = "forward";
+        FabricScenario::Result forward = FabricScenario::Run(config);
+        NS_TEST_EXPECT_MSG_EQ(forward.Count(DrpTransferRecord::SUCCESS),
+                              7u,
+                              "Forward: all succeed");
+        NS_TEST_EXPECT_MSG_EQ(forward.GetDrops(), 0u, "nothing dropped");
+
+        FabricScenario::Result late = FabricScenario::Run(Storm());
+        NS_TEST_ASSERT_MSG_EQ(late.transfers.size(), 7u, "every transfer ended");
+        NS_TEST_EXPECT_MSG_EQ(late.Count(DrpTransferRecord::SUCCESS), 0u, "200 ms: all fail first");
+        NS_TEST_EXPECT_MSG_EQ(late.simulatorEnd, late.simulatedTime, "and the run ends then");
+
+        FabricScenario::Config none = Storm();
+        none.pfcWatchdog = Seconds(0);
+        NS_TEST_EXPECT_MSG_EQ(Refusal(none),
+                              "pfcStorm = 8 with pfcWatchdog = 0s would never end: the frames a "
+                              "storm holds are never sent, so their transfers never fail; give "
+                              "a pfcWatchdog",
+                              "no storm without a watchdog");
+        FabricScenario::Config outside = Storm();
+        outside.pfcStorm = "3,9";
+        NS_TEST_EXPECT_MSG_EQ(Refusal(outside),
+                              "pfcStorm = 3,9 names host 9, out of range [0, 8]: the fabric has 9 "
+                              "hosts",
+                              "hosts out of range");
+        outside.pfcStorm = "3,3";
+        NS_TEST_EXPECT_MSG_EQ(Refusal(outside), "pfcStorm = 3,3 names host 3 twice", "twice");
+        FabricScenario::Config action = Storm();
+        action.pfcWatchdogAction = "alert";
+        NS_TEST_EXPECT_MSG_EQ(Refusal(action).find("pfcWatchdogAction = \"alert\" is not valid"),
+                              0u,
+                              Refusal(action));
+    }
+};
+
+/**
+ * \ingroup drp-tests
+ * A buffer too small for the reserves and headrooms is refused once, naming
+ * the whole requirement of the switch that needs the most (a 17-port star:
+ * every port's reserve and headroom), both from FabricScenario and from
+ * EcmpSwitchNetDevice::SetBuffer(); the queue option, which lossless
+ * queues do not follow, is refused with lossless.
+ */
+class MmuBufferRequirementTestCase : public TestCase
+{
+  public:
+    MmuBufferRequirementTestCase()
+        : TestCase("MMU: a buffer too small is refused naming the whole requirement")
+    {
+    }
+
+  private:
+    /**
+     * \param run what may throw
+     * \return the message of the std::invalid_argument it throws ("" if none)
+     */
+    static std::string Refusal(const std::function<void()>& run)
+    {
+        try
+        {
+            run();
+        }
+        catch (const std::invalid_argument& e)
+        {
+            return e.what();
+        }
+        return "";
+    }
+
+    void DoRun() override
+    {
+        FabricScenario::Config config;
+        config.hosts = 17;
+        config.lossless = true;
+        std::string need;
+        for (const std::string buffer : {"200KB", "230KB", "600KB"})
+        {
+            config.buffer = buffer;
+            const std::string message = Refusal([&config]() { FabricScenario::Run(config); });
+            const std::string::size_type at = message.find(" bytes that");
+            NS_TEST_ASSERT_MSG_NE(at, std::string::npos, message);
+            NS_TEST_EXPECT_MSG_EQ(message.find("buffer = " + buffer), 0u, message);
+            NS_TEST_EXPECT_MSG_NE(message.find("switch 0's 17 ports"), std::string::npos, message);
+            const std::string bytes =
+                message.substr(message.rfind(' ', at - 1) + 1, at - message.rfind(' ', at - 1) - 1);
+            NS_TEST_EXPECT_MSG_EQ((need.empty() ? bytes : need), bytes, "the same need each time");
+            need = bytes;
+        }
+        // 17 ports x (8 x 4096 reserve + one lossless class's headroom: two
+        // cable delays at 1 Gbps, 0 here, + 3 x 1538 + 84 = 4698).
+        NS_TEST_EXPECT_MSG_EQ(need, std::to_string(17 * (8 * 4096 + 4698)), "the whole need");
+        config.buffer = need + "B";
+        NS_TEST_EXPECT_MSG_EQ(Refusal([&config]() { config.Validate(); }), "", "the need suffices");
+
+        // The switch itself names the whole requirement too.
+        RnicHelper rnic;
+        rnic.SetDeviceAttribute("PfcEnabled", BooleanValue(true));
+        EthernetHelper links;
+        links.SetDeviceAttribute("PfcEnabled", BooleanValue(true));
+        StarFabricHelper star(17, rnic, links);
+        Ptr<SwitchBuffer> mmu = CreateObject<SwitchBuffer>();
+        mmu->SetAttribute("BufferSize", UintegerValue(200000));
+        NS_TEST_EXPECT_MSG_EQ(Refusal([&]() { star.GetSwitch(0)->SetBuffer(mmu); }),
+                              "SwitchBuffer::BufferSize = 200000 bytes is below the " + need +
+                                  " bytes that the reserves (4096 bytes x 8 classes per port) "
+                                  "and headrooms (one per lossless class per port) of the "
+                                  "switch's 17 ports take: give it at least " +
+                                  need + " bytes",
+                              "SetBuffer");
+        Simulator::Destroy();
+
+        FabricScenario::Config queue;
+        queue.lossless = true;
+        queue.queue = "8p";
+        NS_TEST_EXPECT_MSG_EQ(Refusal([&queue]() { queue.Validate(); }),
+                              "queue has no effect here: it is for lossy fabrics (lossless: the "
+                              "switch's buffer bounds every queue) (lossless = true); leave it "
+                              "out, or give what it is for",
+                              "queue with lossless");
+    }
+};
+
 } // namespace
 
 /**
@@ -595,6 +812,8 @@ class DrpMmuTestSuite : public TestSuite
         AddTestCase(new MmuIncastTestCase(true), DRP_TEST_QUICK);
         AddTestCase(new MmuScenarioTestCase, DRP_TEST_QUICK);
         AddTestCase(new MmuEcnScenarioTestCase, DRP_TEST_QUICK);
+        AddTestCase(new MmuPfcStormTestCase, DRP_TEST_QUICK);
+        AddTestCase(new MmuBufferRequirementTestCase, DRP_TEST_QUICK);
     }
 };
 

@@ -13,6 +13,7 @@
 #include "ns3/ethernet-net-device.h"
 #include "ns3/ethernet-trailer.h"
 #include "ns3/node-container.h"
+#include "ns3/nstime.h"
 #include "ns3/packet.h"
 #include "ns3/pfc-header.h"
 #include "ns3/queue.h"
@@ -901,6 +902,88 @@ class PfcMalformedTestCase : public PfcLinkTestCase
 
 /**
  * \ingroup drp-tests
+ * The PFC watchdog: port b pauses class 3 of port a and never stops (XOFF
+ * of 1000 quanta, 512 us at 1 Gbps, refreshed every 256 us: the pauses
+ * arrive at 576 ns + k x 256 us); port a has a watchdog of 1 ms and three
+ * frames waiting in class 3. The pause that arrives 1 ms or more after the
+ * first (k = 4, at 1024576 ns) finds the storm: with Drop the three frames
+ * are discarded, and so are the class 3 frames queued during the storm,
+ * while class 1 goes on; with Forward they are sent at once. Port b sends
+ * XON at 3 ms, which a storm ignores; the last pause came at 2816576 ns, so
+ * with the restore time (2 ms, twice the detection time) the storm is over
+ * from 4816576 ns: a frame at 4.5 ms is still discarded, one at 5 ms is sent.
+ */
+class PfcWatchdogTestCase : public PfcLinkTestCase
+{
+  public:
+    /// \param forward true: action Forward; false: Drop
+    explicit PfcWatchdogTestCase(bool forward)
+        : PfcLinkTestCase(std::string("PFC: the watchdog ends a pause storm, action ") +
+                          (forward ? "Forward" : "Drop")),
+          m_forward(forward)
+    {
+    }
+
+  private:
+    /// \param cls class \param storm detected (true) or restored
+    void Storm(uint8_t cls, bool storm)
+    {
+        m_storms.emplace_back(Simulator::Now().GetNanoSeconds(), cls, storm);
+    }
+
+    void DoRun() override
+    {
+        MakeLink();
+        Ptr<EthernetNetDevice> a = m_dev[0];
+        Ptr<EthernetNetDevice> b = m_dev[1];
+        a->SetAttribute("PfcWatchdogTime", TimeValue(MilliSeconds(1)));
+        a->SetAttribute("PfcWatchdogAction", StringValue(m_forward ? "Forward" : "Drop"));
+        a->TraceConnectWithoutContext("PfcStorm", MakeCallback(&PfcWatchdogTestCase::Storm, this));
+        b->SetAttribute("PfcPauseQuanta", UintegerValue(1000));
+        ScheduleSetClassPaused(b, Seconds(0), 3, true);
+        for (int i = 0; i < 3; ++i)
+        {
+            ScheduleSendInClass(a, MicroSeconds(1), 3, 1000);
+        }
+        ScheduleSendInClass(a, MicroSeconds(1500), 1, 1000);
+        ScheduleSendInClass(a, MicroSeconds(1500), 3, 1000);
+        ScheduleSetClassPaused(b, MilliSeconds(3), 3, false);
+        ScheduleSendInClass(a, MicroSeconds(4500), 3, 1000);
+        ScheduleSendInClass(a, MilliSeconds(5), 3, 1000);
+        Simulator::Stop(MilliSeconds(6));
+        Simulator::Run();
+
+        using Starts = std::vector<std::tuple<int64_t, uint16_t, int>>;
+        const Starts forward{{1024576, TEST_ETHERTYPE, 3},
+                             {1032880, TEST_ETHERTYPE, 3},
+                             {1041184, TEST_ETHERTYPE, 3},
+                             {1500000, TEST_ETHERTYPE, 1},
+                             {1508304, TEST_ETHERTYPE, 3},
+                             {4500000, TEST_ETHERTYPE, 3},
+                             {5000000, TEST_ETHERTYPE, 3}};
+        const Starts drop{{1500000, TEST_ETHERTYPE, 1}, {5000000, TEST_ETHERTYPE, 3}};
+        CheckStarts(m_starts[0], m_forward ? forward : drop, "port a");
+        NS_TEST_EXPECT_MSG_EQ(a->GetPfcStorms(), 1, "one storm");
+        NS_TEST_EXPECT_MSG_EQ(a->GetPfcWatchdogDrops(), m_forward ? 0 : 5, "frames discarded");
+        NS_TEST_ASSERT_MSG_EQ(m_storms.size(), 2, "PfcStorm: detected, then restored");
+        NS_TEST_EXPECT_MSG_EQ(std::get<0>(m_storms[0]), 1024576, "detected at the 5th pause");
+        NS_TEST_EXPECT_MSG_EQ(std::get<1>(m_storms[0]), 3, "class 3");
+        NS_TEST_EXPECT_MSG_EQ(std::get<2>(m_storms[0]), true, "a storm");
+        NS_TEST_EXPECT_MSG_EQ(std::get<0>(m_storms[1]),
+                              5000000,
+                              "restored when a frame comes 2 ms or more after the last pause");
+        NS_TEST_EXPECT_MSG_EQ(std::get<2>(m_storms[1]), false, "restored");
+        NS_TEST_EXPECT_MSG_EQ(a->GetTimePaused(3), NanoSeconds(1024000), "paused until detected");
+        NS_TEST_EXPECT_MSG_EQ(a->IsClassPaused(3), false, "not paused after");
+        Simulator::Destroy();
+    }
+
+    bool m_forward;                                            //!< action Forward
+    std::vector<std::tuple<int64_t, unsigned, bool>> m_storms; //!< PfcStorm calls
+};
+
+/**
+ * \ingroup drp-tests
  * Invalid PFC values raise std::invalid_argument; PFC off keeps one queue.
  */
 class PfcConfigTestCase : public TestCase
@@ -1237,6 +1320,8 @@ class DrpPfcTestSuite : public TestSuite
         AddTestCase(new PfcResumeTestCase, DRP_TEST_QUICK);
         AddTestCase(new PfcXonXoffTestCase, DRP_TEST_QUICK);
         AddTestCase(new PfcMalformedTestCase, DRP_TEST_QUICK);
+        AddTestCase(new PfcWatchdogTestCase(false), DRP_TEST_QUICK);
+        AddTestCase(new PfcWatchdogTestCase(true), DRP_TEST_QUICK);
         AddTestCase(new PfcConfigTestCase, DRP_TEST_QUICK);
         AddTestCase(new PfcSwitchClassTestCase, DRP_TEST_QUICK);
         AddTestCase(new PfcRnicTestCase, DRP_TEST_QUICK);

@@ -180,6 +180,16 @@ EcmpSwitchNetDevice::SetBuffer(Ptr<SwitchBuffer> buffer)
     NS_LOG_FUNCTION(this << buffer);
     NS_ABORT_MSG_IF(buffer && buffer->GetNPorts() > 0,
                     "EcmpSwitchNetDevice::SetBuffer: the buffer belongs to another switch");
+    if (buffer)
+    {
+        // The whole requirement at once, rather than the port where it first fails.
+        std::vector<Ptr<EthernetNetDevice>> ports;
+        for (const auto& port : m_ports)
+        {
+            ports.push_back(port.device);
+        }
+        buffer->RequireRoomFor(ports);
+    }
     m_buffer = buffer;
     m_pending.clear();
     m_hooked.clear();
@@ -427,6 +437,13 @@ EcmpSwitchNetDevice::ReceiveFromPort(Ptr<NetDevice> incomingPort,
         {
             m_rxCallback(this, packet, protocol, source);
         }
+        if (IsLinkLocal(dst))
+        {
+            NS_LOG_LOGIC("link-local frame " << packet->GetUid() << " to " << dst
+                                             << " stays at port " << inPort);
+            ++m_linkLocalFrames;
+            return;
+        }
         Flood(inPort, packet, protocol, src, dst);
         return;
     }
@@ -500,6 +517,11 @@ void
 EcmpSwitchNetDevice::CountRefused(uint32_t outPort, Ptr<const Packet> packet)
 {
     NS_LOG_LOGIC("port " << outPort << " refused frame " << packet->GetUid());
+    Ptr<EthernetNetDevice> device = m_ports[outPort].device;
+    if (device->IsPfcWatchdogDropping(device->GetFrameClass(packet)))
+    {
+        return; // discarded by the port's PFC watchdog, which counts it
+    }
     ++m_ports[outPort].stats.egressDrops;
     m_dropTrace(packet, outPort);
 }
@@ -614,6 +636,21 @@ uint64_t
 EcmpSwitchNetDevice::GetUnicastFrames() const
 {
     return m_unicastFrames;
+}
+
+uint64_t
+EcmpSwitchNetDevice::GetLinkLocalFrames() const
+{
+    return m_linkLocalFrames;
+}
+
+bool
+EcmpSwitchNetDevice::IsLinkLocal(Mac48Address address)
+{
+    uint8_t bytes[6];
+    address.CopyTo(bytes);
+    return bytes[0] == 0x01 && bytes[1] == 0x80 && bytes[2] == 0xC2 && bytes[3] == 0 &&
+           bytes[4] == 0 && (bytes[5] & 0xF0) == 0;
 }
 
 uint64_t

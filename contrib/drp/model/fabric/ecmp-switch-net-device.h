@@ -75,13 +75,20 @@ class SwitchBuffer;
  * otherwise) at the port's rate. A frame the egress queue refuses is dropped
  * and counted at that port (GetPortStats(), trace source Drop); the peak
  * backlog of each egress queue (frames waiting behind the one on the wire) is
- * kept in bytes and in frames. The queues' own trace sources (Enqueue, Drop,
- * PacketsInQueue, BytesInQueue) remain available for finer traces.
+ * kept in bytes and in frames. A frame discarded by the port's PFC watchdog
+ * (EthernetNetDevice, during a pause storm) is counted by the port alone. The queues' own trace
+ * sources (Enqueue, Drop, PacketsInQueue, BytesInQueue) remain available for finer traces.
  *
  * A frame is never sent back out of the port it came in on: a route that
  * would do so drops the frame and counts it (GetHairpinDrops(); a correct
  * table never does). Frames addressed to the switch itself go up the node's
- * stack, as BridgeNetDevice does.
+ * stack, as BridgeNetDevice does. Frames to the link-local group addresses
+ * 01:80:C2:00:00:00 to 01:80:C2:00:00:0F (IEEE 802.1Q table 8-1: spanning
+ * tree, MAC Control and its PFC pause frames, LLDP) are never forwarded, as
+ * 802.1D bridges filter them: they go up the node's stack and are counted
+ * (GetLinkLocalFrames()). A PFC pause frame that reaches a port without
+ * PfcEnabled (a lossless RNIC on a lossy switch) thus ends at that port,
+ * rather than being flooded to every host.
  *
  * \par Shared buffer and priority flow control
  * Off by default. With a SwitchBuffer (SetBuffer() or attribute Buffer;
@@ -252,6 +259,14 @@ class EcmpSwitchNetDevice : public NetDevice
     uint64_t GetFloodedFrames() const;
     /// \return frames dropped because their route led back out of their port
     uint64_t GetHairpinDrops() const;
+    /// \return frames to a link-local group address (01:80:C2:00:00:0x), not forwarded
+    uint64_t GetLinkLocalFrames() const;
+    /**
+     * \param address a MAC address
+     * \return true for 01:80:C2:00:00:00 to 01:80:C2:00:00:0F, which bridges
+     *         never forward (IEEE 802.1Q, 8.6.3)
+     */
+    static bool IsLinkLocal(Mac48Address address);
     /// \return frames refused by an egress queue, all ports together
     uint64_t GetEgressDrops() const;
 
@@ -457,6 +472,7 @@ class EcmpSwitchNetDevice : public NetDevice
     uint64_t m_unicastFrames{0};                           //!< frames forwarded on a route
     uint64_t m_floodedFrames{0};                           //!< frames flooded
     uint64_t m_hairpinDrops{0};                            //!< routes back out of the in-port
+    uint64_t m_linkLocalFrames{0};                         //!< link-local frames, not forwarded
     NetDevice::ReceiveCallback m_rxCallback;               //!< up the stack
     NetDevice::PromiscReceiveCallback m_promiscRxCallback; //!< up the stack, promiscuous
     TracedCallback<Ptr<const Packet>, uint32_t, uint32_t> m_forwardTrace; //!< Forward

@@ -126,6 +126,34 @@ SwitchBuffer::ComputeHeadroom(Ptr<EthernetNetDevice> port)
     return static_cast<uint32_t>(std::ceil(2 * cableBytes)) + 3 * largest + pause;
 }
 
+uint64_t
+SwitchBuffer::GetCommittedSize(const std::vector<Ptr<EthernetNetDevice>>& ports) const
+{
+    const uint64_t lossless = std::bitset<CLASSES>(m_lossless).count();
+    uint64_t committed = uint64_t(m_reserve) * CLASSES * ports.size();
+    for (const auto& port : ports)
+    {
+        committed += lossless * (m_headroomAttr > 0 ? m_headroomAttr : ComputeHeadroom(port));
+    }
+    return committed;
+}
+
+void
+SwitchBuffer::RequireRoomFor(const std::vector<Ptr<EthernetNetDevice>>& ports) const
+{
+    const uint64_t committed = GetCommittedSize(ports);
+    if (committed > m_bufferSize)
+    {
+        std::ostringstream os;
+        os << "SwitchBuffer::BufferSize = " << m_bufferSize << " bytes is below the " << committed
+           << " bytes that the reserves (" << m_reserve << " bytes x " << unsigned(CLASSES)
+           << " classes per port) and headrooms (one per lossless class "
+           << "per port) of the switch's " << ports.size() << " ports take: give it at least "
+           << committed << " bytes";
+        throw std::invalid_argument(os.str());
+    }
+}
+
 uint32_t
 SwitchBuffer::AddPort(Ptr<EthernetNetDevice> port)
 {

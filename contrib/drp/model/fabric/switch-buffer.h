@@ -160,6 +160,20 @@ class SwitchBuffer : public Object
      * \return its index
      */
     uint32_t AddPort(Ptr<EthernetNetDevice> port);
+    /**
+     * \brief The bytes that the reserves and headrooms of a switch's ports
+     * take (as AddPort() would set them, from the attributes as they are
+     * now): the smallest BufferSize that takes them all, with no shared pool.
+     * \param ports the ports
+     * \return the bytes
+     */
+    uint64_t GetCommittedSize(const std::vector<Ptr<EthernetNetDevice>>& ports) const;
+    /**
+     * \brief Throws std::invalid_argument, naming every size once, if the
+     * reserves and headrooms of these ports exceed BufferSize.
+     * \param ports all the ports of the switch
+     */
+    void RequireRoomFor(const std::vector<Ptr<EthernetNetDevice>>& ports) const;
     /// \return the ports added
     uint32_t GetNPorts() const;
 

@@ -9,12 +9,15 @@
 #include "ns3/boolean.h"
 #include "ns3/drop-tail-queue.h"
 #include "ns3/drp-check.h"
+#include "ns3/drp-compat.h"
+#include "ns3/enum.h"
 #include "ns3/error-model.h"
 #include "ns3/ethernet-header.h"
 #include "ns3/ethernet-trailer.h"
 #include "ns3/log.h"
 #include "ns3/net-device-queue-interface.h"
 #include "ns3/node.h"
+#include "ns3/nstime.h"
 #include "ns3/object-factory.h"
 #include "ns3/pfc-header.h"
 #include "ns3/pointer.h"
@@ -121,6 +124,34 @@ EthernetNetDevice::GetTypeId()
                           MakeUintegerAccessor(&EthernetNetDevice::SetPfcPauseQuanta,
                                                &EthernetNetDevice::GetPfcPauseQuanta),
                           MakeUintegerChecker<uint16_t>())
+            .AddAttribute("PfcWatchdogTime",
+                          "With PFC on, the PFC watchdog's detection time: a class the peer "
+                          "has held paused without a break this long, with frames waiting, is "
+                          "in a pause storm and stops honouring pauses (0, the default: no "
+                          "watchdog; 0 to 100 s).",
+                          TimeValue(Time(0)),
+                          MakeTimeAccessor(&EthernetNetDevice::SetPfcWatchdogTime,
+                                           &EthernetNetDevice::GetPfcWatchdogTime),
+                          MakeTimeChecker())
+            .AddAttribute("PfcWatchdogRestoreTime",
+                          "With the PFC watchdog on, a class in a storm honours pauses again "
+                          "once none has come for this long (0, the default: twice "
+                          "PfcWatchdogTime; 0 to 100 s).",
+                          TimeValue(Time(0)),
+                          MakeTimeAccessor(&EthernetNetDevice::SetPfcWatchdogRestoreTime,
+                                           &EthernetNetDevice::GetPfcWatchdogRestoreTime),
+                          MakeTimeChecker())
+            .AddAttribute(
+                "PfcWatchdogAction",
+                "What the PFC watchdog does with a class in a storm: Drop (its frames "
+                "are discarded, the default, as SONiC's) or Forward (they are sent "
+                "regardless of the pauses).",
+                EnumValue(EthernetNetDevice::PFC_WATCHDOG_DROP),
+                DRP_ENUM_ACCESSOR(PfcWatchdogAction, &EthernetNetDevice::m_pfcWatchdogAction),
+                MakeEnumChecker(EthernetNetDevice::PFC_WATCHDOG_DROP,
+                                "Drop",
+                                EthernetNetDevice::PFC_WATCHDOG_FORWARD,
+                                "Forward"))
             .AddAttribute("PfcQueue",
                           "With PFC on, the factory of the transmit queues of classes 1 to 7 "
                           "(class 0 uses the TxQueue), made when first used.",
@@ -189,7 +220,12 @@ EthernetNetDevice::GetTypeId()
                             "A received MAC Control frame was dropped as malformed or foreign "
                             "(PFC on).",
                             MakeTraceSourceAccessor(&EthernetNetDevice::m_macRxPauseDropTrace),
-                            "ns3::Packet::TracedCallback");
+                            "ns3::Packet::TracedCallback")
+            .AddTraceSource("PfcStorm",
+                            "The PFC watchdog found a class in a pause storm (true) or "
+                            "restored it (false).",
+                            MakeTraceSourceAccessor(&EthernetNetDevice::m_pfcStormTrace),
+                            "ns3::EthernetNetDevice::PfcStormTracedCallback");
     return tid;
 }
 
@@ -467,7 +503,16 @@ EthernetNetDevice::SendFrom(Ptr<Packet> packet,
                Mac48Address::ConvertFrom(dest),
                protocolNumber);
     m_macTxTrace(packet);
-    Ptr<Queue<Packet>> queue = m_pfc ? ClassQueue(GetFrameClass(packet)) : m_queue;
+    const uint8_t cls = m_pfc ? GetFrameClass(packet) : 0;
+    if (m_pfc && m_pfc->classes[cls].storm && !StormOver(cls) &&
+        m_pfcWatchdogAction == PFC_WATCHDOG_DROP)
+    {
+        NS_LOG_LOGIC("class " << unsigned(cls) << " in a pause storm: frame discarded");
+        ++m_pfc->watchdogDrops;
+        m_macTxDropTrace(packet);
+        return false;
+    }
+    Ptr<Queue<Packet>> queue = m_pfc ? ClassQueue(cls) : m_queue;
     if (!queue->Enqueue(packet))
     {
         NS_LOG_LOGIC("TxQueue full, frame dropped");
@@ -993,6 +1038,15 @@ void
 EthernetNetDevice::ApplyPause(uint8_t cls, uint16_t quanta)
 {
     PfcClass& c = m_pfc->classes[cls];
+    if (c.storm && !StormOver(cls))
+    {
+        if (quanta > 0)
+        {
+            c.lastPause = Simulator::Now();
+            c.lastPauseEnd = c.lastPause + PfcHeader::QuantaToTime(quanta, m_bps);
+        }
+        return; // the watchdog ignores the peer's pauses during a storm
+    }
     if (quanta == 0)
     {
         if (c.paused)
@@ -1001,10 +1055,16 @@ EthernetNetDevice::ApplyPause(uint8_t cls, uint16_t quanta)
         }
         return;
     }
+    c.lastPause = Simulator::Now();
+    c.lastPauseEnd = c.lastPause + PfcHeader::QuantaToTime(quanta, m_bps);
     if (!c.paused)
     {
         c.paused = true;
         c.pausedSince = Simulator::Now();
+    }
+    else if (DetectStorm(cls))
+    {
+        return;
     }
     c.resume.Cancel(); // a newer pause replaces the rest of the older one
     c.resume = Simulator::Schedule(PfcHeader::QuantaToTime(quanta, m_bps),
@@ -1028,6 +1088,108 @@ EthernetNetDevice::EndPause(uint8_t cls)
     c.resume.Cancel();
     c.paused = false;
     c.pausedTotal += Simulator::Now() - c.pausedSince;
+}
+
+bool
+EthernetNetDevice::DetectStorm(uint8_t cls)
+{
+    PfcClass& c = m_pfc->classes[cls];
+    const Ptr<Queue<Packet>>& queue = cls == 0 ? m_queue : c.queue;
+    if (!m_pfcWatchdogTime.IsStrictlyPositive() ||
+        Simulator::Now() - c.pausedSince < m_pfcWatchdogTime || !queue || queue->IsEmpty())
+    {
+        return false;
+    }
+    NS_LOG_INFO("class " << unsigned(cls) << " paused since " << c.pausedSince.As(Time::US)
+                         << " with " << queue->GetNPackets() << " frames waiting: a pause storm");
+    EndPause(cls);
+    c.storm = true;
+    ++m_pfc->storms;
+    m_pfcStormTrace(cls, true);
+    if (m_pfcWatchdogAction == PFC_WATCHDOG_DROP)
+    {
+        DiscardClassFrames(cls);
+    }
+    return true;
+}
+
+bool
+EthernetNetDevice::StormOver(uint8_t cls)
+{
+    PfcClass& c = m_pfc->classes[cls];
+    const Time restore = m_pfcWatchdogRestoreTime.IsStrictlyPositive() ? m_pfcWatchdogRestoreTime
+                                                                       : 2 * m_pfcWatchdogTime;
+    if (Simulator::Now() - c.lastPause < restore || Simulator::Now() < c.lastPauseEnd)
+    {
+        return false;
+    }
+    NS_LOG_INFO("class " << unsigned(cls) << ": no pause since " << c.lastPause.As(Time::US)
+                         << ", the storm is over");
+    c.storm = false;
+    m_pfcStormTrace(cls, false);
+    return true;
+}
+
+void
+EthernetNetDevice::DiscardClassFrames(uint8_t cls)
+{
+    // Dequeued, not removed, so that whoever follows the queue's Dequeue
+    // trace (a switch's buffer accounting) frees what each frame held.
+    const Ptr<Queue<Packet>> queue = ClassQueue(cls);
+    while (!queue->IsEmpty())
+    {
+        Ptr<Packet> frame = queue->Dequeue();
+        ++m_pfc->watchdogDrops;
+        m_macTxDropTrace(frame);
+    }
+}
+
+bool
+EthernetNetDevice::IsPfcWatchdogDropping(uint8_t cls) const
+{
+    return m_pfc && cls < PFC_CLASSES && m_pfc->classes[cls].storm &&
+           m_pfcWatchdogAction == PFC_WATCHDOG_DROP;
+}
+
+uint64_t
+EthernetNetDevice::GetPfcWatchdogDrops() const
+{
+    return m_pfc ? m_pfc->watchdogDrops : 0;
+}
+
+uint64_t
+EthernetNetDevice::GetPfcStorms() const
+{
+    return m_pfc ? m_pfc->storms : 0;
+}
+
+void
+EthernetNetDevice::SetPfcWatchdogTime(Time time)
+{
+    drp::RequireInRange<Time>("EthernetNetDevice::PfcWatchdogTime", time, Time(0), Seconds(100));
+    m_pfcWatchdogTime = time;
+}
+
+void
+EthernetNetDevice::SetPfcWatchdogRestoreTime(Time time)
+{
+    drp::RequireInRange<Time>("EthernetNetDevice::PfcWatchdogRestoreTime",
+                              time,
+                              Time(0),
+                              Seconds(100));
+    m_pfcWatchdogRestoreTime = time;
+}
+
+Time
+EthernetNetDevice::GetPfcWatchdogTime() const
+{
+    return m_pfcWatchdogTime;
+}
+
+Time
+EthernetNetDevice::GetPfcWatchdogRestoreTime() const
+{
+    return m_pfcWatchdogRestoreTime;
 }
 
 uint64_t

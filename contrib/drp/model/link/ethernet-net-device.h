@@ -123,6 +123,29 @@ class Node;
  *   SetClassPaused() (XOFF: a pause of PfcPauseQuanta at once, refreshed
  *   at half its time while the condition lasts; XON: a zero time) or
  *   SendPause(). Pending pauses of several classes leave in one frame.
+ *
+ * \par PFC watchdog
+ * Off by default (PfcWatchdogTime 0). A peer that never stops pausing (a
+ * NIC whose receive path hangs: a "pause storm") would hold the class, and
+ * through the buffers behind it the whole fabric, for ever; switches guard
+ * against it with a watchdog (SONiC's pfcwd; Guo et al., "RDMA over
+ * Commodity Ethernet at Scale", SIGCOMM 2016), modelled here as they
+ * describe it:
+ * - detection: a class the peer has held paused without a break for
+ *   PfcWatchdogTime while frames wait in its queue is in a storm (checked
+ *   when a pause frame arrives, which a storm keeps doing: no event of its
+ *   own);
+ * - mitigation: from then the class ignores the peer's pauses; with
+ *   PfcWatchdogAction DROP (SONiC's default) its waiting frames are discarded
+ *   and so is every frame queued for it while the storm lasts (SendFrom()
+ *   returns false); with FORWARD they are sent as if no pause had come;
+ *   counted (GetPfcWatchdogDrops(), GetPfcStorms()) and traced (PfcStorm);
+ * - restoration: once no pause has come for PfcWatchdogRestoreTime (0: twice
+ *   PfcWatchdogTime, as SONiC's `config pfcwd start` defaults) and the last
+ *   one would have run out (a peer that refreshes a long pause at half its
+ *   time is still storming between refreshes), the class honours pauses again (checked when a pause
+ arrives or a frame of the
+ *   class is queued, the moments the difference shows).
  * Not modelled: IEEE 802.3x global PAUSE (opcode 0x0001 is dropped as
  * foreign), the delay a real MAC takes to act on a pause, any buffer
  * accounting (the owner decides when to pause).
@@ -156,6 +179,20 @@ class EthernetNetDevice : public NetDevice
      * \param quanta the pause time, in quanta of 512 bit times (0: resume)
      */
     typedef void (*PauseTracedCallback)(uint8_t cls, uint16_t quanta);
+
+    /**
+     * TracedCallback signature for the PFC watchdog.
+     * \param cls the class, 0 to 7
+     * \param storm true: a storm was detected; false: the class is restored
+     */
+    typedef void (*PfcStormTracedCallback)(uint8_t cls, bool storm);
+
+    /// What the PFC watchdog does with a class in a pause storm.
+    enum PfcWatchdogAction
+    {
+        PFC_WATCHDOG_DROP,   //!< discard its frames (SONiC's default)
+        PFC_WATCHDOG_FORWARD //!< send them, ignoring the pauses
+    };
 
     /**
      * \brief Get the type ID.
@@ -353,6 +390,16 @@ class EthernetNetDevice : public NetDevice
     Time GetTimePaused(uint8_t cls) const;
     /// \return received MAC Control frames dropped as malformed or foreign
     uint64_t GetMalformedPauseDrops() const;
+    /// \return frames the PFC watchdog discarded (action DROP), every class together
+    uint64_t GetPfcWatchdogDrops() const;
+    /// \return pause storms the PFC watchdog detected, every class together
+    uint64_t GetPfcStorms() const;
+    /**
+     * \param cls a class
+     * \return true while the watchdog holds the class in a storm with action
+     *         DROP (its frames are discarded)
+     */
+    bool IsPfcWatchdogDropping(uint8_t cls) const;
 
     /**
      * \brief Receive a frame from the channel.
@@ -568,6 +615,9 @@ class EthernetNetDevice : public NetDevice
         EventId refresh;          //!< next refresh of the XOFF pause
         uint64_t sent{0};         //!< pause frames sent enabling it
         uint64_t received{0};     //!< pause frames received enabling it
+        bool storm{false};        //!< the watchdog ignores the peer's pauses
+        Time lastPause;           //!< when the last pause (not a resume) arrived
+        Time lastPauseEnd;        //!< when that pause would have run out
     };
 
     /// Priority flow control: present only while PfcEnabled.
@@ -577,6 +627,8 @@ class EthernetNetDevice : public NetDevice
         uint8_t pendingMask{0};                            //!< classes of the pause to send next
         std::array<uint16_t, PFC_CLASSES> pendingQuanta{}; //!< their times
         uint64_t malformedDrops{0};                        //!< MAC Control frames dropped
+        uint64_t watchdogDrops{0};                         //!< frames the watchdog discarded
+        uint64_t storms{0};                                //!< storms detected
     };
 
     /**
@@ -615,6 +667,26 @@ class EthernetNetDevice : public NetDevice
     void EndPause(uint8_t cls);
     /// \param cls a class whose pause time ran out: it ends, the transmitter may go on
     void PauseExpired(uint8_t cls);
+    /**
+     * \param cls a class the peer has just paused again
+     * \return true if the watchdog finds it in a storm now (and starts its mitigation)
+     */
+    bool DetectStorm(uint8_t cls);
+    /**
+     * \param cls a class in a storm
+     * \return true if no pause came for the restore time: the storm is over (and ended)
+     */
+    bool StormOver(uint8_t cls);
+    /// \param cls a class in a storm, action DROP: its waiting frames are discarded
+    void DiscardClassFrames(uint8_t cls);
+    /// \param time the detection time (0: off; 0 to 100 s)
+    void SetPfcWatchdogTime(Time time);
+    /// \return PfcWatchdogTime
+    Time GetPfcWatchdogTime() const;
+    /// \param time the restoration time (0: twice the detection time; 0 to 100 s)
+    void SetPfcWatchdogRestoreTime(Time time);
+    /// \return PfcWatchdogRestoreTime
+    Time GetPfcWatchdogRestoreTime() const;
     /// \param cls the class of frames without a class, 0 to 7 (throws otherwise)
     void SetPfcDefaultClass(uint8_t cls);
     /// \return PfcDefaultClass
@@ -660,6 +732,9 @@ class EthernetNetDevice : public NetDevice
     uint8_t m_pfcDefaultClass{0};      //!< PfcDefaultClass
     uint16_t m_pfcPauseQuanta{0xFFFF}; //!< PfcPauseQuanta
     ObjectFactory m_pfcQueueFactory;   //!< PfcQueue: the queues of classes 1 to 7
+    Time m_pfcWatchdogTime;            //!< PfcWatchdogTime (0: off)
+    Time m_pfcWatchdogRestoreTime;     //!< PfcWatchdogRestoreTime (0: twice the detection)
+    PfcWatchdogAction m_pfcWatchdogAction{PFC_WATCHDOG_DROP}; //!< PfcWatchdogAction
 
     NetDevice::ReceiveCallback m_rxCallback;               //!< normal receive callback
     NetDevice::PromiscReceiveCallback m_promiscRxCallback; //!< promiscuous receive callback
@@ -679,6 +754,7 @@ class EthernetNetDevice : public NetDevice
     TracedCallback<uint8_t, uint16_t> m_macTxPauseTrace;     //!< MacTxPause
     TracedCallback<uint8_t, uint16_t> m_macRxPauseTrace;     //!< MacRxPause
     TracedCallback<Ptr<const Packet>> m_macRxPauseDropTrace; //!< MacRxPauseDrop
+    TracedCallback<uint8_t, bool> m_pfcStormTrace;           //!< PfcStorm
 };
 
 } // namespace ns3
