@@ -478,8 +478,11 @@ class DrpHpccScenarioTestCase : public TestCase
             last = time;
             NS_TEST_EXPECT_MSG_EQ(cls, 3, "the flows' priority group");
             const bool isSwitch = node == 2 || node == 3 || node == 4 || node == 7;
-            NS_TEST_EXPECT_MSG_EQ(type, isSwitch ? 1U : 0U, "node type: " << line);
-            NS_TEST_EXPECT_MSG_EQ((port >= 1 && port <= (isSwitch ? 4U : 1U)), true, line);
+            // Named first: ns-3.35's macros warn on a conditional operand.
+            const uint32_t nodeType = isSwitch ? 1U : 0U;
+            const uint32_t lastPort = isSwitch ? 4U : 1U;
+            NS_TEST_EXPECT_MSG_EQ(type, nodeType, "node type: " << line);
+            NS_TEST_EXPECT_MSG_EQ((port >= 1 && port <= lastPort), true, line);
             (pause == 1 ? pauses : resumes) += 1;
         }
         NS_TEST_EXPECT_MSG_EQ(pauses + resumes, pfc.size(), "pause or resume");
