@@ -419,6 +419,7 @@ def run_fabric(
     threshold: str = "dynamic",
     pfc_watchdog: float | str = 0.2,
     pfc_watchdog_action: str = "drop",
+    lossless_timers: bool = True,
     pfc_storm: str = "",
     receiver: int = 0,
     stagger: float | str = 0.0,
@@ -466,7 +467,11 @@ def run_fabric(
     pfc_watchdog (lossless: every switch port's PFC watchdog, seconds or a
     string such as "200ms", the default, SONiC's; 0: none), pfc_watchdog_action
     ("drop", the default, or "forward") and pfc_storm (lossless: hosts,
-    "3" or "3,7", whose RNICs pause their class for ever; "": none).
+    "3" or "3,7", whose RNICs pause their class for ever; "": none),
+    lossless_timers (lossless: True, the default, RNIC timers that count no
+    time paused and wait at least a switch buffer's drain at host_rate, so
+    that nothing is re-sent that the fabric only delayed; False: the timers
+    of timeout_mode, the published protocol's).
     A lossless run adds the counters pauses_sent, pauses_received and
     time_paused_seconds (switch ports), rnic_pauses_received,
     rnic_time_paused_seconds, headroom_drops, shared_buffer_drops and

@@ -235,7 +235,13 @@ LATER_FABRIC_PARAMETERS: dict[str, Any] = {
     "pfc_watchdog": 0.2,
     "pfc_watchdog_action": "drop",
     "pfc_storm": "",
+    # Runs before had the published timers, lossless too.
+    "lossless_timers": False,
 }
+
+#: Later parameters that act on lossless runs only: a lossy run's identity
+#: leaves them out whatever their value, so that it stays the one it had.
+_LOSSLESS_ONLY = ("lossless_timers",)
 
 
 def _later(params: Mapping[str, Any]) -> Mapping[str, Any]:
@@ -252,7 +258,9 @@ def params_key(params: Mapping[str, Any]) -> str:
         {
             name: value
             for name, value in params.items()
-            if name != "run" and not (name in later and value == later[name])
+            if name != "run"
+            and not (name in later and value == later[name])
+            and not (name in _LOSSLESS_ONLY and not params.get("lossless"))
         },
         sort_keys=True,
     )

@@ -511,6 +511,12 @@ Fields<FabricConfig>()
                   "lossless: what the PFC watchdog does in a storm, \"drop\" (the class's "
                   "frames) or \"forward\" (them, ignoring the pauses)",
                   &C::pfcWatchdogAction),
+        MakeField("lossless_timers",
+                  "losslessTimers",
+                  "lossless: RNIC timers that count no time paused and wait at least the time "
+                  "one switch buffer takes to drain at the host rate (False: the timers of "
+                  "timeout_mode, the published protocol's)",
+                  &C::losslessTimers),
         MakeField("pfc_storm",
                   "pfcStorm",
                   "lossless: hosts (\"3\" or \"3,7\") whose RNICs pause their DRP class from "

@@ -391,7 +391,9 @@ def test_a_lossless_incast_drops_nothing_and_pauses_the_senders():
     senders instead."""
     params = {"hosts": 17, "bytes": 131072}
     lossy = drp.run_fabric(**params, queue="8p")
-    lossless = drp.run_fabric(**params, lossless=True, buffer="1MB")
+    # 64 frames in flight per sender, so that the burst outgrows the buffer's
+    # threshold (the lossless timers send nothing twice to help it).
+    lossless = drp.run_fabric(**params, lossless=True, buffer="1MB", window=64)
     assert lossy.counters["drops"] > 0 and lossy.counters["pauses_sent"] == 0
     assert lossless.summary["successes"] == 16
     by = {(d, r): f for d, r, f in lossless.drops.itertuples(index=False)}
@@ -426,11 +428,12 @@ def test_congestion_control():
         drp.run_fabric(hosts=5, ecn=True, cc="timely")
 
 
-#: A 8:1 incast of 256 KiB writes, lossless (a 400 kB buffer: pauses) with
-#: ECN and DCQCN (marks and CNPs), adaptive timers.
+#: A 8:1 incast of 256 KiB writes, lossless (a 400 kB buffer and 64 frames in
+#: flight per sender: pauses) with ECN and DCQCN (marks and CNPs), adaptive timers.
 MARKED = {
     "hosts": 9,
     "bytes": 262144,
+    "window": 64,
     "lossless": True,
     "buffer": "400KB",
     "ecn": True,

@@ -422,8 +422,24 @@ MakeLossless(const FabricScenario::Config& config, FabricHelper& fabric)
         }
         sw->SetBuffer(mmus[s]);
     }
+    const Time wait = config.GetLosslessTimeout();
     for (uint32_t h = 0; h < fabric.GetHosts().GetN(); ++h)
     {
+        Ptr<DrpTransport> transport = fabric.GetRnic(h)->GetTransport();
+        transport->SetAttribute("PauseAwareTimer", BooleanValue(config.losslessTimers));
+        if (config.losslessTimers)
+        {
+            // A frame here is late, never lost to congestion: no timer fires
+            // before a full buffer could have drained (the least wait of
+            // each; a longer one set by ns-3 defaults stays).
+            for (const char* timer :
+                 {"RetransmissionTimeout", "HandshakeTimeout", "MaxRto", "MinRto"})
+            {
+                TimeValue now;
+                transport->GetAttribute(timer, now);
+                transport->SetAttribute(timer, TimeValue(std::max(now.Get(), wait)));
+            }
+        }
         // NICs guard against a link paused for ever as switches do (PFC
         // stall prevention): past the watchdog's time they send regardless,
         // so that a transfer held by a deadlock still ends, by its retries.
@@ -1191,6 +1207,11 @@ FabricScenario::Config::RefuseInapplicable() const
          "lossless = true with a pfcWatchdog",
          lossless ? "pfcWatchdog = 0s" : "lossless = false"},
         {"pfcStorm", pfcStorm != d.pfcStorm, lossless, "lossless = true", "lossless = false"},
+        {"losslessTimers",
+         losslessTimers != d.losslessTimers,
+         lossless,
+         "lossless = true",
+         "lossless = false"},
         {"queue",
          queue != d.queue,
          !lossless,
@@ -1248,6 +1269,18 @@ GetFileHostRate(const HpccTopology& file)
     return first.rate;
 }
 } // namespace
+
+Time
+FabricScenario::Config::GetLosslessTimeout() const
+{
+    if (!lossless || !losslessTimers)
+    {
+        return Time(0);
+    }
+    const double bits = 8.0 * ParseQueueSize(buffer, "buffer").GetValue();
+    return NanoSeconds(static_cast<int64_t>(
+        std::ceil(bits * 1e9 / static_cast<double>(GetHostRate().GetBitRate()))));
+}
 
 DataRate
 FabricScenario::Config::GetHostRate() const
@@ -1392,6 +1425,11 @@ FabricScenario::Config::AddToCommandLine(CommandLine& cmd, drp::StrictOptions& s
                  "lossless: what the PFC watchdog does in a storm, drop (the class's "
                  "frames) or forward (them, ignoring the pauses)",
                  pfcWatchdogAction);
+    cmd.AddValue("losslessTimers",
+                 "lossless: RNIC timers that count no time paused and wait at least the "
+                 "time one switch buffer takes to drain at the host rate (0: the timers of "
+                 "timeoutMode, the published protocol's)",
+                 losslessTimers);
     strict.AddValue(cmd,
                     "pfcStorm",
                     "lossless: hosts (3 or 3,7) whose RNICs pause their DRP class from the "

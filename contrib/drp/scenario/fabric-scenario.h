@@ -115,6 +115,12 @@ class FabricScenario
         /// lossless: hosts (indices, "3" or "3,7") whose RNICs pause their DRP class from
         /// the start and never stop, as a NIC whose receive path hangs (empty: none)
         std::string pfcStorm;
+        /// lossless: the RNICs' timers for a fabric that loses nothing to congestion: no
+        /// timer counts time in which a pause held the RNIC (DrpTransport PauseAwareTimer),
+        /// and each waits at least the time one switch buffer takes to drain at the host
+        /// rate (GetLosslessTimeout()); false: the timers of timeoutMode as on a lossy
+        /// fabric, the published protocol's
+        bool losslessTimers{true};
         /// incast: the host the senders write to (its senders: the first degree other hosts)
         uint32_t receiver{0};
         /// incast: source i (0, 1, ...: the senders, then the victims) starts i x stagger
@@ -192,6 +198,9 @@ class FabricScenario
         void RefuseInapplicable() const;
         /// \return the NIC profile the RNICs get: nic, or the profile of hostRate for "auto"
         std::string GetNic() const;
+        /// \return lossless with losslessTimers: the least wait of the RNICs' timers, the
+        ///         time buffer bytes take at the host rate; else 0
+        Time GetLosslessTimeout() const;
         /**
          * \return a note, before the run, when the RNICs cannot fill their
          *         host links (NicProfile::GetLimit(): the payload rate they

@@ -466,6 +466,7 @@ class MmuScenarioTestCase : public TestCase
         config.queue = "100p";
         config.lossless = true;
         config.buffer = "400KB"; // 400 kB: a leaf's 10 ports leave ~30 kB shared
+        config.window = 64;      // 64 kB in flight per sender: enough to fill it
         FabricScenario::Result lossless = FabricScenario::Run(config);
         NS_TEST_EXPECT_MSG_EQ(lossless.Count(DrpTransferRecord::SUCCESS), 15u, "all succeed");
         NS_TEST_EXPECT_MSG_EQ(lossless.GetDropsIn("switch"), 0u, "no drop in the switches");
@@ -590,7 +591,8 @@ class MmuEcnScenarioTestCase : public TestCase
  * the last transfer has (before, the refreshed pauses kept the simulator
  * running for ever). A 5 ms watchdog with Drop frees the victims while the
  * incast, whose frames it discards, fails; with Forward every transfer
- * succeeds; the default 200 ms comes after the victims have failed too.
+ * succeeds; with the default 200 ms the victims' lossless timers outlast
+ * the storm's hold, where the published timers fail them first.
  * A storm without a watchdog is refused, as are hosts out of range.
  */
 class MmuPfcStormTestCase : public TestCase
@@ -682,8 +684,16 @@ class MmuPfcStormTestCase : public TestCase
 
         FabricScenario::Result late = FabricScenario::Run(Storm());
         NS_TEST_ASSERT_MSG_EQ(late.transfers.size(), 7u, "every transfer ended");
-        NS_TEST_EXPECT_MSG_EQ(late.Count(DrpTransferRecord::SUCCESS), 0u, "200 ms: all fail first");
-        NS_TEST_EXPECT_MSG_EQ(late.simulatorEnd, late.simulatedTime, "and the run ends then");
+        NS_TEST_EXPECT_MSG_EQ(Successes(late, true), 3u, "200 ms: the victims' timers outlast it");
+        NS_TEST_EXPECT_MSG_EQ(Successes(late, false), 0u, "not the incast's");
+        FabricScenario::Config published = Storm();
+        published.losslessTimers = false;
+        FabricScenario::Result early = FabricScenario::Run(published);
+        NS_TEST_ASSERT_MSG_EQ(early.transfers.size(), 7u, "every transfer ended");
+        NS_TEST_EXPECT_MSG_EQ(early.Count(DrpTransferRecord::SUCCESS),
+                              0u,
+                              "the published timers: all fail before the watchdog acts");
+        NS_TEST_EXPECT_MSG_EQ(early.simulatorEnd, early.simulatedTime, "and the run ends then");
 
         FabricScenario::Config none = Storm();
         none.pfcWatchdog = Seconds(0);

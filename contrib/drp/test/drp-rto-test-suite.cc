@@ -9,10 +9,12 @@
 #include "drp-test-bed.h"
 
 #include "ns3/channel.h"
+#include "ns3/drp-compat.h"
 #include "ns3/drp-rtt-estimator.h"
 #include "ns3/drp-sender.h"
 #include "ns3/drp-transport.h"
 #include "ns3/fabric-scenario.h"
+#include "ns3/simulator.h"
 #include "ns3/test.h"
 
 #include <memory>
@@ -529,6 +531,115 @@ class DrpRtoAckDelayTestCase : public TestCase
 
 /**
  * \ingroup drp-tests
+ * The data timer does not count time in which a pause held the port
+ * (DrpSender::Config::pausedTime, DrpTransport's PauseAwareTimer): a frame
+ * sent at 0 with a fixed 120 us timer, the port paused 30 us by 50 us and
+ * 50 us more by 130 us; the expiry at 120 us finds 30 us paused (the
+ * deadline becomes 150 us), the one at 150 us 50 us more (200 us), and the
+ * frame is sent again at 200 us, not 120 us. Then, on lossless fabrics
+ * (FabricScenario's losslessTimers), timers that also wait out a buffer's
+ * drain re-send nothing in incasts that re-sent hundreds to thousands of
+ * frames with the published timers, and finish sooner.
+ */
+class DrpPauseAwareTimerTestCase : public TestCase
+{
+  public:
+    DrpPauseAwareTimerTestCase()
+        : TestCase("sender: time the port was paused does not count toward the timer")
+    {
+    }
+
+  private:
+    /// \param sn a frame the sender transmits (it leaves at once) \return true
+    bool Transmit(uint32_t sn)
+    {
+        m_sent.push_back(Simulator::Now());
+        m_sender->OnSent(sn);
+        return true;
+    }
+
+    /// \return the time the port has been paused so far
+    Time Paused() const
+    {
+        return m_paused;
+    }
+
+    /**
+     * \param aware true: the sender reads Paused()
+     * \return when the frame was sent, first and again
+     */
+    std::vector<Time> Run(bool aware)
+    {
+        m_sent.clear();
+        m_paused = Time(0);
+        DrpSender::Config config{1, MicroSeconds(120), 100, 3, 1, nullptr};
+        if (aware)
+        {
+            config.pausedTime = MakeCallback(&DrpPauseAwareTimerTestCase::Paused, this);
+        }
+        DrpSender sender(1,
+                         config,
+                         MakeCallback(&DrpPauseAwareTimerTestCase::Transmit, this),
+                         MakeNullCallback<void>());
+        m_sender = &sender;
+        sender.Start();
+        drp::Schedule(MicroSeconds(50), [this]() { m_paused = MicroSeconds(30); });
+        drp::Schedule(MicroSeconds(130), [this]() { m_paused = MicroSeconds(80); });
+        drp::Schedule(MicroSeconds(210), [&sender]() { sender.OnAck(1); });
+        Simulator::Run();
+        Simulator::Destroy();
+        m_sender = nullptr;
+        return m_sent;
+    }
+
+    /**
+     * \param extra options of the run
+     * \return the run's frames sent again, all transfers together
+     */
+    static uint64_t Resent(FabricScenario::Config config)
+    {
+        uint64_t resent = 0;
+        for (const auto& t : FabricScenario::Run(config).transfers)
+        {
+            resent += t.record.retransmissions;
+        }
+        return resent;
+    }
+
+    void DoRun() override
+    {
+        const std::vector<Time> aware = Run(true);
+        NS_TEST_ASSERT_MSG_EQ(aware.size(), 2, "sent, then sent again once");
+        NS_TEST_EXPECT_MSG_EQ(aware[1], MicroSeconds(200), "120 us of unpaused time after 0");
+        const std::vector<Time> plain = Run(false);
+        NS_TEST_ASSERT_MSG_EQ(plain.size(), 2, "sent, then sent again once");
+        NS_TEST_EXPECT_MSG_EQ(plain[1], MicroSeconds(120), "the published timer counts all");
+
+        // 32:1 incast through a 1.5 MB buffer; a fat-tree's 15:1 incast.
+        FabricScenario::Config star;
+        star.hosts = 33;
+        star.bytes = 262144;
+        star.lossless = true;
+        star.buffer = "1500KB";
+        FabricScenario::Config fatTree;
+        fatTree.topology = "fat-tree";
+        fatTree.lossless = true;
+        fatTree.timeoutMode = "adaptive";
+        for (FabricScenario::Config* config : {&star, &fatTree})
+        {
+            NS_TEST_EXPECT_MSG_EQ(Resent(*config), 0, config->topology << ": nothing re-sent");
+            config->losslessTimers = false;
+            NS_TEST_EXPECT_MSG_GT(Resent(*config), 200, config->topology << ": published timers");
+        }
+    }
+
+    DrpSender* m_sender{nullptr}; //!< the sender of the run
+    std::vector<Time> m_sent;     //!< departures
+    Time m_paused;                //!< the port's time paused so far
+};
+
+/**
+ * \ingroup drp-tests
  * The adaptive retransmission timeout.
  */
 class DrpRtoTestSuite : public TestSuite
@@ -544,6 +655,7 @@ class DrpRtoTestSuite : public TestSuite
         AddTestCase(new DrpAdaptiveDelayStepTestCase(true), DRP_TEST_QUICK);
         AddTestCase(new DrpAdaptiveBackedOffTestCase, DRP_TEST_QUICK);
         AddTestCase(new DrpRtoAttributesTestCase, DRP_TEST_QUICK);
+        AddTestCase(new DrpPauseAwareTimerTestCase, DRP_TEST_QUICK);
         AddTestCase(new DrpRtoAckDelayTestCase, DRP_TEST_QUICK);
     }
 };

@@ -148,6 +148,10 @@ DrpSender::ArmTimer()
     // pending event re-check it, rather than cancel and schedule each time.
     Time timeout = GetTimerWait();
     m_deadline = Simulator::Now() + timeout;
+    if (!m_config.pausedTime.IsNull())
+    {
+        m_pausedAtArm = m_config.pausedTime();
+    }
     if (!m_timer.IsExpired() && m_timer.GetTs() > uint64_t(m_deadline.GetTimeStep()))
     {
         Simulator::Remove(m_timer); // the deadline moved earlier (the backoff ended)
@@ -199,6 +203,15 @@ void
 DrpSender::OnTimer()
 {
     Time now = Simulator::Now();
+    if (!m_config.pausedTime.IsNull() && now >= m_deadline)
+    {
+        // Time in which a pause held the port counts for nothing: the
+        // frames it guards could not leave (or their acknowledgement come
+        // back past a fabric that paused the port) through no loss.
+        const Time paused = m_config.pausedTime();
+        m_deadline += paused - m_pausedAtArm;
+        m_pausedAtArm = paused;
+    }
     if (now < m_deadline)
     {
         m_timer = Simulator::Schedule(m_deadline - now, &DrpSender::OnTimer, this);

@@ -89,6 +89,9 @@ class DrpSender
         uint32_t maxBackoff;      //!< the timer doubles per expiry in a row, up to this factor
         /// adaptive timeout: the RTO and the samples (null: the fixed timeout)
         DrpRttEstimator* rtt{nullptr};
+        /// the time the port has held the data class paused so far (PFC; null: the timer
+        /// counts all time, as the published protocol's)
+        Callback<Time> pausedTime{};
     };
 
     /**
@@ -221,6 +224,7 @@ class DrpSender
     boost::container::flat_set<uint32_t> m_waiting;
     EventId m_timer;                      //!< retransmission timer event
     Time m_deadline;                      //!< when the timer expires
+    Time m_pausedAtArm;                   //!< pausedTime() when the deadline was last set
     std::vector<Time> m_sentAt;           //!< adaptive: first departure of each frame in flight
     uint32_t m_sampleFrom{0};             //!< adaptive: the next sample from this frame on
     uint32_t m_window;                    //!< frames in flight at most now

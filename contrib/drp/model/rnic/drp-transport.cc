@@ -88,6 +88,14 @@ DrpTransport::GetTypeId()
                 UintegerValue(64),
                 MakeUintegerAccessor(&DrpTransport::SetMaxBackoff, &DrpTransport::GetMaxBackoff),
                 MakeUintegerChecker<uint32_t>())
+            .AddAttribute("PauseAwareTimer",
+                          "With PFC on at the port: time in which a pause from the switch "
+                          "held the DRP data class does not count toward the data timer, so "
+                          "that frames held by the lossless fabric are not taken for lost "
+                          "(false: the timer counts all time, as the published protocol's).",
+                          BooleanValue(true),
+                          MakeBooleanAccessor(&DrpTransport::m_pauseAwareTimer),
+                          MakeBooleanChecker())
             .AddAttribute(
                 "TimeoutMode",
                 "Where the timeouts come from: Fixed (RetransmissionTimeout and "
@@ -834,12 +842,16 @@ DrpTransport::BackoffFactor(uint32_t expiries) const
 DrpSender::Config
 DrpTransport::SenderConfig(DrpRttEstimator* rtt) const
 {
+    // Read once per transfer: without PFC the timer calls nothing more.
+    Ptr<EthernetNetDevice> port = DynamicCast<EthernetNetDevice>(m_device);
+    const bool pauseAware = m_pauseAwareTimer && port && port->IsPfcEnabled();
     return DrpSender::Config{m_window,
                              m_retransmissionTimeout,
                              m_maxRetries,
                              m_dupAckThreshold,
                              m_maxBackoff,
-                             rtt};
+                             rtt,
+                             pauseAware ? m_pausedTime : Callback<Time>()};
 }
 
 DrpRttEstimator*
@@ -989,6 +1001,12 @@ void
 DrpTransport::SetFrameReadyCallback(Callback<void> ready)
 {
     m_scheduler.SetReadyCallback(ready);
+}
+
+void
+DrpTransport::SetPausedTimeCallback(Callback<Time> paused)
+{
+    m_pausedTime = paused;
 }
 
 bool

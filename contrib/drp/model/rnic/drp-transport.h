@@ -271,6 +271,12 @@ class DrpTransport : public Object
      */
     void SetFrameReadyCallback(Callback<void> ready);
     /**
+     * \param paused gives the time a PFC pause has held the port's DRP data
+     *        class so far (RnicNetDevice sets it); with PauseAwareTimer and
+     *        PFC on at the port, the data timer does not count that time
+     */
+    void SetPausedTimeCallback(Callback<Time> paused);
+    /**
      * \param kinds the kinds of frame the port may take now (DrpTxScheduler::Kinds)
      * \return true if a DRP frame of those kinds waits for the port
      */
@@ -884,12 +890,14 @@ class DrpTransport : public Object
     uint32_t m_maxRetries;        //!< expiries in a row before giving up
     uint32_t m_indirectLimit{
         0}; //!< IndirectLimit: bytes sent indirectly before the reply (0: no limit)
-    uint32_t m_dupAckThreshold; //!< duplicate ACKs for a fast retransmit
-    uint32_t m_maxBackoff;      //!< largest data timer multiplier
-    TimeoutMode m_timeoutMode;  //!< fixed or adaptive timeouts
-    Time m_minRto;              //!< adaptive RTO's floor
-    Time m_maxRto;              //!< adaptive RTO's ceiling
-    Time m_granularity;         //!< adaptive RTO's G
+    uint32_t m_dupAckThreshold;   //!< duplicate ACKs for a fast retransmit
+    uint32_t m_maxBackoff;        //!< largest data timer multiplier
+    bool m_pauseAwareTimer{true}; //!< PauseAwareTimer
+    Callback<Time> m_pausedTime;  //!< the data class's time paused (SetPausedTimeCallback)
+    TimeoutMode m_timeoutMode;    //!< fixed or adaptive timeouts
+    Time m_minRto;                //!< adaptive RTO's floor
+    Time m_maxRto;                //!< adaptive RTO's ceiling
+    Time m_granularity;           //!< adaptive RTO's G
     std::unordered_map<Mac48Address, DrpRttEstimator, MacAddressHash>
         m_rtt;           //!< adaptive: round-trip estimate per peer
     uint64_t m_clockHz;  //!< RNIC clock

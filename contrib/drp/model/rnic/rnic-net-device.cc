@@ -199,6 +199,7 @@ RnicNetDevice::AttachTransport(Ptr<DrpTransport> transport)
     m_transport = transport;
     m_transport->SetDevice(this);
     m_transport->SetFrameReadyCallback(MakeCallback(&RnicNetDevice::StartNextFrame, this));
+    m_transport->SetPausedTimeCallback(MakeCallback(&RnicNetDevice::GetDataTimePaused, this));
     m_transport->TraceConnectWithoutContext("Drop",
                                             MakeCallback(&RnicNetDevice::OnTransportDrop, this));
     m_transport->SetPcieLink(m_pcie);
@@ -355,6 +356,12 @@ RnicNetDevice::OnTransportDrop(Ptr<const Packet> packet, DrpTransport::DropReaso
     {
         HostDrop(packet, BUFFER_FULL);
     }
+}
+
+Time
+RnicNetDevice::GetDataTimePaused() const
+{
+    return GetTimePaused(m_drpClass);
 }
 
 uint8_t

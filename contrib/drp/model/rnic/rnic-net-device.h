@@ -215,6 +215,8 @@ class RnicNetDevice : public EthernetNetDevice
      *         now: with PFC, data and control each by its class; without, any
      */
     uint8_t GetUnpausedDrpKinds() const;
+    /// \return the time a pause has held the DRP data class so far (0 with PFC off)
+    Time GetDataTimePaused() const;
     /**
      * The EtherType attribute's setter: takes any integer, so that a value
      * above 0xFFFF gets the same message as any other invalid one.
