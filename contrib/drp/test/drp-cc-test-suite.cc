@@ -346,62 +346,131 @@ class DrpDcqcnBoundsTestCase : public TestCase
 
 /**
  * \ingroup drp-tests
- * DCTCP: alpha from the marked fraction per window, the cut by alpha/2,
- * additive increase, the bounds.
+ * DCTCP reacts at large windows: four 2 MB writes with Window 1024 into one
+ * 200-frame queue that marks (adaptive timers). Without congestion control
+ * the queue overflows (thousands of frames dropped); with DCTCP, which
+ * starts at its initial window and cuts once per round trip, nothing is
+ * dropped and the incast still ends within 2 % of the line's time for its
+ * 8 MB. Before, both runs printed the same: DCTCP reacted only after 1,024
+ * frames were acknowledged.
+ */
+class DrpDctcpLargeWindowTestCase : public TestCase
+{
+  public:
+    DrpDctcpLargeWindowTestCase()
+        : TestCase("DCTCP: a window of 1024 frames does not flood the queue")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        FabricScenario::Config config;
+        config.hosts = 5;
+        config.window = 1024;
+        config.bytes = 2000000;
+        config.queue = "200p";
+        config.ecn = true;
+        config.timeoutMode = "adaptive";
+        const FabricScenario::Result none = FabricScenario::Run(config);
+        config.cc = "dctcp";
+        const FabricScenario::Result dctcp = FabricScenario::Run(config);
+        NS_TEST_EXPECT_MSG_GT(none.GetDrops(), 1000u, "without: the queue overflows");
+        NS_TEST_EXPECT_MSG_EQ(dctcp.GetDrops(), 0u, "DCTCP: nothing dropped");
+        NS_TEST_EXPECT_MSG_EQ(dctcp.Count(DrpTransferRecord::SUCCESS), 4u, "every write");
+        // 8 MB of payload at 1 Gb/s, 1024 of each 1094 bytes on the wire.
+        const double line = 8e6 * 8 / 1e9 * 1094 / 1024;
+        NS_TEST_EXPECT_MSG_LT(dctcp.simulatedTime.GetSeconds(), line * 1.02, "near the line");
+    }
+};
+
+/**
+ * \ingroup drp-tests
+ * DCTCP: the initial window and slow start, alpha once per window of data,
+ * at most one cut per window of data by alpha/2, then one frame per round
+ * trip; the bounds. The test plays the sender: each acknowledgement covers
+ * one frame, and before it the sender had filled the window it had.
  */
 class DrpDctcpWindowTestCase : public TestCase
 {
   public:
     DrpDctcpWindowTestCase()
-        : TestCase("DCTCP: the window cut follows the marked fraction; +1 per unmarked window")
+        : TestCase("DCTCP: slow start, alpha per window of data, one cut per window")
     {
     }
 
   private:
     /**
-     * \param marked of 8 frames acknowledged one by one, the first this many marked
-     * \return the window after one observation window (g = 1, alpha from 0)
+     * One frame acknowledged, as DrpSender reports it.
+     * \param cc the scheme
+     * \param marked the ACK carried the echo
      */
-    static uint32_t CutWith(uint32_t marked)
+    static void Ack(Ptr<DrpDctcp> cc, bool marked)
     {
-        Ptr<DrpDctcp> cc = CreateObject<DrpDctcp>();
-        cc->SetAttribute("G", DoubleValue(1));
-        cc->SetAttribute("InitialAlpha", DoubleValue(0));
-        cc->Start(DataRate("1Gbps"), 8);
-        for (uint32_t f = 0; f < 8; ++f)
-        {
-            cc->OnAck(1, f < marked);
-        }
-        return cc->GetWindow();
+        const uint32_t una = cc->GetUna();
+        // The frames sent before this ACK: the window the sender had, filled.
+        const uint32_t next = std::max(cc->GetNextSequence(), una + cc->GetWindow());
+        cc->SetSequence(una + 1, next);
+        cc->OnAck(1, marked);
     }
 
     void DoRun() override
     {
-        NS_TEST_EXPECT_MSG_EQ(CutWith(0), 8, "no marks: stays at the configured window");
-        NS_TEST_EXPECT_MSG_EQ(CutWith(2), 7, "F = 1/4: 8 x (1 - 1/8) = 7");
-        NS_TEST_EXPECT_MSG_EQ(CutWith(4), 6, "F = 1/2: 8 x (1 - 1/4) = 6");
-        NS_TEST_EXPECT_MSG_EQ(CutWith(8), 4, "F = 1: 8 x (1 - 1/2) = 4");
-
         Ptr<DrpDctcp> cc = CreateObject<DrpDctcp>(); // g = 1/16, alpha from 1
-        cc->Start(DataRate("1Gbps"), 8);
-        cc->OnAck(8, true); // one ACK for a whole window, with the echo
-        const double alpha = 15.0 / 16 + 1.0 / 16;
-        NS_TEST_EXPECT_MSG_EQ_TOL(cc->GetAlpha(), alpha, 1e-12, "F = 1");
-        NS_TEST_EXPECT_MSG_EQ(cc->GetWindow(), 4, "halved");
-        cc->OnAck(4, false);
-        NS_TEST_EXPECT_MSG_EQ_TOL(cc->GetAlpha(), alpha * 15 / 16, 1e-12, "F = 0: decays");
-        NS_TEST_EXPECT_MSG_EQ(cc->GetWindow(), 5, "an unmarked window: + 1");
-        for (int k = 0; k < 20; ++k)
+        cc->SetAttribute("InitialWindow", UintegerValue(8));
+        cc->Start(DataRate("1Gbps"), 64);
+        NS_TEST_EXPECT_MSG_EQ(cc->GetWindow(), 8, "the initial window, not the configured 64");
+        for (int f = 0; f < 8; ++f)
         {
-            cc->OnAck(8, true);
+            Ack(cc, false);
+        }
+        NS_TEST_EXPECT_MSG_EQ(cc->GetWindow(), 16, "slow start: one frame per frame acknowledged");
+        NS_TEST_EXPECT_MSG_EQ_TOL(cc->GetAlpha(), 15.0 / 16, 1e-12, "the first window: F = 0");
+        // The next window of data: frames 8 to 22 (sent while the first was acknowledged).
+        Ack(cc, true);
+        const double cut = 16 * (1 - 15.0 / 32); // 8.5
+        NS_TEST_EXPECT_MSG_EQ_TOL(cc->GetCongestionWindow(), cut, 1e-12, "W (1 - alpha/2)");
+        NS_TEST_EXPECT_MSG_EQ_TOL(cc->GetSlowStartThreshold(), cut, 1e-12, "ssthresh too");
+        for (int f = 0; f < 5; ++f)
+        {
+            Ack(cc, true);
+        }
+        NS_TEST_EXPECT_MSG_EQ_TOL(cc->GetCongestionWindow(),
+                                  cut,
+                                  1e-12,
+                                  "one cut per window of data, however many echoes");
+        NS_TEST_EXPECT_MSG_EQ_TOL(cc->GetAlpha(), 15.0 / 16, 1e-12, "alpha waits for the window");
+        while (cc->GetUna() < 22)
+        {
+            Ack(cc, false); // the rest of frames 8 to 22, unmarked: 6 of 14 marked
+        }
+        NS_TEST_EXPECT_MSG_EQ_TOL(cc->GetAlpha(),
+                                  15.0 / 16 * 15 / 16 + 6.0 / 14 / 16,
+                                  1e-12,
+                                  "alpha once, from F = 6/14");
+        NS_TEST_EXPECT_MSG_EQ_TOL(
+            cc->GetCongestionWindow(),
+            cut,
+            1e-12,
+            "no growth before the frames sent before the cut are acknowledged");
+        // Past the cut's frames (sent up to 22 + 8), unmarked: + 1/W per frame.
+        while (cc->GetUna() < 31)
+        {
+            Ack(cc, false);
+        }
+        NS_TEST_EXPECT_MSG_GT(cc->GetCongestionWindow(), cut, "congestion avoidance grows");
+        NS_TEST_EXPECT_MSG_LT(cc->GetCongestionWindow(), cut + 1.01, "by about one per window");
+        for (int k = 0; k < 400; ++k)
+        {
+            Ack(cc, true);
         }
         NS_TEST_EXPECT_MSG_EQ(cc->GetWindow(), 1, "at least one frame");
         NS_TEST_EXPECT_MSG_EQ(cc->GetRate(), DataRate(0), "never paced");
         cc->OnAck(0, true);
         NS_TEST_EXPECT_MSG_EQ(cc->GetWindow(), 1, "a repeat counts no frame");
         Ptr<DrpCongestionOps> fork = cc->Fork();
-        fork->Start(DataRate("1Gbps"), 8);
-        NS_TEST_EXPECT_MSG_EQ(fork->GetWindow(), 8, "a fork starts afresh");
+        fork->Start(DataRate("1Gbps"), 4);
+        NS_TEST_EXPECT_MSG_EQ(fork->GetWindow(), 4, "a fork starts afresh, within the window");
         NS_TEST_EXPECT_MSG_EQ(fork->GetName(), "dctcp", "its name");
     }
 };
@@ -845,6 +914,7 @@ class DrpCcTestSuite : public TestSuite
         AddTestCase(new DrpDcqcnByteCounterTestCase, DRP_TEST_QUICK);
         AddTestCase(new DrpDcqcnBoundsTestCase, DRP_TEST_QUICK);
         AddTestCase(new DrpDctcpWindowTestCase, DRP_TEST_QUICK);
+        AddTestCase(new DrpDctcpLargeWindowTestCase, DRP_TEST_QUICK);
         AddTestCase(new DrpCcNoneTestCase, DRP_TEST_QUICK);
         AddTestCase(new DrpDcqcnFairnessTestCase, DRP_TEST_QUICK);
         AddTestCase(new DrpCcIncastTestCase, DRP_TEST_QUICK);

@@ -21,6 +21,7 @@
 #include "ns3/node.h"
 #include "ns3/queue-size.h"
 #include "ns3/rnic-net-device.h"
+#include "ns3/string.h"
 #include "ns3/test.h"
 
 #include <algorithm>
@@ -161,6 +162,13 @@ class DrpEcnRuleTestCase : public TestCase
                                   "just below Kmax");
         NS_TEST_EXPECT_MSG_EQ(queue->GetMarkProbability(50000), 1.0, "at Kmax");
         NS_TEST_EXPECT_MSG_EQ(queue->GetMarkProbability(1u << 30), 1.0, "far above");
+
+        // Step (DCTCP's K = MinThreshold): all or nothing, MaxThreshold ignored.
+        Ptr<EcnMarkingQueue> step = MakeQueue(10000, 50000, 0.2);
+        step->SetAttribute("MarkingMode", StringValue("Step"));
+        NS_TEST_EXPECT_MSG_EQ(step->GetMarkProbability(10000), 0.0, "Step: at K, never");
+        NS_TEST_EXPECT_MSG_EQ(step->GetMarkProbability(10001), 1.0, "Step: above K, always");
+        NS_TEST_EXPECT_MSG_EQ(step->GetMarkProbability(30000), 1.0, "Step: no ramp");
 
         queue->SetAttribute("MaxThreshold", QueueSizeValue(QueueSize("20p")));
         bool refused = false;

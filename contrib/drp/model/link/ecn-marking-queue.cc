@@ -6,6 +6,8 @@
 
 #include "ns3/double.h"
 #include "ns3/drp-check.h"
+#include "ns3/drp-compat.h"
+#include "ns3/enum.h"
 #include "ns3/ethernet-header.h"
 #include "ns3/ethernet-trailer.h"
 #include "ns3/ipv4-header.h"
@@ -48,6 +50,14 @@ EcnMarkingQueue::GetTypeId()
             .SetParent<DropTailQueue<Packet>>()
             .SetGroupName("Drp")
             .AddConstructor<EcnMarkingQueue>()
+            .AddAttribute(
+                "MarkingMode",
+                "Red: the marking probability rises from MinThreshold to "
+                "MaxThreshold (DCQCN's and HPCC's switches); Step: every frame that "
+                "leaves more than MinThreshold behind is marked (DCTCP's K).",
+                EnumValue(EcnMarkingQueue::RED),
+                DRP_ENUM_ACCESSOR(MarkingMode, &EcnMarkingQueue::m_mode),
+                MakeEnumChecker(EcnMarkingQueue::RED, "Red", EcnMarkingQueue::STEP, "Step"))
             .AddAttribute("MinThreshold",
                           "Kmin: frames leaving a backlog this large or smaller are never "
                           "marked (bytes or frames, the unit of MaxThreshold).",
@@ -131,6 +141,10 @@ EcnMarkingQueue::CheckThresholds() const
 double
 EcnMarkingQueue::GetMarkProbability(uint32_t backlog) const
 {
+    if (m_mode == STEP)
+    {
+        return backlog > m_minThreshold.GetValue() ? 1.0 : 0.0;
+    }
     CheckThresholds();
     const uint32_t kmin = m_minThreshold.GetValue();
     const uint32_t kmax = m_maxThreshold.GetValue();

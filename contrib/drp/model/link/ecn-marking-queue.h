@@ -38,6 +38,13 @@ namespace ns3
  * The instantaneous backlog, not RED's moving average: DCQCN's switches
  * mark on it (Zhu et al., SIGCOMM 2015), as HPCC's simulator does.
  *
+ * \par Step marking
+ * With MarkingMode Step, DCTCP's rule (Alizadeh et al., SIGCOMM 2010): a
+ * frame that leaves more than MinThreshold (DCTCP's K) behind is always
+ * marked, any other never; MaxThreshold and MaxProbability play no part. It
+ * is the RED rule with both thresholds at K and Pmax 1, which is how the
+ * DCTCP paper sets up its switches' RED.
+ *
  * \par Decided at dequeue
  * As HPCC's simulator does (its switch marks when a packet leaves the
  * egress queue): the mark then tells of the queue as it is when the frame
@@ -71,6 +78,13 @@ namespace ns3
 class EcnMarkingQueue : public DropTailQueue<Packet>
 {
   public:
+    /// How the backlog decides a mark.
+    enum MarkingMode
+    {
+        RED, //!< probability rising from MinThreshold to MaxThreshold (DCQCN, HPCC)
+        STEP //!< always above MinThreshold, never at or below it (DCTCP's K)
+    };
+
     /**
      * Marks one protocol's frame: given the payload of an Ethernet frame
      * (the protocol's header first), sets CE if the payload is
@@ -132,6 +146,7 @@ class EcnMarkingQueue : public DropTailQueue<Packet>
      */
     static Ptr<Packet> Mark(Ptr<const Packet> frame);
 
+    MarkingMode m_mode{RED};                       //!< MarkingMode
     QueueSize m_minThreshold;                      //!< never marks at or below
     QueueSize m_maxThreshold;                      //!< always marks at or above
     double m_maxProbability;                       //!< marking probability just below MaxThreshold

@@ -298,6 +298,7 @@ DrpSender::OnSent(uint32_t sn)
     }
     if (m_cc)
     {
+        m_cc->SetSequence(m_una, m_next);
         m_cc->OnSent(m_frameBytes);
     }
     if (m_config.rtt && sn >= m_una && sn < m_next && SentAt(sn) == Time::Max())
@@ -330,6 +331,7 @@ DrpSender::OnAck(uint32_t ackn, bool congestion)
     if (m_cc)
     {
         m_inAck = true;
+        m_cc->SetSequence(std::max(ackn, m_una), m_next);
         m_cc->OnAck(ackn > m_una ? ackn - m_una : 0, congestion);
         m_inAck = false;
     }

@@ -64,6 +64,8 @@ DrpCongestionOps::Start(DataRate lineRate, uint32_t window)
     m_maxWindow = std::max<uint32_t>(window, 1);
     m_rate = DataRate(0);
     m_window = m_maxWindow;
+    m_una = 0;
+    m_next = 0;
     DoStart();
 }
 
@@ -96,6 +98,25 @@ DrpCongestionOps::OnAck(uint32_t /* acked */, bool /* congestion */)
 void
 DrpCongestionOps::OnRttSample(Time /* rtt */)
 {
+}
+
+void
+DrpCongestionOps::SetSequence(uint32_t una, uint32_t next)
+{
+    m_una = una;
+    m_next = next;
+}
+
+uint32_t
+DrpCongestionOps::GetUna() const
+{
+    return m_una;
+}
+
+uint32_t
+DrpCongestionOps::GetNextSequence() const
+{
+    return m_next;
 }
 
 DataRate

@@ -99,6 +99,13 @@ class DrpCongestionOps : public Object
     virtual void OnAck(uint32_t acked, bool congestion);
     /// \param rtt a round-trip sample
     virtual void OnRttSample(Time rtt);
+    /**
+     * The sender's sequence state, set by the sender before each OnSent()
+     * and OnAck() (what schemes that act once per window of data need).
+     * \param una the first frame not yet acknowledged (after the ACK, in OnAck())
+     * \param next the next new frame to send
+     */
+    void SetSequence(uint32_t una, uint32_t next);
 
     /// \return the pacing rate (0: the line rate, unpaced)
     DataRate GetRate() const;
@@ -108,6 +115,10 @@ class DrpCongestionOps : public Object
     DataRate GetLineRate() const;
     /// \return the configured window given to Start()
     uint32_t GetMaxWindow() const;
+    /// \return the first frame not yet acknowledged (SetSequence())
+    uint32_t GetUna() const;
+    /// \return the next new frame the sender sends (SetSequence())
+    uint32_t GetNextSequence() const;
 
   protected:
     /// Start(): the subclass sets its state (the outputs are line rate and the window).
@@ -124,6 +135,8 @@ class DrpCongestionOps : public Object
   private:
     DataRate m_lineRate;      //!< the port's rate
     uint32_t m_maxWindow{1};  //!< the configured window
+    uint32_t m_una{0};        //!< the sender's first unacknowledged frame
+    uint32_t m_next{0};       //!< the sender's next new frame
     DataRate m_rate;          //!< output: pacing rate (0: unpaced)
     uint32_t m_window{1};     //!< output: window
     Callback<void> m_changed; //!< the owner applies the outputs

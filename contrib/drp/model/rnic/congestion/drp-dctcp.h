@@ -12,24 +12,35 @@ namespace ns3
 
 /**
  * \ingroup drp
- * \brief A DCTCP-style window (Alizadeh et al., "Data Center TCP",
- * SIGCOMM 2010) on DRP's frame window.
+ * \brief DCTCP (Alizadeh et al., "Data Center TCP", SIGCOMM 2010) on DRP's
+ * frame window, with the window growth of the TCP it runs on (RFC 5681).
  *
- * The window W (frames) starts at the configured Window. ACKs are counted
- * in observation windows of W frames acknowledged. At the end of each:
- * F = marked / acknowledged frames (a frame counts as marked when the ACK
- * that acknowledged it carried the echo); alpha = (1 - g) alpha + g F;
- * then W = W (1 - alpha/2) if any frame was marked (once per window), else
- * W + 1 (additive increase, one frame per window). W stays within
- * [1, configured Window]. The rate is never paced (the window limits).
+ * The window W (frames) starts at InitialWindow (10: RFC 6928's initial
+ * window, which Linux and ns-3's TcpSocket use) and grows as TCP's does:
+ * by one frame per frame acknowledged below the slow-start threshold (slow
+ * start), by 1/W per frame above it (one frame per round trip). A DCTCP
+ * window never floods the path at the start: with Window 1024, the first
+ * round trip sends 10 frames, not 1024.
+ *
+ * Once per window of data (one round trip: when every frame that had been
+ * sent when the previous window ended is acknowledged, as Linux's
+ * dctcp_update_alpha does with snd_nxt), alpha = (1 - g) alpha + g F, F the
+ * fraction of the window's frames whose acknowledgement carried the echo.
+ * An echo cuts the window at most once per window of data: W = ssthresh =
+ * max(1, W (1 - alpha/2)), after which W does not grow until the frames
+ * sent before the cut are acknowledged (TCP's CWR state). W stays within
+ * [1, configured Window]; the rate is never paced (the window limits).
  *
  * DCTCP needs an echo per marked frame: DCQCN's notification point sends
  * at most one CNP per CnpInterval (50 us). Set DrpTransport's CnpInterval
  * to 0 with this scheme (FabricScenario's cc=dctcp does): every CE frame
- * then makes the next ACK carry the echo.
+ * then makes the next ACK carry the echo. Its switches mark by a step at K
+ * (EcnMarkingQueue's MarkingMode Step).
  *
- * Left out: slow start (the window starts full, as DRP's fixed window
- * does) and the reaction to loss (the sender's retransmission is unchanged).
+ * Left out: the reaction to loss (the sender's retransmission is
+ * unchanged: a timeout does not reset W), delayed ACKs' effect on growth
+ * (each ACK counts the frames it acknowledges), TCP's proportional rate
+ * reduction during CWR (the cut is applied at once).
  */
 class DrpDctcp : public DrpCongestionOps
 {
@@ -53,20 +64,31 @@ class DrpDctcp : public DrpCongestionOps
     double GetAlpha() const;
     /// \return the window, frames (fractional)
     double GetCongestionWindow() const;
+    /// \return the slow-start threshold, frames
+    double GetSlowStartThreshold() const;
 
   protected:
     void DoStart() override;
 
   private:
-    /// The observation window ended: alpha, then cut or grow.
-    void EndObservation();
+    /// A window of data ended: alpha from its fraction of marked frames.
+    void UpdateAlpha();
+    /**
+     * \param acked frames newly acknowledged
+     * \param congestion the acknowledgement carried the echo
+     */
+    void UpdateWindow(uint32_t acked, bool congestion);
 
-    double m_g;            //!< attribute: alpha gain
-    double m_initialAlpha; //!< attribute: alpha at the start
-    double m_alpha{1};     //!< congestion estimate
-    double m_cwnd{1};      //!< window, frames
-    uint32_t m_acked{0};   //!< frames acknowledged in this observation window
-    uint32_t m_marked{0};  //!< of them, acknowledged by an ACK with the echo
+    double m_g;               //!< attribute: alpha gain
+    double m_initialAlpha;    //!< attribute: alpha at the start
+    uint32_t m_initialWindow; //!< attribute: the window at the start, frames
+    double m_alpha{1};        //!< congestion estimate
+    double m_cwnd{1};         //!< window, frames
+    double m_ssthresh{1};     //!< slow-start threshold, frames
+    uint32_t m_windowEnd{0};  //!< the window of data ends when this frame is acknowledged
+    uint32_t m_cwrEnd{0};     //!< no cut, no growth until this frame is acknowledged
+    uint32_t m_acked{0};      //!< frames acknowledged in this window of data
+    uint32_t m_marked{0};     //!< of them, acknowledged by an ACK with the echo
 };
 
 } // namespace ns3
