@@ -404,6 +404,7 @@ def run_fabric(
     ecn_min: str = "4KB",
     ecn_max: str = "16KB",
     ecn_pmax: float = 0.2,
+    ecn_marking: str = "red",
     cc: str = "none",
     rates: bool = False,
     seed: int = 1,
@@ -451,7 +452,8 @@ def run_fabric(
     "10Gbps"), queue (an ns-3 QueueSize: "100p", "64KiB"), ecn (switch
     queues mark CE by the RED rule, EcnMarkingQueue, and RNICs send data
     ECN-capable and answer marks with CNPs), ecn_min and ecn_max (Kmin and
-    Kmax, QueueSizes in one unit), ecn_pmax (Pmax, 0 to 1), cc (the RNICs'
+    Kmax, QueueSizes in one unit), ecn_pmax (Pmax, 0 to 1), ecn_marking ("red",
+    the default, or "step": every frame above ecn_min marked, DCTCP's K), cc (the RNICs'
     congestion control: "none", "dcqcn" or "dctcp"; the last two need ecn),
     rates (record every pacing-rate change: FabricRunResult.rates), seed, run, jitter
     (incast: each sender starts at an offset drawn uniformly from [0,

@@ -235,6 +235,7 @@ LATER_FABRIC_PARAMETERS: dict[str, Any] = {
     "pfc_watchdog": 0.2,
     "pfc_watchdog_action": "drop",
     "pfc_storm": "",
+    "ecn_marking": "red",
     # Runs before had the published timers, lossless too.
     "lossless_timers": False,
 }

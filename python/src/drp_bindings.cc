@@ -450,6 +450,11 @@ Fields<FabricConfig>()
                   "ecnPmax",
                   "ecn: marking probability just below Kmax, 0 to 1",
                   &C::ecnPmax),
+        MakeField("ecn_marking",
+                  "ecnMarking",
+                  "ecn: the marking rule, \"red\" (Kmin, Kmax, Pmax: DCQCN's) or \"step\" "
+                  "(every frame above ecn_min: DCTCP's K)",
+                  &C::ecnMarking),
         MakeField("cc",
                   "cc",
                   "the RNICs' congestion control: \"none\", \"dcqcn\" (rate, on CNPs) or "

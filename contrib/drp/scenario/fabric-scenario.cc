@@ -412,6 +412,9 @@ MakeLossless(const FabricScenario::Config& config, FabricHelper& fabric)
                 queues.Set("MinThreshold", QueueSizeValue(t.kmin));
                 queues.Set("MaxThreshold", QueueSizeValue(t.kmax));
                 queues.Set("MaxProbability", DoubleValue(t.pmax));
+                queues.Set("MarkingMode",
+                           EnumValue(config.ecnMarking == "step" ? EcnMarkingQueue::STEP
+                                                                 : EcnMarkingQueue::RED));
             }
             else
             {
@@ -908,9 +911,11 @@ FabricScenario::Config::Validate() const
     drp::RequireCapturePrefix("pcap", pcap);
     drp::RequireCapturePrefix("ascii", ascii);
     ParseQueueSize(queue);
+    drp::RequireOneOf("ecnMarking", ecnMarking, {"red", "step"});
     const QueueSize kmin = ParseQueueSize(ecnMin, "ecnMin");
     const QueueSize kmax = ParseQueueSize(ecnMax, "ecnMax");
-    if (kmin.GetUnit() != kmax.GetUnit() || kmin.GetValue() >= kmax.GetValue())
+    if (ecnMarking == "red" &&
+        (kmin.GetUnit() != kmax.GetUnit() || kmin.GetValue() >= kmax.GetValue()))
     {
         throw std::invalid_argument("ecnMin = " + ecnMin + " must be below ecnMax = " + ecnMax +
                                     ", in the same unit (p or B)");
@@ -1194,6 +1199,22 @@ FabricScenario::Config::RefuseInapplicable() const
         {"ecnMin", ecnMin != d.ecnMin, ecn, "ecn = true", "ecn = false"},
         {"ecnMax", ecnMax != d.ecnMax, ecn, "ecn = true", "ecn = false"},
         {"ecnPmax", ecnPmax != d.ecnPmax, ecn, "ecn = true", "ecn = false"},
+        {"ecnMarking", ecnMarking != d.ecnMarking, ecn, "ecn = true", "ecn = false"},
+        {"ecnMax",
+         ecnMax != d.ecnMax,
+         ecnMarking == "red",
+         "the red marking rule",
+         "ecnMarking = step: every frame above ecnMin is marked"},
+        {"ecnPmax",
+         ecnPmax != d.ecnPmax,
+         ecnMarking == "red",
+         "the red marking rule",
+         "ecnMarking = step: every frame above ecnMin is marked"},
+        {"ecnByRate",
+         !ecnByRate.empty(),
+         ecnMarking == "red",
+         "the red marking rule",
+         "ecnMarking = step"},
         {"buffer", buffer != d.buffer, lossless, "lossless = true", "lossless = false"},
         {"threshold", threshold != d.threshold, lossless, "lossless = true", "lossless = false"},
         {"pfcWatchdog",
@@ -1370,6 +1391,10 @@ FabricScenario::Config::AddToCommandLine(CommandLine& cmd, drp::StrictOptions& s
     cmd.AddValue("ecnMin", "ecn: Kmin, marking starts above it (QueueSize: 4KB, 5p)", ecnMin);
     cmd.AddValue("ecnMax", "ecn: Kmax, every frame marked from it (QueueSize)", ecnMax);
     strict.AddValue(cmd, "ecnPmax", "ecn: marking probability just below Kmax (0 to 1)", ecnPmax);
+    cmd.AddValue("ecnMarking",
+                 "ecn: the marking rule, red (Kmin, Kmax, Pmax: DCQCN's) or step (every frame "
+                 "above ecnMin: DCTCP's K)",
+                 ecnMarking);
     strict.AddValue(
         cmd,
         "ecnByRate",
@@ -1774,6 +1799,7 @@ FabricScenario::RefuseScenarioAttributes(const std::map<std::string, std::string
         {"ns3::EcnMarkingQueue<Packet>::MinThreshold", {"ecnMin"}},
         {"ns3::EcnMarkingQueue<Packet>::MaxThreshold", {"ecnMax"}},
         {"ns3::EcnMarkingQueue<Packet>::MaxProbability", {"ecnPmax"}},
+        {"ns3::EcnMarkingQueue<Packet>::MarkingMode", {"ecnMarking"}},
         {"ns3::SwitchBuffer::BufferSize", {"buffer"}},
         {"ns3::SwitchBuffer::ThresholdMode", {"threshold"}},
         {"ns3::DrpTransport::PayloadSize", {"payload"}},
@@ -1884,15 +1910,18 @@ FabricScenario::RunValidated(const Config& config)
     links.SetDeviceAttribute("Mtu", UintegerValue(config.mtu));
     if (config.ecn)
     {
-        links.SetQueue("ns3::EcnMarkingQueue",
-                       "MaxSize",
-                       QueueSizeValue(ParseQueueSize(config.queue)),
-                       "MinThreshold",
-                       QueueSizeValue(QueueSize(config.ecnMin)),
-                       "MaxThreshold",
-                       QueueSizeValue(QueueSize(config.ecnMax)),
-                       "MaxProbability",
-                       DoubleValue(config.ecnPmax));
+        links.SetQueue(
+            "ns3::EcnMarkingQueue",
+            "MaxSize",
+            QueueSizeValue(ParseQueueSize(config.queue)),
+            "MinThreshold",
+            QueueSizeValue(QueueSize(config.ecnMin)),
+            "MaxThreshold",
+            QueueSizeValue(QueueSize(config.ecnMax)),
+            "MaxProbability",
+            DoubleValue(config.ecnPmax),
+            "MarkingMode",
+            EnumValue(config.ecnMarking == "step" ? EcnMarkingQueue::STEP : EcnMarkingQueue::RED));
         rnic.SetTransportAttribute("EcnCapable", BooleanValue(true));
     }
     else

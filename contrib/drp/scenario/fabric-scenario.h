@@ -79,6 +79,9 @@ class FabricScenario
         std::string ecnMin{"4KB"};  //!< ecn: Kmin, MinThreshold (QueueSize, unit of ecnMax)
         std::string ecnMax{"16KB"}; //!< ecn: Kmax, MaxThreshold (QueueSize, above ecnMin)
         double ecnPmax{0.2};        //!< ecn: Pmax, MaxProbability (0 to 1)
+        /// ecn: the marking rule, red (Kmin, Kmax, Pmax) or step (every frame above
+        /// ecnMin, DCTCP's K: EcnMarkingQueue's MarkingMode Step)
+        std::string ecnMarking{"red"};
         /// ecn: thresholds per port rate, "RATE:KMIN:KMAX:PMAX,..." (e.g.
         /// "25Gbps:100KB:400KB:0.2,100Gbps:400KB:1600KB:0.2"), for every switch port in place
         /// of ecnMin, ecnMax and ecnPmax, as HPCC's KMIN_MAP, KMAX_MAP and PMAX_MAP give them

@@ -381,6 +381,13 @@ class DrpDctcpLargeWindowTestCase : public TestCase
         // 8 MB of payload at 1 Gb/s, 1024 of each 1094 bytes on the wire.
         const double line = 8e6 * 8 / 1e9 * 1094 / 1024;
         NS_TEST_EXPECT_MSG_LT(dctcp.simulatedTime.GetSeconds(), line * 1.02, "near the line");
+        // DCTCP's own marking: a step at K = 20 frames (its paper's K at 1 Gb/s).
+        config.ecnMarking = "step";
+        config.ecnMin = "20p";
+        const FabricScenario::Result step = FabricScenario::Run(config);
+        NS_TEST_EXPECT_MSG_EQ(step.GetDrops(), 0u, "step marking: nothing dropped");
+        NS_TEST_EXPECT_MSG_GT(step.GetEcnMarks(), 0u, "frames marked above K");
+        NS_TEST_EXPECT_MSG_LT(step.simulatedTime.GetSeconds(), line * 1.02, "near the line");
     }
 };
 
