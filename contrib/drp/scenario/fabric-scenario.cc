@@ -435,13 +435,9 @@ MakeLossless(const FabricScenario::Config& config, FabricHelper& fabric)
             // A frame here is late, never lost to congestion: no timer fires
             // before a full buffer could have drained (the least wait of
             // each; a longer one set by ns-3 defaults stays).
-            for (const char* timer :
-                 {"RetransmissionTimeout", "HandshakeTimeout", "MaxRto", "MinRto"})
-            {
-                TimeValue now;
-                transport->GetAttribute(timer, now);
-                transport->SetAttribute(timer, TimeValue(std::max(now.Get(), wait)));
-            }
+            // Only the data timer: the handshake's timers also pace retries
+            // after a refused registration, a wait at the hosts, not in the fabric.
+            transport->SetAttribute("MinLossTimeout", TimeValue(wait));
         }
         // NICs guard against a link paused for ever as switches do (PFC
         // stall prevention): past the watchdog's time they send regardless,

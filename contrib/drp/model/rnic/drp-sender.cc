@@ -165,7 +165,9 @@ DrpSender::ArmTimer()
 Time
 DrpSender::GetTimerWait() const
 {
-    return m_config.rtt ? m_config.rtt->GetBackedOff(m_backoff) : m_config.timeout * m_backoff;
+    const Time wait =
+        m_config.rtt ? m_config.rtt->GetBackedOff(m_backoff) : m_config.timeout * m_backoff;
+    return std::max(wait, m_config.minWait);
 }
 
 Time&

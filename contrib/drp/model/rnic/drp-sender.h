@@ -92,6 +92,8 @@ class DrpSender
         /// the time the port has held the data class paused so far (PFC; null: the timer
         /// counts all time, as the published protocol's)
         Callback<Time> pausedTime{};
+        /// the least wait of the timer, whatever the timeout and backoff (0: none)
+        Time minWait{};
     };
 
     /**

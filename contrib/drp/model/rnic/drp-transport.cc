@@ -96,6 +96,17 @@ DrpTransport::GetTypeId()
                           BooleanValue(true),
                           MakeBooleanAccessor(&DrpTransport::m_pauseAwareTimer),
                           MakeBooleanChecker())
+            .AddAttribute("MinLossTimeout",
+                          "The least wait of the timers that take a frame for lost, whatever "
+                          "the timeout mode and backoff: the data timer, the request's while "
+                          "it has no answer, the release's (0 to 100 s; 0, the default: none). "
+                          "A retry after a refused registration keeps its own wait. Lossless "
+                          "fabric runs set it to a switch buffer's drain time (FabricScenario "
+                          "losslessTimers).",
+                          TimeValue(Time(0)),
+                          MakeTimeAccessor(&DrpTransport::SetMinLossTimeout,
+                                           &DrpTransport::GetMinLossTimeout),
+                          MakeTimeChecker())
             .AddAttribute(
                 "TimeoutMode",
                 "Where the timeouts come from: Fixed (RetransmissionTimeout and "
@@ -851,7 +862,8 @@ DrpTransport::SenderConfig(DrpRttEstimator* rtt) const
                              m_dupAckThreshold,
                              m_maxBackoff,
                              rtt,
-                             pauseAware ? m_pausedTime : Callback<Time>()};
+                             pauseAware ? m_pausedTime : Callback<Time>(),
+                             m_minLossTimeout};
 }
 
 DrpRttEstimator*
@@ -1007,6 +1019,19 @@ void
 DrpTransport::SetPausedTimeCallback(Callback<Time> paused)
 {
     m_pausedTime = paused;
+}
+
+void
+DrpTransport::SetMinLossTimeout(Time timeout)
+{
+    drp::RequireInRange<Time>("DrpTransport::MinLossTimeout", timeout, Time(0), Seconds(100));
+    m_minLossTimeout = timeout;
+}
+
+Time
+DrpTransport::GetMinLossTimeout() const
+{
+    return m_minLossTimeout;
 }
 
 bool

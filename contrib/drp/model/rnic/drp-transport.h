@@ -276,6 +276,11 @@ class DrpTransport : public Object
      *        PFC on at the port, the data timer does not count that time
      */
     void SetPausedTimeCallback(Callback<Time> paused);
+    /// \param timeout the least wait of the timers that take a frame for lost
+    ///        (MinLossTimeout; 0 to 100 s)
+    void SetMinLossTimeout(Time timeout);
+    /// \return MinLossTimeout
+    Time GetMinLossTimeout() const;
     /**
      * \param kinds the kinds of frame the port may take now (DrpTxScheduler::Kinds)
      * \return true if a DRP frame of those kinds waits for the port
@@ -893,6 +898,7 @@ class DrpTransport : public Object
     uint32_t m_dupAckThreshold;   //!< duplicate ACKs for a fast retransmit
     uint32_t m_maxBackoff;        //!< largest data timer multiplier
     bool m_pauseAwareTimer{true}; //!< PauseAwareTimer
+    Time m_minLossTimeout;        //!< MinLossTimeout
     Callback<Time> m_pausedTime;  //!< the data class's time paused (SetPausedTimeCallback)
     TimeoutMode m_timeoutMode;    //!< fixed or adaptive timeouts
     Time m_minRto;                //!< adaptive RTO's floor

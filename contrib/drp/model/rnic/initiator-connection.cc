@@ -128,19 +128,21 @@ InitiatorConnection::SendRequest(bool armTimer)
     m_transport->SendControl(header, m_record.peer, m_flow, [this]() {
         if (!IsEstablished())
         {
-            ArmHandshakeTimer();
+            ArmHandshakeTimer(true);
         }
     });
 }
 
 void
-InitiatorConnection::ArmHandshakeTimer()
+InitiatorConnection::ArmHandshakeTimer(bool unanswered)
 {
     Simulator::Remove(m_handshakeTimer);
-    m_handshakeTimer =
-        Simulator::Schedule(m_transport->GetHandshakeWait(m_rtt, m_handshakeExpiries),
-                            &InitiatorConnection::OnHandshakeTimeout,
-                            this);
+    Time wait = m_transport->GetHandshakeWait(m_rtt, m_handshakeExpiries);
+    if (unanswered)
+    {
+        wait = std::max(wait, m_transport->GetMinLossTimeout());
+    }
+    m_handshakeTimer = Simulator::Schedule(wait, &InitiatorConnection::OnHandshakeTimeout, this);
 }
 
 bool
@@ -223,7 +225,7 @@ InitiatorConnection::OnReply(const DrpHeader& header)
     if (header.GetReplyStatus() == DrpHeader::INVALID)
     {
         ++m_record.invalidReplies;
-        ArmHandshakeTimer(); // ask again when the (restarted) timer fires
+        ArmHandshakeTimer(false); // ask again when the (restarted) timer fires
         if (!m_record.read && m_record.mode == DrpTransferRecord::UNDECIDED &&
             m_transport->m_policy->IndirectOnInvalidReply())
         {
@@ -514,7 +516,8 @@ InitiatorConnection::SendRelease()
                              [this]() {
                                  Simulator::Remove(m_releaseTimer);
                                  m_releaseTimer = Simulator::Schedule(
-                                     m_transport->GetDataWait(m_rtt, m_releaseExpiries),
+                                     std::max(m_transport->GetDataWait(m_rtt, m_releaseExpiries),
+                                              m_transport->GetMinLossTimeout()),
                                      &InitiatorConnection::OnReleaseTimeout,
                                      this);
                              });

@@ -131,8 +131,13 @@ class InitiatorConnection
     // Handshake.
     /// \param armTimer true to (re)start the handshake timer when the REQ leaves
     void SendRequest(bool armTimer);
-    /// (Re)starts the handshake timer.
-    void ArmHandshakeTimer();
+    /**
+     * (Re)starts the handshake timer.
+     * \param unanswered true: the request left and has no answer (the timer
+     *        takes it for lost, so MinLossTimeout applies); false: a retry
+     *        after a refused registration (HandshakeTimeout's own wait)
+     */
+    void ArmHandshakeTimer(bool unanswered);
     /// The handshake timer expired.
     void OnHandshakeTimeout();
     /// \param header a reply (REQ_ACK), valid or invalid
