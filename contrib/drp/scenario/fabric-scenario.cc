@@ -100,6 +100,16 @@ ParseQueueSize(const std::string& text, const std::string& name = "queue")
 }
 
 /**
+ * \param config an experiment
+ * \return the marking rule of its ECN queues (ecnMarking)
+ */
+EcnMarkingQueue::MarkingMode
+GetMarkingMode(const FabricScenario::Config& config)
+{
+    return config.ecnMarking == "step" ? EcnMarkingQueue::STEP : EcnMarkingQueue::RED;
+}
+
+/**
  * \param text the pfcStorm option: host indices separated by commas ("": none)
  * \param hosts the fabric's hosts
  * \return the hosts, checked (std::invalid_argument naming the first bad one)
@@ -327,16 +337,17 @@ SumOf(const std::vector<T>& items, F value) -> decltype(value(items.front()))
  * checks that the buffer size holds the reserves and headrooms of every
  * switch (std::invalid_argument naming the largest need once, otherwise).
  * \param config the experiment (buffer, threshold)
+ * \param buffer its buffer, parsed
  * \param fabric the fabric
  * \param lossless the lossless classes' bits
  * \return one buffer per switch
  */
 std::vector<Ptr<SwitchBuffer>>
 MakeSwitchBuffers(const FabricScenario::Config& config,
+                  QueueSize buffer,
                   const FabricHelper& fabric,
                   uint8_t lossless)
 {
-    const QueueSize buffer = ParseQueueSize(config.buffer, "buffer");
     std::vector<Ptr<SwitchBuffer>> mmus;
     uint64_t most = 0;
     uint32_t neediest = 0;
@@ -388,7 +399,7 @@ MakeLossless(const FabricScenario::Config& config, FabricHelper& fabric)
     // The RNICs' classes are the lossless ones (DrpClass may come from a flow file).
     const Ptr<RnicNetDevice> rnic = fabric.GetRnic(0);
     const uint8_t lossless = (1U << rnic->GetDrpClass()) | (1U << rnic->GetDrpControlClass());
-    const std::vector<Ptr<SwitchBuffer>> mmus = MakeSwitchBuffers(config, fabric, lossless);
+    const std::vector<Ptr<SwitchBuffer>> mmus = MakeSwitchBuffers(config, buffer, fabric, lossless);
     const auto byRate = ParseEcnByRate(config.ecnByRate);
     for (uint32_t s = 0; s < fabric.GetSwitches().GetN(); ++s)
     {
@@ -412,9 +423,7 @@ MakeLossless(const FabricScenario::Config& config, FabricHelper& fabric)
                 queues.Set("MinThreshold", QueueSizeValue(t.kmin));
                 queues.Set("MaxThreshold", QueueSizeValue(t.kmax));
                 queues.Set("MaxProbability", DoubleValue(t.pmax));
-                queues.Set("MarkingMode",
-                           EnumValue(config.ecnMarking == "step" ? EcnMarkingQueue::STEP
-                                                                 : EcnMarkingQueue::RED));
+                queues.Set("MarkingMode", EnumValue(GetMarkingMode(config)));
             }
             else
             {
@@ -425,19 +434,17 @@ MakeLossless(const FabricScenario::Config& config, FabricHelper& fabric)
         }
         sw->SetBuffer(mmus[s]);
     }
-    const Time wait = config.GetLosslessTimeout();
+    // A frame here is late, never lost to congestion: no timer takes it for
+    // lost before a full buffer could have drained at the host links' rate.
+    const Time drain = NanoSeconds(static_cast<int64_t>(std::ceil(
+        8e9 * buffer.GetValue() / static_cast<double>(rnic->GetDataRate().GetBitRate()))));
     for (uint32_t h = 0; h < fabric.GetHosts().GetN(); ++h)
     {
         Ptr<DrpTransport> transport = fabric.GetRnic(h)->GetTransport();
         transport->SetAttribute("PauseAwareTimer", BooleanValue(config.losslessTimers));
         if (config.losslessTimers)
         {
-            // A frame here is late, never lost to congestion: no timer fires
-            // before a full buffer could have drained (the least wait of
-            // each; a longer one set by ns-3 defaults stays).
-            // Only the data timer: the handshake's timers also pace retries
-            // after a refused registration, a wait at the hosts, not in the fabric.
-            transport->SetAttribute("MinLossTimeout", TimeValue(wait));
+            transport->SetAttribute("MinLossTimeout", TimeValue(drain));
         }
         // NICs guard against a link paused for ever as switches do (PFC
         // stall prevention): past the watchdog's time they send regardless,
@@ -931,7 +938,6 @@ FabricScenario::Config::Validate() const
     drp::RequireOneOf("threshold", threshold, {"dynamic", "static"});
     drp::RequireInRange<Time>("pfcWatchdog", pfcWatchdog, Time(0), Seconds(100));
     drp::RequireOneOf("pfcWatchdogAction", pfcWatchdogAction, {"drop", "forward"});
-    ParseStormHosts(pfcStorm, static_cast<uint32_t>(GetHostCount()));
     if (!pfcStorm.empty() && lossless && pfcWatchdog.IsZero())
     {
         throw std::invalid_argument("pfcStorm = " + pfcStorm +
@@ -972,6 +978,7 @@ FabricScenario::Config::Validate() const
         HpccFlowList::Read(flowFile); // refused here with its line, before anything runs
     }
     const double fabricHosts = GetHostCount();
+    ParseStormHosts(pfcStorm, static_cast<uint32_t>(std::min(fabricHosts, 4294967295.0)));
     if (workload == "incast" && flowFile.empty() && fabricHosts >= 2 && fabricHosts <= 65535)
     {
         const auto hostCount = static_cast<uint32_t>(fabricHosts);
@@ -1286,18 +1293,6 @@ GetFileHostRate(const HpccTopology& file)
     return first.rate;
 }
 } // namespace
-
-Time
-FabricScenario::Config::GetLosslessTimeout() const
-{
-    if (!lossless || !losslessTimers)
-    {
-        return Time(0);
-    }
-    const double bits = 8.0 * ParseQueueSize(buffer, "buffer").GetValue();
-    return NanoSeconds(static_cast<int64_t>(
-        std::ceil(bits * 1e9 / static_cast<double>(GetHostRate().GetBitRate()))));
-}
 
 DataRate
 FabricScenario::Config::GetHostRate() const
@@ -1906,18 +1901,17 @@ FabricScenario::RunValidated(const Config& config)
     links.SetDeviceAttribute("Mtu", UintegerValue(config.mtu));
     if (config.ecn)
     {
-        links.SetQueue(
-            "ns3::EcnMarkingQueue",
-            "MaxSize",
-            QueueSizeValue(ParseQueueSize(config.queue)),
-            "MinThreshold",
-            QueueSizeValue(QueueSize(config.ecnMin)),
-            "MaxThreshold",
-            QueueSizeValue(QueueSize(config.ecnMax)),
-            "MaxProbability",
-            DoubleValue(config.ecnPmax),
-            "MarkingMode",
-            EnumValue(config.ecnMarking == "step" ? EcnMarkingQueue::STEP : EcnMarkingQueue::RED));
+        links.SetQueue("ns3::EcnMarkingQueue",
+                       "MaxSize",
+                       QueueSizeValue(ParseQueueSize(config.queue)),
+                       "MinThreshold",
+                       QueueSizeValue(QueueSize(config.ecnMin)),
+                       "MaxThreshold",
+                       QueueSizeValue(QueueSize(config.ecnMax)),
+                       "MaxProbability",
+                       DoubleValue(config.ecnPmax),
+                       "MarkingMode",
+                       EnumValue(GetMarkingMode(config)));
         rnic.SetTransportAttribute("EcnCapable", BooleanValue(true));
     }
     else

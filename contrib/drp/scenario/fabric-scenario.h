@@ -120,9 +120,9 @@ class FabricScenario
         std::string pfcStorm;
         /// lossless: the RNICs' timers for a fabric that loses nothing to congestion: no
         /// timer counts time in which a pause held the RNIC (DrpTransport PauseAwareTimer),
-        /// and each waits at least the time one switch buffer takes to drain at the host
-        /// rate (GetLosslessTimeout()); false: the timers of timeoutMode as on a lossy
-        /// fabric, the published protocol's
+        /// and every timer that takes a frame for lost waits at least the time one switch
+        /// buffer takes to drain at the host rate (DrpTransport MinLossTimeout); false: the
+        /// timers of timeoutMode as on a lossy fabric, the published protocol's
         bool losslessTimers{true};
         /// incast: the host the senders write to (its senders: the first degree other hosts)
         uint32_t receiver{0};
@@ -201,9 +201,6 @@ class FabricScenario
         void RefuseInapplicable() const;
         /// \return the NIC profile the RNICs get: nic, or the profile of hostRate for "auto"
         std::string GetNic() const;
-        /// \return lossless with losslessTimers: the least wait of the RNICs' timers, the
-        ///         time buffer bytes take at the host rate; else 0
-        Time GetLosslessTimeout() const;
         /**
          * \return a note, before the run, when the RNICs cannot fill their
          *         host links (NicProfile::GetLimit(): the payload rate they

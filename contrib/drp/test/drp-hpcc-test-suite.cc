@@ -2,6 +2,8 @@
  * SPDX-License-Identifier: GPL-2.0-only
  */
 
+#include "drp-test-bed.h"
+
 #include "ns3/drp-compat.h"
 #include "ns3/drp-ideal-fct.h"
 #include "ns3/ecmp-switch-net-device.h"
@@ -92,23 +94,7 @@ ReadLines(const std::string& path)
     return lines;
 }
 
-/**
- * \param call what may refuse
- * \return the message it refused with (std::invalid_argument), "" if it did not
- */
-std::string
-RefusalOf(const std::function<void()>& call)
-{
-    try
-    {
-        call();
-    }
-    catch (const std::invalid_argument& e)
-    {
-        return e.what();
-    }
-    return "";
-}
+using drptest::RefusalOf;
 
 } // namespace
 

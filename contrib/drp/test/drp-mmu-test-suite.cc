@@ -627,15 +627,7 @@ class MmuPfcStormTestCase : public TestCase
      */
     static std::string Refusal(const FabricScenario::Config& config)
     {
-        try
-        {
-            config.Validate();
-        }
-        catch (const std::invalid_argument& e)
-        {
-            return e.what();
-        }
-        return "";
+        return drptest::RefusalOf([&config]() { config.Validate(); });
     }
 
     /**
@@ -735,23 +727,6 @@ class MmuBufferRequirementTestCase : public TestCase
     }
 
   private:
-    /**
-     * \param run what may throw
-     * \return the message of the std::invalid_argument it throws ("" if none)
-     */
-    static std::string Refusal(const std::function<void()>& run)
-    {
-        try
-        {
-            run();
-        }
-        catch (const std::invalid_argument& e)
-        {
-            return e.what();
-        }
-        return "";
-    }
-
     void DoRun() override
     {
         FabricScenario::Config config;
@@ -761,7 +736,8 @@ class MmuBufferRequirementTestCase : public TestCase
         for (const std::string buffer : {"200KB", "230KB", "600KB"})
         {
             config.buffer = buffer;
-            const std::string message = Refusal([&config]() { FabricScenario::Run(config); });
+            const std::string message =
+                drptest::RefusalOf([&config]() { FabricScenario::Run(config); });
             const std::string::size_type at = message.find(" bytes that");
             NS_TEST_ASSERT_MSG_NE(at, std::string::npos, message);
             NS_TEST_EXPECT_MSG_EQ(message.find("buffer = " + buffer), 0u, message);
@@ -775,7 +751,9 @@ class MmuBufferRequirementTestCase : public TestCase
         // cable delays at 1 Gbps, 0 here, + 3 x 1538 + 84 = 4698).
         NS_TEST_EXPECT_MSG_EQ(need, std::to_string(17 * (8 * 4096 + 4698)), "the whole need");
         config.buffer = need + "B";
-        NS_TEST_EXPECT_MSG_EQ(Refusal([&config]() { config.Validate(); }), "", "the need suffices");
+        NS_TEST_EXPECT_MSG_EQ(drptest::RefusalOf([&config]() { config.Validate(); }),
+                              "",
+                              "the need suffices");
 
         // The switch itself names the whole requirement too.
         RnicHelper rnic;
@@ -785,7 +763,7 @@ class MmuBufferRequirementTestCase : public TestCase
         StarFabricHelper star(17, rnic, links);
         Ptr<SwitchBuffer> mmu = CreateObject<SwitchBuffer>();
         mmu->SetAttribute("BufferSize", UintegerValue(200000));
-        NS_TEST_EXPECT_MSG_EQ(Refusal([&]() { star.GetSwitch(0)->SetBuffer(mmu); }),
+        NS_TEST_EXPECT_MSG_EQ(drptest::RefusalOf([&]() { star.GetSwitch(0)->SetBuffer(mmu); }),
                               "SwitchBuffer::BufferSize = 200000 bytes is below the " + need +
                                   " bytes that the reserves (4096 bytes x 8 classes per port) "
                                   "and headrooms (one per lossless class per port) of the "
@@ -797,7 +775,7 @@ class MmuBufferRequirementTestCase : public TestCase
         FabricScenario::Config queue;
         queue.lossless = true;
         queue.queue = "8p";
-        NS_TEST_EXPECT_MSG_EQ(Refusal([&queue]() { queue.Validate(); }),
+        NS_TEST_EXPECT_MSG_EQ(drptest::RefusalOf([&queue]() { queue.Validate(); }),
                               "queue has no effect here: it is for lossy fabrics (lossless: the "
                               "switch's buffer bounds every queue) (lossless = true); leave it "
                               "out, or give what it is for",

@@ -22,6 +22,8 @@
 #include "ns3/string.h"
 #include "ns3/uinteger.h"
 
+#include <functional>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -248,6 +250,24 @@ Snapshot(Ptr<const HostMemory> memory, uint64_t address, uint32_t length)
     std::vector<uint8_t> bytes(length);
     memory->Read(address, bytes.data(), length);
     return bytes;
+}
+
+/**
+ * \param call what may refuse
+ * \return the message it refused with (std::invalid_argument), "" if it did not
+ */
+inline std::string
+RefusalOf(const std::function<void()>& call)
+{
+    try
+    {
+        call();
+    }
+    catch (const std::invalid_argument& e)
+    {
+        return e.what();
+    }
+    return "";
 }
 
 } // namespace drptest

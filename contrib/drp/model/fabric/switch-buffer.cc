@@ -141,15 +141,20 @@ SwitchBuffer::GetCommittedSize(const std::vector<Ptr<EthernetNetDevice>>& ports)
 void
 SwitchBuffer::RequireRoomFor(const std::vector<Ptr<EthernetNetDevice>>& ports) const
 {
-    const uint64_t committed = GetCommittedSize(ports);
+    RequireRoomFor(GetCommittedSize(ports), ports.size());
+}
+
+void
+SwitchBuffer::RequireRoomFor(uint64_t committed, std::size_t ports) const
+{
     if (committed > m_bufferSize)
     {
         std::ostringstream os;
         os << "SwitchBuffer::BufferSize = " << m_bufferSize << " bytes is below the " << committed
            << " bytes that the reserves (" << m_reserve << " bytes x " << unsigned(CLASSES)
            << " classes per port) and headrooms (one per lossless class "
-           << "per port) of the switch's " << ports.size() << " ports take: give it at least "
-           << committed << " bytes";
+           << "per port) of the switch's " << ports << " ports take: give it at least " << committed
+           << " bytes";
         throw std::invalid_argument(os.str());
     }
 }
@@ -160,17 +165,9 @@ SwitchBuffer::AddPort(Ptr<EthernetNetDevice> port)
     NS_LOG_FUNCTION(this << port);
     const uint32_t headroom = m_headroomAttr > 0 ? m_headroomAttr : ComputeHeadroom(port);
     const uint64_t lossless = std::bitset<CLASSES>(m_lossless).count();
-    const uint64_t committed = uint64_t(m_reserve) * CLASSES * (m_ports.size() + 1) +
-                               m_totalHeadroom + lossless * headroom;
-    if (committed > m_bufferSize)
-    {
-        std::ostringstream os;
-        os << "SwitchBuffer::BufferSize = " << m_bufferSize << " bytes is below the " << committed
-           << " bytes that the reserves (" << m_reserve << " x " << unsigned(CLASSES)
-           << " classes) and headrooms (" << headroom << " per lossless class) of "
-           << m_ports.size() + 1 << " ports take";
-        throw std::invalid_argument(os.str());
-    }
+    RequireRoomFor(uint64_t(m_reserve) * CLASSES * (m_ports.size() + 1) + m_totalHeadroom +
+                       lossless * headroom,
+                   m_ports.size() + 1);
     m_ports.push_back(port);
     m_headroom.push_back(headroom);
     m_queues.resize(m_ports.size() * CLASSES);

@@ -243,6 +243,13 @@ class SwitchBuffer : public Object
     void DoDispose() override;
 
   private:
+    /**
+     * Throws std::invalid_argument, naming every size once, if \p committed
+     * bytes exceed BufferSize.
+     * \param committed the bytes the ports' reserves and headrooms take
+     * \param ports the ports they are of
+     */
+    void RequireRoomFor(uint64_t committed, std::size_t ports) const;
     /// \param port a port index \param cls a class \return its queue (checked)
     QueueStats& At(uint32_t port, uint8_t cls);
     /// \param q a lossless queue \param port its port \param cls its class

@@ -1038,13 +1038,14 @@ void
 EthernetNetDevice::ApplyPause(uint8_t cls, uint16_t quanta)
 {
     PfcClass& c = m_pfc->classes[cls];
-    if (c.storm && !StormOver(cls))
+    const bool storm = c.storm && !StormOver(cls); // judged on the pauses before this one
+    if (quanta > 0)
     {
-        if (quanta > 0)
-        {
-            c.lastPause = Simulator::Now();
-            c.lastPauseEnd = c.lastPause + PfcHeader::QuantaToTime(quanta, m_bps);
-        }
+        c.lastPause = Simulator::Now();
+        c.lastPauseEnd = c.lastPause + PfcHeader::QuantaToTime(quanta, m_bps);
+    }
+    if (storm)
+    {
         return; // the watchdog ignores the peer's pauses during a storm
     }
     if (quanta == 0)
@@ -1055,8 +1056,6 @@ EthernetNetDevice::ApplyPause(uint8_t cls, uint16_t quanta)
         }
         return;
     }
-    c.lastPause = Simulator::Now();
-    c.lastPauseEnd = c.lastPause + PfcHeader::QuantaToTime(quanta, m_bps);
     if (!c.paused)
     {
         c.paused = true;
