@@ -526,6 +526,16 @@ class FabricCampaign(Campaign):
         """
         return self._rows_dataframe(grid, self.store.queues_frame, "queue")
 
+    def flow_rates_dataframe(self, grid: Grid | None = None) -> pd.DataFrame:
+        """Return what the transfers of ``grid``'s runs sent per interval (runs with
+        ``flow_rate_interval``).
+
+        One row per transfer and interval, per run: the parameters and
+        ``run``, then :data:`drp.fabric.FLOW_RATE_COLUMNS`, ``bytes`` as
+        ``flow_bytes`` (``bytes`` is the parameter).
+        """
+        return self._rows_dataframe(grid, self.store.flow_rates_frame, "flow")
+
     def _rows_dataframe(
         self, grid: Grid | None, frame: Callable[[Any], pd.DataFrame], table: str
     ) -> pd.DataFrame:

@@ -107,6 +107,20 @@ FABRIC_COUNTERS = (
 #: Columns of :attr:`FabricRunResult.queues`: one sample of one switch port.
 QUEUE_COLUMNS = ("time_s", "switch", "port", "frames", "bytes", "busy", "paused")
 
+#: Columns of :attr:`FabricRunResult.flow_rates`: what one transfer sent in one
+#: interval (flow_rate_interval): the interval's start, the transfer's row in
+#: :attr:`FabricRunResult.transfers`, its hosts, the payload bytes and wire
+#: bytes of its data frames (re-sends included) and the wire bytes' rate.
+FLOW_RATE_COLUMNS = (
+    "time_s",
+    "transfer",
+    "source",
+    "destination",
+    "bytes",
+    "wire_bytes",
+    "rate_bps",
+)
+
 #: Columns of :attr:`FabricRunResult.pfc_events`: a pause frame's class taking
 #: effect at a port (pause True) or ending (False), as HPCC's pfc.txt lists them;
 #: node is the node's id, port the interface index (a switch's port + 1, an RNIC 1).
@@ -272,6 +286,7 @@ class FabricRunResult:
         self.version = raw["version"]
         self.rate_columns = raw.get("rates", {})
         self.queue_columns = raw.get("queues", {})
+        self.flow_rate_columns = raw.get("flow_rates", {})
         self.pfc_event_columns = raw.get("pfc_events", {})
         self.id_columns = raw.get("ids", {})
         self.queue_note = str(raw.get("queue_note", ""))
@@ -317,6 +332,40 @@ class FabricRunResult:
         import pandas as pd
 
         return pd.DataFrame({name: self.queue_columns.get(name, []) for name in QUEUE_COLUMNS})
+
+    @cached_property
+    def flow_rates(self) -> pd.DataFrame:
+        """pandas DataFrame: what every transfer sent per interval (flow_rate_interval > 0).
+
+        Columns :data:`FLOW_RATE_COLUMNS`, in time order, then transfer
+        order: each transfer has a row for every interval from that of its
+        first data frame to that of its last, 0 where it sent nothing;
+        ``transfer`` is its row in :attr:`transfers`, ``rate_bps`` its wire
+        bytes' rate (comparable with the links' rates). Use
+        :meth:`flow_rate_table` for one column per transfer.
+        """
+        import pandas as pd
+
+        return pd.DataFrame(
+            {name: self.flow_rate_columns.get(name, []) for name in FLOW_RATE_COLUMNS}
+        )
+
+    def flow_rate_table(self, value: str = "rate_bps") -> pd.DataFrame:
+        """Return :attr:`flow_rates` as a table: one row per interval from the
+        first to the last, one column per transfer (its row in
+        :attr:`transfers`), ``value`` (``rate_bps``, ``bytes`` or
+        ``wire_bytes``) in the cells, 0 where a transfer sent nothing."""
+        import pandas as pd
+
+        rates = self.flow_rates
+        table = rates.pivot(index="time_s", columns="transfer", values=value)
+        if len(table) > 0:
+            step = float(self.params["flow_rate_interval"])
+            first, last = round(table.index[0] / step), round(table.index[-1] / step)
+            table = table.reindex(
+                [k * step for k in range(first, last + 1)], method="nearest", tolerance=step / 4
+            )
+        return table.fillna(0).rename_axis(index="time_s", columns="transfer")
 
     @cached_property
     def pfc_events(self) -> pd.DataFrame:
@@ -428,6 +477,7 @@ def run_fabric(
     victim_bytes: int = 65536,
     window: int = 0,
     queue_interval: float | str = 0.0,
+    flow_rate_interval: float | str = 0.0,
     ack_every: int = 1,
     ack_delay: float | str = 0.0,
     nic: str = "auto",
@@ -486,6 +536,9 @@ def run_fabric(
     Window, frames in flight per transfer; 0: the default, 8),
     queue_interval (sample
     every switch port's backlog at this interval: ``FabricRunResult.queues``;
+    0 for none), flow_rate_interval (count what every transfer sends per
+    interval of this length, seconds or a string such as "100us":
+    ``FabricRunResult.flow_rates``, each transfer's sending rate over time;
     0 for none), ack_every (the transports' AckEvery, acknowledgement
     coalescing: frames that land in order acknowledged this many at a time;
     1, the default, acknowledges each, as the published protocol) and

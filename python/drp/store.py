@@ -61,6 +61,15 @@ Schema (``PRAGMA user_version`` = 2)::
       switch, port, frames, bytes, busy, paused
                    INTEGER
       PRIMARY KEY (run_id, seq)
+    fabric_flow_rates          what every transfer sent per interval (fabric runs
+                               with flow_rate_interval; FabricRunResult.flow_rates)
+      run_id       INTEGER     runs.id
+      seq          INTEGER     the row in the run
+      time_s, rate_bps
+                   REAL
+      transfer, source, destination, bytes, wire_bytes
+                   INTEGER
+      PRIMARY KEY (run_id, seq)
 
 The fabric tables came after the first stores: opening an older store for
 writing adds them (they are empty), and a store opened read-only without
@@ -100,6 +109,7 @@ if TYPE_CHECKING:
 
 from drp.experiment import RECORD_COLUMNS
 from drp.fabric import (
+    FLOW_RATE_COLUMNS,
     LOSSLESS_COUNTERS,
     PFC_EVENT_COLUMNS,
     PORT_COLUMNS,
@@ -123,7 +133,7 @@ def _sql_type(column):
     """Return the SQLite type of a record, transfer or port column."""
     if column in ("mode", "status"):
         return "TEXT"
-    real = column.endswith(("_us", "_seconds")) or column in ("slowdown", "time_s")
+    real = column.endswith(("_us", "_seconds")) or column in ("slowdown", "time_s", "rate_bps")
     return "REAL" if real else "INTEGER"
 
 
@@ -161,6 +171,7 @@ _SEQ_TABLES = (
     ("fabric_transfers", "columns", TRANSFER_COLUMNS),
     ("fabric_pfc_events", "pfc_events", PFC_EVENT_COLUMNS),
     ("fabric_queues", "queues", QUEUE_COLUMNS),
+    ("fabric_flow_rates", "flow_rates", FLOW_RATE_COLUMNS),
 )
 
 
@@ -236,6 +247,7 @@ LATER_FABRIC_PARAMETERS: dict[str, Any] = {
     "pfc_watchdog_action": "drop",
     "pfc_storm": "",
     "ecn_marking": "red",
+    "flow_rate_interval": 0.0,
     # Runs before had the published timers, lossless too.
     "lossless_timers": False,
 }
@@ -516,6 +528,10 @@ class Store:
     def queues_frame(self, run_ids: Iterable[int]) -> pd.DataFrame:
         """Return the queue samples of the given fabric runs as a DataFrame, in time order."""
         return self._select(run_ids, "fabric_queues", QUEUE_COLUMNS, "seq")
+
+    def flow_rates_frame(self, run_ids: Iterable[int]) -> pd.DataFrame:
+        """Return what the given fabric runs' transfers sent per interval, in time order."""
+        return self._select(run_ids, "fabric_flow_rates", FLOW_RATE_COLUMNS, "seq")
 
 
 def _as_sql(column):

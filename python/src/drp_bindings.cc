@@ -553,6 +553,11 @@ Fields<FabricConfig>()
                   "sample every switch port's backlog at this interval into "
                   "FabricRunResult.queues: seconds, or a string such as \"10us\" (0: none)",
                   &C::queueInterval),
+        MakeField("flow_rate_interval",
+                  "flowRateInterval",
+                  "count what every transfer sends per interval of this length into "
+                  "FabricRunResult.flow_rates: seconds, or a string such as \"100us\" (0: none)",
+                  &C::flowRateInterval),
         MakeField("ack_every",
                   "ackEvery",
                   "the transports' AckEvery: frames acknowledged at a time (1: each, the "
@@ -950,6 +955,27 @@ ToDict(const FabricScenario::Result& result)
     queueColumns["busy"] = NumberColumn<bool>(samples, [](const QS& q) { return q.busy; });
     queueColumns["paused"] = NumberColumn<bool>(samples, [](const QS& q) { return q.paused; });
 
+    using FR = FabricScenario::FlowRate;
+    const auto& sent = result.flowRates;
+    py::dict flowRateColumns;
+    flowRateColumns["time_s"] =
+        NumberColumn<double>(sent, [](const FR& r) { return r.time.GetSeconds(); });
+    flowRateColumns["transfer"] =
+        NumberColumn<uint32_t>(sent, [](const FR& r) { return r.transfer; });
+    flowRateColumns["source"] = NumberColumn<uint32_t>(sent, [&result](const FR& r) {
+        return result.transfers[r.transfer].source;
+    });
+    flowRateColumns["destination"] = NumberColumn<uint32_t>(sent, [&result](const FR& r) {
+        return result.transfers[r.transfer].destination;
+    });
+    flowRateColumns["bytes"] = NumberColumn<uint64_t>(sent, [](const FR& r) { return r.bytes; });
+    flowRateColumns["wire_bytes"] =
+        NumberColumn<uint64_t>(sent, [](const FR& r) { return r.wireBytes; });
+    const double seconds = result.config.flowRateInterval.GetSeconds();
+    flowRateColumns["rate_bps"] = NumberColumn<double>(sent, [seconds](const FR& r) {
+        return double(r.wireBytes) * 8 / seconds;
+    });
+
     using PE = FabricScenario::PfcEvent;
     const auto& events = result.pfcEvents;
     py::dict pfcColumns;
@@ -968,6 +994,7 @@ ToDict(const FabricScenario::Result& result)
     dict["ids"] = idColumns;
     dict["ports"] = portColumns;
     dict["queues"] = queueColumns;
+    dict["flow_rates"] = flowRateColumns;
     dict["queue_note"] = result.GetQueueNote();
     dict["flows_note"] = result.GetNoFlowsNote();
     dict["rates"] = rateColumns;

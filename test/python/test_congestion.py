@@ -5,7 +5,7 @@ import pytest
 
 import drp
 from drp import congestion_figures
-from drp.fabric import QUEUE_COLUMNS
+from drp.fabric import FLOW_RATE_COLUMNS, QUEUE_COLUMNS
 
 
 def test_queue_interval_samples_every_port_and_changes_nothing():
@@ -100,3 +100,52 @@ def test_convergence_figure_files(tmp_path, monkeypatch):
     assert row["queue_max_kb"] > 0
     with pytest.raises(ValueError, match="not a congestion figure"):
         congestion_figures.make_congestion_figure("nope", tmp_path)
+
+
+def test_flow_rate_interval_counts_every_frame_and_changes_nothing():
+    """What each transfer sent per interval adds up to its frames; transfers as without counting."""
+    plain = drp.run_fabric(hosts=3, degree=2, bytes=262144)
+    counted = drp.run_fabric(hosts=3, degree=2, bytes=262144, flow_rate_interval="100us")
+    assert len(plain.flow_rates) == 0
+    assert list(counted.transfers["fct_us"]) == list(plain.transfers["fct_us"])
+    rates = counted.flow_rates
+    assert tuple(rates.columns) == FLOW_RATE_COLUMNS
+    assert (np.diff(rates["time_s"].to_numpy()) >= 0).all()
+    for row, transfer in counted.transfers.iterrows():
+        mine = rates[rates["transfer"] == row]
+        frames = transfer["size"] // 1024 + transfer["retransmissions"]
+        assert mine["bytes"].sum() == frames * 1024
+        assert mine["wire_bytes"].sum() == frames * 1094
+        assert (mine["source"] == transfer["source"]).all()
+        assert np.allclose(np.diff(mine["time_s"].to_numpy()), 100e-6)
+    assert np.allclose(rates["rate_bps"], rates["wire_bytes"] * 8 / 100e-6)
+    # Each sender's 1 Gb/s link: an interval holds the frames that start in it, so it
+    # carries at most the line plus the one frame that started before its end.
+    table = counted.flow_rate_table()
+    assert list(table.columns) == [0, 1]
+    assert table.max().max() <= 1e9 + 1094 * 8 / 100e-6
+    assert np.allclose(np.diff(table.index.to_numpy()), 100e-6)
+
+
+def test_flow_rate_interval_is_refused_outside_its_range():
+    with pytest.raises(ValueError, match="flow_rate_interval"):
+        drp.run_fabric(hosts=3, flow_rate_interval=2)
+
+
+def test_the_campaign_store_keeps_flow_rates(tmp_path):
+    campaign = drp.FabricCampaign(tmp_path / "runs.db")
+    grid = {"hosts": 3, "degree": 2, "bytes": 262144, "flow_rate_interval": "200us"}
+    campaign.run(grid, repetitions=1)
+    alone = drp.run_fabric(**grid)
+    stored = campaign.flow_rates_dataframe()
+    assert len(stored) == len(alone.flow_rates) > 0
+    assert list(stored.columns[-7:]) == ["time_s", "transfer", "source", "destination"] + [
+        "flow_bytes",
+        "wire_bytes",
+        "rate_bps",
+    ]
+    assert stored["flow_bytes"].tolist() == alone.flow_rates["bytes"].tolist()
+    assert stored["rate_bps"].tolist() == pytest.approx(alone.flow_rates["rate_bps"].tolist())
+    # A run without flow_rate_interval keeps its identity of before and stores none.
+    campaign.run({"hosts": 3, "degree": 2, "bytes": 262144}, repetitions=1)
+    assert len(campaign.flow_rates_dataframe({"hosts": 3, "degree": 2, "bytes": 262144})) == 0

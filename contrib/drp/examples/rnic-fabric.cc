@@ -15,10 +15,10 @@
  * bucket, their outcome and modes, and the switch ports that dropped
  * frames, and every frame dropped anywhere (switch queues, links, RNICs,
  * hosts) by reason; --csv writes one line per transfer, --dropsCsv one line
- * per drop reason; --pcap=PREFIX writes PREFIX-NODE-DEVICE.pcap for every RNIC
- * and switch port (as ns-3's EnablePcapAll names them; --ascii: .tr
- * traces). The experiment itself is
- * FabricScenario, which the Python package runs too.
+ * per drop reason, --flowRatesCsv (with --flowRateInterval) what every
+ * transfer sent per interval, its sending rate over time; --pcap=PREFIX writes
+ * PREFIX-NODE-DEVICE.pcap for every RNIC and switch port (as ns-3's EnablePcapAll names them;
+ * --ascii: .tr traces). The experiment itself is FabricScenario, which the Python package runs too.
  *
  *     rnic-fabric --topology=star --hosts=9 --workload=incast --bytes=65536
  *     rnic-fabric --topology=star --hosts=17 --workload=incast --queue=32p --method=traditional
@@ -29,6 +29,8 @@
  *     rnic-fabric --topology=leaf-spine --workload=permutation --ecmpPerRun=1 --run=3
  *     rnic-fabric --topology=star --hosts=5 --workload=incast --pcap=incast
  *     tshark -X lua_script:contrib/drp/wireshark/drp.lua -r incast-0-0.pcap
+ *     rnic-fabric --hosts=3 --workload=incast --bytes=2000000 --ecn=1 --cc=dcqcn
+ *                 --flowRateInterval=100us --flowRatesCsv=rates.csv
  *     rnic-fabric --PrintAttributes=ns3::EcmpSwitchNetDevice
  *
  * From the files of HPCC's simulator (its topology.txt and flow.txt;
@@ -62,6 +64,10 @@ main(int argc, char* argv[])
     cmd.AddValue("dropsCsv",
                  "write the frames dropped, per device kind and reason, to this file",
                  dropsCsv);
+    std::string flowRatesCsv;
+    cmd.AddValue("flowRatesCsv",
+                 "write what every transfer sent per interval (flowRateInterval) to this file",
+                 flowRatesCsv);
     try
     {
         // Before Parse(): ns-3 ends the process on a malformed attribute value;
@@ -75,6 +81,13 @@ main(int argc, char* argv[])
         config.Validate();
         drp::CsvOutput out("csv", csv); // refused now if it cannot be written
         drp::CsvOutput dropsOut("dropsCsv", dropsCsv);
+        if (!flowRatesCsv.empty() && !config.flowRateInterval.IsStrictlyPositive())
+        {
+            throw std::invalid_argument("flowRatesCsv = " + flowRatesCsv +
+                                        " writes what transfers sent per interval: it needs "
+                                        "flowRateInterval above 0");
+        }
+        drp::CsvOutput flowRatesOut("flowRatesCsv", flowRatesCsv);
         if (const std::string note = config.GetHostLimitNote(); !note.empty())
         {
             std::cerr << note << std::endl;
@@ -100,6 +113,11 @@ main(int argc, char* argv[])
         {
             FabricScenario::WriteDropsCsv(dropsOut.Stream(), result);
             dropsOut.Close();
+        }
+        if (flowRatesOut.IsEnabled())
+        {
+            FabricScenario::WriteFlowRatesCsv(flowRatesOut.Stream(), result);
+            flowRatesOut.Close();
         }
     }
     catch (const std::exception& e)

@@ -5,6 +5,7 @@
 #include "fabric-scenario.h"
 
 #include "csv-output.h"
+#include "flow-rate-recorder.h"
 
 #include "ns3/attribute-defaults.h"
 #include "ns3/boolean.h"
@@ -716,6 +717,37 @@ StopWhenAllEnded(ApplicationContainer apps, std::size_t transfers)
 }
 
 /**
+ * \param recorder what the transfers sent, interval by interval
+ * \param apps the hosts' applications, after the run
+ * \return the recorder's samples, each naming its transfer's position in
+ *         Result::transfers (every host's records in turn, as Run lists them)
+ */
+std::vector<FabricScenario::FlowRate>
+GetFlowRates(const FlowRateRecorder& recorder, const ApplicationContainer& apps)
+{
+    std::vector<std::vector<DrpTransferRecord>> records;
+    std::map<std::pair<uint32_t, uint32_t>, uint32_t> position; // (host, index) -> transfer
+    for (uint32_t h = 0; h < apps.GetN(); ++h)
+    {
+        records.push_back(DynamicCast<RdmaHostApplication>(apps.Get(h))->GetRecords());
+        for (const auto& record : records.back())
+        {
+            const auto next = static_cast<uint32_t>(position.size());
+            position[{h, record.index}] = next;
+        }
+    }
+    std::vector<FabricScenario::FlowRate> rates;
+    for (const auto& sample : recorder.GetSamples(records))
+    {
+        rates.push_back({sample.time,
+                         position.at({sample.host, sample.index}),
+                         sample.bytes,
+                         sample.wireBytes});
+    }
+    return rates;
+}
+
+/**
  * Adds the traffic matrix the experiment names.
  * \param config the experiment
  * \param fabric the fabric
@@ -948,6 +980,7 @@ FabricScenario::Config::Validate() const
     drp::RequireInRange<Time>("stagger", stagger, Seconds(0), Seconds(1000));
     drp::RequireInRange<uint32_t>("victimBytes", victimBytes, 1, 1u << 31);
     drp::RequireInRange<Time>("queueInterval", queueInterval, Seconds(0), Seconds(1));
+    drp::RequireInRange<Time>("flowRateInterval", flowRateInterval, Seconds(0), Seconds(1));
     if (window > 0)
     {
         drp::RequireInRange<uint32_t>("window", window, 1, 1024);
@@ -1485,6 +1518,11 @@ FabricScenario::Config::AddToCommandLine(CommandLine& cmd, drp::StrictOptions& s
                     "queueInterval",
                     "sample every switch port's backlog at this interval (0: none; up to 1s)",
                     queueInterval);
+    strict.AddValue(cmd,
+                    "flowRateInterval",
+                    "count what every transfer sends per interval of this length, its sending "
+                    "rate over time (0: none; up to 1s)",
+                    flowRateInterval);
     cmd.AddValue("nic",
                  "the RNICs' NIC profile: " + NicProfile::AUTO + " (the card of hostRate: " +
                      NicProfile::PAPER + " up to 1 Gb/s, then the slowest server RNIC that " +
@@ -2018,6 +2056,15 @@ FabricScenario::RunValidated(const Config& config)
                                        rnic->GetDrpClass(),
                                        true);
     }
+    std::optional<FlowRateRecorder> flowRates;
+    if (config.flowRateInterval.IsStrictlyPositive())
+    {
+        flowRates.emplace(config.flowRateInterval);
+        for (uint32_t h = 0; h < fabric->GetHosts().GetN(); ++h)
+        {
+            flowRates->Connect(h, fabric->GetRnic(h));
+        }
+    }
     StopWhenAllEnded(apps, workload.GetFlows().size());
     Simulator::Run();
     RdmaHostHelper::RequireAllEnded(apps);
@@ -2094,6 +2141,10 @@ FabricScenario::RunValidated(const Config& config)
             result.rnicTimePaused += r->GetTimePaused(cls);
         }
     }
+    if (flowRates)
+    {
+        result.flowRates = GetFlowRates(*flowRates, apps);
+    }
     result.drops = CountDrops(*fabric);
     for (const auto& t : result.transfers)
     {
@@ -2105,6 +2156,22 @@ FabricScenario::RunValidated(const Config& config)
     result.wallSeconds =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - wallStart).count();
     return result;
+}
+
+void
+FabricScenario::WriteFlowRatesCsv(std::ostream& os, const Result& result)
+{
+    const double seconds = result.config.flowRateInterval.GetSeconds();
+    const std::streamsize precision = os.precision(12); // a microsecond's digits at 1000 s
+    os << "time_s,transfer,source,destination,bytes,wire_bytes,rate_bps\n";
+    for (const auto& r : result.flowRates)
+    {
+        const Transfer& t = result.transfers.at(r.transfer);
+        os << r.time.GetSeconds() << "," << r.transfer << "," << t.source << "," << t.destination
+           << "," << r.bytes << "," << r.wireBytes << "," << double(r.wireBytes) * 8 / seconds
+           << "\n";
+    }
+    os.precision(precision);
 }
 
 void

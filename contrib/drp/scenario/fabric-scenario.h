@@ -142,6 +142,9 @@ class FabricScenario
         Time ackDelay{Seconds(0)};
         /// sample every switch port's backlog at this interval into Result::queues (0: none)
         Time queueInterval{Seconds(0)};
+        /// count every write's data frames by this interval into Result::flowRates, its
+        /// sending rate over time (FlowRateRecorder; 0: none; up to 1 s)
+        Time flowRateInterval{Seconds(0)};
         /// the RNICs' NicProfile, or "auto" (the profile of hostRate, NicProfile::ForRate():
         /// paper-1g, the paper's card, up to 1 Gb/s); hostRate sets the port's rate, window
         /// (if set) the transports' Window, payload their PayloadSize
@@ -246,6 +249,15 @@ class FabricScenario
         DataRate rate;      //!< the new rate (0: unpaced, the line rate)
     };
 
+    /// What one transfer sent in one interval (flowRateInterval; FlowRateRecorder).
+    struct FlowRate
+    {
+        Time time;             //!< the interval's start
+        uint32_t transfer{0};  //!< the transfer's position in Result::transfers
+        uint64_t bytes{0};     //!< payload bytes of its data frames, re-sends included
+        uint64_t wireBytes{0}; //!< those frames' bytes on the wire (preamble and gap included)
+    };
+
     /// One sample of one switch port's transmit side (queueInterval).
     struct QueueSample
     {
@@ -317,6 +329,9 @@ class FabricScenario
         /// queueInterval: every switch port at every tick from 0 while events remain, in
         /// time order, then switch and port order
         std::vector<QueueSample> queues;
+        /// flowRateInterval: every transfer's intervals from that of its first data frame
+        /// to that of its last (0 where it sent nothing), in time order, then transfer order
+        std::vector<FlowRate> flowRates;
         /// lossless: every pause and resume a port received, in time order
         std::vector<PfcEvent> pfcEvents;
         /// switch index -> its node id (FabricHelper::GetSwitchNodeId())
@@ -442,6 +457,15 @@ class FabricScenario
      * \param result an experiment's result
      */
     static void WriteDropsCsv(std::ostream& os, const Result& result);
+    /**
+     * Writes one CSV row per transfer and interval (flowRateInterval):
+     * time_s,transfer,source,destination,bytes,wire_bytes,rate_bps, where
+     * transfer is the row of WriteCsvRows() (0, 1, ...) and rate_bps the
+     * wire bytes' rate, comparable with the links' rates.
+     * \param os the stream
+     * \param result an experiment's result
+     */
+    static void WriteFlowRatesCsv(std::ostream& os, const Result& result);
 
     /**
      * Writes the CSV header matching WriteCsvRows().

@@ -1329,6 +1329,86 @@ class DrpFabricEventCountTestCase : public TestCase
 
 /**
  * \ingroup drp-tests
+ * flowRateInterval: what each transfer sent, interval by interval, adds up
+ * to exactly its data frames (its bytes and its re-sent frames' payload;
+ * every full frame 1,094 bytes on the wire), with no interval left out
+ * between its first and last, in time order; a host's transfers that
+ * follow one another (a Poisson workload) each keep their own counts.
+ */
+class DrpFabricFlowRateTestCase : public TestCase
+{
+  public:
+    DrpFabricFlowRateTestCase()
+        : TestCase("Fabric: flowRateInterval counts every data frame of every transfer once")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        FabricScenario::Config incast; // 8:1 on a star: frames dropped and sent again
+        incast.degree = 8;
+        incast.flowRateInterval = MicroSeconds(100);
+        FabricScenario::Config poisson;
+        poisson.workload = "poisson";
+        poisson.hosts = 4;
+        poisson.duration = MilliSeconds(100);
+        poisson.load = 0.8;
+        poisson.flowRateInterval = MilliSeconds(1);
+        for (const FabricScenario::Config& config : {incast, poisson})
+        {
+            const FabricScenario::Result result = FabricScenario::Run(config);
+            const uint32_t n = result.transfers.size();
+            NS_TEST_ASSERT_MSG_GT_OR_EQ(n, 8, config.workload << ": transfers to count");
+            std::vector<uint64_t> bytes(n, 0);
+            std::vector<uint64_t> wire(n, 0);
+            std::vector<Time> last(n, Time(-1));
+            bool gapless = true;
+            bool ordered = true;
+            Time previous;
+            for (const auto& r : result.flowRates)
+            {
+                bytes.at(r.transfer) += r.bytes;
+                wire.at(r.transfer) += r.wireBytes;
+                gapless &= last[r.transfer] < Time(0) ||
+                           r.time == last[r.transfer] + config.flowRateInterval;
+                last[r.transfer] = r.time;
+                ordered &= r.time >= previous;
+                previous = r.time;
+            }
+            NS_TEST_EXPECT_MSG_EQ(gapless, true, "one sample per interval, none left out");
+            NS_TEST_EXPECT_MSG_EQ(ordered, true, "in time order");
+            uint32_t resent = 0;
+            for (uint32_t i = 0; i < n; ++i)
+            {
+                const DrpTransferRecord& record = result.transfers[i].record;
+                resent += record.retransmissions;
+                if (config.workload == "incast")
+                {
+                    const uint64_t frames = record.length / 1024 + record.retransmissions;
+                    NS_TEST_EXPECT_MSG_EQ(bytes[i], frames * 1024, "transfer " << i);
+                    NS_TEST_EXPECT_MSG_EQ(wire[i], frames * 1094, "transfer " << i);
+                }
+                else // sizes of any length: a re-sent frame carries 1 to 1,024 bytes
+                {
+                    NS_TEST_EXPECT_MSG_GT_OR_EQ(bytes[i],
+                                                uint64_t(record.length) + record.retransmissions,
+                                                "transfer " << i);
+                    NS_TEST_EXPECT_MSG_LT_OR_EQ(bytes[i],
+                                                record.length + 1024 * record.retransmissions,
+                                                "transfer " << i);
+                }
+            }
+            if (config.workload == "incast")
+            {
+                NS_TEST_EXPECT_MSG_GT(resent, 0, "the incast re-sends frames");
+            }
+        }
+    }
+};
+
+/**
+ * \ingroup drp-tests
  * With ArrivalsLastScheduler, a slot's end on demand
  * (EthernetNetDevice::SlotEndOnDemand) changes no result: an end scheduled
  * later than the frame's start only moved it behind same-time arrivals,
@@ -1445,6 +1525,7 @@ class DrpFabricTestSuite : public TestSuite
         AddTestCase(new DrpFabricTidReuseTestCase(false), DRP_TEST_QUICK);
         AddTestCase(new DrpFabricTidReuseTestCase(true), DRP_TEST_QUICK);
         AddTestCase(new DrpFabricEventCountTestCase, DRP_TEST_QUICK);
+        AddTestCase(new DrpFabricFlowRateTestCase, DRP_TEST_QUICK);
         AddTestCase(new DrpFabricSlotEndOrderTestCase, DRP_TEST_QUICK);
         for (uint32_t switches : {1U, 2U, 4U})
         {
