@@ -514,8 +514,12 @@ def make_congestion_figure(name, out, workers=None):
     else:
         valid = ", ".join(CONGESTION_FIGURES)
         raise ValueError(f"figure = {name!r} is not a congestion figure; valid: {valid}")
-    table.to_csv(out / f"{name}.csv", index=False)
-    (out / f"{name}.md").write_text(
-        _markdown(shown, f"{name}: {CONGESTION_FIGURES[name]}", note)
-    )
+    write_table(out, name, CONGESTION_FIGURES[name], table, shown, note)
     return table
+
+
+def write_table(out, name, what, table, shown, note):
+    """Write ``table`` to out/<name>.csv and ``shown`` (the table as read) with its
+    title (``name``: ``what``) and ``note`` to out/<name>.md."""
+    table.to_csv(out / f"{name}.csv", index=False)
+    (out / f"{name}.md").write_text(_markdown(shown, f"{name}: {what}", note))

@@ -6,6 +6,7 @@
     drp-figures fabric                # the fabric figures: incast, web-search
     drp-figures congestion            # DCQCN convergence, PFC incast, PFC victim flow
     drp-figures argument -j 2         # lossy, lossy with DCQCN, lossless on both fabrics
+    drp-figures cc-validation         # congestion control beside its published analysis
 
 Runs go into a results store (default results/paper.db), so a second
 invocation computes only what is missing; outputs go to --out (default
@@ -18,6 +19,7 @@ import sys
 import time
 
 from drp.campaign import Campaign, FabricCampaign
+from drp.cc_validation import CC_VALIDATION_FIGURES, make_cc_validation_figure
 from drp.congestion_figures import CONGESTION_FIGURES, make_congestion_figure
 from drp.fabric_figures import (
     ARGUMENT_FIGURES,
@@ -41,9 +43,11 @@ def _parser():
         default=["all"],
         help=f"figures to make: "
         f"{', '.join([*FIGURES, *FABRIC_FIGURES, *CONGESTION_FIGURES, *ARGUMENT_FIGURES])}, "
+        f"{', '.join(CC_VALIDATION_FIGURES)}, "
         "all (the paper's, with the validation; the default), fabric (the fabric figures), "
-        "congestion (the congestion-control and PFC figures) or argument (lossy, lossy with "
-        "DCQCN and lossless on the fabrics)",
+        "congestion (the congestion-control and PFC figures), argument (lossy, lossy with "
+        "DCQCN and lossless on the fabrics) or cc-validation (congestion control beside its "
+        "published analysis)",
     )
     parser.add_argument("--store", default="results/paper.db", help="results store (SQLite)")
     parser.add_argument("--out", default="doc/figures", help="output folder")
@@ -77,12 +81,19 @@ def main(argv=None):
     """Run the command line; return the exit status (1 if the validation fails)."""
     parser = _parser()
     args = parser.parse_args(argv)
-    every = [*FIGURES, *FABRIC_FIGURES, *CONGESTION_FIGURES, *ARGUMENT_FIGURES]
+    every = [
+        *FIGURES,
+        *FABRIC_FIGURES,
+        *CONGESTION_FIGURES,
+        *ARGUMENT_FIGURES,
+        *CC_VALIDATION_FIGURES,
+    ]
     groups = {
         "all": list(FIGURES),
         "fabric": list(FABRIC_FIGURES),
         "congestion": list(CONGESTION_FIGURES),
         "argument": list(ARGUMENT_FIGURES),
+        "cc-validation": list(CC_VALIDATION_FIGURES),
     }
     names = []
     for name in args.figures:
@@ -108,6 +119,9 @@ def main(argv=None):
     fabric = [name for name in names if name in FABRIC_FIGURES or name in ARGUMENT_FIGURES]
     for name in (n for n in names if n in CONGESTION_FIGURES):
         make_congestion_figure(name, out, args.workers)
+        print(f"{name}: {out / name}.png, .pdf, .csv, .md", file=sys.stderr)
+    for name in (n for n in names if n in CC_VALIDATION_FIGURES):
+        make_cc_validation_figure(name, out, args.workers)
         print(f"{name}: {out / name}.png, .pdf, .csv, .md", file=sys.stderr)
     if fabric:
         with FabricCampaign(args.store) as campaign:

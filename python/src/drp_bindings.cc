@@ -19,14 +19,19 @@
 
 #include "ns3/attribute-defaults.h"
 #include "ns3/config.h"
+#include "ns3/data-rate.h"
+#include "ns3/double.h"
 #include "ns3/drp-check.h"
 #include "ns3/drp-scenario.h"
 #include "ns3/fabric-scenario.h"
 #include "ns3/hpcc-config.h"
 #include "ns3/nic-profile.h"
+#include "ns3/nstime.h"
+#include "ns3/queue-size.h"
 #include "ns3/simulator.h"
 #include "ns3/strict-options.h"
 #include "ns3/string.h"
+#include "ns3/uinteger.h"
 
 #include <algorithm>
 #include <cctype>
@@ -1136,6 +1141,64 @@ PYBIND11_MODULE(_drp, m)
           "traffic), 'counters' and 'version'. Raises TypeError for an unknown parameter or a "
           "wrong type, ValueError for an invalid value.");
 
+    m.def(
+        "attribute_number",
+        [](const std::string& name, const std::string& text) {
+            const auto at = name.rfind("::");
+            TypeId tid;
+            TypeId::AttributeInformation info;
+            if (at == std::string::npos ||
+                !TypeId::LookupByNameFailSafe(name.substr(0, at), &tid) ||
+                !tid.LookupAttributeByName(name.substr(at + 2), &info))
+            {
+                throw py::value_error(name + " is not an attribute (ns3::TYPE::NAME)");
+            }
+            const std::string value =
+                text.empty() ? info.initialValue->SerializeToString(info.checker) : text;
+            Ptr<AttributeValue> parsed = info.checker->Create();
+            if (!parsed->DeserializeFromString(value, info.checker))
+            {
+                throw py::value_error(name + " = " + value + " is not a valid value");
+            }
+            if (const auto* rate = dynamic_cast<const DataRateValue*>(PeekPointer(parsed)))
+            {
+                return double(rate->Get().GetBitRate());
+            }
+            if (const auto* time = dynamic_cast<const TimeValue*>(PeekPointer(parsed)))
+            {
+                return time->Get().GetSeconds();
+            }
+            if (const auto* number = dynamic_cast<const DoubleValue*>(PeekPointer(parsed)))
+            {
+                return number->Get();
+            }
+            if (const auto* number = dynamic_cast<const UintegerValue*>(PeekPointer(parsed)))
+            {
+                return double(number->Get());
+            }
+            throw py::value_error(name + " is not a rate, time or number");
+        },
+        py::arg("name"),
+        py::arg("text") = "",
+        "attribute_number(name, text='') -> float\n\n"
+        "An attribute's value as a number in SI units (a DataRate in bit/s, a Time in "
+        "seconds, a number as it is): text if given, else the attribute's default.");
+    m.def(
+        "queue_bytes",
+        [](const std::string& text, uint32_t frameBytes) {
+            QueueSize size;
+            std::istringstream in(text);
+            if (!(in >> size))
+            {
+                throw py::value_error(text + " is not a QueueSize (\"5KB\", \"100p\")");
+            }
+            return size.GetUnit() == QueueSizeUnit::BYTES ? double(size.GetValue())
+                                                          : double(size.GetValue()) * frameBytes;
+        },
+        py::arg("text"),
+        py::arg("frame_bytes"),
+        "queue_bytes(text, frame_bytes) -> float\n\n"
+        "A QueueSize in bytes (one in packets counts frame_bytes each).");
     m.def(
         "read_hpcc_config",
         [](const std::string& path) {

@@ -341,6 +341,29 @@ class DrpDcqcnBoundsTestCase : public TestCase
         NS_TEST_EXPECT_MSG_EQ(ai->GetTargetRate(), DataRate("501Mbps"), "R_AI scaled: 1 Mb/s");
         ai->Stop();
         Simulator::Destroy();
+
+        // The byte counter scales too: 10 MB at 40 Gb/s is 250 KB at 1 Gb/s, 25 MB at 100.
+        for (const auto& [rate, threshold] :
+             std::vector<std::pair<std::string, uint64_t>>{{"1Gbps", 250000},
+                                                           {"10Gbps", 2500000},
+                                                           {"40Gbps", 10000000},
+                                                           {"100Gbps", 25000000},
+                                                           {"400Gbps", 100000000}})
+        {
+            Ptr<DrpDcqcn> counted = MakeDcqcn({}, DataRate(rate));
+            NS_TEST_EXPECT_MSG_EQ(counted->GetByteThreshold(), threshold, "B at " << rate);
+            counted->OnAck(1, true);
+            counted->OnSent(uint32_t(threshold - 1));
+            NS_TEST_EXPECT_MSG_EQ(counted->GetByteStages(), 0, rate << ": a byte short");
+            counted->OnSent(1);
+            NS_TEST_EXPECT_MSG_EQ(counted->GetByteStages(), 1, rate << ": a stage at B");
+            counted->Stop();
+            Simulator::Destroy();
+        }
+        Ptr<DrpDcqcn> none = MakeDcqcn({{"ByteCounter", Create<UintegerValue>(0)}});
+        NS_TEST_EXPECT_MSG_EQ(none->GetByteThreshold(), 0, "0: no byte counter");
+        none->Stop();
+        Simulator::Destroy();
     }
 };
 

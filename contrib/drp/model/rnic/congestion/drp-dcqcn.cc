@@ -10,6 +10,7 @@
 #include "ns3/uinteger.h"
 
 #include <algorithm>
+#include <cmath>
 
 namespace ns3
 {
@@ -49,8 +50,9 @@ DrpDcqcn::GetTypeId()
                           MakeTimeAccessor(&DrpDcqcn::m_increaseInterval),
                           MakeTimeChecker(NanoSeconds(1)))
             .AddAttribute("ByteCounter",
-                          "B: a rate-increase event per this many bytes sent (10 MB, DCQCN "
-                          "paper; 0: no byte counter, as HPCC's simulator).",
+                          "B at ReferenceRate: a rate-increase event per this many bytes sent, "
+                          "scaled by line rate / ReferenceRate as RateAi is (10 MB at 40 Gb/s, "
+                          "DCQCN paper; 0: no byte counter, as HPCC's simulator).",
                           UintegerValue(10 * 1000 * 1000),
                           MakeUintegerAccessor(&DrpDcqcn::m_byteCounter),
                           MakeUintegerChecker<uint64_t>())
@@ -78,8 +80,9 @@ DrpDcqcn::GetTypeId()
                           MakeDataRateAccessor(&DrpDcqcn::m_minRate),
                           MakeDataRateChecker())
             .AddAttribute("ReferenceRate",
-                          "The line rate RateAi, RateHai and MinRate are given for: they scale "
-                          "by line rate / ReferenceRate (40 Gb/s, the paper's; 0: as given).",
+                          "The line rate ByteCounter, RateAi, RateHai and MinRate are given "
+                          "for: they scale by line rate / ReferenceRate (40 Gb/s, the paper's; "
+                          "0: as given).",
                           DataRateValue(DataRate("40Gbps")),
                           MakeDataRateAccessor(&DrpDcqcn::m_referenceRate),
                           MakeDataRateChecker());
@@ -150,6 +153,12 @@ DrpDcqcn::GetByteStages() const
     return m_byteStages;
 }
 
+uint64_t
+DrpDcqcn::GetByteThreshold() const
+{
+    return m_byteThreshold;
+}
+
 double
 DrpDcqcn::GetScale() const
 {
@@ -178,6 +187,10 @@ DrpDcqcn::DoStart()
     m_byteStages = 0;
     m_bytes = 0;
     m_reacting = false;
+    m_byteThreshold =
+        m_byteCounter == 0
+            ? 0
+            : std::max<uint64_t>(1, uint64_t(std::llround(double(m_byteCounter) * GetScale())));
 }
 
 void
@@ -191,14 +204,14 @@ DrpDcqcn::DoStop()
 void
 DrpDcqcn::OnSent(uint32_t bytes)
 {
-    if (!m_reacting || m_byteCounter == 0)
+    if (!m_reacting || m_byteThreshold == 0)
     {
         return;
     }
     m_bytes += bytes;
-    while (m_bytes >= m_byteCounter)
+    while (m_bytes >= m_byteThreshold)
     {
-        m_bytes -= m_byteCounter;
+        m_bytes -= m_byteThreshold;
         ++m_byteStages;
         Increase();
     }

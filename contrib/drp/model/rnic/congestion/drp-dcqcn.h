@@ -39,11 +39,17 @@ namespace ns3
  * transfer, 50 us) is the receiver's (DrpReceiver); the congestion point is
  * the switch queue (EcnMarkingQueue).
  *
- * Increase steps (RateAi, RateHai) and MinRate are given for a reference
- * line rate (the paper's 40 Gb/s) and scaled by line rate / ReferenceRate
- * (ReferenceRate 0: used as given). At DRP's 1 Gb/s the paper's 40 Mb/s
- * additive step becomes 1 Mb/s: the same fraction of the line per step, so
- * the same recovery time in timer steps as the paper's.
+ * The byte counter (ByteCounter), the increase steps (RateAi, RateHai) and
+ * MinRate are given for a reference line rate (the paper's 40 Gb/s) and
+ * scaled by line rate / ReferenceRate (ReferenceRate 0: used as given). At
+ * DRP's 1 Gb/s the paper's 40 Mb/s additive step becomes 1 Mb/s and its
+ * 10 MB byte counter 250 KB; at 100 Gb/s 100 Mb/s and 25 MB: the same
+ * fraction of the line per step, and a byte stage after the same time at
+ * the same share of the line, so that a flow recovers, and reaches hyper
+ * increase, in the same time at every rate, as in the paper at 40 Gb/s.
+ * (Unscaled, a 10 MB counter at 10 Gb/s took four times the paper's time
+ * per stage, and hyper increase, which needs F + 1 byte stages, practically
+ * never started.)
  *
  * Left out: the hardware's rate limiter granularity, the separate CNP
  * packet (DRP carries the CNP as an ACK flag, as HPCC's simulator does),
@@ -78,6 +84,8 @@ class DrpDcqcn : public DrpCongestionOps
     uint32_t GetTimerStages() const;
     /// \return byte-counter stages since the last CNP
     uint32_t GetByteStages() const;
+    /// \return the bytes of one byte stage at this line rate (ByteCounter scaled; 0: none)
+    uint64_t GetByteThreshold() const;
 
   protected:
     void DoStart() override;
@@ -112,15 +120,16 @@ class DrpDcqcn : public DrpCongestionOps
     DataRate m_referenceRate; //!< the line rate the three above are given for
 
     // State.
-    double m_alpha{1};         //!< congestion estimate
-    double m_current{0};       //!< R_C, bit/s
-    double m_target{0};        //!< R_T, bit/s
-    uint32_t m_timerStages{0}; //!< i
-    uint32_t m_byteStages{0};  //!< j
-    uint64_t m_bytes{0};       //!< bytes counted towards the next byte stage
-    bool m_reacting{false};    //!< a CNP came: the timers run
-    EventId m_alphaTimer;      //!< alpha timer
-    EventId m_increaseTimer;   //!< rate-increase timer
+    double m_alpha{1};           //!< congestion estimate
+    double m_current{0};         //!< R_C, bit/s
+    double m_target{0};          //!< R_T, bit/s
+    uint32_t m_timerStages{0};   //!< i
+    uint32_t m_byteStages{0};    //!< j
+    uint64_t m_bytes{0};         //!< bytes counted towards the next byte stage
+    uint64_t m_byteThreshold{0}; //!< B scaled to the line rate (0: no byte counter)
+    bool m_reacting{false};      //!< a CNP came: the timers run
+    EventId m_alphaTimer;        //!< alpha timer
+    EventId m_increaseTimer;     //!< rate-increase timer
 };
 
 } // namespace ns3
