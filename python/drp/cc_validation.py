@@ -47,6 +47,9 @@ FLUID_SETTLED = 0.005
 #: are far longer, so the model barely depends on it (see doc/congestion.rst).
 FLUID_FEEDBACK_DELAY = 4e-6
 
+#: The line rate of ``dcqcn-fluid``, bit/s: the DCQCN paper's.
+FLUID_LINE_RATE = 40e9
+
 #: N senders into one receiver on a 40 Gb/s star, the DCQCN paper's parameters
 #: (the attributes' defaults at ReferenceRate 40 Gb/s are the paper's), every
 #: transfer large enough to outlast the span, a window that does not bound
@@ -54,7 +57,7 @@ FLUID_FEEDBACK_DELAY = 4e-6
 #: traditional method with registration taking no time, so that every flow
 #: starts at once at the line rate, as the model's flows do.
 FLUID_RUN: dict[str, Any] = {
-    "host_rate": "40Gbps",
+    "host_rate": int(FLUID_LINE_RATE),
     "ecn": True,
     "ecn_min": "5KB",
     "ecn_max": "200KB",
@@ -75,7 +78,7 @@ FLUID_RUN: dict[str, Any] = {
 
 def fluid_params(flows: int) -> dict[str, Any]:
     """Return the run of ``dcqcn-fluid`` with ``flows`` senders."""
-    share = 40e9 / 8 * FLUID_SPAN / flows
+    share = FLUID_LINE_RATE / 8 * FLUID_SPAN / flows
     return {**FLUID_RUN, "hosts": flows + 1, "degree": flows, "bytes": int(share * 1.5)}
 
 
@@ -97,8 +100,8 @@ def fluid_row(result, model: pd.DataFrame, flows: int) -> dict[str, Any]:
         "rate_error_max": errors.max(),
         "rate_error_mean": errors.mean(),
         "sim_jain": jain(sim.to_numpy()),
-        "sim_utilization": sim.sum() / 40e9,
-        "model_utilization": predicted.sum() / 40e9,
+        "sim_utilization": sim.sum() / FLUID_LINE_RATE,
+        "model_utilization": predicted.sum() / FLUID_LINE_RATE,
         "sim_queue_kb_mean": q.mean() / 1e3,
         "model_queue_kb_mean": mq.mean() / 1e3,
         "sim_queue_kb_p10": q.quantile(0.1) / 1e3,
@@ -124,9 +127,9 @@ def plot_fluid(results, models, out: pathlib.Path, name: str) -> None:
                      label="drp, each flow" if i == 0 else None)
         top.plot(model["time_s"] * 1e3, model["rate_bps_0"] / 1e9, "k--", lw=1.5,
                  label="fluid model")
-        top.set_title(f"{flows} DCQCN flows, 40 Gb/s")
+        top.set_title(f"{flows} DCQCN flows, {FLUID_LINE_RATE / 1e9:g} Gb/s")
         top.set_ylabel("sending rate (Gb/s, 100 us bins)")
-        top.set_ylim(0, 42)
+        top.set_ylim(0, FLUID_LINE_RATE / 1e9 * 1.05)
         top.legend(loc="upper right", fontsize=8)
         q = port_samples(result, 0, 0)
         q = q[q["time_s"] < FLUID_SPAN]

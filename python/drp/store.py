@@ -458,8 +458,8 @@ class Store:
             )
 
     def _add_fabric(self, run_id, result):
-        """Store a fabric run's transfers, pause events, queue samples and ports
-        (inside the caller's transaction)."""
+        """Store a fabric run's transfers, pause events, queue samples, flow rates
+        and ports (inside the caller's transaction)."""
         for table, key, names in _SEQ_TABLES:
             columns = result.get(key) or {}
             count = len(columns.get(names[0], []))

@@ -976,10 +976,9 @@ ToDict(const FabricScenario::Result& result)
     flowRateColumns["bytes"] = NumberColumn<uint64_t>(sent, [](const FR& r) { return r.bytes; });
     flowRateColumns["wire_bytes"] =
         NumberColumn<uint64_t>(sent, [](const FR& r) { return r.wireBytes; });
-    const double seconds = result.config.flowRateInterval.GetSeconds();
-    flowRateColumns["rate_bps"] = NumberColumn<double>(sent, [seconds](const FR& r) {
-        return double(r.wireBytes) * 8 / seconds;
-    });
+    const Time interval = result.config.flowRateInterval;
+    flowRateColumns["rate_bps"] =
+        NumberColumn<double>(sent, [interval](const FR& r) { return r.GetWireRate(interval); });
 
     using PE = FabricScenario::PfcEvent;
     const auto& events = result.pfcEvents;

@@ -5,7 +5,6 @@
 #include "fabric-scenario.h"
 
 #include "csv-output.h"
-#include "flow-rate-recorder.h"
 
 #include "ns3/attribute-defaults.h"
 #include "ns3/boolean.h"
@@ -714,37 +713,6 @@ StopWhenAllEnded(ApplicationContainer apps, std::size_t transfers)
                 }
             }));
     }
-}
-
-/**
- * \param recorder what the transfers sent, interval by interval
- * \param apps the hosts' applications, after the run
- * \return the recorder's samples, each naming its transfer's position in
- *         Result::transfers (every host's records in turn, as Run lists them)
- */
-std::vector<FabricScenario::FlowRate>
-GetFlowRates(const FlowRateRecorder& recorder, const ApplicationContainer& apps)
-{
-    std::vector<std::vector<DrpTransferRecord>> records;
-    std::map<std::pair<uint32_t, uint32_t>, uint32_t> position; // (host, index) -> transfer
-    for (uint32_t h = 0; h < apps.GetN(); ++h)
-    {
-        records.push_back(DynamicCast<RdmaHostApplication>(apps.Get(h))->GetRecords());
-        for (const auto& record : records.back())
-        {
-            const auto next = static_cast<uint32_t>(position.size());
-            position[{h, record.index}] = next;
-        }
-    }
-    std::vector<FabricScenario::FlowRate> rates;
-    for (const auto& sample : recorder.GetSamples(records))
-    {
-        rates.push_back({sample.time,
-                         position.at({sample.host, sample.index}),
-                         sample.bytes,
-                         sample.wireBytes});
-    }
-    return rates;
 }
 
 /**
@@ -2143,7 +2111,12 @@ FabricScenario::RunValidated(const Config& config)
     }
     if (flowRates)
     {
-        result.flowRates = GetFlowRates(*flowRates, apps);
+        std::vector<FlowRateRecorder::Transfer> sent;
+        for (const auto& t : result.transfers)
+        {
+            sent.emplace_back(t.source, &t.record);
+        }
+        result.flowRates = flowRates->GetSamples(sent);
     }
     result.drops = CountDrops(*fabric);
     for (const auto& t : result.transfers)
@@ -2161,15 +2134,14 @@ FabricScenario::RunValidated(const Config& config)
 void
 FabricScenario::WriteFlowRatesCsv(std::ostream& os, const Result& result)
 {
-    const double seconds = result.config.flowRateInterval.GetSeconds();
     const std::streamsize precision = os.precision(12); // a microsecond's digits at 1000 s
     os << "time_s,transfer,source,destination,bytes,wire_bytes,rate_bps\n";
     for (const auto& r : result.flowRates)
     {
         const Transfer& t = result.transfers.at(r.transfer);
         os << r.time.GetSeconds() << "," << r.transfer << "," << t.source << "," << t.destination
-           << "," << r.bytes << "," << r.wireBytes << "," << double(r.wireBytes) * 8 / seconds
-           << "\n";
+           << "," << r.bytes << "," << r.wireBytes << ","
+           << r.GetWireRate(result.config.flowRateInterval) << "\n";
     }
     os.precision(precision);
 }

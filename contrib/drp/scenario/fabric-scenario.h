@@ -6,6 +6,7 @@
 #define FABRIC_SCENARIO_H
 
 #include "drp-statistics.h"
+#include "flow-rate-recorder.h"
 
 #include "ns3/data-rate.h"
 #include "ns3/drp-transfer-record.h"
@@ -249,14 +250,9 @@ class FabricScenario
         DataRate rate;      //!< the new rate (0: unpaced, the line rate)
     };
 
-    /// What one transfer sent in one interval (flowRateInterval; FlowRateRecorder).
-    struct FlowRate
-    {
-        Time time;             //!< the interval's start
-        uint32_t transfer{0};  //!< the transfer's position in Result::transfers
-        uint64_t bytes{0};     //!< payload bytes of its data frames, re-sends included
-        uint64_t wireBytes{0}; //!< those frames' bytes on the wire (preamble and gap included)
-    };
+    /// What one transfer sent in one interval (flowRateInterval): its transfer is its
+    /// position in Result::transfers.
+    using FlowRate = FlowRateRecorder::Sample;
 
     /// One sample of one switch port's transmit side (queueInterval).
     struct QueueSample

@@ -14,6 +14,7 @@
 #include "ns3/simulator.h"
 
 #include <algorithm>
+#include <numeric>
 
 namespace ns3
 {
@@ -84,41 +85,44 @@ FlowRateRecorder::OnTx(uint32_t host, const RnicNetDevice* rnic, Ptr<const Packe
     series.wireBytes[slot] += rnic->GetWireSize(frame);
 }
 
-std::vector<FlowRateRecorder::Sample>
-FlowRateRecorder::GetSamples(const std::vector<std::vector<DrpTransferRecord>>& records) const
+double
+FlowRateRecorder::Sample::GetWireRate(Time interval) const
 {
+    return double(wireBytes) * 8 / interval.GetSeconds();
+}
+
+std::vector<FlowRateRecorder::Sample>
+FlowRateRecorder::GetSamples(const std::vector<Transfer>& transfers) const
+{
+    // A host's transfers with one TID had it one after the other, in the
+    // order they were posted (their index): the k-th of them is series k.
+    std::vector<uint32_t> posted(transfers.size());
+    std::iota(posted.begin(), posted.end(), 0);
+    std::sort(posted.begin(), posted.end(), [&transfers](uint32_t a, uint32_t b) {
+        return std::make_pair(transfers[a].first, transfers[a].second->index) <
+               std::make_pair(transfers[b].first, transfers[b].second->index);
+    });
+    std::map<std::pair<uint32_t, uint16_t>, uint32_t> earlier; // per host and TID so far
     std::vector<Sample> samples;
-    for (uint32_t host = 0; host < records.size(); ++host)
+    for (uint32_t position : posted)
     {
-        std::vector<const DrpTransferRecord*> byIndex;
-        for (const auto& record : records[host])
+        const auto& [host, record] = transfers[position];
+        auto it = m_series.find({host, record->tid, earlier[{host, record->tid}]++});
+        if (it == m_series.end())
         {
-            byIndex.push_back(&record);
+            continue; // it sent no data frame
         }
-        std::sort(byIndex.begin(), byIndex.end(), [](const auto* a, const auto* b) {
-            return a->index < b->index;
-        });
-        std::map<uint16_t, uint32_t> earlier; // transfers of this host with the TID so far
-        for (const DrpTransferRecord* record : byIndex)
+        const Series& series = it->second;
+        for (size_t slot = 0; slot < series.bytes.size(); ++slot)
         {
-            auto it = m_series.find({host, record->tid, earlier[record->tid]++});
-            if (it == m_series.end())
-            {
-                continue; // it sent no data frame
-            }
-            const Series& series = it->second;
-            for (size_t slot = 0; slot < series.bytes.size(); ++slot)
-            {
-                samples.push_back({m_interval * int64_t(series.first + int64_t(slot)),
-                                   host,
-                                   record->index,
-                                   series.bytes[slot],
-                                   series.wireBytes[slot]});
-            }
+            samples.push_back({m_interval * int64_t(series.first + int64_t(slot)),
+                               position,
+                               series.bytes[slot],
+                               series.wireBytes[slot]});
         }
     }
-    std::stable_sort(samples.begin(), samples.end(), [](const Sample& a, const Sample& b) {
-        return a.time < b.time;
+    std::sort(samples.begin(), samples.end(), [](const Sample& a, const Sample& b) {
+        return std::make_pair(a.time, a.transfer) < std::make_pair(b.time, b.transfer);
     });
     return samples;
 }

@@ -13,6 +13,7 @@
 #include <cstdint>
 #include <map>
 #include <tuple>
+#include <utility>
 #include <vector>
 
 namespace ns3
@@ -43,13 +44,20 @@ class FlowRateRecorder
     /// What one transfer sent in one interval.
     struct Sample
     {
-        Time time;         //!< the interval's start, k x interval
-        uint32_t host{0};  //!< the sending host's index
-        uint32_t index{0}; //!< the transfer's index on that host (DrpTransferRecord::index)
-        uint64_t bytes{0}; //!< payload bytes of its data frames
-        uint64_t wireBytes{
-            0}; //!< the same frames' bytes on the wire (EthernetNetDevice::GetWireSize)
+        Time time;             //!< the interval's start, k x interval
+        uint32_t transfer{0};  //!< the transfer's position in GetSamples()' list
+        uint64_t bytes{0};     //!< payload bytes of its data frames, re-sends included
+        uint64_t wireBytes{0}; //!< their bytes on the wire (EthernetNetDevice::GetWireSize)
+
+        /**
+         * \param interval the interval's length
+         * \return the wire bytes' rate, bit/s (comparable with the links' rates)
+         */
+        double GetWireRate(Time interval) const;
     };
+
+    /// A transfer to give samples of: its host (as Connect() names it) and its record.
+    using Transfer = std::pair<uint32_t, const DrpTransferRecord*>;
 
     /// \param interval the length of an interval (above 0)
     explicit FlowRateRecorder(Time interval);
@@ -63,13 +71,11 @@ class FlowRateRecorder
     void Connect(uint32_t host, Ptr<RnicNetDevice> rnic);
 
     /**
-     * \param records each host's transfers (indexed as Connect()'s host),
-     *        as its application recorded them
-     * \return every transfer's intervals, ordered by time, then host, then
-     *         transfer index
+     * \param transfers the transfers, as their applications recorded them
+     * \return every transfer's intervals, in time order, then in the order
+     *         of \p transfers (Sample::transfer: the position there)
      */
-    std::vector<Sample> GetSamples(
-        const std::vector<std::vector<DrpTransferRecord>>& records) const;
+    std::vector<Sample> GetSamples(const std::vector<Transfer>& transfers) const;
 
   private:
     /// One transfer's counts from its first interval on.

@@ -126,6 +126,12 @@ SwitchBuffer::ComputeHeadroom(Ptr<EthernetNetDevice> port)
     return static_cast<uint32_t>(std::ceil(2 * cableBytes)) + 3 * largest + pause;
 }
 
+uint32_t
+SwitchBuffer::GetHeadroomOf(Ptr<EthernetNetDevice> port) const
+{
+    return m_headroomAttr > 0 ? m_headroomAttr : ComputeHeadroom(port);
+}
+
 uint64_t
 SwitchBuffer::GetCommittedSize(const std::vector<Ptr<EthernetNetDevice>>& ports) const
 {
@@ -133,7 +139,7 @@ SwitchBuffer::GetCommittedSize(const std::vector<Ptr<EthernetNetDevice>>& ports)
     uint64_t committed = uint64_t(m_reserve) * CLASSES * ports.size();
     for (const auto& port : ports)
     {
-        committed += lossless * (m_headroomAttr > 0 ? m_headroomAttr : ComputeHeadroom(port));
+        committed += lossless * GetHeadroomOf(port);
     }
     return committed;
 }
@@ -163,7 +169,7 @@ uint32_t
 SwitchBuffer::AddPort(Ptr<EthernetNetDevice> port)
 {
     NS_LOG_FUNCTION(this << port);
-    const uint32_t headroom = m_headroomAttr > 0 ? m_headroomAttr : ComputeHeadroom(port);
+    const uint32_t headroom = GetHeadroomOf(port);
     const uint64_t lossless = std::bitset<CLASSES>(m_lossless).count();
     RequireRoomFor(uint64_t(m_reserve) * CLASSES * (m_ports.size() + 1) + m_totalHeadroom +
                        lossless * headroom,

@@ -243,6 +243,9 @@ class SwitchBuffer : public Object
     void DoDispose() override;
 
   private:
+    /// \param port a port \return its headroom per lossless class: Headroom, or
+    ///         ComputeHeadroom() where that is 0
+    uint32_t GetHeadroomOf(Ptr<EthernetNetDevice> port) const;
     /**
      * Throws std::invalid_argument, naming every size once, if \p committed
      * bytes exceed BufferSize.

@@ -504,8 +504,7 @@ EthernetNetDevice::SendFrom(Ptr<Packet> packet,
                protocolNumber);
     m_macTxTrace(packet);
     const uint8_t cls = m_pfc ? GetFrameClass(packet) : 0;
-    if (m_pfc && m_pfc->classes[cls].storm && !StormOver(cls) &&
-        m_pfcWatchdogAction == PFC_WATCHDOG_DROP)
+    if (m_pfc && InStorm(cls) && m_pfcWatchdogAction == PFC_WATCHDOG_DROP)
     {
         NS_LOG_LOGIC("class " << unsigned(cls) << " in a pause storm: frame discarded");
         ++m_pfc->watchdogDrops;
@@ -612,7 +611,7 @@ EthernetNetDevice::HasQueuedFrame() const
     for (uint8_t cls = 0; cls < PFC_CLASSES; ++cls)
     {
         const PfcClass& c = m_pfc->classes[cls];
-        const Ptr<Queue<Packet>>& queue = cls == 0 ? m_queue : c.queue;
+        const Ptr<Queue<Packet>>& queue = GetMadeClassQueue(cls);
         if (!c.paused && queue && !queue->IsEmpty())
         {
             return true;
@@ -895,6 +894,12 @@ EthernetNetDevice::ClassQueue(uint8_t cls)
     return queue;
 }
 
+const Ptr<Queue<Packet>>&
+EthernetNetDevice::GetMadeClassQueue(uint8_t cls) const
+{
+    return cls == 0 ? m_queue : m_pfc->classes[cls].queue;
+}
+
 Ptr<Queue<Packet>>
 EthernetNetDevice::GetClassQueue(uint8_t cls)
 {
@@ -928,7 +933,7 @@ EthernetNetDevice::DequeueClassFrame()
     for (int cls = PFC_CLASSES - 1; cls >= 0; --cls) // strict priority: highest first
     {
         const PfcClass& c = m_pfc->classes[cls];
-        const Ptr<Queue<Packet>>& queue = cls == 0 ? m_queue : c.queue;
+        const Ptr<Queue<Packet>>& queue = GetMadeClassQueue(cls);
         if (!c.paused && queue && !queue->IsEmpty())
         {
             return queue->Dequeue();
@@ -1038,7 +1043,7 @@ void
 EthernetNetDevice::ApplyPause(uint8_t cls, uint16_t quanta)
 {
     PfcClass& c = m_pfc->classes[cls];
-    const bool storm = c.storm && !StormOver(cls); // judged on the pauses before this one
+    const bool storm = InStorm(cls); // judged on the pauses before this one
     if (quanta > 0)
     {
         c.lastPause = Simulator::Now();
@@ -1093,7 +1098,7 @@ bool
 EthernetNetDevice::DetectStorm(uint8_t cls)
 {
     PfcClass& c = m_pfc->classes[cls];
-    const Ptr<Queue<Packet>>& queue = cls == 0 ? m_queue : c.queue;
+    const Ptr<Queue<Packet>>& queue = GetMadeClassQueue(cls);
     if (!m_pfcWatchdogTime.IsStrictlyPositive() ||
         Simulator::Now() - c.pausedSince < m_pfcWatchdogTime || !queue || queue->IsEmpty())
     {
@@ -1110,6 +1115,12 @@ EthernetNetDevice::DetectStorm(uint8_t cls)
         DiscardClassFrames(cls);
     }
     return true;
+}
+
+bool
+EthernetNetDevice::InStorm(uint8_t cls)
+{
+    return m_pfc->classes[cls].storm && !StormOver(cls);
 }
 
 bool

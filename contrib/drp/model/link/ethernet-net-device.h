@@ -143,9 +143,9 @@ class Node;
  * - restoration: once no pause has come for PfcWatchdogRestoreTime (0: twice
  *   PfcWatchdogTime, as SONiC's `config pfcwd start` defaults) and the last
  *   one would have run out (a peer that refreshes a long pause at half its
- *   time is still storming between refreshes), the class honours pauses again (checked when a pause
- arrives or a frame of the
- *   class is queued, the moments the difference shows).
+ *   time is still storming between refreshes), the class honours pauses
+ *   again (checked when a pause arrives or a frame of the class is queued,
+ *   the moments the difference shows).
  * Not modelled: IEEE 802.3x global PAUSE (opcode 0x0001 is dropped as
  * foreign), the delay a real MAC takes to act on a pause, any buffer
  * accounting (the owner decides when to pause).
@@ -677,8 +677,20 @@ class EthernetNetDevice : public NetDevice
      * \return true if no pause came for the restore time: the storm is over (and ended)
      */
     bool StormOver(uint8_t cls);
+    /**
+     * \param cls a class
+     * \return true if the watchdog holds it in a storm now (a storm that is
+     *         over ends here: StormOver())
+     */
+    bool InStorm(uint8_t cls);
     /// \param cls a class in a storm, action DROP: its waiting frames are discarded
     void DiscardClassFrames(uint8_t cls);
+    /**
+     * \param cls a class (PFC on)
+     * \return its transmit queue if it has one yet (class 0: the TxQueue), else null;
+     *         unlike ClassQueue(), makes none
+     */
+    const Ptr<Queue<Packet>>& GetMadeClassQueue(uint8_t cls) const;
     /// \param time the detection time (0: off; 0 to 100 s)
     void SetPfcWatchdogTime(Time time);
     /// \return PfcWatchdogTime
