@@ -13,6 +13,14 @@ no results store) and sets them beside what the scheme's papers predict:
   percentiles against the model's, and Jain's index of the flows' mean
   rates.
 
+* ``timely-fixed-points``: 2 TIMELY flows into one 10 Gb/s port with the
+  TIMELY paper's parameters; the second joins 0 to 5 ms after the first.
+  Each run's split of the line over 100 to 190 ms, beside TIMELY's fluid model
+  (:mod:`drp.timely_model`) solved for the same joins and for flows that
+  start at unequal rates: in both, the split the flows settle at depends on
+  their history (TIMELY has no unique fixed point, "ECN or Delay",
+  CoNEXT 2016, section 4).
+
 Outputs per target, in the output folder: ``<name>.csv`` and ``<name>.md``
 (the table), and ``<name>.png`` and ``<name>.pdf`` (the figure).
 """
@@ -27,11 +35,14 @@ import pandas as pd
 
 from drp.congestion_figures import jain, port_samples, run_all, write_table
 from drp.dcqcn_model import drp_parameters
+from drp.timely_model import drp_parameters as timely_parameters
 from drp.plots import save_png_and_pdf
 
 #: Target names and what each shows.
 CC_VALIDATION_FIGURES = {
     "dcqcn-fluid": "2 and 10 DCQCN flows on one 40 Gb/s port beside DCQCN's fluid model",
+    "timely-fixed-points": "2 TIMELY flows on one 10 Gb/s port: the split depends on the "
+    "start, in drp and in TIMELY's fluid model",
 }
 
 #: The flow counts of ``dcqcn-fluid`` (the DCQCN paper's section 5 shows 2 and 10).
@@ -146,6 +157,151 @@ def plot_fluid(results, models, out: pathlib.Path, name: str) -> None:
     save_png_and_pdf(fig, out, name)
 
 
+#: The line rate of ``timely-fixed-points``, bit/s: the TIMELY paper's NICs.
+TIMELY_LINE_RATE = 10e9
+
+#: How long ``timely-fixed-points`` runs, and the settled part it compares.
+TIMELY_SPAN = 0.2
+TIMELY_SETTLED = (0.1, 0.19)
+
+#: When the second flow starts, seconds after the first.
+TIMELY_JOINS = (0.0, 0.5e-3, 1e-3, 2e-3, 5e-3)
+
+#: Unequal starting rates of the model's two flows, bit/s (both start at 0).
+TIMELY_INITIAL_RATES = ((5e9, 5e9), (7e9, 3e9), (8e9, 2e9))
+
+#: The model's round trip with an empty queue: the star's at 10 Gb/s (two
+#: serializations of a data frame, its acknowledgement's, the RNICs' PCIe
+#: reads), rounded up; T_low (50 us) is ten times longer.
+TIMELY_BASE_RTT = 5e-6
+
+#: Two TIMELY senders into one receiver on a 10 Gb/s star, the TIMELY
+#: paper's parameters (DrpTimely's defaults), no ECN (TIMELY reacts to the
+#: RTT alone), a window that does not bound the rate, a queue that never
+#: overflows, and registration that takes no time, so that the first flow
+#: starts at once at the line rate.
+TIMELY_RUN: dict[str, Any] = {
+    "host_rate": int(TIMELY_LINE_RATE),
+    "hosts": 3,
+    "degree": 2,
+    "bytes": int(TIMELY_LINE_RATE / 8 * TIMELY_SPAN),
+    "cc": "timely",
+    "window": 1024,
+    "queue": "8MB",
+    "timeout_mode": "adaptive",
+    "method": "traditional",
+    "flow_rate_interval": "1ms",
+    "queue_interval": "10us",
+    "defaults": FLUID_RUN["defaults"],
+}
+
+
+def timely_row(kind: str, start: str, rates: np.ndarray, queue: pd.Series) -> dict[str, Any]:
+    """Return one row of ``timely-fixed-points``: the two flows' mean rates (bit/s) and the queue."""
+    return {
+        "kind": kind,
+        "start": start,
+        "rate_gbps_0": rates[0] / 1e9,
+        "rate_gbps_1": rates[1] / 1e9,
+        "share_0": rates[0] / rates.sum(),
+        "jain": jain(rates),
+        "utilization": rates.sum() / TIMELY_LINE_RATE,
+        "queue_kb_mean": queue.mean() / 1e3,
+        "queue_kb_p90": queue.quantile(0.9) / 1e3,
+    }
+
+
+def timely_sim_row(result, join: float) -> dict[str, Any]:
+    """Return the row of a drp run of ``timely-fixed-points``."""
+    low, high = TIMELY_SETTLED
+    table = result.flow_rate_table()
+    rates = table[(table.index >= low) & (table.index < high)].mean().to_numpy()
+    q = port_samples(result, 0, 0)
+    q = q[(q["time_s"] >= low) & (q["time_s"] < high)]["bytes"]
+    return {**timely_row("drp", f"joins at {join * 1e3:g} ms", rates, q),
+            "drops": int(result.counters["drops"])}
+
+
+def timely_model_row(model: pd.DataFrame, start: str) -> dict[str, Any]:
+    """Return the row of a model solution of ``timely-fixed-points``."""
+    low, high = TIMELY_SETTLED
+    settled = model[(model["time_s"] >= low) & (model["time_s"] < high)]
+    rates = np.array([settled["rate_bps_0"].mean(), settled["rate_bps_1"].mean()])
+    return {**timely_row("model", start, rates, settled["queue_bytes"]), "drops": 0}
+
+
+def plot_timely(results, joins_models, initial_models, table: pd.DataFrame,
+                out: pathlib.Path, name: str) -> None:
+    """Plot ``timely-fixed-points`` into out/<name>.png and .pdf."""
+    import matplotlib.pyplot as plt
+
+    fig, axes = plt.subplots(1, 3, figsize=(16, 4.5))
+    left, middle, right = axes
+    colours = plt.rcParams["axes.prop_cycle"].by_key()["color"]
+    for k, (result, join) in enumerate(zip(results, TIMELY_JOINS)):
+        if join not in (0.0, 2e-3):
+            continue
+        table_k = result.flow_rate_table()
+        for i, style in enumerate(("-", "--")):
+            left.plot(table_k.index * 1e3, table_k.iloc[:, i] / 1e9, style, color=colours[k],
+                      lw=1, label=f"joins at {join * 1e3:g} ms, flow {i}")
+    left.set_title("drp: 2 TIMELY flows, 10 Gb/s")
+    middle.set_title("fluid model: flows starting at unequal rates")
+    for k, (model, rates) in enumerate(zip(initial_models, TIMELY_INITIAL_RATES)):
+        for i, style in enumerate(("-", "--")):
+            middle.plot(model["time_s"] * 1e3, model[f"rate_bps_{i}"] / 1e9, style,
+                        color=colours[k], lw=1,
+                        label=f"{rates[0] / 1e9:g}/{rates[1] / 1e9:g} Gb/s, flow {i}")
+    for ax in (left, middle):
+        ax.set_xlim(0, TIMELY_SPAN * 1e3)
+        ax.set_xlabel("time (ms)")
+        ax.set_ylabel("sending rate (Gb/s)")
+        ax.set_ylim(0, TIMELY_LINE_RATE / 1e9 * 1.05)
+        ax.legend(loc="upper right", fontsize=7)
+    for kind, marker in (("drp", "o"), ("model", "s")):
+        rows = table[table["kind"] == kind]
+        right.plot(range(len(rows)), rows["share_0"], marker, label=kind)
+        for x, (label, share) in enumerate(zip(rows["start"], rows["share_0"])):
+            right.annotate(label, (x, share), fontsize=6, rotation=30, ha="left")
+    right.axhline(0.5, color="grey", lw=0.6, ls=":")
+    right.set_ylim(0, 1)
+    right.set_xticks([])
+    right.set_ylabel(f"flow 0's share, {TIMELY_SETTLED[0] * 1e3:g} to "
+                     f"{TIMELY_SETTLED[1] * 1e3:g} ms")
+    right.set_title("where the flows settle depends on their start")
+    right.legend(loc="lower right", fontsize=8)
+    save_png_and_pdf(fig, out, name)
+
+
+def make_timely_fixed_points(out: pathlib.Path, workers=None) -> tuple[pd.DataFrame, str]:
+    """Run ``timely-fixed-points``; return its table and note."""
+    results = run_all([{**TIMELY_RUN, "stagger": join} for join in TIMELY_JOINS], workers)
+    model = timely_parameters(results[0].params, base_rtt=TIMELY_BASE_RTT)
+    joins_models = [
+        model.solve(2, TIMELY_SPAN, step=1e-6, starts=[0.0, join], record_every=1e-4)
+        for join in TIMELY_JOINS
+    ]
+    initial_models = [
+        model.solve(2, TIMELY_SPAN, step=1e-6, initial_rates=list(rates), record_every=1e-4)
+        for rates in TIMELY_INITIAL_RATES
+    ]
+    rows = [timely_sim_row(r, join) for r, join in zip(results, TIMELY_JOINS)]
+    rows += [timely_model_row(m, f"joins at {join * 1e3:g} ms")
+             for m, join in zip(joins_models, TIMELY_JOINS)]
+    rows += [timely_model_row(m, f"starts at {a / 1e9:g} and {b / 1e9:g} Gb/s")
+             for m, (a, b) in zip(initial_models, TIMELY_INITIAL_RATES)]
+    table = pd.DataFrame(rows)
+    plot_timely(results, joins_models, initial_models, table, out, "timely-fixed-points")
+    note = (
+        "A star at 10 Gb/s, two senders into one receiver, TIMELY with the paper's parameters "
+        "and no ECN; the first flow starts at 0 at the line rate, the second joins later "
+        "(drp and the model) or both start at unequal rates (the model). Means over 100 to "
+        "190 ms: each flow's sending rate (wire bytes per 1 ms), flow 0's share, Jain's index, "
+        "the utilisation and the receiver port's queue (drp: sampled every 10 us)."
+    )
+    return table, note
+
+
 def make_cc_validation_figure(name: str, out: pathlib.Path, workers=None) -> pd.DataFrame:
     """Run validation target ``name``, write its table and figure to ``out``; return the table."""
     out.mkdir(parents=True, exist_ok=True)
@@ -165,6 +321,8 @@ def make_cc_validation_figure(name: str, out: pathlib.Path, workers=None) -> pd.
             "(wire bytes per 100 us) against the model's (rate_error: |drp - model| / model), "
             "the receiver port's queue sampled every 10 us against the model's."
         )
+    elif name == "timely-fixed-points":
+        table, note = make_timely_fixed_points(out, workers)
     else:
         valid = ", ".join(CC_VALIDATION_FIGURES)
         raise ValueError(f"figure = {name!r} is not a cc-validation figure; valid: {valid}")

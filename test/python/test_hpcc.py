@@ -275,7 +275,7 @@ def test_drp_hpcc_config_runs_their_config_and_names_what_it_does_not_follow(tmp
     assert result.returncode == 1
     assert (
         "error: config.txt:15: CC_MODE 3 is HPCC, which drp does not have yet (drp has 1, "
-        "DCQCN, and 8, DCTCP)" in result.stderr
+        "DCQCN, 7, TIMELY, and 8, DCTCP)" in result.stderr
     )
 
 
@@ -293,8 +293,12 @@ def test_hpcc_config_gives_run_fabric_its_parameters(tmp_path, monkeypatch):
     assert result.summary["successes"] == 10
     assert len(read_fct(tmp_path / "fct_dctcp.txt")) == 10
     (tmp_path / "config.txt").write_text(CONFIG.format(mode=7))
-    with pytest.raises(ValueError, match="config.txt:15: CC_MODE 7 is TIMELY"):
-        drp.hpcc_config("config.txt")
+    params, notes = drp.hpcc_config("config.txt")
+    assert params["cc"] == "timely"
+    assert params["defaults"]["ns3::DrpTimely::AdditiveStep"] == "10Mbps"  # RATE_AI
+    assert any(note.startswith("CC_MODE 7: drp's TIMELY updates") for note in notes)
+    result = drp.run_fabric(**params)
+    assert result.summary["successes"] == 10
 
 
 def test_the_campaign_store_keeps_pause_events_and_queue_samples(tmp_path):

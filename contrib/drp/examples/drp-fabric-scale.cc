@@ -23,7 +23,7 @@
  *     drp-fabric-scale [--topology=leaf-spine|fat-tree] [--hosts=16,32,64,128,256] [--k=16]
  *                      [--flows=10000] [--load=0.5]
  *                      [--cdf=web-search] [--method=dynamic] [--rto=TIME]
- *                      [--timeoutMode=fixed|adaptive] [--cc=none|dcqcn|dctcp]
+ *                      [--timeoutMode=fixed|adaptive] [--cc=none|dcqcn|dctcp|timely]
  *                      [--lossless] [--buffer=12MiB]
  *                      [--scheduler=map|calendar|priority-queue|arrivals-last]
  *
@@ -75,11 +75,11 @@ struct Settings
     DataRate uplinkRate{"10Gbps"};      //!< leaf-spine links
     Time rto{DefaultRto()};             //!< the transports' RetransmissionTimeout
     std::string timeoutMode{"fixed"};   //!< the transports' TimeoutMode: fixed or adaptive
-    std::string cc{"none"};             //!< congestion control: none, dcqcn or dctcp (with ECN)
-    bool lossless{false};               //!< PFC and a shared buffer per switch
-    std::string buffer{"12MiB"};        //!< lossless: each switch's buffer
-    std::string scheduler{"map"};       //!< the event queue: map, calendar, priority-queue, ...
-    std::string nic{"auto"};            //!< the RNICs' NIC profile (auto: the card of hostRate)
+    std::string cc{"none"};       //!< congestion control: none, dcqcn, dctcp (with ECN), timely
+    bool lossless{false};         //!< PFC and a shared buffer per switch
+    std::string buffer{"12MiB"};  //!< lossless: each switch's buffer
+    std::string scheduler{"map"}; //!< the event queue: map, calendar, priority-queue, ...
+    std::string nic{"auto"};      //!< the RNICs' NIC profile (auto: the card of hostRate)
 
     /// \return DrpTransport's default RetransmissionTimeout
     static Time DefaultRto()
@@ -122,7 +122,7 @@ RunSize(uint32_t size, const Settings& s)
     config.fabricRate = s.topology == "fat-tree" ? s.hostRate : s.uplinkRate;
     config.timeoutMode = s.timeoutMode;
     config.cc = s.cc;
-    config.ecn = s.cc != "none";
+    config.ecn = FabricScenario::ReactsToEcn(s.cc);
     config.lossless = s.lossless;
     config.buffer = s.buffer;
     // The arrivals window in which the expected number of flows is the one asked for.
@@ -252,7 +252,8 @@ Describe(const Settings& s)
     os << "; Poisson " << s.cdf << " flows at load " << s.load << ", " << s.method
        << " RNICs, RetransmissionTimeout " << s.rto.As(Time::US)
        << (s.timeoutMode == "adaptive" ? " (initial), adaptive timeouts" : "")
-       << (s.cc != "none" ? ", ECN and " + s.cc : "")
+       << (FabricScenario::ReactsToEcn(s.cc) ? ", ECN and " + s.cc
+                                             : (s.cc != "none" ? ", " + s.cc : ""))
        << (s.lossless ? ", lossless (PFC), buffers of " + s.buffer : "")
        << (s.scheduler != "map" ? ", " + s.scheduler + " scheduler" : "");
     return os.str();
@@ -289,9 +290,10 @@ main(int argc, char* argv[])
                     "the transports' RetransmissionTimeout (adaptive: the initial RTO)",
                     s.rto);
     cmd.AddValue("timeoutMode", "the transports' timers: fixed or adaptive", s.timeoutMode);
-    cmd.AddValue("cc",
-                 "congestion control: none, dcqcn or dctcp (switch queues then mark ECN)",
-                 s.cc);
+    cmd.AddValue(
+        "cc",
+        "congestion control: none, dcqcn or dctcp (switch queues then mark ECN), or timely",
+        s.cc);
     cmd.AddValue("lossless", "a lossless fabric: PFC and a shared buffer per switch", s.lossless);
     cmd.AddValue("buffer", "lossless: each switch's buffer (QueueSize in bytes)", s.buffer);
     cmd.AddValue("scheduler",
@@ -308,7 +310,7 @@ main(int argc, char* argv[])
         ModePolicy::ParseMethod(s.method);
         NicProfile::Resolve(s.nic, s.hostRate); // an unknown name, with the valid ones
         drp::RequireOneOf("timeoutMode", s.timeoutMode, {"fixed", "adaptive"});
-        drp::RequireOneOf("cc", s.cc, {"none", "dcqcn", "dctcp"});
+        drp::RequireOneOf("cc", s.cc, FabricScenario::GetCongestionControls());
         drp::RequireOneOf("scheduler",
                           s.scheduler,
                           {"map", "calendar", "priority-queue", "arrivals-last"});

@@ -131,12 +131,47 @@ FileKey(std::string FabricScenario::Config::*file, const std::string& name)
     };
 }
 
+/**
+ * CC_MODE 7: the rate keys read into DCQCN's attributes are TIMELY's in
+ * HPCC's simulator (RATE_AI its step, MIN_RATE its floor, both absolute).
+ * \param r the reading, at the end of the file
+ * \param mappingOf the mapping of a key that was given
+ */
+void
+MapTimely(Reading& r, const std::function<HpccConfig::Mapping&(const std::string&)>& mappingOf)
+{
+    FabricScenario::Config& config = r.config;
+    config.defaults["ns3::DrpTimely::ReferenceRate"] = "0bps"; // HPCC's rates are absolute
+    config.defaults["ns3::DrpTimely::MinRate"] = config.defaults["ns3::DrpDcqcn::MinRate"];
+    if (r.given.count("MIN_RATE") != 0)
+    {
+        mappingOf("MIN_RATE").drp =
+            "ns3::DrpTimely::MinRate = " + config.defaults["ns3::DrpTimely::MinRate"];
+    }
+    if (r.given.count("RATE_AI") != 0)
+    {
+        config.defaults["ns3::DrpTimely::AdditiveStep"] = config.defaults["ns3::DrpDcqcn::RateAi"];
+        mappingOf("RATE_AI").drp =
+            "ns3::DrpTimely::AdditiveStep = " + config.defaults["ns3::DrpTimely::AdditiveStep"];
+    }
+    if (r.given.count("RATE_HAI") != 0)
+    {
+        mappingOf("RATE_HAI").drp = "";
+        r.notes.push_back("RATE_HAI (line " + std::to_string(mappingOf("RATE_HAI").line) +
+                          "): drp's TIMELY steps HaiThreshold x AdditiveStep in hyper increase, "
+                          "as the TIMELY paper does (HPCC's simulator steps RATE_HAI)");
+    }
+    r.notes.push_back("CC_MODE 7: drp's TIMELY updates once per completion event (a 16 KB "
+                      "segment, at most once per MinRtt) as the TIMELY paper does; HPCC's "
+                      "simulator updates once per round trip");
+}
+
 /// \return every key HPCC's third.cc reads, with its handler
 const std::map<std::string, Handler>&
 Handlers()
 {
-    const std::string hpccOnly = "a parameter of HPCC and TIMELY's rate control (CC_MODE 3, 7 "
-                                 "and 10), which drp does not have: no effect here";
+    const std::string hpccOnly = "a parameter of HPCC's rate control (CC_MODE 3 and 10), which "
+                                 "drp does not have: no effect here";
     const std::string trace = "HPCC's packet trace is not written: drp writes pcap files "
                               "(rnic-fabric --pcap=PREFIX)";
     const std::string unused =
@@ -231,6 +266,7 @@ Handlers()
         {"MIN_RATE",
          [](Reading& r) {
              r.Map(r.Default("ns3::DrpDcqcn::MinRate", drp::ShowDataRate(r.Rate())));
+             r.given["MIN_RATE"] = "1";
          }},
         {"RATE_DECREASE_INTERVAL",
          [](Reading& r) {
@@ -251,22 +287,24 @@ Handlers()
         {"CC_MODE",
          [](Reading& r) {
              r.ccMode = static_cast<uint32_t>(r.Count(UINT32_MAX));
-             static const std::map<uint32_t, std::string> missing{{3, "HPCC"},
-                                                                  {7, "TIMELY"},
-                                                                  {10, "HPCC-PINT"}};
+             static const std::map<uint32_t, std::string> missing{{3, "HPCC"}, {10, "HPCC-PINT"}};
              if (auto it = missing.find(r.ccMode); it != missing.end())
              {
                  throw r.in.Error("CC_MODE " + std::to_string(r.ccMode) + " is " + it->second +
-                                  ", which drp does not have yet (drp has 1, DCQCN, and 8, "
-                                  "DCTCP)");
+                                  ", which drp does not have yet (drp has 1, DCQCN, 7, TIMELY, "
+                                  "and 8, DCTCP)");
              }
-             if (r.ccMode != 1 && r.ccMode != 8)
+             static const std::map<uint32_t, std::string> schemes{{1, "dcqcn"},
+                                                                  {7, "timely"},
+                                                                  {8, "dctcp"}};
+             auto scheme = schemes.find(r.ccMode);
+             if (scheme == schemes.end())
              {
                  throw r.in.Error("CC_MODE " + std::to_string(r.ccMode) +
                                   " is no scheme of HPCC's simulator that drp has (1: DCQCN, "
-                                  "8: DCTCP)");
+                                  "7: TIMELY, 8: DCTCP)");
              }
-             r.config.cc = r.ccMode == 1 ? "dcqcn" : "dctcp";
+             r.config.cc = scheme->second;
              r.Map("cc = " + r.config.cc);
          }},
         {"FCT_OUTPUT_FILE", FileKey(&FabricScenario::Config::fctFile, "fctFile")},
@@ -468,6 +506,10 @@ HpccConfig::Read(const std::string& path)
     {
         r.notes.push_back("CC_MODE 8: HPCC's DCTCP paces a rate (DCTCP_RATE_AI); drp's is the "
                           "window scheme of the DCTCP paper");
+    }
+    if (config.cc == "timely")
+    {
+        MapTimely(r, mappingOf);
     }
     // L2_ACK_INTERVAL is in bytes: an acknowledgement per that many in-order bytes.
     if (r.ackInterval > config.payload)

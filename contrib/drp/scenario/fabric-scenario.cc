@@ -16,6 +16,7 @@
 #include "ns3/drp-dctcp.h"
 #include "ns3/drp-header.h"
 #include "ns3/drp-ideal-fct.h"
+#include "ns3/drp-timely.h"
 #include "ns3/drp-transport.h"
 #include "ns3/ecn-marking-queue.h"
 #include "ns3/enum.h"
@@ -995,10 +996,10 @@ FabricScenario::Config::Validate() const
                 ") and the senders and victims together at most hosts - 1");
         }
     }
-    drp::RequireOneOf("cc", cc, {"none", "dcqcn", "dctcp"});
+    drp::RequireOneOf("cc", cc, GetCongestionControls());
     RefuseScenarioAttributes(defaults);
     drp::CheckAttributeDefaults(defaults);
-    if (cc != "none" && !ecn)
+    if (ReactsToEcn(cc) && !ecn)
     {
         throw std::invalid_argument("cc = " + cc +
                                     " reacts to ECN marks: it needs ecn = true (switch queues "
@@ -1394,8 +1395,9 @@ FabricScenario::Config::AddToCommandLine(CommandLine& cmd, drp::StrictOptions& s
         "in place of ecnMin, ecnMax and ecnPmax, as HPCC's KMIN_MAP, KMAX_MAP, PMAX_MAP",
         ecnByRate);
     cmd.AddValue("cc",
-                 "the RNICs' congestion control: none, dcqcn (rate, on CNPs) or dctcp (window, "
-                 "every CE mark echoed); dcqcn and dctcp need ecn",
+                 "the RNICs' congestion control: none, dcqcn (rate, on CNPs), dctcp (window, "
+                 "every CE mark echoed) or timely (rate, on RTT gradients); dcqcn and dctcp "
+                 "need ecn",
                  cc);
     cmd.AddValue("rates", "record every change of a transfer's pacing rate", rates);
     strict.AddValue(cmd, "seed", "ns-3 RNG seed", seed);
@@ -1778,6 +1780,19 @@ FabricScenario::Result::Count(DrpTransferRecord::Status status) const
     });
 }
 
+const std::vector<std::string>&
+FabricScenario::GetCongestionControls()
+{
+    static const std::vector<std::string> names{"none", "dcqcn", "dctcp", "timely"};
+    return names;
+}
+
+bool
+FabricScenario::ReactsToEcn(const std::string& cc)
+{
+    return cc == "dcqcn" || cc == "dctcp"; // TIMELY reacts to delay alone
+}
+
 void
 FabricScenario::RefuseScenarioAttributes(const std::map<std::string, std::string>& defaults,
                                          bool options)
@@ -1939,6 +1954,10 @@ FabricScenario::RunValidated(const Config& config)
     {
         rnic.SetTransportAttribute("CongestionControl", TypeIdValue(DrpDctcp::GetTypeId()));
         rnic.SetTransportAttribute("CnpInterval", TimeValue(Seconds(0))); // an echo per mark
+    }
+    else if (config.cc == "timely")
+    {
+        rnic.SetTransportAttribute("CongestionControl", TypeIdValue(DrpTimely::GetTypeId()));
     }
     std::unique_ptr<FabricHelper> fabric =
         BuildFabric(config, topologyFile ? &*topologyFile : nullptr, rnic, links);

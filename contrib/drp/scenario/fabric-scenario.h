@@ -88,8 +88,9 @@ class FabricScenario
         /// of ecnMin, ecnMax and ecnPmax, as HPCC's KMIN_MAP, KMAX_MAP and PMAX_MAP give them
         /// (every switch port's rate must be listed; empty: ecnMin, ecnMax, ecnPmax everywhere)
         std::string ecnByRate;
-        /// the RNICs' congestion control: none, dcqcn (DrpDcqcn) or dctcp (DrpDctcp, with
-        /// CnpInterval 0: every CE mark echoed); dcqcn and dctcp need ecn
+        /// the RNICs' congestion control (GetCongestionControls()): none, dcqcn (DrpDcqcn),
+        /// dctcp (DrpDctcp, with CnpInterval 0: every CE mark echoed) or timely (DrpTimely,
+        /// RTT gradients); dcqcn and dctcp need ecn (ReactsToEcn())
         std::string cc{"none"};
         /// record every change of a transfer's pacing rate (Result::rates)
         bool rates{false};
@@ -410,6 +411,13 @@ class FabricScenario
      */
     static void RefuseScenarioAttributes(const std::map<std::string, std::string>& defaults,
                                          bool options = false);
+    /// \return the names Config::cc takes: none, dcqcn, dctcp, timely
+    static const std::vector<std::string>& GetCongestionControls();
+    /**
+     * \param cc one of GetCongestionControls()
+     * \return true if the scheme reacts to ECN marks (it needs Config::ecn)
+     */
+    static bool ReactsToEcn(const std::string& cc);
 
     /**
      * Slowdown by flow size, as the field reports it (HPCC's

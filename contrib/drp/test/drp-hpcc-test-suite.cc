@@ -718,18 +718,31 @@ class DrpHpccConfigTestCase : public TestCase
         hpccMode.replace(hpccMode.find("CC_MODE 1"), 9, "CC_MODE 3");
         NS_TEST_EXPECT_MSG_EQ(Refusal(hpccMode),
                               "10: CC_MODE 3 is HPCC, which drp does not have yet (drp has 1, "
-                              "DCQCN, and 8, DCTCP)",
+                              "DCQCN, 7, TIMELY, and 8, DCTCP)",
                               "HPCC, named");
-        hpccMode.replace(hpccMode.find("CC_MODE 3"), 9, "CC_MODE 7");
-        NS_TEST_EXPECT_MSG_EQ(Refusal(hpccMode),
-                              "10: CC_MODE 7 is TIMELY, which drp does not have yet (drp has 1, "
-                              "DCQCN, and 8, DCTCP)",
-                              "TIMELY, named");
-        hpccMode.replace(hpccMode.find("CC_MODE 7"), 9, "CC_MODE 2");
+        hpccMode.replace(hpccMode.find("CC_MODE 3"), 9, "CC_MODE 2");
         NS_TEST_EXPECT_MSG_EQ(Refusal(hpccMode),
                               "10: CC_MODE 2 is no scheme of HPCC's simulator that drp has (1: "
-                              "DCQCN, 8: DCTCP)",
+                              "DCQCN, 7: TIMELY, 8: DCTCP)",
                               "an unknown scheme");
+        // TIMELY: RATE_AI is its step and MIN_RATE its floor, absolute.
+        std::string timelyMode = Config("");
+        timelyMode.replace(timelyMode.find("CC_MODE 1"), 9, "CC_MODE 7");
+        WriteFile(path, timelyMode);
+        const HpccConfig timely = HpccConfig::Read(path);
+        const FabricScenario::Config& t = timely.GetFabricConfig();
+        NS_TEST_EXPECT_MSG_EQ(t.cc, "timely", "CC_MODE 7");
+        NS_TEST_EXPECT_MSG_EQ(t.defaults.at("ns3::DrpTimely::AdditiveStep"), "5Mbps", "RATE_AI");
+        NS_TEST_EXPECT_MSG_EQ(t.defaults.at("ns3::DrpTimely::MinRate"), "1Gbps", "MIN_RATE");
+        NS_TEST_EXPECT_MSG_EQ(t.defaults.at("ns3::DrpTimely::ReferenceRate"), "0bps", "absolute");
+        std::string timelyNotes;
+        for (const auto& note : timely.GetNotes())
+        {
+            timelyNotes += note.substr(0, note.find(':')) + ";";
+        }
+        NS_TEST_EXPECT_MSG_NE(timelyNotes.find("RATE_HAI (line 17);CC_MODE 7;"),
+                              std::string::npos,
+                              "the hyper step and the update interval noted: " << timelyNotes);
         NS_TEST_EXPECT_MSG_EQ(Refusal(Config("ENABLE_PFC 1\n")),
                               "25: unknown key \"ENABLE_PFC\" (HPCC's simulator would read its "
                               "value as the next key)",

@@ -47,6 +47,11 @@ DrpSender::SetCongestionControl(Ptr<DrpCongestionOps> cc,
                                 Callback<void, DataRate> applyRate)
 {
     m_cc = cc;
+    m_ccSamples = cc && cc->NeedsRttSamples();
+    if (m_ccSamples && m_sentAt.empty())
+    {
+        m_sentAt.assign(std::max<uint32_t>(m_config.window, 1), Time::Max());
+    }
     m_lineRate = lineRate;
     m_frameBytes = frameBytes;
     m_applyRate = applyRate;
@@ -170,6 +175,12 @@ DrpSender::GetTimerWait() const
     return std::max(wait, m_config.minWait);
 }
 
+bool
+DrpSender::IsTimingFrames() const
+{
+    return !m_sentAt.empty();
+}
+
 Time&
 DrpSender::SentAt(uint32_t sn)
 {
@@ -193,12 +204,18 @@ DrpSender::TakeSample(uint32_t ackn)
         return; // Karn: it was sent again (or its departure was not seen)
     }
     m_config.rtt->Sample(Simulator::Now() - sent);
-    if (m_cc)
-    {
-        m_cc->OnRttSample(Simulator::Now() - sent);
-    }
     m_sampleFrom = m_next;
     m_backoff = 1; // Karn's algorithm: a valid sample ends the backoff
+}
+
+void
+DrpSender::GiveSample(uint32_t ackn)
+{
+    const Time sent = SentAt(ackn - 1);
+    if (sent != Time::Min() && sent != Time::Max())
+    {
+        m_cc->OnRttSample(Simulator::Now() - sent); // Karn: none from a frame sent again
+    }
 }
 
 void
@@ -228,7 +245,7 @@ DrpSender::Pump()
     while (!m_stopped && m_next < m_total && m_next < m_una + m_window && m_next < m_sendLimit)
     {
         const uint32_t sn = m_next++;
-        if (m_config.rtt)
+        if (IsTimingFrames())
         {
             SentAt(sn) = Time::Max(); // its first transmission: timed from its departure
         }
@@ -260,7 +277,7 @@ DrpSender::Retransmit(uint32_t sn)
         return true; // a copy still waits to leave: that one is the retransmission
     }
     ++m_retransmissions;
-    if (m_config.rtt)
+    if (IsTimingFrames())
     {
         SentAt(sn) = Time::Min(); // Karn: no sample from it
     }
@@ -303,7 +320,7 @@ DrpSender::OnSent(uint32_t sn)
         m_cc->SetSequence(m_una, m_next);
         m_cc->OnSent(m_frameBytes);
     }
-    if (m_config.rtt && sn >= m_una && sn < m_next && SentAt(sn) == Time::Max())
+    if (IsTimingFrames() && sn >= m_una && sn < m_next && SentAt(sn) == Time::Max())
     {
         SentAt(sn) = Simulator::Now(); // its first departure
     }
@@ -335,6 +352,10 @@ DrpSender::OnAck(uint32_t ackn, bool congestion)
         m_inAck = true;
         m_cc->SetSequence(std::max(ackn, m_una), m_next);
         m_cc->OnAck(ackn > m_una ? ackn - m_una : 0, congestion);
+        if (m_ccSamples && ackn > m_una)
+        {
+            GiveSample(ackn);
+        }
         m_inAck = false;
     }
     if (ackn > m_una)

@@ -72,7 +72,10 @@ class DrpCongestionOps;
  * Congestion control (optional, SetCongestionControl(); the published
  * protocol has none): the sender feeds the transfer's DrpCongestionOps its
  * events (Start, each departure with its bytes, each acknowledgement with
- * the frames it newly acknowledged and its CNP flag, each RTT sample) and
+ * the frames it newly acknowledged and its CNP flag, and, for a scheme that
+ * asks (TIMELY), a round-trip sample per acknowledgement that advances: the
+ * sender then notes each frame's first departure, as in Adaptive mode, and
+ * the sample runs from the newest frame the ACK covers, Karn's rule) and
  * sends at most min(its window, the configured window) frames in flight;
  * its rate goes to the owner's callback. Without it nothing of this runs.
  */
@@ -199,6 +202,14 @@ class DrpSender
      */
     void TakeSample(uint32_t ackn);
     /**
+     * Congestion control that asks for them: a round-trip sample from the
+     * newest frame \p ackn covers, if it was sent once.
+     * \param ackn a cumulative acknowledgement that advances
+     */
+    void GiveSample(uint32_t ackn);
+    /// \return true if the departure of each frame in flight is noted (adaptive timeout, TIMELY)
+    bool IsTimingFrames() const;
+    /**
      * \param sn a frame in flight
      * \return its first departure (Time::Max(): not yet; Time::Min(): sent again)
      */
@@ -227,7 +238,7 @@ class DrpSender
     EventId m_timer;                      //!< retransmission timer event
     Time m_deadline;                      //!< when the timer expires
     Time m_pausedAtArm;                   //!< pausedTime() when the deadline was last set
-    std::vector<Time> m_sentAt;           //!< adaptive: first departure of each frame in flight
+    std::vector<Time> m_sentAt;           //!< first departure of each frame in flight (if timed)
     uint32_t m_sampleFrom{0};             //!< adaptive: the next sample from this frame on
     uint32_t m_window;                    //!< frames in flight at most now
     Ptr<DrpCongestionOps> m_cc;           //!< congestion control (null: none)
@@ -235,6 +246,7 @@ class DrpSender
     uint32_t m_frameBytes{0};             //!< congestion control: bytes per departure
     Callback<void, DataRate> m_applyRate; //!< congestion control: paces the flow
     bool m_inAck{false};                  //!< congestion control: inside OnAck()
+    bool m_ccSamples{false};              //!< congestion control: a sample per ACK
 };
 
 } // namespace ns3

@@ -262,7 +262,8 @@ DrpTransport::GetTypeId()
                           MakeTimeChecker())
             .AddAttribute("CongestionControl",
                           "Rate control of each transfer's data sender: a DrpCongestionOps "
-                          "subclass (ns3::DrpDcqcn, ns3::DrpDctcp), forked per transfer; the "
+                          "subclass (ns3::DrpDcqcn, ns3::DrpDctcp, ns3::DrpTimely), forked per "
+                          "transfer; the "
                           "base class ns3::DrpCongestionOps is none (the published protocol).",
                           TypeIdValue(DrpCongestionOps::GetTypeId()),
                           MakeTypeIdAccessor(&DrpTransport::SetCongestionControl,
@@ -1079,7 +1080,7 @@ DrpTransport::SetCongestionControl(TypeId type)
     {
         throw std::invalid_argument("DrpTransport::CongestionControl = " + type.GetName() +
                                     " is not a DrpCongestionOps (ns3::DrpCongestionOps, "
-                                    "ns3::DrpDcqcn, ns3::DrpDctcp)");
+                                    "ns3::DrpDcqcn, ns3::DrpDctcp, ns3::DrpTimely)");
     }
     m_congestionControl = type;
     m_congestionActive = type != base;

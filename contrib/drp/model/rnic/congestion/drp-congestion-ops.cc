@@ -100,6 +100,12 @@ DrpCongestionOps::OnRttSample(Time /* rtt */)
 {
 }
 
+bool
+DrpCongestionOps::NeedsRttSamples() const
+{
+    return false;
+}
+
 void
 DrpCongestionOps::SetSequence(uint32_t una, uint32_t next)
 {

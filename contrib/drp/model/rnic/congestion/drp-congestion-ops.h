@@ -37,8 +37,10 @@ namespace ns3
  * * OnAck(): an acknowledgement arrived, with the frames it newly
  *   acknowledged (0 for a repeat) and whether it carried a congestion
  *   notification (CNP; with CnpInterval 0 it is the echo of every CE mark);
- * * OnRttSample(): a round-trip sample, when the sender takes one (Adaptive
- *   timeout mode: once per round trip, Karn's rule, see DrpSender);
+ * * OnRttSample(): a round-trip sample per acknowledgement that advances,
+ *   from the newest frame it acknowledges (Karn's rule: none from a frame
+ *   sent again), given only to a scheme whose NeedsRttSamples() is true
+ *   (the sender then times every frame; see DrpSender);
  * * timers of its own (Simulator events), removed by Stop().
  *
  * Outputs: GetRate() (the pacing rate; 0 is the line rate, unpaced) and
@@ -48,17 +50,12 @@ namespace ns3
  * applies the window at once and the rate through
  * DrpTransport::SetFlowRate() (traced as the transport's "Rate").
  *
- * What later schemes would need:
- * * TIMELY (Mittal et al., SIGCOMM 2015) is rate-based on RTT gradients:
- *   it needs an RTT sample per ACK (or per burst). OnRttSample() is the
- *   hook; today the sender gives one sample per round trip and only with an
- *   RTT estimator (Adaptive timeout): TIMELY would need the sender to time
- *   every frame (its departure is already noted per frame in flight).
- * * HPCC (Li et al., SIGCOMM 2019) needs per-hop in-band telemetry echoed
- *   in ACKs (each hop's queue length, transmitted bytes, timestamp and line
- *   rate): switches that stamp data frames, a DRP header extension that
- *   carries the stamps, the receiver copying them into its ACK, and an
- *   OnAck() that passes them in. None of that exists.
+ * What a later scheme would need: HPCC (Li et al., SIGCOMM 2019) needs
+ * per-hop in-band telemetry echoed in ACKs (each hop's queue length,
+ * transmitted bytes, timestamp and line rate): switches that stamp data
+ * frames, a DRP header extension that carries the stamps, the receiver
+ * copying them into its ACK, and an OnAck() that passes them in. None of
+ * that exists.
  */
 class DrpCongestionOps : public Object
 {
@@ -97,8 +94,10 @@ class DrpCongestionOps : public Object
      * \param congestion the ACK carried a congestion notification (CNP)
      */
     virtual void OnAck(uint32_t acked, bool congestion);
-    /// \param rtt a round-trip sample
+    /// \param rtt a round-trip sample (only if NeedsRttSamples())
     virtual void OnRttSample(Time rtt);
+    /// \return true if the scheme takes a round-trip sample per acknowledgement (TIMELY)
+    virtual bool NeedsRttSamples() const;
     /**
      * The sender's sequence state, set by the sender before each OnSent()
      * and OnAck() (what schemes that act once per window of data need).
