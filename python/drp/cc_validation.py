@@ -21,6 +21,13 @@ no results store) and sets them beside what the scheme's papers predict:
   their history (TIMELY has no unique fixed point, "ECN or Delay",
   CoNEXT 2016, section 4).
 
+* ``hpcc-queues``: HPCC beside DCQCN on a 100 Gb/s star, the HPCC paper's
+  line rate: a second flow joining a running one 1 ms later, and eight
+  flows starting together into one receiver. Each run's queue at the
+  receiver's port (mean, 99th percentile, peak), utilisation while flows
+  are backlogged, the flows' mean rates and Jain's index over the settled
+  part, and the joiner's time to its fair share.
+
 Outputs per target, in the output folder: ``<name>.csv`` and ``<name>.md``
 (the table), and ``<name>.png`` and ``<name>.pdf`` (the figure).
 """
@@ -43,6 +50,8 @@ CC_VALIDATION_FIGURES = {
     "dcqcn-fluid": "2 and 10 DCQCN flows on one 40 Gb/s port beside DCQCN's fluid model",
     "timely-fixed-points": "2 TIMELY flows on one 10 Gb/s port: the split depends on the "
     "start, in drp and in TIMELY's fluid model",
+    "hpcc-queues": "HPCC beside DCQCN at 100 Gb/s: a joining flow and an 8:1 incast, queues, "
+    "utilisation and shares",
 }
 
 #: The flow counts of ``dcqcn-fluid`` (the DCQCN paper's section 5 shows 2 and 10).
@@ -302,6 +311,120 @@ def make_timely_fixed_points(out: pathlib.Path, workers=None) -> tuple[pd.DataFr
     return table, note
 
 
+#: The line rate of ``hpcc-queues``, bit/s: the HPCC paper's NICs.
+HPCC_LINE_RATE = 100e9
+
+#: How long ``hpcc-queues`` looks, when its joiner joins, and the settled part.
+HPCC_SPAN = 0.01
+HPCC_JOIN = 1e-3
+HPCC_SETTLED = (3e-3, 9e-3)
+
+#: The runs of ``hpcc-queues``: name -> (flows, stagger).
+HPCC_CASES = {"join": (2, HPCC_JOIN), "incast 8:1": (8, 0.0)}
+
+#: The schemes of ``hpcc-queues``: HPCC (no ECN), and DCQCN with the ECN
+#: thresholds of HPCC's simulator at 100 Gb/s (Kmin 400 KB, Kmax 1600 KB,
+#: Pmax 0.2, its mix/config.txt).
+HPCC_SCHEMES: dict[str, dict[str, Any]] = {
+    "hpcc": {"cc": "hpcc"},
+    "dcqcn": {"cc": "dcqcn", "ecn": True, "ecn_min": "400KB", "ecn_max": "1600KB",
+              "ecn_pmax": 0.2},
+}
+
+#: Every run of ``hpcc-queues``: a star at 100 Gb/s, flows that outlast the
+#: span, a window that does not bound the rate, an 8 MB queue, instant
+#: registration.
+HPCC_RUN: dict[str, Any] = {
+    "host_rate": int(HPCC_LINE_RATE),
+    "window": 1024,
+    "queue": "8MB",
+    "timeout_mode": "adaptive",
+    "method": "traditional",
+    "flow_rate_interval": "100us",
+    "queue_interval": "1us",
+    "defaults": FLUID_RUN["defaults"],
+}
+
+
+def hpcc_params(scheme: str, case: str) -> dict[str, Any]:
+    """Return the run of ``hpcc-queues`` for a scheme and a case."""
+    flows, stagger = HPCC_CASES[case]
+    share = HPCC_LINE_RATE / 8 * HPCC_SPAN / flows
+    return {**HPCC_RUN, **HPCC_SCHEMES[scheme], "hosts": flows + 1, "degree": flows,
+            "bytes": int(share * 2), "stagger": stagger}
+
+
+def hpcc_row(result, scheme: str, case: str) -> dict[str, Any]:
+    """Return one row of ``hpcc-queues``."""
+    low, high = HPCC_SETTLED
+    table = result.flow_rate_table()
+    rates = table[(table.index >= low) & (table.index < high)].mean().to_numpy()
+    q = port_samples(result, 0, 0)
+    busy = q[(q["time_s"] >= 0) & (q["time_s"] < HPCC_SPAN)]["bytes"]
+    settled = q[(q["time_s"] >= low) & (q["time_s"] < high)]["bytes"]
+    flows = HPCC_CASES[case][0]
+    joined = ""
+    if case == "join":
+        joiner = table.iloc[:, 1]
+        fair = HPCC_LINE_RATE / flows
+        reached = joiner[(joiner.index >= HPCC_JOIN) & ((joiner - fair).abs() <= 0.1 * fair)]
+        joined = f"{(reached.index[0] - HPCC_JOIN) * 1e3:.1f}" if len(reached) else "never"
+    return {
+        "scheme": scheme,
+        "case": case,
+        "queue_kb_mean": settled.mean() / 1e3,
+        "queue_kb_p99": settled.quantile(0.99) / 1e3,
+        "queue_kb_peak": busy.max() / 1e3,
+        "utilization": rates.sum() / HPCC_LINE_RATE,
+        "rate_gbps_min": rates.min() / 1e9,
+        "rate_gbps_max": rates.max() / 1e9,
+        "jain": jain(rates),
+        "joiner_within_10pct_ms": joined,
+        "drops": int(result.counters["drops"]),
+    }
+
+
+def plot_hpcc(results, keys, out: pathlib.Path, name: str) -> None:
+    """Plot ``hpcc-queues`` (rates and queue of each run) into out/<name>.png and .pdf."""
+    import matplotlib.pyplot as plt
+
+    cases = list(HPCC_CASES)
+    fig, axes = plt.subplots(2, len(cases) * len(HPCC_SCHEMES), figsize=(18, 6), squeeze=False)
+    for col, ((scheme, case), result) in enumerate(zip(keys, results)):
+        table = result.flow_rate_table()
+        top, bottom = axes[0][col], axes[1][col]
+        for transfer in table.columns:
+            top.plot(table.index * 1e3, table[transfer] / 1e9, lw=0.8)
+        top.set_title(f"{scheme}, {case}")
+        top.set_xlim(0, HPCC_SPAN * 1e3)
+        top.set_ylim(0, HPCC_LINE_RATE / 1e9 * 1.05)
+        top.set_ylabel("sending rate (Gb/s, 100 us bins)")
+        q = port_samples(result, 0, 0)
+        q = q[q["time_s"] < HPCC_SPAN]
+        bottom.plot(q["time_s"] * 1e3, q["bytes"] / 1e3, lw=0.6)
+        bottom.set_yscale("symlog", linthresh=10)
+        bottom.set_xlabel("time (ms)")
+        bottom.set_ylabel("queue at the receiver's port (KB)")
+    save_png_and_pdf(fig, out, name)
+
+
+def make_hpcc_queues(out: pathlib.Path, workers=None) -> tuple[pd.DataFrame, str]:
+    """Run ``hpcc-queues``; return its table and note."""
+    keys = [(scheme, case) for case in HPCC_CASES for scheme in HPCC_SCHEMES]
+    results = run_all([hpcc_params(s, c) for s, c in keys], workers)
+    table = pd.DataFrame([hpcc_row(r, s, c) for r, (s, c) in zip(results, keys)])
+    plot_hpcc(results, keys, out, "hpcc-queues")
+    note = (
+        "A star at 100 Gb/s: a flow joining another 1 ms later, and eight flows starting "
+        "together, into one receiver; HPCC (eta 0.95, MaxStage 5, R_AI 40 Mb/s at 100 Gb/s, "
+        "T learned) and DCQCN (HPCC's simulator's ECN thresholds at 100 Gb/s). Queue at the "
+        "receiver's port sampled every 1 us (mean and 99th percentile over 3 to 9 ms, peak "
+        "over 0 to 10 ms); each flow's rate per 100 us, means over 3 to 9 ms; the joiner's "
+        "first 100 us bin within 10 % of the fair share."
+    )
+    return table, note
+
+
 def make_cc_validation_figure(name: str, out: pathlib.Path, workers=None) -> pd.DataFrame:
     """Run validation target ``name``, write its table and figure to ``out``; return the table."""
     out.mkdir(parents=True, exist_ok=True)
@@ -323,6 +446,8 @@ def make_cc_validation_figure(name: str, out: pathlib.Path, workers=None) -> pd.
         )
     elif name == "timely-fixed-points":
         table, note = make_timely_fixed_points(out, workers)
+    elif name == "hpcc-queues":
+        table, note = make_hpcc_queues(out, workers)
     else:
         valid = ", ".join(CC_VALIDATION_FIGURES)
         raise ValueError(f"figure = {name!r} is not a cc-validation figure; valid: {valid}")

@@ -504,7 +504,8 @@ def run_fabric(
     ECN-capable and answer marks with CNPs), ecn_min and ecn_max (Kmin and
     Kmax, QueueSizes in one unit), ecn_pmax (Pmax, 0 to 1), ecn_marking ("red",
     the default, or "step": every frame above ecn_min marked, DCTCP's K), cc (the RNICs'
-    congestion control: "none", "dcqcn", "dctcp" or "timely"; dcqcn and dctcp need ecn),
+    congestion control: "none", "dcqcn", "dctcp", "timely" or "hpcc"; dcqcn and dctcp
+    need ecn),
     rates (record every pacing-rate change: FabricRunResult.rates), seed, run, jitter
     (incast: each sender starts at an offset drawn uniformly from [0,
     jitter]; seconds or a string such as "20us"), ecmp_seed (every switch's

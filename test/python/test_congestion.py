@@ -149,3 +149,16 @@ def test_the_campaign_store_keeps_flow_rates(tmp_path):
     # A run without flow_rate_interval keeps its identity of before and stores none.
     campaign.run({"hosts": 3, "degree": 2, "bytes": 262144}, repetitions=1)
     assert len(campaign.flow_rates_dataframe({"hosts": 3, "degree": 2, "bytes": 262144})) == 0
+
+
+def test_run_fabric_accepts_hpcc_and_its_queues_stay_small():
+    r = drp.run_fabric(
+        hosts=3, degree=2, bytes=2_000_000, host_rate="40Gbps", cc="hpcc", window=1024,
+        queue="8MB", rates=True, queue_interval="1us",
+    )
+    assert r.params["cc"] == "hpcc" and not r.params["ecn"]
+    assert r.summary["successes"] == 2 and r.counters["drops"] == 0
+    assert len(r.rates) > 0
+    assert r.queues["bytes"].max() < 100_000
+    with pytest.raises(ValueError, match="valid port rates: 1Gbps, 10Gbps"):
+        drp.run_fabric(hosts=3, host_rate="2500Mbps", cc="hpcc")

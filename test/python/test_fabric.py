@@ -424,9 +424,9 @@ def test_congestion_control():
     assert list(rates["time_s"]) == sorted(rates["time_s"])
     with pytest.raises(ValueError, match="needs ecn"):
         drp.run_fabric(hosts=5, cc="dctcp")
-    valid = 'cc = "hpcc" is not valid; valid: none, dcqcn, dctcp, timely'
+    valid = 'cc = "swift" is not valid; valid: none, dcqcn, dctcp, timely, hpcc'
     with pytest.raises(ValueError, match=valid):
-        drp.run_fabric(hosts=5, ecn=True, cc="hpcc")
+        drp.run_fabric(hosts=5, ecn=True, cc="swift")
 
 
 #: A 8:1 incast of 256 KiB writes, lossless (a 400 kB buffer and 64 frames in

@@ -270,13 +270,20 @@ def test_drp_hpcc_config_runs_their_config_and_names_what_it_does_not_follow(tmp
     last, ports = read_qlen(tmp_path / "qlen_dctcp.txt")
     assert last > 0 and len(ports) == TORS * (PER_TOR + SPINES) + SPINES * TORS
 
-    (tmp_path / "config.txt").write_text(CONFIG.format(mode=3))
+    (tmp_path / "config.txt").write_text(CONFIG.format(mode=10))
     result = drp_hpcc_config("config.txt", cwd=tmp_path)
     assert result.returncode == 1
     assert (
-        "error: config.txt:15: CC_MODE 3 is HPCC, which drp does not have yet (drp has 1, "
-        "DCQCN, 7, TIMELY, and 8, DCTCP)" in result.stderr
+        "error: config.txt:15: CC_MODE 10 is HPCC-PINT, which drp does not have yet (drp has "
+        "1, DCQCN, 3, HPCC, 7, TIMELY, and 8, DCTCP)" in result.stderr
     )
+
+    (tmp_path / "config.txt").write_text(CONFIG.format(mode=3))
+    result = drp_hpcc_config("config.txt", "--show", cwd=tmp_path)
+    assert result.returncode == 0, result.stderr
+    assert "cc = hpcc" in result.stdout
+    assert "ns3::DrpHpcc::RateAi = 10Mbps" in result.stdout
+    assert len(read_fct(tmp_path / "fct_dctcp.txt")) == len(flows)
 
 
 def test_hpcc_config_gives_run_fabric_its_parameters(tmp_path, monkeypatch):

@@ -77,4 +77,5 @@ def test_run_fabric_accepts_timely_without_ecn():
     assert r.summary["successes"] == 2
     assert len(r.rates) > 0
     with pytest.raises(ValueError, match="timely"):
-        drp.run_fabric(hosts=3, cc="hpcc")
+        drp.run_fabric(hosts=3, cc="swift")
+

@@ -90,6 +90,8 @@ def expected_info(header):
         parts.append(ECN_NAMES[status >> 6])
     if status & STATUS_CNP:
         parts.append("cnp")
+    if status & STATUS_INT:
+        parts.append("int")
     return " ".join(parts)
 
 
@@ -327,3 +329,57 @@ def test_marked_frames_and_congestion_notifications_decode(ecn_captures, home):
             if struct.unpack(">H", frame[12:14])[0] == 0x01FF:
                 assert row["_ws.col.Info"] == expected_info(frame[14:46]), pcap.name
     assert seen["ect0"] > 0 and seen["ce"] > 0 and seen["cnp"] > 0, seen
+
+
+STATUS_INT = 0x02
+INT_RATES_GBPS = (1, 10, 25, 40, 50, 100, 200, 400)
+
+
+@pytest.fixture(scope="module")
+def hpcc_captures(tmp_path_factory):
+    """Every RNIC's and switch port's capture of a 40 Gb/s incast with cc=hpcc (INT)."""
+    program = BUILD / "examples" / "rnic-fabric"
+    if not program.exists():
+        pytest.skip("examples not built")
+    folder = tmp_path_factory.mktemp("capture-hpcc")
+    done = subprocess.run([str(program), "--hosts=3", "--degree=2", "--bytes=100000",
+                           "--hostRate=40Gbps", "--cc=hpcc", "--window=64", "--pcap=hpcc"],
+                          cwd=folder, capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    return sorted(folder.glob("hpcc-*.pcap"))
+
+
+def first_hop(frame):
+    """(NHOP, rate Gb/s, time ns, bytes sent, queue bytes) of a DRP frame's INT extension."""
+    (word,) = struct.unpack(">Q", frame[48:56])
+    return (frame[46], INT_RATES_GBPS[word >> 61], (word >> 37) & 0xFFFFFF,
+            ((word >> 17) & 0xFFFFF) * 128, (word & 0x1FFFF) * 80)
+
+
+def test_in_band_telemetry_decodes_as_the_bytes_say(hpcc_captures, home):
+    """HPCC's INT extension: every hop's fields as the bytes say, no expert error."""
+    hops = {0: 0, 1: 0}
+    for pcap in hpcc_captures:
+        frames = [f for f in read_pcap(pcap)
+                  if struct.unpack(">H", f[12:14])[0] == 0x01FF and f[15] & STATUS_INT]
+        if not frames:
+            continue
+        summary = tshark(home, pcap, "-q", "-z", "expert", check_fcs=True)
+        assert "Errors" not in summary and "Warns" not in summary, summary
+        fields = ["drp.int.nhop", "drp.int.rate", "drp.int.time", "drp.int.bytes",
+                  "drp.int.qlen"]
+        args = ["-Y", "drp.status.int == 1", "-T", "fields", "-E", "separator=\t",
+                "-E", "occurrence=f"]
+        for field in fields:
+            args += ["-e", field]
+        rows = tshark(home, pcap, *args).splitlines()
+        assert len(rows) == len(frames), pcap.name
+        for frame, row in zip(frames, rows):
+            nhop, rate, time, sent, queue = first_hop(frame)
+            cells = row.split("\t")
+            assert int(cells[0]) == nhop
+            hops[nhop] = hops.get(nhop, 0) + 1
+            if nhop:
+                assert [int(c) for c in cells[1:]] == [rate, time, sent, queue], pcap.name
+                assert rate == 40
+    assert hops[0] > 0 and hops[1] > 0, hops

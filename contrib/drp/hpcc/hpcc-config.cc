@@ -166,12 +166,87 @@ MapTimely(Reading& r, const std::function<HpccConfig::Mapping&(const std::string
                       "simulator updates once per round trip");
 }
 
+/**
+ * \param max the largest valid value
+ * \return a handler that reads a number of HPCC's rate control (CC_MODE 3),
+ *         kept until the end of the file, when the scheme is known
+ */
+Handler
+HpccKey(double max)
+{
+    return [max](Reading& r) {
+        std::ostringstream os;
+        os << r.Number(0, max);
+        r.given[r.mapping->key] = os.str();
+    };
+}
+
+/**
+ * CC_MODE 3: HPCC's keys to DrpHpcc's attributes; RATE_AI and MIN_RATE, read
+ * into DCQCN's attributes, are HPCC's step and floor (absolute). With
+ * another scheme, HPCC's keys are noted as having no effect.
+ * \param r the reading, at the end of the file
+ * \param mappingOf the mapping of a key that was given
+ */
+void
+MapHpcc(Reading& r, const std::function<HpccConfig::Mapping&(const std::string&)>& mappingOf)
+{
+    FabricScenario::Config& config = r.config;
+    static const std::vector<std::pair<std::string, std::string>> keys{
+        {"U_TARGET", "ns3::DrpHpcc::TargetUtilization"},
+        {"MI_THRESH", "ns3::DrpHpcc::MaxStage"},
+        {"FAST_REACT", "ns3::DrpHpcc::FastReact"}};
+    for (const auto& [key, attribute] : keys)
+    {
+        if (r.given.count(key) == 0)
+        {
+            continue;
+        }
+        HpccConfig::Mapping& m = mappingOf(key);
+        if (config.cc != "hpcc")
+        {
+            r.notes.push_back(key + " (line " + std::to_string(m.line) +
+                              "): a parameter of HPCC (CC_MODE 3): no effect with CC_MODE " +
+                              std::to_string(r.ccMode));
+            continue;
+        }
+        std::string value = r.given[key];
+        if (key == "FAST_REACT")
+        {
+            value = value == "0" ? "false" : "true";
+        }
+        config.defaults[attribute] = value;
+        m.drp = attribute + " = " + value;
+    }
+    if (config.cc != "hpcc")
+    {
+        return;
+    }
+    config.defaults["ns3::DrpHpcc::ReferenceRate"] = "0bps"; // HPCC's rates are absolute
+    config.defaults["ns3::DrpHpcc::MinRate"] = config.defaults["ns3::DrpDcqcn::MinRate"];
+    if (r.given.count("MIN_RATE") != 0)
+    {
+        mappingOf("MIN_RATE").drp =
+            "ns3::DrpHpcc::MinRate = " + config.defaults["ns3::DrpHpcc::MinRate"];
+    }
+    if (r.given.count("RATE_AI") != 0)
+    {
+        config.defaults["ns3::DrpHpcc::RateAi"] = config.defaults["ns3::DrpDcqcn::RateAi"];
+        mappingOf("RATE_AI").drp =
+            "ns3::DrpHpcc::RateAi = " + config.defaults["ns3::DrpHpcc::RateAi"];
+    }
+    r.notes.push_back("CC_MODE 3: drp's HPCC learns each flow's base RTT T from its own "
+                      "round trips; HPCC's simulator computes it from the topology");
+}
+
 /// \return every key HPCC's third.cc reads, with its handler
 const std::map<std::string, Handler>&
 Handlers()
 {
-    const std::string hpccOnly = "a parameter of HPCC's rate control (CC_MODE 3 and 10), which "
-                                 "drp does not have: no effect here";
+    const std::string hpccOnly = "a parameter of HPCC's variants (MULTI_RATE, SAMPLE_FEEDBACK "
+                                 "and HPCC-PINT's), which drp does not have: no effect here";
+    const std::string intMulti = "drp's telemetry has HPCC's units (128-byte BYTES, 80-byte "
+                                 "QLEN) whatever INT_MULTI says";
     const std::string trace = "HPCC's packet trace is not written: drp writes pcap files "
                               "(rnic-fabric --pcap=PREFIX)";
     const std::string unused =
@@ -287,14 +362,13 @@ Handlers()
         {"CC_MODE",
          [](Reading& r) {
              r.ccMode = static_cast<uint32_t>(r.Count(UINT32_MAX));
-             static const std::map<uint32_t, std::string> missing{{3, "HPCC"}, {10, "HPCC-PINT"}};
-             if (auto it = missing.find(r.ccMode); it != missing.end())
+             if (r.ccMode == 10)
              {
-                 throw r.in.Error("CC_MODE " + std::to_string(r.ccMode) + " is " + it->second +
-                                  ", which drp does not have yet (drp has 1, DCQCN, 7, TIMELY, "
-                                  "and 8, DCTCP)");
+                 throw r.in.Error("CC_MODE 10 is HPCC-PINT, which drp does not have yet (drp "
+                                  "has 1, DCQCN, 3, HPCC, 7, TIMELY, and 8, DCTCP)");
              }
              static const std::map<uint32_t, std::string> schemes{{1, "dcqcn"},
+                                                                  {3, "hpcc"},
                                                                   {7, "timely"},
                                                                   {8, "dctcp"}};
              auto scheme = schemes.find(r.ccMode);
@@ -302,7 +376,7 @@ Handlers()
              {
                  throw r.in.Error("CC_MODE " + std::to_string(r.ccMode) +
                                   " is no scheme of HPCC's simulator that drp has (1: DCQCN, "
-                                  "7: TIMELY, 8: DCTCP)");
+                                  "3: HPCC, 7: TIMELY, 8: DCTCP)");
              }
              r.config.cc = scheme->second;
              r.Map("cc = " + r.config.cc);
@@ -312,10 +386,10 @@ Handlers()
         {"HAS_WIN", NoteOnly(window)},
         {"GLOBAL_T", NoteOnly(window)},
         {"VAR_WIN", NoteOnly(window)},
-        {"MI_THRESH", NoteOnly(hpccOnly)},
-        {"FAST_REACT", NoteOnly(hpccOnly)},
-        {"U_TARGET", NoteOnly(hpccOnly)},
-        {"INT_MULTI", NoteOnly(hpccOnly)},
+        {"MI_THRESH", HpccKey(1000)},
+        {"FAST_REACT", HpccKey(1)},
+        {"U_TARGET", HpccKey(1)},
+        {"INT_MULTI", NoteOnly(intMulti)},
         {"RATE_BOUND",
          NoteOnly("drp's senders always pace at their scheme's rate (HPCC's RATE_BOUND 1)")},
         {"MULTI_RATE", NoteOnly(hpccOnly)},
@@ -511,6 +585,7 @@ HpccConfig::Read(const std::string& path)
     {
         MapTimely(r, mappingOf);
     }
+    MapHpcc(r, mappingOf);
     // L2_ACK_INTERVAL is in bytes: an acknowledgement per that many in-order bytes.
     if (r.ackInterval > config.payload)
     {

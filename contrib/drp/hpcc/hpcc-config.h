@@ -29,7 +29,7 @@ namespace ns3
  * - refused (std::invalid_argument with the file, the line and why): an
  *   unknown key (HPCC's simulator would read its value as the next key),
  *   a value that is not what the key takes, a CC_MODE that drp does not
- *   have (3 HPCC, 10 HPCC-PINT: named) or does not know, a
+ *   have (10 HPCC-PINT: named) or does not know, a
  *   LINK_DOWN other than "0 0 0", ERROR_RATE_PER_LINK above 0, a file
  *   without TOPOLOGY_FILE or FLOW_FILE;
  * - noted (GetNotes(), one line per key): keys whose settings drp does not

@@ -15,7 +15,9 @@
 #include "ns3/drp-dcqcn.h"
 #include "ns3/drp-dctcp.h"
 #include "ns3/drp-header.h"
+#include "ns3/drp-hpcc.h"
 #include "ns3/drp-ideal-fct.h"
+#include "ns3/drp-int-header.h"
 #include "ns3/drp-timely.h"
 #include "ns3/drp-transport.h"
 #include "ns3/ecn-marking-queue.h"
@@ -268,6 +270,34 @@ ApplyEcnByRate(const FabricScenario::Config& config, const FabricHelper& fabric)
             queue->SetAttribute("MinThreshold", QueueSizeValue(t.kmin));
             queue->SetAttribute("MaxThreshold", QueueSizeValue(t.kmax));
             queue->SetAttribute("MaxProbability", DoubleValue(t.pmax));
+        }
+    }
+}
+
+/**
+ * cc = hpcc: every switch port stamps in-band telemetry (INT) on the frames
+ * that carry it.
+ * \param fabric the fabric, built
+ */
+void
+EnableTelemetry(const FabricHelper& fabric)
+{
+    for (uint32_t s = 0; s < fabric.GetSwitches().GetN(); ++s)
+    {
+        Ptr<EcmpSwitchNetDevice> sw = fabric.GetSwitch(s);
+        for (uint32_t p = 0; p < sw->GetNPorts(); ++p)
+        {
+            Ptr<EthernetNetDevice> port = sw->GetPort(p);
+            const DataRate rate = port->GetDataRate();
+            if (!DrpIntHeader::IsEncodable(rate))
+            {
+                throw std::invalid_argument(
+                    "cc = hpcc: switch " + std::to_string(s) + " port " + std::to_string(p) +
+                    " runs at " + drp::ShowDataRate(rate) +
+                    ", which HPCC's telemetry cannot carry; valid port rates: " +
+                    DrpIntHeader::GetEncodableRatesText());
+            }
+            port->SetInbandTelemetry(true);
         }
     }
 }
@@ -901,6 +931,14 @@ FabricScenario::Config::Validate() const
     drp::RequireOneOf("timeoutMode", timeoutMode, {"fixed", "adaptive"});
     NicProfile::Resolve(nic, GetHostRate()); // throws for an unknown profile, naming the valid ones
     drp::RequireMtuAndPayload(mtu, payload);
+    if (cc == "hpcc" && payload + DrpHeader::SIZE + DrpIntHeader::SIZE > mtu)
+    {
+        throw std::invalid_argument(
+            "payload = " + std::to_string(payload) +
+            " with cc = hpcc: its data frames carry 42 bytes of "
+            "telemetry, so the payload is at most mtu - 74 = " +
+            std::to_string(int64_t(mtu) - DrpHeader::SIZE - DrpIntHeader::SIZE));
+    }
     drp::RequireInRange("frp", frp, 0.0, 1.0);
     drp::RequireInRange<uint32_t>("bytes", bytes, 1, 1u << 31);
     drp::RequireInRange<Time>("duration", duration, NanoSeconds(1), Seconds(1000));
@@ -1396,8 +1434,8 @@ FabricScenario::Config::AddToCommandLine(CommandLine& cmd, drp::StrictOptions& s
         ecnByRate);
     cmd.AddValue("cc",
                  "the RNICs' congestion control: none, dcqcn (rate, on CNPs), dctcp (window, "
-                 "every CE mark echoed) or timely (rate, on RTT gradients); dcqcn and dctcp "
-                 "need ecn",
+                 "every CE mark echoed), timely (rate, on RTT gradients) or hpcc (window and "
+                 "rate, on in-band telemetry); dcqcn and dctcp need ecn",
                  cc);
     cmd.AddValue("rates", "record every change of a transfer's pacing rate", rates);
     strict.AddValue(cmd, "seed", "ns-3 RNG seed", seed);
@@ -1783,7 +1821,7 @@ FabricScenario::Result::Count(DrpTransferRecord::Status status) const
 const std::vector<std::string>&
 FabricScenario::GetCongestionControls()
 {
-    static const std::vector<std::string> names{"none", "dcqcn", "dctcp", "timely"};
+    static const std::vector<std::string> names{"none", "dcqcn", "dctcp", "timely", "hpcc"};
     return names;
 }
 
@@ -1959,8 +1997,16 @@ FabricScenario::RunValidated(const Config& config)
     {
         rnic.SetTransportAttribute("CongestionControl", TypeIdValue(DrpTimely::GetTypeId()));
     }
+    else if (config.cc == "hpcc")
+    {
+        rnic.SetTransportAttribute("CongestionControl", TypeIdValue(DrpHpcc::GetTypeId()));
+    }
     std::unique_ptr<FabricHelper> fabric =
         BuildFabric(config, topologyFile ? &*topologyFile : nullptr, rnic, links);
+    if (config.cc == "hpcc")
+    {
+        EnableTelemetry(*fabric);
+    }
     if (config.ecn && !config.ecnByRate.empty())
     {
         ApplyEcnByRate(config, *fabric);

@@ -89,8 +89,10 @@ class FabricScenario
         /// (every switch port's rate must be listed; empty: ecnMin, ecnMax, ecnPmax everywhere)
         std::string ecnByRate;
         /// the RNICs' congestion control (GetCongestionControls()): none, dcqcn (DrpDcqcn),
-        /// dctcp (DrpDctcp, with CnpInterval 0: every CE mark echoed) or timely (DrpTimely,
-        /// RTT gradients); dcqcn and dctcp need ecn (ReactsToEcn())
+        /// dctcp (DrpDctcp, with CnpInterval 0: every CE mark echoed), timely (DrpTimely,
+        /// RTT gradients) or hpcc (DrpHpcc, every switch port with InbandTelemetry; port
+        /// rates DrpIntHeader::IsEncodable(), payload at most mtu - 74); dcqcn and dctcp need
+        /// ecn (ReactsToEcn())
         std::string cc{"none"};
         /// record every change of a transfer's pacing rate (Result::rates)
         bool rates{false};
@@ -411,7 +413,7 @@ class FabricScenario
      */
     static void RefuseScenarioAttributes(const std::map<std::string, std::string>& defaults,
                                          bool options = false);
-    /// \return the names Config::cc takes: none, dcqcn, dctcp, timely
+    /// \return the names Config::cc takes: none, dcqcn, dctcp, timely, hpcc
     static const std::vector<std::string>& GetCongestionControls();
     /**
      * \param cc one of GetCongestionControls()

@@ -181,13 +181,27 @@ class DrpHeaderEcnTestCase : public HeaderSerializationTestCase
         cnpWithoutAck.SetFlag(DrpHeader::REL);
         cnpWithoutAck.SetCongestionNotification(true);
         NS_TEST_EXPECT_MSG_EQ(cnpWithoutAck.IsWellFormed(), false, "CNP without ACK");
-        for (uint8_t bit = 1; bit <= 4; ++bit)
+        for (uint8_t bit = 2; bit <= 4; ++bit)
         {
             DrpHeader reserved;
             reserved.SetFlag(DrpHeader::DATA);
             reserved.SetStatus(1 << bit);
             NS_TEST_EXPECT_MSG_EQ(reserved.IsWellFormed(), false, "reserved bit " << int(bit));
         }
+        // STATUS bit 1, INT: on data frames and pure acknowledgements only.
+        DrpHeader telemetry;
+        telemetry.SetFlag(DrpHeader::DATA);
+        telemetry.SetTelemetry(true);
+        NS_TEST_EXPECT_MSG_EQ(int(Byte1(telemetry)), 0x02, "INT is STATUS bit 1");
+        NS_TEST_EXPECT_MSG_EQ(telemetry.IsWellFormed(), true, "INT on data");
+        DrpHeader telemetryAck;
+        telemetryAck.SetAckNumber(3);
+        telemetryAck.SetTelemetry(true);
+        NS_TEST_EXPECT_MSG_EQ(telemetryAck.IsWellFormed(), true, "INT on a pure ACK");
+        DrpHeader telemetryReq;
+        telemetryReq.SetFlag(DrpHeader::REQ);
+        telemetryReq.SetTelemetry(true);
+        NS_TEST_EXPECT_MSG_EQ(telemetryReq.IsWellFormed(), false, "INT on a request");
         std::ostringstream os;
         data.SetEcn(DrpHeader::CE);
         data.Print(os);

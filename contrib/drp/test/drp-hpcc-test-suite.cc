@@ -699,8 +699,8 @@ class DrpHpccConfigTestCase : public TestCase
             notes += note.substr(0, note.find(':')) + ";";
         }
         NS_TEST_EXPECT_MSG_EQ(notes,
-                              "RATE_DECREASE_INTERVAL (line 12);U_TARGET (line 20);ACK_HIGH_PRIO "
-                              "(line 25);HAS_WIN (line 26);",
+                              "RATE_DECREASE_INTERVAL (line 12);ACK_HIGH_PRIO (line 25);HAS_WIN "
+                              "(line 26);U_TARGET (line 20);",
                               "the keys drp does not follow as HPCC does, named");
 
         // It runs, and writes fct.txt where FCT_OUTPUT_FILE says.
@@ -715,16 +715,28 @@ class DrpHpccConfigTestCase : public TestCase
                               "25: CC_MODE is given twice (line 10 is the first)",
                               "a key twice");
         std::string hpccMode = Config("");
-        hpccMode.replace(hpccMode.find("CC_MODE 1"), 9, "CC_MODE 3");
+        hpccMode.replace(hpccMode.find("CC_MODE 1"), 9, "CC_MODE 10");
         NS_TEST_EXPECT_MSG_EQ(Refusal(hpccMode),
-                              "10: CC_MODE 3 is HPCC, which drp does not have yet (drp has 1, "
-                              "DCQCN, 7, TIMELY, and 8, DCTCP)",
-                              "HPCC, named");
-        hpccMode.replace(hpccMode.find("CC_MODE 3"), 9, "CC_MODE 2");
+                              "10: CC_MODE 10 is HPCC-PINT, which drp does not have yet (drp has "
+                              "1, DCQCN, 3, HPCC, 7, TIMELY, and 8, DCTCP)",
+                              "HPCC-PINT, named");
+        hpccMode.replace(hpccMode.find("CC_MODE 10"), 10, "CC_MODE 2");
         NS_TEST_EXPECT_MSG_EQ(Refusal(hpccMode),
                               "10: CC_MODE 2 is no scheme of HPCC's simulator that drp has (1: "
-                              "DCQCN, 7: TIMELY, 8: DCTCP)",
+                              "DCQCN, 3: HPCC, 7: TIMELY, 8: DCTCP)",
                               "an unknown scheme");
+        // HPCC: U_TARGET, MI_THRESH, FAST_REACT, RATE_AI and MIN_RATE are its own.
+        std::string hpccConfig = Config("MI_THRESH 0\nFAST_REACT 0\n");
+        hpccConfig.replace(hpccConfig.find("CC_MODE 1"), 9, "CC_MODE 3");
+        WriteFile(path, hpccConfig);
+        const FabricScenario::Config h = HpccConfig::Read(path).GetFabricConfig();
+        NS_TEST_EXPECT_MSG_EQ(h.cc, "hpcc", "CC_MODE 3");
+        NS_TEST_EXPECT_MSG_EQ(h.defaults.at("ns3::DrpHpcc::TargetUtilization"), "0.95", "U_TARGET");
+        NS_TEST_EXPECT_MSG_EQ(h.defaults.at("ns3::DrpHpcc::MaxStage"), "0", "MI_THRESH");
+        NS_TEST_EXPECT_MSG_EQ(h.defaults.at("ns3::DrpHpcc::FastReact"), "false", "FAST_REACT");
+        NS_TEST_EXPECT_MSG_EQ(h.defaults.at("ns3::DrpHpcc::RateAi"), "5Mbps", "RATE_AI");
+        NS_TEST_EXPECT_MSG_EQ(h.defaults.at("ns3::DrpHpcc::MinRate"), "1Gbps", "MIN_RATE");
+        NS_TEST_EXPECT_MSG_EQ(h.defaults.at("ns3::DrpHpcc::ReferenceRate"), "0bps", "absolute");
         // TIMELY: RATE_AI is its step and MIN_RATE its floor, absolute.
         std::string timelyMode = Config("");
         timelyMode.replace(timelyMode.find("CC_MODE 1"), 9, "CC_MODE 7");

@@ -306,7 +306,7 @@ class DrpTimelyFabricTestCase : public TestCase
         NS_TEST_EXPECT_MSG_LT(peak, 625000, "the queue below THigh x line rate");
 
         FabricScenario::Config refused;
-        refused.cc = "hpcc";
+        refused.cc = "swift";
         const std::string message = drptest::RefusalOf([&refused]() { refused.Validate(); });
         NS_TEST_EXPECT_MSG_NE(message.find("timely"), std::string::npos, message);
     }

@@ -9,7 +9,9 @@
 --   0      CTRL    bit0 REQ, bit1 REQ_ACK, bit2 DATA, bit3 REL, bit4 REL_ACK,
 --                  bit5 READ, bit6 INDIRECT, bit7 ACK (ACKN is meaningful)
 --   1      STATUS  bit0: in a REQ_ACK, 0 valid, 1 invalid (registration
---                  failed), 0 elsewhere; bits 1-4 reserved (0); bit5 CNP:
+--                  failed), 0 elsewhere; bit1 INT: the in-band telemetry
+--                  extension follows (DATA and pure ACK only); bits 2-4
+--                  reserved (0); bit5 CNP:
 --                  congestion notification (only with ACK); bits 7-6: ECN
 --                  field (00 Not-ECT, 01 ECT(1), 10 ECT(0), 11 CE)
 --   2-3    TID     transfer id
@@ -19,7 +21,13 @@
 --   24-27  SN      data frame sequence number
 --   28-31  ACKN    cumulative acknowledgement (the next SN expected)
 --
--- followed, in a DATA frame, by LEN bytes of payload, then zero padding up to
+-- followed, when STATUS bit 1 (INT) is set, by the 42-byte INT extension of
+-- HPCC (DrpIntHeader): NHOP (hops filled, 0-5), a reserved byte, then five
+-- 8-byte hops, each a 64-bit word: RATE (bits 63-61, a code of 1, 10, 25,
+-- 40, 50, 100, 200, 400 Gb/s), TIME (bits 60-37, ns mod 2^24), BYTES (bits
+-- 36-17, bytes the port had sent, in 128-byte units mod 2^20), QLEN (bits
+-- 16-0, bytes queued, in 80-byte units); then, in a DATA frame, by LEN bytes
+-- of payload, then zero padding up to
 -- Ethernet's 46-byte minimum payload, then (in captures made by ns-3) the
 -- 4-byte FCS.
 --
@@ -37,7 +45,9 @@
 -- personal Lua plugin folder ("tshark -G folders"; cmake --install does).
 -- Filters: drp, drp.tid == 3, drp.ctrl.indirect == 1, drp.type == "DATA",
 -- drp.status == 1, drp.status.reply == 1, drp.status.ecn == 3 (CE),
--- drp.status.cnp == 1, drp.sn, drp.ackn, drp.len, drp.sba, drp.dba (a flag such
+-- drp.status.cnp == 1, drp.status.int == 1, drp.int.nhop, drp.int.rate (Gb/s),
+-- drp.int.time, drp.int.bytes, drp.int.qlen (bytes),
+-- drp.sn, drp.ackn, drp.len, drp.sba, drp.dba (a flag such
 -- as drp.ctrl.indirect is present in every frame, as tcp.flags.syn is: compare
 -- it with 1). Preferences: drp.heuristic_01ff (default on), drp.check_fcs
 -- (default off: compute the CRC-32 of each DRP frame, as eth.check_fcs does).
@@ -58,7 +68,10 @@ local TYPE_NAMES = { [REQ] = "REQ", [REQ_ACK] = "REQ_ACK", [DATA] = "DATA", [REL
                      [REL_ACK] = "REL_ACK" }
 
 local status_names = { [0] = "valid", [1] = "invalid" }
-local STATUS_REPLY, STATUS_RESERVED, STATUS_CNP, STATUS_ECN = 0x01, 0x1E, 0x20, 0xC0
+local STATUS_REPLY, STATUS_INT, STATUS_RESERVED, STATUS_CNP, STATUS_ECN =
+    0x01, 0x02, 0x1C, 0x20, 0xC0
+local INT_SIZE, INT_MAX_HOPS = 42, 5
+local INT_RATES_GBPS = { [0] = 1, 10, 25, 40, 50, 100, 200, 400 }
 local ecn_names = { [0] = "Not-ECT", [1] = "ECT(1)", [2] = "ECT(0)", [3] = "CE" }
 local fcs_status_names = { [0] = "Bad", [1] = "Good", [2] = "Unverified" }
 
@@ -85,6 +98,16 @@ f.status_cnp = ProtoField.bool("drp.status.cnp", "CNP", 8, nil, STATUS_CNP,
                                "Congestion notification: a CE-marked frame arrived")
 f.status_ecn = ProtoField.uint8("drp.status.ecn", "ECN", base.DEC, ecn_names, STATUS_ECN,
                                 "ECN field (RFC 3168 codepoints)")
+f.status_int = ProtoField.bool("drp.status.int", "INT", 8, nil, STATUS_INT,
+                               "The in-band telemetry extension follows the header")
+f.int = ProtoField.bytes("drp.int", "In-band telemetry", base.NONE,
+                         "HPCC's INT: the switch ports a data frame crossed")
+f.int_nhop = ProtoField.uint8("drp.int.nhop", "Hops", base.DEC)
+f.int_hop = ProtoField.uint64("drp.int.hop", "Hop", base.HEX)
+f.int_rate = ProtoField.uint16("drp.int.rate", "Line rate (Gb/s)", base.DEC)
+f.int_time = ProtoField.uint32("drp.int.time", "Time (ns mod 2^24)", base.DEC)
+f.int_bytes = ProtoField.uint64("drp.int.bytes", "Bytes sent (mod 2^20 x 128)", base.DEC)
+f.int_qlen = ProtoField.uint32("drp.int.qlen", "Queue (bytes)", base.DEC)
 f.tid = ProtoField.uint16("drp.tid", "TID", base.DEC, nil, nil, "Transfer id")
 f.sba = ProtoField.uint64("drp.sba", "SBA", base.HEX, nil, nil, "Initiator's address")
 f.dba = ProtoField.uint64("drp.dba", "DBA", base.HEX, nil, nil, "Responder's address")
@@ -113,9 +136,11 @@ local ef_status = ProtoExpert.new("drp.status.invalid", "STATUS is not valid for
                                   expert.group.MALFORMED, expert.severity.ERROR)
 local ef_length = ProtoExpert.new("drp.len.mismatch", "LEN disagrees with the frame's length",
                                   expert.group.MALFORMED, expert.severity.ERROR)
+local ef_int = ProtoExpert.new("drp.int.invalid", "INT extension truncated or NHOP above 5",
+                               expert.group.MALFORMED, expert.severity.ERROR)
 local ef_fcs = ProtoExpert.new("drp.fcs.bad", "Bad checksum",
                                expert.group.CHECKSUM, expert.severity.ERROR)
-drp.experts = { ef_ctrl, ef_status, ef_length, ef_fcs }
+drp.experts = { ef_ctrl, ef_status, ef_length, ef_int, ef_fcs }
 
 drp.prefs.heuristic_01ff = Pref.bool("Decode EtherType 0x01FF", true,
     "Claim well-formed DRP frames with EtherType 0x01FF, which Wireshark "
@@ -162,10 +187,14 @@ local function has(ctrl, flag)
 end
 
 -- STATUS as the frame type allows: the reply code only in a REQ_ACK, the
--- reserved bits 0, CNP only with ACK (any ECN codepoint on any frame).
+-- reserved bits 0, CNP only with ACK, INT only in DATA and pure ACKs (any
+-- ECN codepoint on any frame).
 local function status_valid(name, ctrl, status)
     local reply = bit32.band(status, STATUS_REPLY)
     if bit32.band(status, STATUS_RESERVED) ~= 0 then
+        return false
+    end
+    if bit32.band(status, STATUS_INT) ~= 0 and name ~= "DATA" and name ~= "ACK" then
         return false
     end
     if bit32.band(status, STATUS_CNP) ~= 0 and not has(ctrl, ACK) then
@@ -205,7 +234,40 @@ local function summary(name, ctrl, status, tid, len, sn, ackn)
     if bit32.band(status, STATUS_CNP) ~= 0 then
         parts[#parts + 1] = "cnp"
     end
+    if bit32.band(status, STATUS_INT) ~= 0 then
+        parts[#parts + 1] = "int"
+    end
     return table.concat(parts, " ")
+end
+
+-- Dissects the INT extension at offset: NHOP, then each hop filled.
+local function dissect_int(tvb, offset, tree)
+    local int_tree = tree:add(f.int, tvb(offset, INT_SIZE))
+    local nhop = tvb(offset, 1):uint()
+    local nhop_item = int_tree:add(f.int_nhop, tvb(offset, 1))
+    int_tree:set_text("In-band telemetry, " .. nhop .. " hop" .. (nhop == 1 and "" or "s"))
+    if nhop > INT_MAX_HOPS then
+        nhop_item:add_proto_expert_info(ef_int)
+        nhop = INT_MAX_HOPS
+    end
+    for i = 0, nhop - 1 do
+        local at = offset + 2 + 8 * i
+        local hi = tvb(at, 4):uint()
+        local lo = tvb(at + 4, 4):uint()
+        local rate = INT_RATES_GBPS[bit32.rshift(hi, 29)]
+        -- TIME: bits 60-37 = bits 28-5 of the high word.
+        local time = bit32.band(bit32.rshift(hi, 5), 0xFFFFFF)
+        -- BYTES: bits 36-17 = bits 4-0 of the high word, bits 31-17 of the low.
+        local units = bit32.bor(bit32.lshift(bit32.band(hi, 0x1F), 15), bit32.rshift(lo, 17))
+        local qlen = bit32.band(lo, 0x1FFFF) * 80
+        local hop_tree = int_tree:add(f.int_hop, tvb(at, 8))
+        hop_tree:set_text(string.format("Hop %d: %d Gb/s, time %d ns, sent %d bytes, queue %d bytes",
+                                        i + 1, rate, time, units * 128, qlen))
+        hop_tree:add(f.int_rate, tvb(at, 1), rate)
+        hop_tree:add(f.int_time, tvb(at, 4), time)
+        hop_tree:add(f.int_bytes, tvb(at + 3, 3), UInt64(units * 128))
+        hop_tree:add(f.int_qlen, tvb(at + 5, 3), qlen)
+    end
 end
 
 -- Dissects the DRP header and what follows it in tvb from offset; eth_header
@@ -237,7 +299,7 @@ local function dissect_drp(tvb, offset, eth_header, pinfo, root)
         ctrl_item:add_proto_expert_info(ef_ctrl)
     end
     local status_item = subtree:add(f.status, tvb(offset + 1, 1))
-    for _, field in ipairs({ f.status_reply, f.status_cnp, f.status_ecn }) do
+    for _, field in ipairs({ f.status_reply, f.status_int, f.status_cnp, f.status_ecn }) do
         status_item:add(field, tvb(offset + 1, 1))
     end
     if not status_valid(name, ctrl, status) then
@@ -250,10 +312,20 @@ local function dissect_drp(tvb, offset, eth_header, pinfo, root)
     subtree:add(f.sn, tvb(offset + 24, 4))
     subtree:add(f.ackn, tvb(offset + 28, 4))
 
-    -- What follows the header: the payload (DATA), padding, the FCS.
-    local content = DRP_HEADER_SIZE + (name == "DATA" and len or 0)
-    local at = offset + DRP_HEADER_SIZE
-    local rest = available - DRP_HEADER_SIZE
+    -- What follows the header: the INT extension, the payload (DATA),
+    -- padding, the FCS.
+    local extension = 0
+    if bit32.band(status, STATUS_INT) ~= 0 then
+        extension = INT_SIZE
+        if available < DRP_HEADER_SIZE + INT_SIZE then
+            subtree:add_proto_expert_info(ef_int)
+            return available
+        end
+        dissect_int(tvb, offset + DRP_HEADER_SIZE, subtree)
+    end
+    local content = DRP_HEADER_SIZE + extension + (name == "DATA" and len or 0)
+    local at = offset + DRP_HEADER_SIZE + extension
+    local rest = available - DRP_HEADER_SIZE - extension
     if name == "DATA" and len == 0 or available < content then
         len_item:add_proto_expert_info(ef_length)
         if rest > 0 then
@@ -261,8 +333,8 @@ local function dissect_drp(tvb, offset, eth_header, pinfo, root)
         end
         return available
     end
-    if content > DRP_HEADER_SIZE then
-        subtree:add(f.payload, tvb(at, content - DRP_HEADER_SIZE))
+    if content > DRP_HEADER_SIZE + extension then
+        subtree:add(f.payload, tvb(at, content - DRP_HEADER_SIZE - extension))
         at = offset + content
     end
     local padding = 0

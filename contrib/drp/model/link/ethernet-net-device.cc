@@ -28,6 +28,7 @@
 #include "ns3/uinteger.h"
 
 #include <algorithm>
+#include <map>
 
 namespace ns3
 {
@@ -101,6 +102,14 @@ EthernetNetDevice::GetTypeId()
                           PointerValue(),
                           MakePointerAccessor(&EthernetNetDevice::m_receiveErrorModel),
                           MakePointerChecker<ErrorModel>())
+            .AddAttribute("InbandTelemetry",
+                          "Stamp a telemetry hop (line rate, time, bytes sent, bytes queued) "
+                          "on each frame that carries telemetry (HPCC's INT) as it starts on "
+                          "the wire; a switch port's setting.",
+                          BooleanValue(false),
+                          MakeBooleanAccessor(&EthernetNetDevice::SetInbandTelemetry,
+                                              &EthernetNetDevice::GetInbandTelemetry),
+                          MakeBooleanChecker())
             .AddAttribute("PfcEnabled",
                           "IEEE 802.1Qbb priority flow control: eight classes with a transmit "
                           "queue each (class 0's is the TxQueue), strict priority, pause frames "
@@ -430,6 +439,77 @@ EthernetNetDevice::GetQueuedBytes() const
     return SumOverQueues(&QueueBase::GetNBytes);
 }
 
+namespace
+{
+/// \return the telemetry stampers by EtherType
+std::map<uint16_t, EthernetNetDevice::TelemetryStamper>&
+TelemetryStampers()
+{
+    static std::map<uint16_t, EthernetNetDevice::TelemetryStamper> stampers;
+    return stampers;
+}
+} // namespace
+
+void
+EthernetNetDevice::SetTelemetryStamper(uint16_t etherType, TelemetryStamper stamper)
+{
+    if (stamper.IsNull())
+    {
+        TelemetryStampers().erase(etherType);
+        return;
+    }
+    TelemetryStampers()[etherType] = stamper;
+}
+
+void
+EthernetNetDevice::SetInbandTelemetry(bool on)
+{
+    m_telemetry = on;
+}
+
+bool
+EthernetNetDevice::GetInbandTelemetry() const
+{
+    return m_telemetry;
+}
+
+uint64_t
+EthernetNetDevice::GetTxBytes() const
+{
+    return m_txBytes;
+}
+
+Ptr<Packet>
+EthernetNetDevice::StampTelemetry(Ptr<Packet> frame) const
+{
+    EthernetHeader ethernet(false);
+    if (frame->PeekHeader(ethernet) == 0)
+    {
+        return frame;
+    }
+    auto it = TelemetryStampers().find(ethernet.GetLengthType());
+    if (it == TelemetryStampers().end())
+    {
+        return frame;
+    }
+    Ptr<Packet> stamped = frame->Copy();
+    EthernetTrailer trailer;
+    stamped->RemoveTrailer(trailer);
+    stamped->RemoveHeader(ethernet);
+    if (!it->second(stamped, m_bps, Simulator::Now(), m_txBytes, GetQueuedBytes()))
+    {
+        return frame;
+    }
+    stamped->AddHeader(ethernet);
+    if (trailer.GetFcs() != 0)
+    {
+        trailer.EnableFcs(true);
+        trailer.CalcFcs(stamped);
+    }
+    stamped->AddTrailer(trailer);
+    return stamped;
+}
+
 bool
 EthernetNetDevice::IsAnyClassPaused() const
 {
@@ -650,6 +730,10 @@ EthernetNetDevice::StartNextFrame()
         return;
     }
     Ptr<Packet> frame = (m_pfc && m_pfc->pendingMask) ? TakePauseFrame() : DequeueFrame();
+    if (frame && m_telemetry)
+    {
+        frame = StampTelemetry(frame);
+    }
     if (frame)
     {
         TransmitStart(frame);
@@ -668,6 +752,7 @@ EthernetNetDevice::TransmitStart(Ptr<Packet> frame)
     m_phyTxBeginTrace(frame);
 
     const uint32_t size = frame->GetSize();
+    m_txBytes += size;
     const Time slot = TakeSlotTime(size);
     m_txEnd = Simulator::Now() + slot;
     if (!m_slotEndOnDemand || HasFrameWaiting() || !m_phyTxEndTrace.IsEmpty())

@@ -124,6 +124,15 @@ class Node;
  *   at half its time while the condition lasts; XON: a zero time) or
  *   SendPause(). Pending pauses of several classes leave in one frame.
  *
+ * \par In-band telemetry
+ * Off by default (InbandTelemetry). On, a switch port appends a hop to each
+ * frame that carries telemetry (HPCC's INT) as the frame starts on its
+ * wire: its line rate, the time, the bytes it had sent before the frame
+ * (GetTxBytes()) and the bytes waiting in its queues after it left. The
+ * port knows no protocol above Ethernet: the frame's EtherType names a
+ * stamper registered with SetTelemetryStamper() (RnicNetDevice registers
+ * DRP's, DrpIntHeader::Stamp). A stamped frame is a copy (the frame may be
+ * held by a capture); its FCS is computed again when it carried one.
  * \par PFC watchdog
  * Off by default (PfcWatchdogTime 0). A peer that never stops pausing (a
  * NIC whose receive path hangs: a "pause storm") would hold the class, and
@@ -321,6 +330,29 @@ class EthernetNetDevice : public NetDevice
     uint32_t GetQueuedBytes() const;
     /// \return true if a pause from the peer holds any class now
     bool IsAnyClassPaused() const;
+
+    /**
+     * Adds one hop of in-band telemetry to a frame's payload as it starts
+     * on a port's wire: given the payload (the protocol's header first),
+     * the port's line rate, the time, the bytes the port sent before the
+     * frame and the bytes waiting in its queues, stamps the payload if it
+     * carries telemetry and returns whether it does (false: unchanged).
+     */
+    typedef Callback<bool, Ptr<Packet>, DataRate, Time, uint64_t, uint64_t> TelemetryStamper;
+    /**
+     * Registers the stamper of the protocol whose frames carry \p etherType,
+     * for every port (an EtherType names one protocol everywhere), as
+     * EcnMarkingQueue::SetMarker() does for ECN.
+     * \param etherType the EtherType
+     * \param stamper its stamper; a null callback removes it
+     */
+    static void SetTelemetryStamper(uint16_t etherType, TelemetryStamper stamper);
+    /// \param on InbandTelemetry: stamp each frame that carries telemetry as it leaves
+    void SetInbandTelemetry(bool on);
+    /// \return InbandTelemetry
+    bool GetInbandTelemetry() const;
+    /// \return bytes of the frames this port has started to send (every frame, header and FCS)
+    uint64_t GetTxBytes() const;
 
     /// \return the number of received frames the ReceiveErrorModel dropped
     uint64_t GetReceiveErrorDrops() const;
@@ -600,6 +632,12 @@ class EthernetNetDevice : public NetDevice
     bool EndSlotOnDemand();
     /// The frame and its gap are over: the transmitter is READY; PhyTxEnd fires.
     void FinishFrame();
+    /**
+     * \param frame a whole Ethernet frame about to start on the wire
+     * \return a copy with this port's telemetry hop, or \p frame itself if
+     *         its protocol has no stamper or it carries no telemetry
+     */
+    Ptr<Packet> StampTelemetry(Ptr<Packet> frame) const;
     /// Connect the aggregated NetDeviceQueueInterface to the queue's traces, once.
     void ConnectQueueInterface();
 
@@ -731,6 +769,8 @@ class EthernetNetDevice : public NetDevice
     EventId m_txCompleteEvent;           //!< end of the current slot
     Time m_txEnd;                        //!< when the current slot ends
     bool m_slotEndOnDemand{false};       //!< see SetSlotEndOnDemand()
+    bool m_telemetry{false};             //!< InbandTelemetry
+    uint64_t m_txBytes{0};               //!< bytes of the frames started
     Ptr<Queue<Packet>> m_connectedQueue; //!< the queue whose traces feed the queue interface
     uint64_t m_receiveErrorDrops;        //!< frames dropped by the error model
     uint64_t m_fcsErrorDrops{0};         //!< frames dropped for a wrong FCS

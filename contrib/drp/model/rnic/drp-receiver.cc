@@ -167,4 +167,20 @@ DrpReceiver::GetCongestionNotifications() const
     return m_cnps;
 }
 
+void
+DrpReceiver::NoteTelemetry(const DrpIntHeader& telemetry)
+{
+    if (!m_telemetry)
+    {
+        m_telemetry = std::make_unique<DrpIntHeader>();
+    }
+    *m_telemetry = telemetry;
+}
+
+const DrpIntHeader*
+DrpReceiver::GetTelemetry() const
+{
+    return m_telemetry.get();
+}
+
 } // namespace ns3

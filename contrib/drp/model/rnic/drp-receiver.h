@@ -5,12 +5,14 @@
 #ifndef DRP_RECEIVER_H
 #define DRP_RECEIVER_H
 
+#include "ns3/drp-int-header.h"
 #include "ns3/event-id.h"
 #include "ns3/nstime.h"
 
 #include <boost/icl/interval_set.hpp>
 #include <cstdint>
 #include <functional>
+#include <memory>
 
 namespace ns3
 {
@@ -112,6 +114,11 @@ class DrpReceiver
     /// \return CNPs taken (sent) for this transfer
     uint32_t GetCongestionNotifications() const;
 
+    /// \param telemetry the INT extension of the latest data frame: the next ACKs echo it
+    void NoteTelemetry(const DrpIntHeader& telemetry);
+    /// \return the telemetry the next acknowledgement echoes (null: none, without HPCC)
+    const DrpIntHeader* GetTelemetry() const;
+
   private:
     /**
      * A set of SNs: the run [0, prefix) and an interval set of the others.
@@ -137,12 +144,13 @@ class DrpReceiver
     /// The acknowledgement timer expired: sends the owed acknowledgement.
     void FlushAck();
 
-    SnSet m_seen;                  //!< frames seen
-    SnSet m_committed;             //!< frames committed
-    uint64_t m_bytesSeen{0};       //!< payload bytes seen
-    bool m_cnpDue{false};          //!< the next ACK carries a CNP
-    Time m_lastCnp{Time::Min()};   //!< when the last CNP left
-    uint32_t m_cnps{0};            //!< CNPs sent
+    SnSet m_seen;                              //!< frames seen
+    SnSet m_committed;                         //!< frames committed
+    uint64_t m_bytesSeen{0};                   //!< payload bytes seen
+    bool m_cnpDue{false};                      //!< the next ACK carries a CNP
+    std::unique_ptr<DrpIntHeader> m_telemetry; //!< echoed in ACKs (HPCC; null: none)
+    Time m_lastCnp{Time::Min()};               //!< when the last CNP left
+    uint32_t m_cnps{0};                        //!< CNPs sent
     uint32_t m_ackOwed{0};         //!< coalescing: frames landed since the last acknowledgement
     bool m_lastAckInOrder{true};   //!< coalescing: the last acknowledgement left without a hole
     EventId m_ackTimer;            //!< coalescing: sends an owed acknowledgement at the latest

@@ -48,7 +48,11 @@ DrpSender::SetCongestionControl(Ptr<DrpCongestionOps> cc,
 {
     m_cc = cc;
     m_ccSamples = cc && cc->NeedsRttSamples();
-    if (m_ccSamples && m_sentAt.empty())
+    if (m_ccSamples && cc->TimesFromHandover())
+    {
+        m_handedAt.assign(std::max<uint32_t>(m_config.window, 1), Time::Min());
+    }
+    else if (m_ccSamples && m_sentAt.empty())
     {
         m_sentAt.assign(std::max<uint32_t>(m_config.window, 1), Time::Max());
     }
@@ -211,7 +215,8 @@ DrpSender::TakeSample(uint32_t ackn)
 void
 DrpSender::GiveSample(uint32_t ackn)
 {
-    const Time sent = SentAt(ackn - 1);
+    const Time sent =
+        m_handedAt.empty() ? SentAt(ackn - 1) : m_handedAt[(ackn - 1) % m_handedAt.size()];
     if (sent != Time::Min() && sent != Time::Max())
     {
         m_cc->OnRttSample(Simulator::Now() - sent); // Karn: none from a frame sent again
@@ -249,6 +254,10 @@ DrpSender::Pump()
         {
             SentAt(sn) = Time::Max(); // its first transmission: timed from its departure
         }
+        if (!m_handedAt.empty())
+        {
+            m_handedAt[sn % m_handedAt.size()] = Simulator::Now(); // timed from its handover
+        }
         if (!Transmit(sn) && m_timer.IsExpired())
         {
             ArmTimer(); // it will not leave: the timer runs from now
@@ -280,6 +289,10 @@ DrpSender::Retransmit(uint32_t sn)
     if (IsTimingFrames())
     {
         SentAt(sn) = Time::Min(); // Karn: no sample from it
+    }
+    if (!m_handedAt.empty())
+    {
+        m_handedAt[sn % m_handedAt.size()] = Time::Min();
     }
     return Transmit(sn);
 }
@@ -340,7 +353,7 @@ DrpSender::GetNextSequence() const
 }
 
 void
-DrpSender::OnAck(uint32_t ackn, bool congestion)
+DrpSender::OnAck(uint32_t ackn, bool congestion, const DrpIntHeader* telemetry)
 {
     if (!m_started || m_stopped)
     {
@@ -351,6 +364,10 @@ DrpSender::OnAck(uint32_t ackn, bool congestion)
     {
         m_inAck = true;
         m_cc->SetSequence(std::max(ackn, m_una), m_next);
+        if (telemetry)
+        {
+            m_cc->OnTelemetry(*telemetry);
+        }
         m_cc->OnAck(ackn > m_una ? ackn - m_una : 0, congestion);
         if (m_ccSamples && ackn > m_una)
         {

@@ -21,6 +21,7 @@ namespace ns3
 {
 
 class DrpCongestionOps;
+class DrpIntHeader;
 
 /**
  * \ingroup drp
@@ -73,9 +74,12 @@ class DrpCongestionOps;
  * protocol has none): the sender feeds the transfer's DrpCongestionOps its
  * events (Start, each departure with its bytes, each acknowledgement with
  * the frames it newly acknowledged and its CNP flag, and, for a scheme that
- * asks (TIMELY), a round-trip sample per acknowledgement that advances: the
- * sender then notes each frame's first departure, as in Adaptive mode, and
- * the sample runs from the newest frame the ACK covers, Karn's rule) and
+ * asks (TIMELY, HPCC), a round-trip sample per acknowledgement that
+ * advances: the sender then notes each frame's first departure, as in
+ * Adaptive mode, or, for a scheme that times from the handover (HPCC,
+ * whose window must cover the RNIC's own transmit path), the moment it
+ * hands the frame to the owner; the sample runs from the newest frame the
+ * ACK covers, Karn's rule) and
  * sends at most min(its window, the configured window) frames in flight;
  * its rate goes to the owner's callback. Without it nothing of this runs.
  */
@@ -120,8 +124,9 @@ class DrpSender
      * Handles a cumulative acknowledgement.
      * \param ackn the next SN the receiver expects
      * \param congestion it carried a congestion notification (CNP)
+     * \param telemetry the in-band telemetry it echoes (null: none)
      */
-    void OnAck(uint32_t ackn, bool congestion = false);
+    void OnAck(uint32_t ackn, bool congestion = false, const DrpIntHeader* telemetry = nullptr);
     /**
      * Puts the transfer under congestion control (before Start()).
      * \param cc the transfer's own object (a Fork())
@@ -239,6 +244,7 @@ class DrpSender
     Time m_deadline;                      //!< when the timer expires
     Time m_pausedAtArm;                   //!< pausedTime() when the deadline was last set
     std::vector<Time> m_sentAt;           //!< first departure of each frame in flight (if timed)
+    std::vector<Time> m_handedAt;         //!< handover of each frame in flight (HPCC's samples)
     uint32_t m_sampleFrom{0};             //!< adaptive: the next sample from this frame on
     uint32_t m_window;                    //!< frames in flight at most now
     Ptr<DrpCongestionOps> m_cc;           //!< congestion control (null: none)

@@ -262,7 +262,8 @@ DrpTransport::GetTypeId()
                           MakeTimeChecker())
             .AddAttribute("CongestionControl",
                           "Rate control of each transfer's data sender: a DrpCongestionOps "
-                          "subclass (ns3::DrpDcqcn, ns3::DrpDctcp, ns3::DrpTimely), forked per "
+                          "subclass (ns3::DrpDcqcn, ns3::DrpDctcp, ns3::DrpTimely, ns3::DrpHpcc), "
+                          "forked per "
                           "transfer; the "
                           "base class ns3::DrpCongestionOps is none (the published protocol).",
                           TypeIdValue(DrpCongestionOps::GetTypeId()),
@@ -955,6 +956,10 @@ DrpTransport::FillDataHeader(DrpHeader& header,
     {
         header.SetEcn(DrpHeader::ECT0);
     }
+    if (m_txTelemetry)
+    {
+        header.SetTelemetry(true); // Fetched() adds the empty INT extension
+    }
     header.SetSba(sba + offset);
     header.SetDba(dba + offset);
     header.SetLength(std::min<uint64_t>(m_payloadSize, length - offset));
@@ -1080,11 +1085,12 @@ DrpTransport::SetCongestionControl(TypeId type)
     {
         throw std::invalid_argument("DrpTransport::CongestionControl = " + type.GetName() +
                                     " is not a DrpCongestionOps (ns3::DrpCongestionOps, "
-                                    "ns3::DrpDcqcn, ns3::DrpDctcp, ns3::DrpTimely)");
+                                    "ns3::DrpDcqcn, ns3::DrpDctcp, ns3::DrpTimely, ns3::DrpHpcc)");
     }
     m_congestionControl = type;
     m_congestionActive = type != base;
     m_congestionPrototype = nullptr;
+    m_txTelemetry = false;
 }
 
 TypeId
@@ -1108,6 +1114,14 @@ DrpTransport::AttachCongestionControl(DrpSender& sender,
         ObjectFactory factory;
         factory.SetTypeId(m_congestionControl);
         m_congestionPrototype = factory.Create<DrpCongestionOps>();
+        m_txTelemetry = m_congestionPrototype->NeedsTelemetry();
+        NS_ABORT_MSG_IF(m_txTelemetry && m_device &&
+                            m_payloadSize + DrpHeader::SIZE + DrpIntHeader::SIZE >
+                                m_device->GetMtu(),
+                        "DrpTransport::PayloadSize "
+                            << m_payloadSize << " with " << m_congestionControl.GetName()
+                            << "'s telemetry (42 bytes) exceeds the MTU " << m_device->GetMtu()
+                            << ": at most MTU - 74");
     }
     DataRateValue lineRate;
     NS_ABORT_MSG_IF(!m_device || !m_device->GetAttributeFailSafe("DataRate", lineRate),
@@ -1115,7 +1129,7 @@ DrpTransport::AttachCongestionControl(DrpSender& sender,
     sender.SetCongestionControl(
         m_congestionPrototype->Fork(),
         lineRate.Get(),
-        m_payloadSize + DrpHeader::SIZE,
+        m_payloadSize + DrpHeader::SIZE + (m_txTelemetry ? DrpIntHeader::SIZE : 0),
         drp::FunctorCallback<void, DataRate>([this, flow, peer, tid](DataRate rate) {
             const DataRate old = m_scheduler.GetFlowRate(flow);
             if (old != rate)
@@ -1216,6 +1230,10 @@ bool
 DrpTransport::Fetched(DrpTxScheduler::DataFrame& frame, Ptr<Packet> payload)
 {
     --m_fetching;
+    if (frame.header.HasTelemetry())
+    {
+        payload->AddHeader(DrpIntHeader()); // the switches fill it on the way
+    }
     payload->AddHeader(frame.header);
     return m_scheduler.AddFetched({payload, frame.to, frame.flow, std::move(frame.sent)});
 }
@@ -1320,14 +1338,44 @@ DrpTransport::SendAck(Mac48Address to,
         header.SetCongestionNotification(true);
         ++m_cnpsSent;
     }
+    const DrpIntHeader* telemetry = receiver.GetTelemetry();
+    if (!telemetry)
+    {
+        if (processed)
+        {
+            Ptr<Packet> packet = Create<Packet>();
+            packet->AddHeader(header);
+            m_scheduler.EnqueueControl({packet, to, 0, nullptr});
+            return;
+        }
+        SendControl(header, to);
+        return;
+    }
+    // HPCC: the acknowledgement echoes the latest data frame's telemetry.
+    header.SetTelemetry(true);
+    Ptr<Packet> packet = Create<Packet>();
+    packet->AddHeader(*telemetry);
+    packet->AddHeader(header);
     if (processed)
     {
-        Ptr<Packet> packet = Create<Packet>();
-        packet->AddHeader(header);
         m_scheduler.EnqueueControl({packet, to, 0, nullptr});
         return;
     }
-    SendControl(header, to);
+    SendControlFrame(packet, to);
+}
+
+void
+DrpTransport::SendControlFrame(Ptr<Packet> packet, Mac48Address to)
+{
+    drp::Schedule(GetTxDelay(), [this, packet, to]() {
+        m_scheduler.EnqueueControl({packet, to, 0, nullptr});
+    });
+}
+
+const DrpIntHeader*
+DrpTransport::GetReceivedTelemetry() const
+{
+    return m_rxHasTelemetry ? &m_rxTelemetry : nullptr;
 }
 
 void
@@ -1336,6 +1384,10 @@ DrpTransport::NoteCongestion(const DrpHeader& header, DrpReceiver& receiver) con
     if (header.GetEcn() == DrpHeader::CE)
     {
         receiver.NoteCongestion(Simulator::Now(), m_cnpInterval);
+    }
+    if (m_rxHasTelemetry)
+    {
+        receiver.NoteTelemetry(m_rxTelemetry);
     }
 }
 
@@ -1396,6 +1448,16 @@ DrpTransport::Process(Ptr<Packet> frame, Mac48Address from)
         Drop(frame, MALFORMED);
         return;
     }
+    m_rxHasTelemetry = header.HasTelemetry();
+    if (m_rxHasTelemetry)
+    {
+        if (payload->GetSize() < DrpIntHeader::SIZE)
+        {
+            Drop(frame, MALFORMED);
+            return;
+        }
+        payload->RemoveHeader(m_rxTelemetry);
+    }
     const int32_t padding = GetPadding(header, payload->GetSize());
     if (padding < 0)
     {
@@ -1414,6 +1476,7 @@ DrpTransport::Process(Ptr<Packet> frame, Mac48Address from)
     {
         ReceiveAtInitiator(header, payload, frame, from);
     }
+    m_rxHasTelemetry = false;
 }
 
 // ---------------------------------------------------------------------------

@@ -19,6 +19,7 @@
 
 #include "ns3/data-rate.h"
 #include "ns3/drp-header.h"
+#include "ns3/drp-int-header.h"
 #include "ns3/event-id.h"
 #include "ns3/mac-address-hash.h"
 #include "ns3/net-device.h"
@@ -534,6 +535,12 @@ class DrpTransport : public Object
                      uint64_t flow = 0,
                      DrpTxScheduler::SentCallback sent = nullptr);
     /**
+     * SendControl() of a frame already built (a header and its extension).
+     * \param packet the frame's payload, the DRP header first
+     * \param to destination
+     */
+    void SendControlFrame(Ptr<Packet> packet, Mac48Address to);
+    /**
      * \param tid transfer id
      * \param read read transfer
      * \param ctrl flags besides READ
@@ -778,12 +785,19 @@ class DrpTransport : public Object
                  DrpReceiver& receiver,
                  bool processed = false);
     /**
-     * The notification point: a data frame marked CE makes the receiver's
-     * next acknowledgement carry a CNP (at most one per CnpInterval).
+     * The congestion signals a data frame carries, for the receiver's next
+     * acknowledgement: a CE mark makes it carry a CNP (the notification
+     * point, at most one per CnpInterval), and the frame's telemetry (INT)
+     * is what it echoes.
      * \param header a data frame's header, accepted for this transfer
      * \param receiver the transfer's receiving half
      */
     void NoteCongestion(const DrpHeader& header, DrpReceiver& receiver) const;
+    /**
+     * \return the telemetry (INT extension) of the frame being processed, or
+     *         null if it carries none (valid during Process() only)
+     */
+    const DrpIntHeader* GetReceivedTelemetry() const;
     /**
      * Asks the host, by interrupt, to register a responded transfer's region.
      * \param peer the initiator
@@ -905,11 +919,14 @@ class DrpTransport : public Object
     Time m_maxRto;                //!< adaptive RTO's ceiling
     Time m_granularity;           //!< adaptive RTO's G
     std::unordered_map<Mac48Address, DrpRttEstimator, MacAddressHash>
-        m_rtt;           //!< adaptive: round-trip estimate per peer
-    uint64_t m_clockHz;  //!< RNIC clock
-    uint32_t m_txCycles; //!< transmit processing per frame, cycles
-    uint32_t m_rxCycles; //!< receive processing per frame, cycles
-    Time m_rxFree;       //!< when the receive engine is free
+        m_rtt;                    //!< adaptive: round-trip estimate per peer
+    uint64_t m_clockHz;           //!< RNIC clock
+    uint32_t m_txCycles;          //!< transmit processing per frame, cycles
+    uint32_t m_rxCycles;          //!< receive processing per frame, cycles
+    Time m_rxFree;                //!< when the receive engine is free
+    DrpIntHeader m_rxTelemetry;   //!< the INT extension of the frame being processed
+    bool m_rxHasTelemetry{false}; //!< the frame being processed carries one
+    bool m_txTelemetry{false};    //!< data frames carry INT (the congestion control asks)
 
     uint16_t m_nextTid;                  //!< next transfer id to try
     std::map<uint16_t, Time> m_heldTids; //!< failed transfers' TIDs, held until then

@@ -345,7 +345,9 @@ InitiatorConnection::OnAck(const DrpHeader& header, Ptr<Packet> frame)
         ++m_record.cnps;
         ++m_transport->m_cnpsReceived;
     }
-    m_sender->OnAck(header.GetAckNumber(), header.HasCongestionNotification());
+    m_sender->OnAck(header.GetAckNumber(),
+                    header.HasCongestionNotification(),
+                    m_transport->GetReceivedTelemetry());
     MaybeRelease();
 }
 

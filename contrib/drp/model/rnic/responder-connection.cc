@@ -564,7 +564,9 @@ ResponderConnection::OnAck(const DrpHeader& header, Ptr<Packet> frame)
     else if (m_sender)
     {
         m_transport->m_cnpsReceived += header.HasCongestionNotification();
-        m_sender->OnAck(header.GetAckNumber(), header.HasCongestionNotification());
+        m_sender->OnAck(header.GetAckNumber(),
+                        header.HasCongestionNotification(),
+                        m_transport->GetReceivedTelemetry());
     }
 }
 

@@ -7,6 +7,7 @@
 #include "ns3/drop-tail-queue.h"
 #include "ns3/drp-check.h"
 #include "ns3/drp-compat.h"
+#include "ns3/drp-int-header.h"
 #include "ns3/ecn-marking-queue.h"
 #include "ns3/enum.h"
 #include "ns3/host-cpus.h"
@@ -168,6 +169,8 @@ RnicNetDevice::SetEtherType(uint16_t etherType)
     m_etherType = etherType;
     // Switch queues that mark ECN find DRP's field through its EtherType.
     EcnMarkingQueue::SetMarker(m_etherType, MakeCallback(&DrpHeader::MarkCongestion));
+    // Switch ports with in-band telemetry stamp DRP's INT extension (HPCC).
+    EthernetNetDevice::SetTelemetryStamper(m_etherType, MakeCallback(&DrpIntHeader::Stamp));
 }
 
 uint16_t

@@ -75,6 +75,10 @@ DrpHeader::Print(std::ostream& os) const
         static const char* ecn[] = {"Not-ECT", "ECT(1)", "ECT(0)", "CE"};
         os << " ecn=" << ecn[GetEcn()];
     }
+    if (HasTelemetry())
+    {
+        os << " int";
+    }
     if (HasCongestionNotification())
     {
         os << " cnp";
@@ -312,6 +316,18 @@ DrpHeader::MarkCongestion(Ptr<Packet> payload)
     return true;
 }
 
+void
+DrpHeader::SetTelemetry(bool telemetry)
+{
+    m_status = telemetry ? (m_status | STATUS_INT) : (m_status & ~STATUS_INT);
+}
+
+bool
+DrpHeader::HasTelemetry() const
+{
+    return (m_status & STATUS_INT) != 0;
+}
+
 bool
 DrpHeader::IsWellFormed() const
 {
@@ -320,6 +336,10 @@ DrpHeader::IsWellFormed() const
         return false;
     }
     std::bitset<8> types(m_ctrl & TYPE_MASK);
+    if (HasTelemetry() && !HasFlag(DATA) && !(types.count() == 0 && HasFlag(ACK)))
+    {
+        return false; // INT rides on data and on pure acknowledgements only
+    }
     if (types.count() == 0)
     {
         return HasFlag(ACK) && GetReplyStatus() == VALID;

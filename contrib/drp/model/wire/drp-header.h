@@ -26,7 +26,10 @@ namespace ns3
                   bit5 READ (0 = write), bit6 INDIRECT (0 = direct),
                   bit7 ACK (ACKN is meaningful)
    1      STATUS  bit0: in a REQ_ACK, 0 = valid, 1 = invalid (registration
-                  failed), 0 elsewhere; bits 1-4: reserved, 0; bit5 CNP:
+                  failed), 0 elsewhere; bit1 INT: the in-band telemetry
+                  extension (DrpIntHeader, 42 bytes) follows this header
+                  (only in DATA frames and pure ACKs); bits 2-4: reserved,
+                  0; bit5 CNP:
                   congestion notification (only with ACK); bits 7-6: ECN
                   field, RFC 3168's codepoints (00 Not-ECT, 01 ECT(1),
                   10 ECT(0), 11 CE)
@@ -91,8 +94,10 @@ class DrpHeader : public Header
 
     /// STATUS bit 0: the reply code (Status), meaningful in a REQ_ACK.
     static constexpr uint8_t STATUS_REPLY_MASK = 0x01;
-    /// STATUS bits 1-4: reserved, 0.
-    static constexpr uint8_t STATUS_RESERVED_MASK = 0x1e;
+    /// STATUS bit 1: the INT extension (DrpIntHeader) follows the header.
+    static constexpr uint8_t STATUS_INT = 0x02;
+    /// STATUS bits 2-4: reserved, 0.
+    static constexpr uint8_t STATUS_RESERVED_MASK = 0x1c;
     /// STATUS bit 5: congestion notification (CNP), on a frame with the ACK flag.
     static constexpr uint8_t STATUS_CNP = 0x20;
     /// STATUS bits 7-6: the ECN field (Ecn).
@@ -137,6 +142,10 @@ class DrpHeader : public Header
     void SetCongestionNotification(bool cnp);
     /// \return true if STATUS bit 5 (CNP) is set
     bool HasCongestionNotification() const;
+    /// \param telemetry true: the INT extension follows the header (STATUS bit 1)
+    void SetTelemetry(bool telemetry);
+    /// \return true if STATUS bit 1 (INT) is set: the INT extension follows
+    bool HasTelemetry() const;
     /// \param tid the transfer id
     void SetTid(uint16_t tid);
     /// \return the transfer id
@@ -177,8 +186,9 @@ class DrpHeader : public Header
     /// \return true if exactly one of REQ, REQ_ACK, DATA, REL, REL_ACK is set,
     ///         or none is set and ACK is (a pure acknowledgement); and in STATUS
     ///         the reply code is VALID or INVALID in a REQ_ACK, VALID (0) in
-    ///         every other frame, the reserved bits are 0, and CNP is set only
-    ///         with ACK (any ECN codepoint may be on any frame)
+    ///         every other frame, the reserved bits are 0, CNP is set only
+    ///         with ACK, and INT only in a DATA frame or a pure
+    ///         acknowledgement (any ECN codepoint may be on any frame)
     bool IsWellFormed() const;
 
   private:

@@ -106,6 +106,23 @@ DrpCongestionOps::NeedsRttSamples() const
     return false;
 }
 
+bool
+DrpCongestionOps::TimesFromHandover() const
+{
+    return false;
+}
+
+bool
+DrpCongestionOps::NeedsTelemetry() const
+{
+    return false;
+}
+
+void
+DrpCongestionOps::OnTelemetry(const DrpIntHeader& /* telemetry */)
+{
+}
+
 void
 DrpCongestionOps::SetSequence(uint32_t una, uint32_t next)
 {

@@ -16,6 +16,8 @@
 namespace ns3
 {
 
+class DrpIntHeader;
+
 /**
  * \ingroup drp
  * \brief Rate control of one transfer's data sender, in the manner of
@@ -40,7 +42,11 @@ namespace ns3
  * * OnRttSample(): a round-trip sample per acknowledgement that advances,
  *   from the newest frame it acknowledges (Karn's rule: none from a frame
  *   sent again), given only to a scheme whose NeedsRttSamples() is true
- *   (the sender then times every frame; see DrpSender);
+ *   (the sender then times every frame, from its departure onto the wire
+ *   or, if TimesFromHandover(), from its handover; see DrpSender);
+ * * OnTelemetry(): the in-band telemetry an acknowledgement echoes, given
+ *   only to a scheme whose NeedsTelemetry() is true (HPCC): its data
+ *   frames then carry the INT extension that switch ports stamp.
  * * timers of its own (Simulator events), removed by Stop().
  *
  * Outputs: GetRate() (the pacing rate; 0 is the line rate, unpaced) and
@@ -49,13 +55,6 @@ namespace ns3
  * runs the owner's callback when either changes; the transfer's sender then
  * applies the window at once and the rate through
  * DrpTransport::SetFlowRate() (traced as the transport's "Rate").
- *
- * What a later scheme would need: HPCC (Li et al., SIGCOMM 2019) needs
- * per-hop in-band telemetry echoed in ACKs (each hop's queue length,
- * transmitted bytes, timestamp and line rate): switches that stamp data
- * frames, a DRP header extension that carries the stamps, the receiver
- * copying them into its ACK, and an OnAck() that passes them in. None of
- * that exists.
  */
 class DrpCongestionOps : public Object
 {
@@ -96,8 +95,27 @@ class DrpCongestionOps : public Object
     virtual void OnAck(uint32_t acked, bool congestion);
     /// \param rtt a round-trip sample (only if NeedsRttSamples())
     virtual void OnRttSample(Time rtt);
-    /// \return true if the scheme takes a round-trip sample per acknowledgement (TIMELY)
+    /// \return true if the scheme takes a round-trip sample per acknowledgement (TIMELY, HPCC)
     virtual bool NeedsRttSamples() const;
+    /**
+     * \return true if its samples run from the frame's handover to the RNIC
+     *         (the sender's whole loop, the RNIC's payload read included),
+     *         false (the default) from its departure onto the wire
+     */
+    virtual bool TimesFromHandover() const;
+    /**
+     * \return true if the scheme reads in-band telemetry (HPCC): the
+     *         transfer's data frames then carry the INT extension
+     *         (DrpIntHeader), switch ports with InbandTelemetry stamp it and
+     *         the receiver echoes it in its acknowledgements
+     */
+    virtual bool NeedsTelemetry() const;
+    /**
+     * An acknowledgement carried telemetry (before its OnAck(), after
+     * SetSequence()).
+     * \param telemetry the hops of the data frame it echoes
+     */
+    virtual void OnTelemetry(const DrpIntHeader& telemetry);
     /**
      * The sender's sequence state, set by the sender before each OnSent()
      * and OnAck() (what schemes that act once per window of data need).
