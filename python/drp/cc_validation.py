@@ -28,6 +28,13 @@ no results store) and sets them beside what the scheme's papers predict:
   are backlogged, the flows' mean rates and Jain's index over the settled
   part, and the joiner's time to its fair share.
 
+* ``dcqcn-arrivals``: four DCQCN flows into one port at 10 and 100 Gb/s
+  with the paper's parameters, arriving 10 ms apart and leaving as they
+  finish (equal sizes: in arrival order). After each arrival and departure:
+  each flow's share against the fair share 5 ms later, Jain's index per
+  1 ms, the utilisation and where the queue sits; and, at 10 Gb/s, the same
+  run with the joiners shifted by 17 and 33 us (when their first CNPs fall).
+
 Outputs per target, in the output folder: ``<name>.csv`` and ``<name>.md``
 (the table), and ``<name>.png`` and ``<name>.pdf`` (the figure).
 """
@@ -48,6 +55,8 @@ from drp.plots import save_png_and_pdf
 #: Target names and what each shows.
 CC_VALIDATION_FIGURES = {
     "dcqcn-fluid": "2 and 10 DCQCN flows on one 40 Gb/s port beside DCQCN's fluid model",
+    "dcqcn-arrivals": "4 DCQCN flows arriving and leaving at 10 and 100 Gb/s: shares 5 ms "
+    "after each change, Jain per 1 ms, utilisation, queue",
     "timely-fixed-points": "2 TIMELY flows on one 10 Gb/s port: the split depends on the "
     "start, in drp and in TIMELY's fluid model",
     "hpcc-queues": "HPCC beside DCQCN at 100 Gb/s: a joining flow and an 8:1 incast, queues, "
@@ -425,6 +434,119 @@ def make_hpcc_queues(out: pathlib.Path, workers=None) -> tuple[pd.DataFrame, str
     return table, note
 
 
+#: ``dcqcn-arrivals``: line rates, flows, the time between arrivals, the
+#: joiners' shifts (10 Gb/s only) and how long after a change the shares count.
+ARRIVAL_RATES = (10e9, 100e9)
+ARRIVAL_FLOWS = 4
+ARRIVAL_GAP = 0.01
+ARRIVAL_SHIFTS = (0.0, 17e-6, 33e-6)
+ARRIVAL_SETTLE = 0.005
+
+
+def arrival_params(rate: float, shift: float) -> dict[str, Any]:
+    """Return a run of ``dcqcn-arrivals``: FLUID_RUN's setup at ``rate``, four flows of
+    25 ms at the line rate each, the k-th starting k x (10 ms + shift) after the first."""
+    return {**FLUID_RUN, "host_rate": int(rate), "hosts": ARRIVAL_FLOWS + 1,
+            "degree": ARRIVAL_FLOWS, "bytes": int(rate / 8 * 0.025),
+            "stagger": ARRIVAL_GAP + shift, "flow_rate_interval": "1ms",
+            "queue_interval": "10us"}
+
+
+def arrival_phases(result) -> list[tuple[float, float, list[int]]]:
+    """Return the phases of a ``dcqcn-arrivals`` run: (start, end, the flows active),
+    one per interval between two changes (an arrival or a departure)."""
+    t = result.transfers
+    starts = (t["start_us"] / 1e6).tolist()
+    ends = ((t["start_us"] + t["fct_us"]) / 1e6).tolist()
+    changes = sorted(set(starts + ends))
+    phases = []
+    for a, b in zip(changes, changes[1:]):
+        active = [i for i in range(len(t)) if starts[i] <= a and ends[i] >= b]
+        if active:
+            phases.append((a, b, active))
+    return phases
+
+
+def arrival_rows(result, rate: float, shift: float) -> list[dict[str, Any]]:
+    """Return one row per phase of a ``dcqcn-arrivals`` run."""
+    table = result.flow_rate_table()
+    q = port_samples(result, 0, 0)
+    kmin, kmax = 5e3, 200e3
+    rows = []
+    for a, b, active in arrival_phases(result):
+        settled = table[(table.index >= a + ARRIVAL_SETTLE) & (table.index + 1e-3 <= b)]
+        if len(settled) == 0:
+            continue
+        rates = settled.iloc[:, active]
+        fair = rate / len(active)
+        bins = [jain(row) for row in rates.to_numpy()] if len(active) > 1 else [1.0]
+        window = q[(q["time_s"] >= a + ARRIVAL_SETTLE) & (q["time_s"] < b)]
+        queue = window["bytes"]
+        rows.append({
+            "rate_gbps": rate / 1e9,
+            "shift_us": shift * 1e6,
+            "from_ms": a * 1e3,
+            "to_ms": b * 1e3,
+            "flows": len(active),
+            "share_error_max": float((rates.mean() - fair).abs().max() / fair),
+            "jain_mean": float(np.mean(bins)),
+            "jain_min": float(np.min(bins)),
+            "utilization": float(window["busy"].mean()),
+            "queue_kb_mean": queue.mean() / 1e3,
+            "queue_empty": float((queue <= 0).mean()),
+            "queue_in_kmin_kmax": float(((queue > kmin) & (queue <= kmax)).mean()),
+            "drops": int(result.counters["drops"]),
+        })
+    return rows
+
+
+def plot_arrivals(results, keys, out: pathlib.Path, name: str) -> None:
+    """Plot each ``dcqcn-arrivals`` run's rates and queue into out/<name>.png and .pdf."""
+    import matplotlib.pyplot as plt
+
+    shown = [(r, k) for r, k in zip(results, keys) if k[1] == 0.0]
+    fig, axes = plt.subplots(2, len(shown), figsize=(7 * len(shown), 6), squeeze=False)
+    for col, (result, (rate, _)) in enumerate(shown):
+        table = result.flow_rate_table()
+        top, bottom = axes[0][col], axes[1][col]
+        for transfer in table.columns:
+            top.plot(table.index * 1e3, table[transfer] / 1e9, lw=0.9)
+        top.set_title(f"4 DCQCN flows arriving and leaving, {rate / 1e9:g} Gb/s")
+        top.set_ylabel("sending rate (Gb/s, 1 ms bins)")
+        top.set_ylim(0, rate / 1e9 * 1.05)
+        q = port_samples(result, 0, 0)
+        bottom.plot(q["time_s"] * 1e3, q["bytes"] / 1e3, lw=0.5)
+        for level, text in ((5, "Kmin"), (200, "Kmax")):
+            bottom.axhline(level, color="grey", lw=0.6, ls=":")
+            bottom.text(0, level, text, fontsize=7, va="bottom")
+        bottom.set_xlabel("time (ms)")
+        bottom.set_ylabel("queue at the receiver's port (KB)")
+    save_png_and_pdf(fig, out, name)
+
+
+def make_dcqcn_arrivals(out: pathlib.Path, workers=None) -> tuple[pd.DataFrame, str]:
+    """Run ``dcqcn-arrivals``; return its table and note."""
+    keys = [(rate, 0.0) for rate in ARRIVAL_RATES]
+    keys += [(ARRIVAL_RATES[0], shift) for shift in ARRIVAL_SHIFTS if shift > 0]
+    results = run_all([arrival_params(rate, shift) for rate, shift in keys], workers)
+    rows = []
+    for result, (rate, shift) in zip(results, keys):
+        rows += arrival_rows(result, rate, shift)
+    table = pd.DataFrame(rows)
+    plot_arrivals(results, keys, out, "dcqcn-arrivals")
+    note = (
+        "A star, four DCQCN senders into one receiver with the DCQCN paper's parameters "
+        "(Kmin 5 KB, Kmax 200 KB, Pmax 1 %; steps and byte counter scaled from 40 Gb/s), "
+        "each sending 25 ms worth of the line, the k-th starting k x 10 ms after the first "
+        "(plus the shift); they leave as they finish. One row per phase between two changes: "
+        "from 5 ms after the change to its end, the largest |mean rate - fair share| / fair "
+        "share of the flows, Jain's index of each 1 ms bin (mean, least), the utilisation, "
+        "and the receiver port's queue (mean, the fraction of 10 us samples empty and "
+        "between Kmin and Kmax)."
+    )
+    return table, note
+
+
 def make_cc_validation_figure(name: str, out: pathlib.Path, workers=None) -> pd.DataFrame:
     """Run validation target ``name``, write its table and figure to ``out``; return the table."""
     out.mkdir(parents=True, exist_ok=True)
@@ -448,6 +570,8 @@ def make_cc_validation_figure(name: str, out: pathlib.Path, workers=None) -> pd.
         table, note = make_timely_fixed_points(out, workers)
     elif name == "hpcc-queues":
         table, note = make_hpcc_queues(out, workers)
+    elif name == "dcqcn-arrivals":
+        table, note = make_dcqcn_arrivals(out, workers)
     else:
         valid = ", ".join(CC_VALIDATION_FIGURES)
         raise ValueError(f"figure = {name!r} is not a cc-validation figure; valid: {valid}")

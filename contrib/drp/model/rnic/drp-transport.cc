@@ -1433,6 +1433,7 @@ DrpTransport::GetPadding(const DrpHeader& header, uint32_t received)
 void
 DrpTransport::Process(Ptr<Packet> frame, Mac48Address from)
 {
+    m_rxHasTelemetry = false; // until this frame's header says otherwise
     m_rxTrace(frame);
     if (frame->GetSize() < DrpHeader::SIZE)
     {
