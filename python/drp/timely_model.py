@@ -116,6 +116,13 @@ class TimelyModel:
                 f"flows = {flows}, duration = {duration}, step = {step}: "
                 "flows must be at least 1, duration and step above 0"
             )
+        if self.min_rtt <= 0 or self.t_high <= 0 or self.segment <= 0 or self.line_rate <= 0:
+            raise ValueError(
+                f"min_rtt = {self.min_rtt}, t_high = {self.t_high}, segment = {self.segment}, "
+                f"line_rate = {self.line_rate}: each must be above 0"
+            )
+        if not 0 <= self.alpha <= 1 or not 0 <= self.beta <= 1:
+            raise ValueError(f"alpha = {self.alpha}, beta = {self.beta}: each in [0, 1]")
         starts_a = np.zeros(flows) if starts is None else np.asarray(starts, dtype=float)
         ends_a = np.full(flows, np.inf) if ends is None else np.asarray(ends, dtype=float)
         first = (

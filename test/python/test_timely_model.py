@@ -54,6 +54,10 @@ def test_start_and_end_times_and_refusals():
         PAPER.solve(0, 0.001)
     with pytest.raises(ValueError, match="one value per flow"):
         PAPER.solve(2, 0.001, initial_rates=[1e9])
+    with pytest.raises(ValueError, match="min_rtt = 0"):
+        TimelyModel(min_rtt=0).solve(1, 0.001)
+    with pytest.raises(ValueError, match="alpha = 2"):
+        TimelyModel(alpha=2).solve(1, 0.001)
 
 
 def test_drp_parameters_read_timely_s_attributes_scaled_to_the_line_rate():

@@ -167,16 +167,25 @@ MapTimely(Reading& r, const std::function<HpccConfig::Mapping&(const std::string
 }
 
 /**
+ * \param min the smallest valid value (a number)
  * \param max the largest valid value
+ * \param count true: a whole number from 0 to max
  * \return a handler that reads a number of HPCC's rate control (CC_MODE 3),
  *         kept until the end of the file, when the scheme is known
  */
 Handler
-HpccKey(double max)
+HpccKey(double min, double max, bool count)
 {
-    return [max](Reading& r) {
+    return [min, max, count](Reading& r) {
         std::ostringstream os;
-        os << r.Number(0, max);
+        if (count)
+        {
+            os << r.Count(uint64_t(max));
+        }
+        else
+        {
+            os << r.Number(min, max);
+        }
         r.given[r.mapping->key] = os.str();
     };
 }
@@ -386,9 +395,9 @@ Handlers()
         {"HAS_WIN", NoteOnly(window)},
         {"GLOBAL_T", NoteOnly(window)},
         {"VAR_WIN", NoteOnly(window)},
-        {"MI_THRESH", HpccKey(1000)},
-        {"FAST_REACT", HpccKey(1)},
-        {"U_TARGET", HpccKey(1)},
+        {"MI_THRESH", HpccKey(0, 1000, true)},
+        {"FAST_REACT", HpccKey(0, 1, true)},
+        {"U_TARGET", HpccKey(0.01, 1, false)},
         {"INT_MULTI", NoteOnly(intMulti)},
         {"RATE_BOUND",
          NoteOnly("drp's senders always pace at their scheme's rate (HPCC's RATE_BOUND 1)")},

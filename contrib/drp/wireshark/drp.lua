@@ -25,7 +25,7 @@
 -- HPCC (DrpIntHeader): NHOP (hops filled, 0-5), a reserved byte, then five
 -- 8-byte hops, each a 64-bit word: RATE (bits 63-61, a code of 1, 10, 25,
 -- 40, 50, 100, 200, 400 Gb/s), TIME (bits 60-37, ns mod 2^24), BYTES (bits
--- 36-17, bytes the port had sent, in 128-byte units mod 2^20), QLEN (bits
+-- 36-17, bytes the port had put on the wire, 128-byte units mod 2^20), QLEN (bits
 -- 16-0, bytes queued, in 80-byte units); then, in a DATA frame, by LEN bytes
 -- of payload, then zero padding up to
 -- Ethernet's 46-byte minimum payload, then (in captures made by ns-3) the
@@ -261,8 +261,9 @@ local function dissect_int(tvb, offset, tree)
         local units = bit32.bor(bit32.lshift(bit32.band(hi, 0x1F), 15), bit32.rshift(lo, 17))
         local qlen = bit32.band(lo, 0x1FFFF) * 80
         local hop_tree = int_tree:add(f.int_hop, tvb(at, 8))
-        hop_tree:set_text(string.format("Hop %d: %d Gb/s, time %d ns, sent %d bytes, queue %d bytes",
-                                        i + 1, rate, time, units * 128, qlen))
+        hop_tree:set_text(string.format(
+            "Hop %d: %d Gb/s, time %d ns, sent %d bytes, queue %d bytes",
+            i + 1, rate, time, units * 128, qlen))
         hop_tree:add(f.int_rate, tvb(at, 1), rate)
         hop_tree:add(f.int_time, tvb(at, 4), time)
         hop_tree:add(f.int_bytes, tvb(at + 3, 3), UInt64(units * 128))

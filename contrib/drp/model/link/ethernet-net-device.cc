@@ -752,7 +752,7 @@ EthernetNetDevice::TransmitStart(Ptr<Packet> frame)
     m_phyTxBeginTrace(frame);
 
     const uint32_t size = frame->GetSize();
-    m_txBytes += size;
+    m_txBytes += GetWireSize(size); // what the wire carried: preamble and gap too
     const Time slot = TakeSlotTime(size);
     m_txEnd = Simulator::Now() + slot;
     if (!m_slotEndOnDemand || HasFrameWaiting() || !m_phyTxEndTrace.IsEmpty())

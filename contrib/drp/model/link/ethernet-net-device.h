@@ -127,8 +127,9 @@ class Node;
  * \par In-band telemetry
  * Off by default (InbandTelemetry). On, a switch port appends a hop to each
  * frame that carries telemetry (HPCC's INT) as the frame starts on its
- * wire: its line rate, the time, the bytes it had sent before the frame
- * (GetTxBytes()) and the bytes waiting in its queues after it left. The
+ * wire: its line rate, the time, the bytes it had put on the wire before
+ * the frame (GetTxBytes(): preamble and gap included, so that a busy port
+ * reads as fully used) and the bytes waiting in its queues after it left. The
  * port knows no protocol above Ethernet: the frame's EtherType names a
  * stamper registered with SetTelemetryStamper() (RnicNetDevice registers
  * DRP's, DrpIntHeader::Stamp). A stamped frame is a copy (the frame may be
@@ -351,7 +352,11 @@ class EthernetNetDevice : public NetDevice
     void SetInbandTelemetry(bool on);
     /// \return InbandTelemetry
     bool GetInbandTelemetry() const;
-    /// \return bytes of the frames this port has started to send (every frame, header and FCS)
+    /**
+     * \return bytes this port has put on the wire for the frames it started
+     *         (GetWireSize(): preamble, frame and inter-frame gap), so that a
+     *         port sending without a break sends GetTxBytes() at its DataRate
+     */
     uint64_t GetTxBytes() const;
 
     /// \return the number of received frames the ReceiveErrorModel dropped
@@ -770,7 +775,7 @@ class EthernetNetDevice : public NetDevice
     Time m_txEnd;                        //!< when the current slot ends
     bool m_slotEndOnDemand{false};       //!< see SetSlotEndOnDemand()
     bool m_telemetry{false};             //!< InbandTelemetry
-    uint64_t m_txBytes{0};               //!< bytes of the frames started
+    uint64_t m_txBytes{0};               //!< wire bytes of the frames started
     Ptr<Queue<Packet>> m_connectedQueue; //!< the queue whose traces feed the queue interface
     uint64_t m_receiveErrorDrops;        //!< frames dropped by the error model
     uint64_t m_fcsErrorDrops{0};         //!< frames dropped for a wrong FCS

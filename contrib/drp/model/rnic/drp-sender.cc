@@ -215,6 +215,14 @@ DrpSender::TakeSample(uint32_t ackn)
 void
 DrpSender::GiveSample(uint32_t ackn)
 {
+    // Karn: an acknowledgement that covers a frame sent again (the first
+    // it covers is the one every retransmission sends) may answer either
+    // copy, so it gives no sample, even from a newer frame sent once.
+    const Time first = m_handedAt.empty() ? SentAt(m_una) : m_handedAt[m_una % m_handedAt.size()];
+    if (first == Time::Min())
+    {
+        return;
+    }
     const Time sent =
         m_handedAt.empty() ? SentAt(ackn - 1) : m_handedAt[(ackn - 1) % m_handedAt.size()];
     if (sent != Time::Min() && sent != Time::Max())

@@ -1460,7 +1460,7 @@ DrpTransport::Process(Ptr<Packet> frame, Mac48Address from)
         payload->RemoveHeader(m_rxTelemetry);
     }
     const int32_t padding = GetPadding(header, payload->GetSize());
-    if (padding < 0)
+    if (padding < 0 || (padding > 0 && m_rxHasTelemetry)) // an INT frame is never padded
     {
         Drop(frame, BAD_LENGTH);
         return;

@@ -5,6 +5,7 @@
 #include "drp-tx-scheduler.h"
 
 #include "ns3/drp-compat.h"
+#include "ns3/drp-int-header.h"
 #include "ns3/log.h"
 #include "ns3/simulator.h"
 
@@ -305,8 +306,11 @@ DrpTxScheduler::Pace(const DataFrame& frame)
     }
     Pacing& pacing = it->second;
     // A flow that waited longer than its spacing gets no credit for it.
-    pacing.next = std::max(pacing.next, Simulator::Now()) +
-                  pacing.rate.CalculateBytesTxTime(frame.header.GetLength() + m_pacingOverhead);
+    // HPCC's data frames carry the INT extension too: it takes the wire.
+    const uint32_t extension = frame.header.HasTelemetry() ? DrpIntHeader::SIZE : 0;
+    pacing.next =
+        std::max(pacing.next, Simulator::Now()) +
+        pacing.rate.CalculateBytesTxTime(frame.header.GetLength() + m_pacingOverhead + extension);
 }
 
 void

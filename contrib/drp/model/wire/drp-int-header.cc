@@ -181,6 +181,10 @@ DrpIntHeader::Stamp(Ptr<Packet> payload,
     {
         return false; // an acknowledgement's echo tells of the data's path, not its own
     }
+    NS_ABORT_MSG_UNLESS(IsEncodable(rate),
+                        "a switch port with InbandTelemetry runs at "
+                            << rate << ", which HPCC's telemetry cannot carry; valid port rates: "
+                            << GetEncodableRatesText());
     DrpIntHeader telemetry;
     payload->RemoveHeader(header);
     payload->RemoveHeader(telemetry);

@@ -42,8 +42,9 @@ namespace ns3
                                      400 Gb/s)
                   bits 60-37  TIME   when the frame started on the port's
                                      wire, ns, modulo 2^24
-                  bits 36-17  BYTES  bytes the port had sent before the
-                                     frame, in units of 128, modulo 2^20
+                  bits 36-17  BYTES  bytes the port had put on the wire
+                                     before the frame (preamble and gap
+                                     included), in units of 128, modulo 2^20
                   bits 16-0   QLEN   bytes waiting in the port's queues as
                                      the frame left, in units of 80,
                                      at most 2^17 - 1
