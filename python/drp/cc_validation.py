@@ -35,6 +35,11 @@ no results store) and sets them beside what the scheme's papers predict:
   1 ms, the utilisation and where the queue sits; and, at 10 Gb/s, the same
   run with the joiners shifted by 17 and 33 us (when their first CNPs fall).
 
+* ``dctcp-k``: DCTCP (window, step marking at K = 65 frames, the DCTCP
+  paper's K at 10 Gb/s) with 2, 4 and 8 flows into one 10 Gb/s port, and 2
+  flows without congestion control: the queue against K, the utilisation
+  and Jain's index of the flows' rates over 10 to 40 ms.
+
 Outputs per target, in the output folder: ``<name>.csv`` and ``<name>.md``
 (the table), and ``<name>.png`` and ``<name>.pdf`` (the figure).
 """
@@ -57,6 +62,8 @@ CC_VALIDATION_FIGURES = {
     "dcqcn-fluid": "2 and 10 DCQCN flows on one 40 Gb/s port beside DCQCN's fluid model",
     "dcqcn-arrivals": "4 DCQCN flows arriving and leaving at 10 and 100 Gb/s: shares 5 ms "
     "after each change, Jain per 1 ms, utilisation, queue",
+    "dctcp-k": "DCTCP with 2, 4 and 8 flows on one 10 Gb/s port, step marking at K: queue, "
+    "utilisation, Jain",
     "timely-fixed-points": "2 TIMELY flows on one 10 Gb/s port: the split depends on the "
     "start, in drp and in TIMELY's fluid model",
     "hpcc-queues": "HPCC beside DCQCN at 100 Gb/s: a joining flow and an 8:1 incast, queues, "
@@ -547,6 +554,84 @@ def make_dcqcn_arrivals(out: pathlib.Path, workers=None) -> tuple[pd.DataFrame, 
     return table, note
 
 
+#: ``dctcp-k``: the line rate, K (frames; the DCTCP paper's 65 at 10 Gb/s), the
+#: flow counts, and the part of the run compared.
+DCTCP_LINE_RATE = 10e9
+DCTCP_K = 65
+DCTCP_FLOWS = (2, 4, 8)
+DCTCP_SETTLED = (0.01, 0.04)
+
+
+def dctcp_params(flows: int, cc: str) -> dict[str, Any]:
+    """Return a run of ``dctcp-k``: N flows starting together, 60 ms of the line in all."""
+    marking = {"ecn": True, "ecn_marking": "step", "ecn_min": f"{DCTCP_K}p"} if cc != "none" else {}
+    return {**FLUID_RUN, "cc": cc, "ecn": False, "host_rate": int(DCTCP_LINE_RATE),
+            "hosts": flows + 1, "degree": flows, "bytes": int(DCTCP_LINE_RATE / 8 * 0.06 / flows),
+            "queue": "4MB", "flow_rate_interval": "1ms", "queue_interval": "10us",
+            "ecn_min": "4KB", "ecn_max": "16KB", "ecn_pmax": 0.2, **marking}
+
+
+def dctcp_row(result, flows: int, cc: str) -> dict[str, Any]:
+    """Return one row of ``dctcp-k``."""
+    low, high = DCTCP_SETTLED
+    table = result.flow_rate_table()
+    rates = table[(table.index >= low) & (table.index < high)].mean().to_numpy()
+    q = port_samples(result, 0, 0)
+    q = q[(q["time_s"] >= low) & (q["time_s"] < high)]
+    frames = q["frames"]
+    return {
+        "cc": cc,
+        "flows": flows,
+        "queue_frames_mean": frames.mean(),
+        "queue_frames_p10": frames.quantile(0.1),
+        "queue_frames_p90": frames.quantile(0.9),
+        "k_frames": DCTCP_K if cc != "none" else "",
+        "utilization": q["busy"].mean(),
+        "rate_gbps_min": rates.min() / 1e9,
+        "rate_gbps_max": rates.max() / 1e9,
+        "jain": jain(rates),
+        "drops": int(result.counters["drops"]),
+    }
+
+
+def plot_dctcp(results, keys, out: pathlib.Path, name: str) -> None:
+    """Plot ``dctcp-k``'s queues and rates into out/<name>.png and .pdf."""
+    import matplotlib.pyplot as plt
+
+    fig, axes = plt.subplots(2, len(keys), figsize=(4.5 * len(keys), 6), squeeze=False)
+    for col, (result, (flows, cc)) in enumerate(zip(results, keys)):
+        table = result.flow_rate_table()
+        top, bottom = axes[0][col], axes[1][col]
+        for transfer in table.columns:
+            top.plot(table.index * 1e3, table[transfer] / 1e9, lw=0.8)
+        top.set_title(f"{flows} flows, {cc}")
+        top.set_ylim(0, DCTCP_LINE_RATE / 1e9 * 1.05)
+        top.set_ylabel("sending rate (Gb/s, 1 ms bins)")
+        q = port_samples(result, 0, 0)
+        bottom.plot(q["time_s"] * 1e3, q["frames"], lw=0.5)
+        if cc != "none":
+            bottom.axhline(DCTCP_K, color="grey", lw=0.6, ls=":")
+        bottom.set_xlabel("time (ms)")
+        bottom.set_ylabel("queue at the receiver's port (frames)")
+    save_png_and_pdf(fig, out, name)
+
+
+def make_dctcp_k(out: pathlib.Path, workers=None) -> tuple[pd.DataFrame, str]:
+    """Run ``dctcp-k``; return its table and note."""
+    keys = [(2, "none")] + [(n, "dctcp") for n in DCTCP_FLOWS]
+    results = run_all([dctcp_params(n, cc) for n, cc in keys], workers)
+    table = pd.DataFrame([dctcp_row(r, n, cc) for r, (n, cc) in zip(results, keys)])
+    plot_dctcp(results, keys, out, "dctcp-k")
+    note = (
+        "A star at 10 Gb/s, N senders starting together into one receiver, a window of 1,024 "
+        "frames and a 4 MB queue; DCTCP with step marking at K = 65 frames (every frame that "
+        "leaves more than K behind is marked), or no congestion control. Over 10 to 40 ms: "
+        "the receiver port's queue in frames (10 us samples), the fraction of samples in which "
+        "it was sending, each flow's mean rate and Jain's index of them."
+    )
+    return table, note
+
+
 def make_cc_validation_figure(name: str, out: pathlib.Path, workers=None) -> pd.DataFrame:
     """Run validation target ``name``, write its table and figure to ``out``; return the table."""
     out.mkdir(parents=True, exist_ok=True)
@@ -572,6 +657,8 @@ def make_cc_validation_figure(name: str, out: pathlib.Path, workers=None) -> pd.
         table, note = make_hpcc_queues(out, workers)
     elif name == "dcqcn-arrivals":
         table, note = make_dcqcn_arrivals(out, workers)
+    elif name == "dctcp-k":
+        table, note = make_dctcp_k(out, workers)
     else:
         valid = ", ".join(CC_VALIDATION_FIGURES)
         raise ValueError(f"figure = {name!r} is not a cc-validation figure; valid: {valid}")
