@@ -210,18 +210,13 @@ def drp_parameters(params: Mapping[str, Any], **overrides: Any) -> DcqcnModel:
     ``overrides`` replace any field (``feedback_delay`` in the first place:
     the loop's delay, which the fabric sets)."""
     from drp import _drp
+    from drp.run_attributes import attribute_reader, frame_bytes, rate_scale
 
-    given = params.get("defaults") or {}
-
-    def attribute(name: str) -> float:
-        return _drp.attribute_number(name, str(given.get(name, "")))
-
-    rate = float(params["host_rate"])
-    reference = attribute("ns3::DrpDcqcn::ReferenceRate")
-    scale = rate / reference if reference > 0 else 1.0
-    frame = 14 + 32 + int(params["payload"]) + 4
+    attribute = attribute_reader(params)
+    scale = rate_scale(params, attribute, "ns3::DrpDcqcn::ReferenceRate")
+    frame, wire = frame_bytes(params)
     values: dict[str, Any] = {
-        "line_rate": rate,
+        "line_rate": float(params["host_rate"]),
         "kmin": _drp.queue_bytes(str(params["ecn_min"]), frame),
         "kmax": _drp.queue_bytes(str(params["ecn_max"]), frame),
         "pmax": float(params["ecn_pmax"]),
@@ -233,7 +228,7 @@ def drp_parameters(params: Mapping[str, Any], **overrides: Any) -> DcqcnModel:
         "fast_recovery": int(attribute("ns3::DrpDcqcn::FastRecoverySteps")),
         "rate_ai": attribute("ns3::DrpDcqcn::RateAi") * scale,
         "min_rate": attribute("ns3::DrpDcqcn::MinRate") * scale,
-        "packet_bytes": 8 + max(64, frame) + 12,
+        "packet_bytes": wire,
         "queued_bytes": frame,
     }
     values.update(overrides)

@@ -190,19 +190,13 @@ def drp_parameters(params: Mapping[str, Any], **overrides: Any) -> TimelyModel:
     attributes (their defaults, or the run's ``defaults``) at that rate,
     scaled as ``DrpTimely`` scales them; ``overrides`` replace any field
     (``base_rtt`` in the first place: the fabric's empty round trip)."""
-    from drp import _drp
+    from drp.run_attributes import attribute_reader, frame_bytes, rate_scale
 
-    given = params.get("defaults") or {}
-
-    def attribute(name: str) -> float:
-        return _drp.attribute_number(name, str(given.get(name, "")))
-
-    rate = float(params["host_rate"])
-    reference = attribute("ns3::DrpTimely::ReferenceRate")
-    scale = rate / reference if reference > 0 else 1.0
-    frame = 14 + 32 + int(params["payload"]) + 4
+    attribute = attribute_reader(params)
+    scale = rate_scale(params, attribute, "ns3::DrpTimely::ReferenceRate")
+    frame, wire = frame_bytes(params)
     values: dict[str, Any] = {
-        "line_rate": rate,
+        "line_rate": float(params["host_rate"]),
         "alpha": attribute("ns3::DrpTimely::Alpha"),
         "beta": attribute("ns3::DrpTimely::Beta"),
         "step": attribute("ns3::DrpTimely::AdditiveStep") * scale,
@@ -212,7 +206,7 @@ def drp_parameters(params: Mapping[str, Any], **overrides: Any) -> TimelyModel:
         "min_rtt": attribute("ns3::DrpTimely::MinRtt"),
         "segment": attribute("ns3::DrpTimely::Segment"),
         "min_rate": attribute("ns3::DrpTimely::MinRate") * scale,
-        "packet_bytes": 8 + max(64, frame) + 12,
+        "packet_bytes": wire,
         "queued_bytes": frame,
     }
     values.update(overrides)

@@ -290,18 +290,25 @@ def test_cmake_install_puts_the_dissector_in_the_personal_plugin_folder(tmp_path
     assert done.stdout.strip() == "REQ tid=7 len=4096"
 
 
-@pytest.fixture(scope="module")
-def ecn_captures(tmp_path_factory):
-    """Every RNIC's and switch port's capture of an incast whose switch marks ECN."""
+def fabric_captures(tmp_path_factory, prefix, *options):
+    """Run rnic-fabric with ``options`` and pcap captures named ``prefix``;
+    return (every RNIC's and switch port's capture, its output)."""
     program = BUILD / "examples" / "rnic-fabric"
     if not program.exists():
         pytest.skip("examples not built")
-    folder = tmp_path_factory.mktemp("capture-ecn")
-    done = subprocess.run([str(program), "--hosts=5", "--ecn", "--pcap=ecn"], cwd=folder,
+    folder = tmp_path_factory.mktemp(f"capture-{prefix}")
+    done = subprocess.run([str(program), *options, f"--pcap={prefix}"], cwd=folder,
                           capture_output=True, text=True, timeout=120)
     assert done.returncode == 0, done.stderr
-    assert re.search(r"ECN: [1-9]\d* frames marked CE", done.stdout), done.stdout
-    return sorted(folder.glob("ecn-*.pcap"))
+    return sorted(folder.glob(f"{prefix}-*.pcap")), done.stdout
+
+
+@pytest.fixture(scope="module")
+def ecn_captures(tmp_path_factory):
+    """Every RNIC's and switch port's capture of an incast whose switch marks ECN."""
+    pcaps, stdout = fabric_captures(tmp_path_factory, "ecn", "--hosts=5", "--ecn")
+    assert re.search(r"ECN: [1-9]\d* frames marked CE", stdout), stdout
+    return pcaps
 
 
 def test_marked_frames_and_congestion_notifications_decode(ecn_captures, home):
@@ -338,15 +345,9 @@ INT_RATES_GBPS = (1, 10, 25, 40, 50, 100, 200, 400)
 @pytest.fixture(scope="module")
 def hpcc_captures(tmp_path_factory):
     """Every RNIC's and switch port's capture of a 40 Gb/s incast with cc=hpcc (INT)."""
-    program = BUILD / "examples" / "rnic-fabric"
-    if not program.exists():
-        pytest.skip("examples not built")
-    folder = tmp_path_factory.mktemp("capture-hpcc")
-    done = subprocess.run([str(program), "--hosts=3", "--degree=2", "--bytes=100000",
-                           "--hostRate=40Gbps", "--cc=hpcc", "--window=64", "--pcap=hpcc"],
-                          cwd=folder, capture_output=True, text=True, timeout=120)
-    assert done.returncode == 0, done.stderr
-    return sorted(folder.glob("hpcc-*.pcap"))
+    pcaps, _ = fabric_captures(tmp_path_factory, "hpcc", "--hosts=3", "--degree=2",
+                               "--bytes=100000", "--hostRate=40Gbps", "--cc=hpcc", "--window=64")
+    return pcaps
 
 
 def first_hop(frame):

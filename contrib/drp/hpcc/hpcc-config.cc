@@ -15,6 +15,7 @@
 #include <map>
 #include <set>
 #include <sstream>
+#include <tuple>
 
 namespace ns3
 {
@@ -131,29 +132,53 @@ FileKey(std::string FabricScenario::Config::*file, const std::string& name)
     };
 }
 
+/// The mapping of a key that was given (by key).
+using MappingOf = std::function<HpccConfig::Mapping&(const std::string&)>;
+
 /**
- * CC_MODE 7: the rate keys read into DCQCN's attributes are TIMELY's in
- * HPCC's simulator (RATE_AI its step, MIN_RATE its floor, both absolute).
+ * The rate keys read into DCQCN's attributes (RATE_AI, MIN_RATE) are
+ * another scheme's in HPCC's simulator: its additive step and its floor,
+ * both absolute (the scheme's ReferenceRate 0).
+ * \param r the reading, at the end of the file
+ * \param mappingOf the mapping of a key that was given
+ * \param scheme the scheme's TypeId name ("ns3::DrpTimely")
+ * \param step the scheme's attribute that RATE_AI sets ("AdditiveStep")
+ */
+void
+MapRateKeys(Reading& r,
+            const MappingOf& mappingOf,
+            const std::string& scheme,
+            const std::string& step)
+{
+    FabricScenario::Config& config = r.config;
+    config.defaults[scheme + "::ReferenceRate"] = "0bps"; // HPCC's rates are absolute
+    const std::vector<std::tuple<std::string, std::string, std::string>> keys{
+        {"MIN_RATE", "MinRate", "ns3::DrpDcqcn::MinRate"},
+        {"RATE_AI", step, "ns3::DrpDcqcn::RateAi"}};
+    for (const auto& [key, attribute, read] : keys)
+    {
+        const std::string name = scheme + "::" + attribute;
+        if (key == "MIN_RATE" || r.given.count(key) != 0)
+        {
+            config.defaults[name] = config.defaults[read]; // MIN_RATE: HPCC's default too
+        }
+        if (r.given.count(key) != 0)
+        {
+            mappingOf(key).drp = name + " = " + config.defaults[name];
+        }
+    }
+}
+
+/**
+ * CC_MODE 7: RATE_AI and MIN_RATE are TIMELY's step and floor; RATE_HAI is
+ * noted (drp's TIMELY steps as the paper does).
  * \param r the reading, at the end of the file
  * \param mappingOf the mapping of a key that was given
  */
 void
-MapTimely(Reading& r, const std::function<HpccConfig::Mapping&(const std::string&)>& mappingOf)
+MapTimely(Reading& r, const MappingOf& mappingOf)
 {
-    FabricScenario::Config& config = r.config;
-    config.defaults["ns3::DrpTimely::ReferenceRate"] = "0bps"; // HPCC's rates are absolute
-    config.defaults["ns3::DrpTimely::MinRate"] = config.defaults["ns3::DrpDcqcn::MinRate"];
-    if (r.given.count("MIN_RATE") != 0)
-    {
-        mappingOf("MIN_RATE").drp =
-            "ns3::DrpTimely::MinRate = " + config.defaults["ns3::DrpTimely::MinRate"];
-    }
-    if (r.given.count("RATE_AI") != 0)
-    {
-        config.defaults["ns3::DrpTimely::AdditiveStep"] = config.defaults["ns3::DrpDcqcn::RateAi"];
-        mappingOf("RATE_AI").drp =
-            "ns3::DrpTimely::AdditiveStep = " + config.defaults["ns3::DrpTimely::AdditiveStep"];
-    }
+    MapRateKeys(r, mappingOf, "ns3::DrpTimely", "AdditiveStep");
     if (r.given.count("RATE_HAI") != 0)
     {
         mappingOf("RATE_HAI").drp = "";
@@ -198,7 +223,7 @@ HpccKey(double min, double max, bool count)
  * \param mappingOf the mapping of a key that was given
  */
 void
-MapHpcc(Reading& r, const std::function<HpccConfig::Mapping&(const std::string&)>& mappingOf)
+MapHpcc(Reading& r, const MappingOf& mappingOf)
 {
     FabricScenario::Config& config = r.config;
     static const std::vector<std::pair<std::string, std::string>> keys{
@@ -231,19 +256,7 @@ MapHpcc(Reading& r, const std::function<HpccConfig::Mapping&(const std::string&)
     {
         return;
     }
-    config.defaults["ns3::DrpHpcc::ReferenceRate"] = "0bps"; // HPCC's rates are absolute
-    config.defaults["ns3::DrpHpcc::MinRate"] = config.defaults["ns3::DrpDcqcn::MinRate"];
-    if (r.given.count("MIN_RATE") != 0)
-    {
-        mappingOf("MIN_RATE").drp =
-            "ns3::DrpHpcc::MinRate = " + config.defaults["ns3::DrpHpcc::MinRate"];
-    }
-    if (r.given.count("RATE_AI") != 0)
-    {
-        config.defaults["ns3::DrpHpcc::RateAi"] = config.defaults["ns3::DrpDcqcn::RateAi"];
-        mappingOf("RATE_AI").drp =
-            "ns3::DrpHpcc::RateAi = " + config.defaults["ns3::DrpHpcc::RateAi"];
-    }
+    MapRateKeys(r, mappingOf, "ns3::DrpHpcc", "RateAi");
     r.notes.push_back("CC_MODE 3: drp's HPCC learns each flow's base RTT T from its own "
                       "round trips; HPCC's simulator computes it from the topology");
 }

@@ -13,7 +13,6 @@
 #include "ns3/drp-hpcc.h"
 #include "ns3/drp-int-header.h"
 #include "ns3/fabric-scenario.h"
-#include "ns3/pcap-file.h"
 #include "ns3/simulator.h"
 #include "ns3/test.h"
 
@@ -273,7 +272,7 @@ class DrpHpccFabricTestCase : public TestCase
                 {
                     continue;
                 }
-                ReadCapture(file, dataHops, ackHops, ackRateCode);
+                CountHops(file, dataHops, ackHops, ackRateCode);
             }
         }
         NS_TEST_EXPECT_MSG_EQ((dataHops == std::set<int>{0, 1}),
@@ -309,28 +308,16 @@ class DrpHpccFabricTestCase : public TestCase
      * \param ackHops NHOP of every acknowledgement with telemetry (out)
      * \param ackRateCode RATE of an acknowledgement's first hop (out)
      */
-    static void ReadCapture(const std::string& file,
-                            std::set<int>& dataHops,
-                            std::set<int>& ackHops,
-                            uint32_t& ackRateCode)
+    static void CountHops(const std::string& file,
+                          std::set<int>& dataHops,
+                          std::set<int>& ackHops,
+                          uint32_t& ackRateCode)
     {
-        PcapFile pcap;
-        pcap.Open(file, std::ios::in);
-        uint8_t data[2048];
-        while (true)
+        for (const auto& data :
+             drptest::ReadCapture(file).value_or(std::vector<std::vector<uint8_t>>{}))
         {
-            uint32_t sec;
-            uint32_t usec;
-            uint32_t inclLen;
-            uint32_t origLen;
-            uint32_t readLen;
-            pcap.Read(data, sizeof(data), sec, usec, inclLen, origLen, readLen);
-            if (pcap.Eof() || pcap.Fail())
-            {
-                break;
-            }
             // Ethernet (14), the DRP header (CTRL at 14, STATUS at 15), INT at 46.
-            if (readLen < 56 || data[12] != 0x01 || data[13] != 0xff || (data[15] & 0x02) == 0)
+            if (data.size() < 56 || data[12] != 0x01 || data[13] != 0xff || (data[15] & 0x02) == 0)
             {
                 continue;
             }
@@ -345,7 +332,6 @@ class DrpHpccFabricTestCase : public TestCase
                 ackRateCode = data[48] >> 5;
             }
         }
-        pcap.Close();
     }
 };
 

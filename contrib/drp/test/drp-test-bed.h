@@ -13,6 +13,7 @@
 #include "ns3/drp-header.h"
 #include "ns3/error-model.h"
 #include "ns3/packet.h"
+#include "ns3/pcap-file.h"
 #include "ns3/random-variable-stream.h"
 #include "ns3/rdma-host-application.h"
 #include "ns3/rdma-host-helper.h"
@@ -23,6 +24,7 @@
 #include "ns3/uinteger.h"
 
 #include <functional>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -250,6 +252,39 @@ Snapshot(Ptr<const HostMemory> memory, uint64_t address, uint32_t length)
     std::vector<uint8_t> bytes(length);
     memory->Read(address, bytes.data(), length);
     return bytes;
+}
+
+/**
+ * \param file a pcap capture
+ * \return every frame in it, in order (nullopt: the file cannot be read as a capture)
+ */
+inline std::optional<std::vector<std::vector<uint8_t>>>
+ReadCapture(const std::string& file)
+{
+    PcapFile pcap;
+    pcap.Open(file, std::ios::in);
+    if (pcap.Fail())
+    {
+        return std::nullopt;
+    }
+    std::vector<std::vector<uint8_t>> frames;
+    std::vector<uint8_t> data(65536); // a pcap record holds at most 64 KiB here
+    while (true)
+    {
+        uint32_t sec;
+        uint32_t usec;
+        uint32_t inclLen;
+        uint32_t origLen;
+        uint32_t readLen;
+        pcap.Read(data.data(), data.size(), sec, usec, inclLen, origLen, readLen);
+        if (pcap.Eof() || pcap.Fail())
+        {
+            break;
+        }
+        frames.emplace_back(data.begin(), data.begin() + readLen);
+    }
+    pcap.Close();
+    return frames;
 }
 
 /**

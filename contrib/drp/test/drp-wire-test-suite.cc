@@ -16,7 +16,6 @@
 #include "ns3/ethernet-helper.h"
 #include "ns3/ethernet-net-device.h"
 #include "ns3/node-container.h"
-#include "ns3/pcap-file.h"
 #include "ns3/simulator.h"
 #include "ns3/test.h"
 
@@ -505,29 +504,16 @@ class DrpWireFcsTestCase : public TestCase
         // A capture: frames sent and received, both with correct FCSs.
         const std::string file = CreateTempDirFilename("drp-wire-fcs.pcap");
         Exchange(file, false);
-        PcapFile pcap;
-        pcap.Open(file, std::ios::in);
-        NS_TEST_ASSERT_MSG_EQ(pcap.Fail(), false, "capture readable");
+        const auto captured = drptest::ReadCapture(file);
+        NS_TEST_ASSERT_MSG_EQ(captured.has_value(), true, "capture readable");
         uint32_t records = 0;
         uint32_t correct = 0;
-        uint8_t data[2048];
-        while (true)
+        for (const auto& frame : *captured)
         {
-            uint32_t sec;
-            uint32_t usec;
-            uint32_t inclLen;
-            uint32_t origLen;
-            uint32_t readLen;
-            pcap.Read(data, sizeof(data), sec, usec, inclLen, origLen, readLen);
-            if (pcap.Eof() || pcap.Fail())
-            {
-                break;
-            }
             ++records;
-            correct += HasCorrectFcs(std::vector<uint8_t>(data, data + readLen));
-            NS_TEST_EXPECT_MSG_GT_OR_EQ(readLen, 64, "no frame below 64 bytes in the capture");
+            correct += HasCorrectFcs(frame);
+            NS_TEST_EXPECT_MSG_GT_OR_EQ(frame.size(), 64, "no frame below 64 bytes in the capture");
         }
-        pcap.Close();
         NS_TEST_EXPECT_MSG_EQ(records, 10, "frames sent and received by device 0");
         NS_TEST_EXPECT_MSG_EQ(correct, records, "every FCS in the capture correct");
     }

@@ -179,6 +179,12 @@ DrpSender::GetTimerWait() const
     return std::max(wait, m_config.minWait);
 }
 
+Time
+DrpSender::SampleStart(uint32_t sn)
+{
+    return m_handedAt.empty() ? SentAt(sn) : m_handedAt[sn % m_handedAt.size()];
+}
+
 bool
 DrpSender::IsTimingFrames() const
 {
@@ -218,13 +224,11 @@ DrpSender::GiveSample(uint32_t ackn)
     // Karn: an acknowledgement that covers a frame sent again (the first
     // it covers is the one every retransmission sends) may answer either
     // copy, so it gives no sample, even from a newer frame sent once.
-    const Time first = m_handedAt.empty() ? SentAt(m_una) : m_handedAt[m_una % m_handedAt.size()];
-    if (first == Time::Min())
+    if (SampleStart(m_una) == Time::Min())
     {
         return;
     }
-    const Time sent =
-        m_handedAt.empty() ? SentAt(ackn - 1) : m_handedAt[(ackn - 1) % m_handedAt.size()];
+    const Time sent = SampleStart(ackn - 1);
     if (sent != Time::Min() && sent != Time::Max())
     {
         m_cc->OnRttSample(Simulator::Now() - sent); // Karn: none from a frame sent again

@@ -212,6 +212,12 @@ class DrpSender
      * \param ackn a cumulative acknowledgement that advances
      */
     void GiveSample(uint32_t ackn);
+    /**
+     * \param sn a frame in flight
+     * \return where the congestion control's samples of it start: its handover
+     *         (TimesFromHandover()) or its first departure (Time::Min(): sent again)
+     */
+    Time SampleStart(uint32_t sn);
     /// \return true if the departure of each frame in flight is noted (adaptive timeout, TIMELY)
     bool IsTimingFrames() const;
     /**

@@ -1477,7 +1477,6 @@ DrpTransport::Process(Ptr<Packet> frame, Mac48Address from)
     {
         ReceiveAtInitiator(header, payload, frame, from);
     }
-    m_rxHasTelemetry = false;
 }
 
 // ---------------------------------------------------------------------------
