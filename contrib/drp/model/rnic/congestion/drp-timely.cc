@@ -221,7 +221,11 @@ DrpTimely::Complete(Time rtt)
         m_prevRtt = rtt; // a gradient needs two events
         return;
     }
-    const double newRttDiff = (rtt - m_prevRtt).GetSeconds();
+    // A negative Time must not reach Time::GetSeconds: ns-3's int64x64 left
+    // shifts it (undefined behaviour before C++20). Its division is
+    // sign-symmetric, so negating the positive difference is exact.
+    const double newRttDiff =
+        rtt < m_prevRtt ? -(m_prevRtt - rtt).GetSeconds() : (rtt - m_prevRtt).GetSeconds();
     m_prevRtt = rtt;
     m_rttDiff = (1 - m_alpha) * m_rttDiff + m_alpha * newRttDiff;
     const double gradient = m_rttDiff / m_minRtt.GetSeconds();
