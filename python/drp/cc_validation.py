@@ -28,6 +28,12 @@ no results store) and sets them beside what the scheme's papers predict:
   are backlogged, the flows' mean rates and Jain's index over the settled
   part, and the joiner's time to its fair share.
 
+* ``hpcc-web-search``: HPCC beside DCQCN in the HPCC paper's FCT experiment,
+  scaled down: web-search flows on a lossless leaf-spine of 100 Gb/s hosts
+  and 400 Gb/s switch links at 30 and 50 % load, a few runs pooled; the
+  FCT slowdown's median, 95th and 99th percentile per flow-size bucket
+  (equal counts, as HPCC's fct_analysis.py cuts them) and of all flows.
+
 * ``dcqcn-arrivals``: four DCQCN flows into one port at 10 and 100 Gb/s
   with the paper's parameters, arriving 10 ms apart and leaving as they
   finish (equal sizes: in arrival order). After each arrival and departure:
@@ -54,6 +60,7 @@ import pandas as pd
 
 from drp.congestion_figures import jain, port_samples, run_all, write_table
 from drp.dcqcn_model import drp_parameters
+from drp.fabric import nearest_rank, slowdown_by_size
 from drp.timely_model import drp_parameters as timely_parameters
 from drp.plots import save_png_and_pdf
 
@@ -68,6 +75,8 @@ CC_VALIDATION_FIGURES = {
     "start, in drp and in TIMELY's fluid model",
     "hpcc-queues": "HPCC beside DCQCN at 100 Gb/s: a joining flow and an 8:1 incast, queues, "
     "utilisation and shares",
+    "hpcc-web-search": "HPCC beside DCQCN on a 100/400 Gb/s lossless leaf-spine: web-search "
+    "FCT slowdown by flow size at 30 and 50 % load",
 }
 
 #: The flow counts of ``dcqcn-fluid`` (the DCQCN paper's section 5 shows 2 and 10).
@@ -632,6 +641,130 @@ def make_dctcp_k(out: pathlib.Path, workers=None) -> tuple[pd.DataFrame, str]:
     return table, note
 
 
+#: ``hpcc-web-search``: HPCC's FCT evaluation in small. The loads and how
+#: many runs (RNG run numbers 1, 2, ...) each scheme gets at each.
+WEB_LOADS = (0.3, 0.5)
+WEB_REPETITIONS = 3
+
+#: Equal-count flow-size buckets of the slowdown table (HPCC's fct_analysis.py
+#: cuts the flows sorted by size the same way).
+WEB_BUCKETS = 5
+
+#: The fabric of HPCC's evaluation, scaled down to what two cores run in
+#: minutes: 100 Gb/s hosts and 400 Gb/s links between switches (the paper's
+#: fat-tree's rates, here a non-blocking leaf-spine of 4 leaves of 4 hosts and
+#: 2 spines), lossless with a 32 MB buffer per switch (HPCC's simulator's
+#: BUFFER_SIZE at 100 Gb/s), 1,000-byte payloads (its PACKET_PAYLOAD_SIZE),
+#: web-search flow sizes (its WebSearch_distribution.txt) arriving for 10 ms,
+#: a window that does not bound the rate (the schemes do), instant
+#: registration (the comparison is of congestion control, not hosts).
+WEB_RUN: dict[str, Any] = {
+    "topology": "leaf-spine",
+    "leaves": 4,
+    "spines": 2,
+    "hosts": 4,
+    "host_rate": "100Gbps",
+    "fabric_rate": "400Gbps",
+    "workload": "poisson",
+    "cdf": "web-search",
+    "duration": "10ms",
+    "payload": 1000,
+    "lossless": True,
+    "buffer": "32MB",
+    "window": 1024,
+    "timeout_mode": "adaptive",
+    "method": "traditional",
+    "defaults": FLUID_RUN["defaults"],
+}
+
+#: The schemes of ``hpcc-web-search``: HPCC with its defaults, and DCQCN with
+#: ECN marking by HPCC's simulator's KMIN_MAP, KMAX_MAP and PMAX_MAP (4 KB,
+#: 16 KB and 0.2 per Gb/s of the port: 400 KB / 1.6 MB at 100 Gb/s).
+WEB_SCHEMES: dict[str, dict[str, Any]] = {
+    "hpcc": {"cc": "hpcc"},
+    "dcqcn": {"cc": "dcqcn", "ecn": True,
+              "ecn_by_rate": "100Gbps:400KB:1600KB:0.2,400Gbps:1600KB:6400KB:0.2"},
+}
+
+
+def web_params(scheme: str, load: float, run: int) -> dict[str, Any]:
+    """Return one run of ``hpcc-web-search``."""
+    return {**WEB_RUN, **WEB_SCHEMES[scheme], "load": load, "run": run}
+
+
+def web_rows(results, scheme: str, load: float) -> list[dict[str, Any]]:
+    """Return the rows of one scheme at one load: each size bucket, then all flows.
+
+    The runs' transfers are pooled; slowdown is FCT / ideal FCT of the size
+    and path (``DrpIdealFct``).
+    """
+    pooled = pd.concat([r.transfers for r in results], ignore_index=True)
+    ok = pooled[pooled["status"] == "success"]
+    common = {"scheme": scheme, "load": load}
+    rows = []
+    for _, b in slowdown_by_size(pooled, WEB_BUCKETS).iterrows():
+        rows.append({**common, "sizes": f"{int(b['min_bytes'])} to {int(b['max_bytes'])}",
+                     "flows": int(b["count"]), "p50": b["p50"], "p95": b["p95"],
+                     "p99": b["p99"]})
+    slowdown = ok["slowdown"].to_numpy(dtype=float)
+    rows.append({
+        **common, "sizes": "all", "flows": len(ok),
+        "p50": nearest_rank(slowdown, 0.5), "p95": nearest_rank(slowdown, 0.95),
+        "p99": nearest_rank(slowdown, 0.99),
+        "failed": len(pooled) - len(ok),
+        "drops": sum(int(r.counters["drops"]) for r in results),
+        "pauses": sum(int(r.counters["pauses_sent"]) for r in results),
+        "retransmissions": int(pooled["retransmissions"].sum()),
+    })
+    return rows
+
+
+def plot_web(table: pd.DataFrame, out: pathlib.Path, name: str) -> None:
+    """Plot ``hpcc-web-search``'s p95 and p50 slowdown by flow size into out/<name>.png and .pdf."""
+    import matplotlib.pyplot as plt
+
+    fig, axes = plt.subplots(1, len(WEB_LOADS), figsize=(12, 4), sharey=True, squeeze=False)
+    for ax, load in zip(axes[0], WEB_LOADS):
+        for scheme, color in zip(WEB_SCHEMES, ("C0", "C3")):
+            part = table[(table["load"] == load) & (table["scheme"] == scheme)
+                         & (table["sizes"] != "all")]
+            x = range(len(part))
+            ax.plot(x, part["p95"], marker="o", color=color, label=f"{scheme}, p95")
+            ax.plot(x, part["p50"], marker=".", ls="--", color=color, label=f"{scheme}, p50")
+            ax.set_xticks(list(x), [s.replace(" to ", "\nto ") for s in part["sizes"]],
+                          fontsize=7)
+        ax.set_yscale("log")
+        ax.set_title(f"web search, {load:.0%} load")
+        ax.set_xlabel("flow size (bytes; equal-count buckets)")
+        ax.grid(True, which="both", lw=0.3)
+    axes[0][0].set_ylabel("FCT slowdown")
+    axes[0][0].legend(fontsize=8)
+    save_png_and_pdf(fig, out, name)
+
+
+def make_hpcc_web_search(out: pathlib.Path, workers=None) -> tuple[pd.DataFrame, str]:
+    """Run ``hpcc-web-search``; return its table and note."""
+    keys = [(s, load, run) for load in WEB_LOADS for s in WEB_SCHEMES
+            for run in range(1, WEB_REPETITIONS + 1)]
+    results = run_all([web_params(*k) for k in keys], workers)
+    rows = []
+    for load in WEB_LOADS:
+        for scheme in WEB_SCHEMES:
+            mine = [r for r, k in zip(results, keys) if k[:2] == (scheme, load)]
+            rows += web_rows(mine, scheme, load)
+    table = pd.DataFrame(rows)
+    plot_web(table, out, "hpcc-web-search")
+    note = (
+        f"A leaf-spine of 4 leaves of 4 hosts and 2 spines, 100 Gb/s hosts and 400 Gb/s "
+        f"links between switches, lossless (PFC, 32 MB per switch); web-search flows arriving "
+        f"for 10 ms at 30 and 50 % of each host link, {WEB_REPETITIONS} runs per scheme and "
+        f"load, pooled; HPCC with its defaults and DCQCN with HPCC's simulator's ECN "
+        f"thresholds. Slowdown = FCT / ideal FCT of the size and path; the flows sorted by "
+        f"size in {WEB_BUCKETS} buckets of equal count."
+    )
+    return table, note
+
+
 def make_cc_validation_figure(name: str, out: pathlib.Path, workers=None) -> pd.DataFrame:
     """Run validation target ``name``, write its table and figure to ``out``; return the table."""
     out.mkdir(parents=True, exist_ok=True)
@@ -659,6 +792,8 @@ def make_cc_validation_figure(name: str, out: pathlib.Path, workers=None) -> pd.
         table, note = make_dcqcn_arrivals(out, workers)
     elif name == "dctcp-k":
         table, note = make_dctcp_k(out, workers)
+    elif name == "hpcc-web-search":
+        table, note = make_hpcc_web_search(out, workers)
     else:
         valid = ", ".join(CC_VALIDATION_FIGURES)
         raise ValueError(f"figure = {name!r} is not a cc-validation figure; valid: {valid}")

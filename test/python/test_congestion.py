@@ -162,3 +162,26 @@ def test_run_fabric_accepts_hpcc_and_its_queues_stay_small():
     assert r.queues["bytes"].max() < 100_000
     with pytest.raises(ValueError, match="valid port rates: 1Gbps, 10Gbps"):
         drp.run_fabric(hosts=3, host_rate="2500Mbps", cc="hpcc")
+
+
+def test_hpcc_web_search_figure_files(tmp_path, monkeypatch):
+    """The hpcc-web-search target writes its table and figure (a short version here):
+    per scheme and load, the size buckets hold every successful flow once, the
+    percentiles are ordered, and the lossless fabric drops nothing."""
+    from drp import cc_validation
+
+    monkeypatch.setattr(cc_validation, "WEB_RUN", {**cc_validation.WEB_RUN, "duration": "300us"})
+    monkeypatch.setattr(cc_validation, "WEB_REPETITIONS", 1)
+    monkeypatch.setattr(cc_validation, "WEB_BUCKETS", 2)
+    table = cc_validation.make_cc_validation_figure("hpcc-web-search", tmp_path, workers=1)
+    for suffix in ("png", "pdf", "csv", "md"):
+        assert (tmp_path / f"hpcc-web-search.{suffix}").stat().st_size > 0
+    assert set(table["scheme"]) == {"hpcc", "dcqcn"}
+    assert set(table["load"]) == set(cc_validation.WEB_LOADS)
+    for (scheme, load), part in table.groupby(["scheme", "load"]):
+        total = part[part["sizes"] == "all"].iloc[0]
+        buckets = part[part["sizes"] != "all"]
+        assert len(buckets) == 2 and buckets["flows"].sum() == total["flows"] > 0
+        assert (part["p50"] >= 1).all() and (part["p50"] <= part["p95"]).all()
+        assert (part["p95"] <= part["p99"]).all()
+        assert total["drops"] == 0 and total["failed"] == 0
