@@ -41,8 +41,8 @@ no results store) and sets them beside what the scheme's papers predict:
   1 ms, the utilisation and where the queue sits; and, at 10 Gb/s, the same
   run with the joiners shifted by 17 and 33 us (when their first CNPs fall).
 
-* ``dctcp-k``: DCTCP (window, step marking at K = 65 frames, the DCTCP
-  paper's K at 10 Gb/s) with 2, 4 and 8 flows into one 10 Gb/s port, and 2
+* ``dctcp-k``: DCTCP (window paced at 1.2 W / srtt, step marking at K = 65
+  frames, the DCTCP paper's K at 10 Gb/s) with 2, 4 and 8 flows into one 10 Gb/s port, and 2
   flows without congestion control: the queue against K, the utilisation
   and Jain's index of the flows' rates over 10 to 40 ms.
 
@@ -633,8 +633,9 @@ def make_dctcp_k(out: pathlib.Path, workers=None) -> tuple[pd.DataFrame, str]:
     plot_dctcp(results, keys, out, "dctcp-k")
     note = (
         "A star at 10 Gb/s, N senders starting together into one receiver, a window of 1,024 "
-        "frames and a 4 MB queue; DCTCP with step marking at K = 65 frames (every frame that "
-        "leaves more than K behind is marked), or no congestion control. Over 10 to 40 ms: "
+        "frames and a 4 MB queue; DCTCP (frames paced at 1.2 W / srtt) with step marking at "
+        "K = 65 frames (every frame that leaves more than K behind is marked), or no "
+        "congestion control. Over 10 to 40 ms: "
         "the receiver port's queue in frames (10 us samples), the fraction of samples in which "
         "it was sending, each flow's mean rate and Jain's index of them."
     )

@@ -495,13 +495,139 @@ class DrpDctcpWindowTestCase : public TestCase
             Ack(cc, true);
         }
         NS_TEST_EXPECT_MSG_EQ(cc->GetWindow(), 1, "at least one frame");
-        NS_TEST_EXPECT_MSG_EQ(cc->GetRate(), DataRate(0), "never paced");
+        NS_TEST_EXPECT_MSG_EQ(cc->GetRate(), DataRate(0), "no round-trip sample yet: unpaced");
         cc->OnAck(0, true);
         NS_TEST_EXPECT_MSG_EQ(cc->GetWindow(), 1, "a repeat counts no frame");
         Ptr<DrpCongestionOps> fork = cc->Fork();
         fork->Start(DataRate("1Gbps"), 4);
         NS_TEST_EXPECT_MSG_EQ(fork->GetWindow(), 4, "a fork starts afresh, within the window");
         NS_TEST_EXPECT_MSG_EQ(fork->GetName(), "dctcp", "its name");
+    }
+};
+
+/**
+ * \ingroup drp-tests
+ * DCTCP's pacing: PacingRatio (SlowStartPacingRatio in slow start) times
+ * W / srtt, srtt RFC 6298's average of the samples; unpaced before the
+ * first sample and with Pacing false.
+ */
+class DrpDctcpPacingTestCase : public TestCase
+{
+  public:
+    DrpDctcpPacingTestCase()
+        : TestCase("DCTCP: paced at 2 (slow start) or 1.2 times W over the smoothed round trip")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        Ptr<DrpDctcp> cc = CreateObject<DrpDctcp>();
+        cc->SetAttribute("InitialWindow", UintegerValue(8));
+        cc->Start(DataRate("10Gbps"), 64);
+        NS_TEST_EXPECT_MSG_EQ(cc->NeedsRttSamples(), true, "pacing needs round-trip samples");
+        cc->OnSent(1000);
+        cc->SetSequence(1, 8);
+        cc->OnAck(1, false);
+        NS_TEST_EXPECT_MSG_EQ(cc->GetRate(), DataRate(0), "no sample yet: unpaced");
+        cc->OnRttSample(MicroSeconds(40));
+        cc->SetSequence(2, 9);
+        cc->OnAck(1, false); // slow start: W = 10
+        NS_TEST_EXPECT_MSG_EQ_TOL(double(cc->GetRate().GetBitRate()),
+                                  2 * 10 * 8000 / 40e-6,
+                                  1.0,
+                                  "slow start: 2 x W / srtt");
+        cc->OnRttSample(MicroSeconds(80)); // srtt 40 + (80 - 40) / 8 = 45 us
+        cc->SetSequence(3, 11);
+        cc->OnAck(1, true); // the echo: W = ssthresh = 10 (1 - 1/2)
+        NS_TEST_EXPECT_MSG_EQ_TOL(cc->GetCongestionWindow(), 5.0, 1e-12, "the cut");
+        NS_TEST_EXPECT_MSG_EQ_TOL(double(cc->GetRate().GetBitRate()),
+                                  1.2 * 5 * 8000 / 45e-6,
+                                  1.0,
+                                  "at the threshold: 1.2 x W / srtt");
+
+        Ptr<DrpDctcp> fast = CreateObject<DrpDctcp>();
+        fast->Start(DataRate("1Gbps"), 64);
+        fast->OnSent(1000);
+        fast->OnRttSample(MicroSeconds(1));
+        fast->SetSequence(1, 10);
+        fast->OnAck(1, false);
+        NS_TEST_EXPECT_MSG_EQ(fast->GetRate(),
+                              DataRate(0),
+                              "144 Gb/s is above the line: unpaced, the line limits");
+
+        Ptr<DrpDctcp> plain = CreateObject<DrpDctcp>();
+        plain->SetAttribute("Pacing", BooleanValue(false));
+        plain->Start(DataRate("10Gbps"), 64);
+        NS_TEST_EXPECT_MSG_EQ(plain->NeedsRttSamples(), false, "Pacing false: no samples");
+        plain->OnSent(1000);
+        plain->OnRttSample(MicroSeconds(40));
+        plain->SetSequence(1, 10);
+        plain->OnAck(1, false);
+        NS_TEST_EXPECT_MSG_EQ(plain->GetRate(), DataRate(0), "Pacing false: the window alone");
+    }
+};
+
+/**
+ * \ingroup drp-tests
+ * Two DCTCP flows of 10 MB start together into one 10 Gb/s port with step
+ * marking at K = 65 frames (the DCTCP paper's K at 10 Gb/s). Paced, they
+ * share the port evenly: they end within 3 % of each other, the last when
+ * the line would have moved both. Clocked by their acknowledgements alone,
+ * each flow's frames travel in runs that only its own marks hit and the
+ * first ends about a quarter earlier: the reason pacing is on by default.
+ */
+class DrpDctcpFairnessTestCase : public TestCase
+{
+  public:
+    DrpDctcpFairnessTestCase()
+        : TestCase("DCTCP: two paced flows share a 10 Gb/s port evenly, ACK-clocked ones do not")
+    {
+    }
+
+  private:
+    /**
+     * \param pacing DrpDctcp's Pacing
+     * \return the two flows' FCTs, the shorter first, seconds
+     */
+    static std::pair<double, double> Run(bool pacing)
+    {
+        Config::SetDefault("ns3::DrpDctcp::Pacing", BooleanValue(pacing));
+        Config::SetDefault("ns3::RdmaHostApplication::RegistrationFixedLatency",
+                           TimeValue(Seconds(0)));
+        Config::SetDefault("ns3::RdmaHostApplication::RegistrationLatencyPerPage",
+                           TimeValue(Seconds(0)));
+        FabricScenario::Config config;
+        config.hosts = 3;
+        config.degree = 2;
+        config.bytes = 10000000;
+        config.hostRate = DataRate("10Gbps");
+        config.window = 1024;
+        config.queue = "4MB";
+        config.ecn = true;
+        config.ecnMarking = "step";
+        config.ecnMin = "65p";
+        config.cc = "dctcp";
+        config.method = "traditional";
+        config.timeoutMode = "adaptive";
+        const FabricScenario::Result r = FabricScenario::Run(config);
+        Config::Reset();
+        NS_ABORT_MSG_UNLESS(r.Count(DrpTransferRecord::SUCCESS) == 2 && r.GetDrops() == 0,
+                            "both flows end, nothing dropped");
+        const double a = r.transfers[0].record.GetDuration().GetSeconds();
+        const double b = r.transfers[1].record.GetDuration().GetSeconds();
+        return {std::min(a, b), std::max(a, b)};
+    }
+
+    void DoRun() override
+    {
+        const auto [first, last] = Run(true);
+        // 20 MB of payload at 10 Gb/s, 1024 of each 1094 bytes on the wire.
+        const double line = 20e6 * 8 / 10e9 * 1094 / 1024;
+        NS_TEST_EXPECT_MSG_LT(last, line * 1.02, "paced: the port stays full");
+        NS_TEST_EXPECT_MSG_GT(first / last, 0.97, "paced: the flows end together");
+        const auto [clockedFirst, clockedLast] = Run(false);
+        NS_TEST_EXPECT_MSG_LT(clockedFirst / clockedLast, 0.85, "ACK-clocked: one flow ahead");
     }
 };
 
@@ -875,11 +1001,11 @@ class DrpCcReadTestCase : public TestCase
             NS_TEST_EXPECT_MSG_EQ(out.rateChanges[0],
                                   0,
                                   cc.GetName() << ": the initiator sends no data: no rate");
-            const bool paced = cc == DrpDcqcn::GetTypeId(); // DCTCP only cuts its window
+            // Both pace the responders: DCQCN its rate, DCTCP W / srtt.
             const bool responderRates = out.rateChanges[1] > 0 && out.rateChanges[2] > 0;
             NS_TEST_EXPECT_MSG_EQ(responderRates,
-                                  paced,
-                                  cc.GetName() << ": the responders' rates change (DCQCN)");
+                                  true,
+                                  cc.GetName() << ": the responders' rates change");
             NS_TEST_EXPECT_MSG_LT(out.drops,
                                   none.drops,
                                   cc.GetName() << ": fewer drops than without");
@@ -945,6 +1071,8 @@ class DrpCcTestSuite : public TestSuite
         AddTestCase(new DrpDcqcnBoundsTestCase, DRP_TEST_QUICK);
         AddTestCase(new DrpDctcpWindowTestCase, DRP_TEST_QUICK);
         AddTestCase(new DrpDctcpLargeWindowTestCase, DRP_TEST_QUICK);
+        AddTestCase(new DrpDctcpPacingTestCase, DRP_TEST_QUICK);
+        AddTestCase(new DrpDctcpFairnessTestCase, DRP_TEST_QUICK);
         AddTestCase(new DrpCcNoneTestCase, DRP_TEST_QUICK);
         AddTestCase(new DrpDcqcnFairnessTestCase, DRP_TEST_QUICK);
         AddTestCase(new DrpCcIncastTestCase, DRP_TEST_QUICK);

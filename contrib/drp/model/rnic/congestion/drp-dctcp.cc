@@ -4,6 +4,7 @@
 
 #include "drp-dctcp.h"
 
+#include "ns3/boolean.h"
 #include "ns3/double.h"
 #include "ns3/log.h"
 #include "ns3/uinteger.h"
@@ -42,7 +43,28 @@ DrpDctcp::GetTypeId()
                           "InitialCwnd); at most the configured Window.",
                           UintegerValue(10),
                           MakeUintegerAccessor(&DrpDctcp::m_initialWindow),
-                          MakeUintegerChecker<uint32_t>(1, 65535));
+                          MakeUintegerChecker<uint32_t>(1, 65535))
+            .AddAttribute("Pacing",
+                          "Pace the frames at PacingRatio (SlowStartPacingRatio below the "
+                          "slow-start threshold) times W / srtt, as Linux paces TCP "
+                          "(tcp_update_pacing_rate) and RNICs rate-limit each queue pair; "
+                          "false: the window alone limits, and ACK-clocked flows keep their "
+                          "frames in runs that only their own marks hit (unfair shares).",
+                          BooleanValue(true),
+                          MakeBooleanAccessor(&DrpDctcp::m_pacing),
+                          MakeBooleanChecker())
+            .AddAttribute("PacingRatio",
+                          "Pacing rate over W / srtt at or above the slow-start threshold "
+                          "(1 to 10; 1.2, Linux's tcp_pacing_ca_ratio 120).",
+                          DoubleValue(1.2),
+                          MakeDoubleAccessor(&DrpDctcp::m_pacingRatio),
+                          MakeDoubleChecker<double>(1.0, 10.0))
+            .AddAttribute("SlowStartPacingRatio",
+                          "Pacing rate over W / srtt below the slow-start threshold (1 to 10; "
+                          "2, Linux's tcp_pacing_ss_ratio 200).",
+                          DoubleValue(2.0),
+                          MakeDoubleAccessor(&DrpDctcp::m_slowStartRatio),
+                          MakeDoubleChecker<double>(1.0, 10.0));
     return tid;
 }
 
@@ -52,7 +74,10 @@ DrpDctcp::DrpDctcp(const DrpDctcp& other)
     : DrpCongestionOps(other),
       m_g(other.m_g),
       m_initialAlpha(other.m_initialAlpha),
-      m_initialWindow(other.m_initialWindow)
+      m_initialWindow(other.m_initialWindow),
+      m_pacing(other.m_pacing),
+      m_pacingRatio(other.m_pacingRatio),
+      m_slowStartRatio(other.m_slowStartRatio)
 {
 }
 
@@ -98,7 +123,40 @@ DrpDctcp::DoStart()
     m_cwrEnd = 0;
     m_acked = 0;
     m_marked = 0;
-    SetOutputs(DataRate(0), uint32_t(m_cwnd));
+    m_srtt = Time(0);
+    Apply();
+}
+
+void
+DrpDctcp::OnSent(uint32_t bytes)
+{
+    m_frameBytes = bytes;
+}
+
+bool
+DrpDctcp::NeedsRttSamples() const
+{
+    return m_pacing;
+}
+
+void
+DrpDctcp::OnRttSample(Time rtt)
+{
+    // RFC 6298's smoothed round trip (gain 1/8), as TCP keeps srtt.
+    m_srtt = m_srtt.IsZero() ? rtt : m_srtt + (rtt - m_srtt) / 8;
+}
+
+void
+DrpDctcp::Apply()
+{
+    DataRate rate(0);
+    if (m_pacing && !m_srtt.IsZero() && m_frameBytes > 0)
+    {
+        const double ratio = m_cwnd < m_ssthresh ? m_slowStartRatio : m_pacingRatio;
+        // At or above the line rate SetOutputs leaves the frames unpaced.
+        rate = DataRate(uint64_t(ratio * m_cwnd * m_frameBytes * 8 / m_srtt.GetSeconds()));
+    }
+    SetOutputs(rate, uint32_t(std::floor(m_cwnd)));
 }
 
 void
@@ -115,7 +173,7 @@ DrpDctcp::OnAck(uint32_t acked, bool congestion)
         UpdateAlpha();
     }
     UpdateWindow(acked, congestion);
-    SetOutputs(DataRate(0), uint32_t(std::floor(m_cwnd)));
+    Apply();
 }
 
 void
