@@ -17,6 +17,7 @@ CHAPTERS = [
     "drp-link.rst",
     "drp-transport.rst",
     "drp-host.rst",
+    "drp-verbs.rst",
     "drp-congestion.rst",
     "drp-fabrics.rst",
     "drp-scope.rst",

@@ -581,7 +581,7 @@ class DrpDctcpFairnessTestCase : public TestCase
 {
   public:
     DrpDctcpFairnessTestCase()
-        : TestCase("DCTCP: two paced flows share a 10 Gb/s port evenly, ACK-clocked ones do not")
+        : TestCase("DCTCP: two paced flows share a 10 Gbps port evenly, ACK-clocked ones do not")
     {
     }
 

@@ -1,0 +1,622 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+// The verbs' resources: names and numbers as libibverbs has them, completion
+// queues, memory registration through the host model, the RC queue pair's
+// state machine, posting and flushing.
+
+#include "ns3/double.h"
+#include "ns3/drp-compat.h"
+#include "ns3/host-memory.h"
+#include "ns3/rdma-context.h"
+#include "ns3/region-table.h"
+#include "ns3/rnic-helper.h"
+#include "ns3/rnic-net-device.h"
+#include "ns3/simulator.h"
+#include "ns3/test.h"
+#include "ns3/uinteger.h"
+
+#include <cerrno>
+#include <vector>
+
+using namespace ns3;
+
+namespace
+{
+
+/**
+ * \ingroup drp-tests
+ * Two hosts with RNICs on one link, a context opened on host 0's.
+ */
+struct VerbsBed
+{
+    VerbsBed()
+    {
+        nodes.Create(2);
+        RnicHelper rnic;
+        NetDeviceContainer devices = rnic.Install(nodes.Get(0), nodes.Get(1));
+        device = DynamicCast<RnicNetDevice>(devices.Get(0));
+        context = CreateObject<RdmaContext>();
+        context->Open(device);
+    }
+
+    /**
+     * \param pd the domain
+     * \param address first byte
+     * \param length bytes
+     * \param access flags
+     * \return the region registered (the simulation runs until it is)
+     */
+    Ptr<RdmaMemoryRegion> Register(Ptr<RdmaProtectionDomain> pd,
+                                   uint64_t address,
+                                   uint64_t length,
+                                   uint32_t access)
+    {
+        Ptr<RdmaMemoryRegion> got;
+        int error = -1;
+        context->RegMr(pd,
+                       address,
+                       length,
+                       access,
+                       drp::FunctorCallback<void, Ptr<RdmaMemoryRegion>, int>(
+                           [&](Ptr<RdmaMemoryRegion> mr, int e) {
+                               got = mr;
+                               error = e;
+                           }));
+        Simulator::Run();
+        return error == 0 ? got : nullptr;
+    }
+
+    NodeContainer nodes;       //!< the hosts
+    Ptr<RnicNetDevice> device; //!< host 0's RNIC
+    Ptr<RdmaContext> context;  //!< opened on it
+};
+
+/// \return capacities for a small queue pair
+RdmaQpInitAttr
+SmallQp(Ptr<RdmaCompletionQueue> scq, Ptr<RdmaCompletionQueue> rcq)
+{
+    RdmaQpInitAttr init;
+    init.sendCq = scq;
+    init.recvCq = rcq;
+    init.cap.maxSendWr = 4;
+    init.cap.maxRecvWr = 3;
+    init.cap.maxSendSge = 2;
+    init.cap.maxRecvSge = 1;
+    init.cap.maxInlineData = 64;
+    return init;
+}
+
+/// \param wrId id \param bytes one SGE of this many bytes \return a SEND request
+RdmaSendWr
+Send(uint64_t wrId, uint32_t bytes = 100)
+{
+    RdmaSendWr wr;
+    wr.wrId = wrId;
+    wr.sgList.push_back({0x1000, bytes, 0x100});
+    return wr;
+}
+
+/// \param wrId id \return a receive request of one SGE
+RdmaRecvWr
+Recv(uint64_t wrId)
+{
+    RdmaRecvWr wr;
+    wr.wrId = wrId;
+    wr.sgList.push_back({0x8000, 4096, 0x100});
+    return wr;
+}
+
+/**
+ * Moves a queue pair RESET -> INIT -> RTR -> RTS with the attributes each
+ * step requires.
+ * \param qp the queue pair
+ * \return the first non-zero result, or 0
+ */
+int
+ToRts(Ptr<RdmaQueuePair> qp)
+{
+    using namespace RdmaQpAttrMask;
+    RdmaQpAttr a;
+    a.qpState = RdmaQpState::INIT;
+    a.qpAccessFlags = RdmaAccess::REMOTE_WRITE | RdmaAccess::REMOTE_READ;
+    int r = qp->ModifyQp(a, STATE | PKEY_INDEX | PORT | ACCESS_FLAGS);
+    a.qpState = RdmaQpState::RTR;
+    a.peer = 0x000000000002;
+    a.pathMtu = 4096;
+    a.destQpNum = 0x123;
+    a.rqPsn = 7;
+    a.maxDestRdAtomic = 4;
+    a.minRnrTimer = 12;
+    r = r ? r
+          : qp->ModifyQp(a,
+                         STATE | AV | PATH_MTU | DEST_QPN | RQ_PSN | MAX_DEST_RD_ATOMIC |
+                             MIN_RNR_TIMER);
+    a.qpState = RdmaQpState::RTS;
+    a.sqPsn = 9;
+    a.timeout = 14;
+    a.retryCnt = 7;
+    a.rnrRetry = 7;
+    a.maxRdAtomic = 4;
+    return r ? r
+             : qp->ModifyQp(a, STATE | SQ_PSN | TIMEOUT | RETRY_CNT | RNR_RETRY | MAX_QP_RD_ATOMIC);
+}
+
+} // namespace
+
+/**
+ * \ingroup drp-tests
+ * Values and names as libibverbs has them; the RNR timer table.
+ */
+class DrpVerbsNamesTestCase : public TestCase
+{
+  public:
+    DrpVerbsNamesTestCase()
+        : TestCase("Verbs: flags, opcodes, masks and statuses numbered and named as libibverbs")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        NS_TEST_EXPECT_MSG_EQ(RdmaAccess::REMOTE_ATOMIC, 8u, "IBV_ACCESS_REMOTE_ATOMIC");
+        NS_TEST_EXPECT_MSG_EQ(RdmaSendFlags::INLINE, 8u, "IBV_SEND_INLINE");
+        NS_TEST_EXPECT_MSG_EQ(RdmaQpAttrMask::DEST_QPN, 1u << 20, "IBV_QP_DEST_QPN");
+        NS_TEST_EXPECT_MSG_EQ(RdmaQpAttrMask::MAX_DEST_RD_ATOMIC,
+                              1u << 17,
+                              "IBV_QP_MAX_DEST_RD_ATOMIC");
+        NS_TEST_EXPECT_MSG_EQ(int(RdmaWcOpcode::RECV_RDMA_WITH_IMM),
+                              129,
+                              "IBV_WC_RECV_RDMA_WITH_IMM");
+        NS_TEST_EXPECT_MSG_EQ(int(RdmaWrOpcode::ATOMIC_FETCH_AND_ADD),
+                              6,
+                              "IBV_WR_ATOMIC_FETCH_AND_ADD");
+        NS_TEST_EXPECT_MSG_EQ(int(RdmaWcStatus::RNR_RETRY_EXC_ERR), 13, "IBV_WC_RNR_RETRY_EXC_ERR");
+        NS_TEST_EXPECT_MSG_EQ(GetWcStatusName(RdmaWcStatus::REM_ACCESS_ERR),
+                              "remote access error",
+                              "ibv_wc_status_str");
+        NS_TEST_EXPECT_MSG_EQ(GetWcStatusName(RdmaWcStatus::RETRY_EXC_ERR),
+                              "transport retry counter exceeded",
+                              "ibv_wc_status_str");
+        NS_TEST_EXPECT_MSG_EQ(GetWcStatusName(RdmaWcStatus::WR_FLUSH_ERR),
+                              "Work Request Flushed Error",
+                              "ibv_wc_status_str");
+        NS_TEST_EXPECT_MSG_EQ(GetQpStateName(RdmaQpState::RTS), "RTS", "state name");
+        NS_TEST_EXPECT_MSG_EQ_TOL(GetRnrTimerMicroseconds(0), 655360.0, 1e-6, "0: 655.36 ms");
+        NS_TEST_EXPECT_MSG_EQ_TOL(GetRnrTimerMicroseconds(1), 10.0, 1e-9, "1: 0.01 ms");
+        NS_TEST_EXPECT_MSG_EQ_TOL(GetRnrTimerMicroseconds(14), 1280.0, 1e-9, "14: 1.28 ms");
+        NS_TEST_EXPECT_MSG_EQ_TOL(GetRnrTimerMicroseconds(31), 491520.0, 1e-6, "31: 491.52 ms");
+    }
+};
+
+/**
+ * \ingroup drp-tests
+ * A completion queue: order, partial polls, one event per arming (solicited
+ * only: solicited or error completions), the overrun.
+ */
+class DrpVerbsCqTestCase : public TestCase
+{
+  public:
+    DrpVerbsCqTestCase()
+        : TestCase("Verbs: completion queue order, notification once per arming, overrun")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        VerbsBed bed;
+        int error = -1;
+        NS_TEST_EXPECT_MSG_EQ(bed.context->CreateCq(0, error), nullptr, "depth 0");
+        NS_TEST_EXPECT_MSG_EQ(error, EINVAL, "EINVAL");
+        Ptr<RdmaCompletionQueue> cq = bed.context->CreateCq(3, error);
+        NS_TEST_ASSERT_MSG_EQ(error, 0, "created");
+        std::vector<Time> events;
+        cq->SetEventCallback(drp::FunctorCallback<void, Ptr<RdmaCompletionQueue>>(
+            [&events](Ptr<RdmaCompletionQueue>) { events.push_back(Simulator::Now()); }));
+        auto wc = [](uint64_t id, RdmaWcStatus status) {
+            RdmaWc c;
+            c.wrId = id;
+            c.status = status;
+            return c;
+        };
+        cq->ReqNotify(false);
+        Simulator::Schedule(MicroSeconds(1), [&]() {
+            cq->Push(wc(1, RdmaWcStatus::SUCCESS));
+            cq->Push(wc(2, RdmaWcStatus::SUCCESS)); // not armed any more: no event
+        });
+        Simulator::Run();
+        NS_TEST_ASSERT_MSG_EQ(events.size(), 1u, "one event per arming");
+        NS_TEST_EXPECT_MSG_EQ(events[0], MicroSeconds(1), "at the completion's time");
+        std::vector<RdmaWc> got = cq->Poll(1);
+        NS_TEST_ASSERT_MSG_EQ(got.size(), 1u, "one asked");
+        NS_TEST_EXPECT_MSG_EQ(got[0].wrId, 1u, "oldest first");
+        cq->ReqNotify(true); // solicited only
+        cq->Push(wc(3, RdmaWcStatus::SUCCESS), false);
+        Simulator::Run();
+        NS_TEST_EXPECT_MSG_EQ(events.size(), 1u, "not solicited: no event");
+        got = cq->Poll(10);
+        NS_TEST_ASSERT_MSG_EQ(got.size(), 2u, "the rest");
+        NS_TEST_EXPECT_MSG_EQ(got[0].wrId + got[1].wrId, 5u, "2 then 3");
+        cq->Push(wc(4, RdmaWcStatus::REM_ACCESS_ERR), false);
+        Simulator::Run();
+        NS_TEST_EXPECT_MSG_EQ(events.size(), 2u, "an error wakes a solicited-only arming");
+        NS_TEST_EXPECT_MSG_EQ(cq->Push(wc(5, RdmaWcStatus::SUCCESS)), true, "2 of 3");
+        NS_TEST_EXPECT_MSG_EQ(cq->Push(wc(6, RdmaWcStatus::SUCCESS)), true, "3 of 3");
+        NS_TEST_EXPECT_MSG_EQ(cq->Push(wc(7, RdmaWcStatus::SUCCESS)), false, "full: lost");
+        NS_TEST_EXPECT_MSG_EQ(cq->IsInError(), true, "overrun: in error");
+        cq->Poll(10);
+        NS_TEST_EXPECT_MSG_EQ(cq->Push(wc(8, RdmaWcStatus::SUCCESS)), false, "in error: lost");
+        NS_TEST_EXPECT_MSG_EQ(cq->GetLost(), 2u, "two lost");
+        NS_TEST_EXPECT_MSG_EQ(cq->GetTotal(), 6u, "six added");
+        Simulator::Destroy();
+    }
+};
+
+/**
+ * \ingroup drp-tests
+ * Memory registration: the host model's time, the pages pinned in the
+ * host's memory and the RNIC's region table, keys, access checks, the
+ * errors of bad calls and failed registrations, deregistration.
+ */
+class DrpVerbsMrTestCase : public TestCase
+{
+  public:
+    DrpVerbsMrTestCase()
+        : TestCase("Verbs: ibv_reg_mr takes the host's time, pins, can fail; bad calls EINVAL")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        using namespace RdmaAccess;
+        VerbsBed bed;
+        Ptr<RdmaProtectionDomain> pd = bed.context->AllocPd();
+        const uint64_t base = 0x100000;
+        Time at;
+        Ptr<RdmaMemoryRegion> mr;
+        int error = -1;
+        NS_TEST_EXPECT_MSG_EQ(
+            bed.context->RegMr(pd,
+                               base,
+                               128 * 1024,
+                               LOCAL_WRITE | REMOTE_WRITE,
+                               drp::FunctorCallback<void, Ptr<RdmaMemoryRegion>, int>(
+                                   [&](Ptr<RdmaMemoryRegion> m, int e) {
+                                       at = Simulator::Now();
+                                       mr = m;
+                                       error = e;
+                                   })),
+            0,
+            "accepted");
+        Ptr<RegionTable> table = bed.device->GetTransport()->GetRegionTable();
+        NS_TEST_EXPECT_MSG_EQ(table->Contains(base, 4096), false, "not pinned before its time");
+        Simulator::Run();
+        NS_TEST_ASSERT_MSG_EQ(error, 0, "registered");
+        NS_TEST_EXPECT_MSG_EQ(at, MicroSeconds(20), "8 us + 32 pages x 375 ns");
+        NS_TEST_EXPECT_MSG_EQ(mr->GetLkey(), mr->GetRkey(), "lkey = rkey");
+        NS_TEST_EXPECT_MSG_EQ(table->Contains(base, 128 * 1024),
+                              true,
+                              "pinned, in the RNIC's table");
+        NS_TEST_EXPECT_MSG_EQ(mr->Allows(base + 100, 1000, REMOTE_WRITE), true, "inside, granted");
+        NS_TEST_EXPECT_MSG_EQ(mr->Allows(base + 100, 1000, REMOTE_READ), false, "not granted");
+        NS_TEST_EXPECT_MSG_EQ(mr->Allows(base + 128 * 1024 - 8, 9, REMOTE_WRITE),
+                              false,
+                              "past the end");
+        NS_TEST_EXPECT_MSG_EQ(mr->Allows(base - 1, 2, REMOTE_WRITE), false, "before the start");
+        NS_TEST_EXPECT_MSG_EQ(bed.context->FindMrByRkey(mr->GetRkey()), mr, "found by rkey");
+
+        Ptr<RdmaMemoryRegion> second = bed.Register(pd, base, 4096, LOCAL_WRITE);
+        NS_TEST_ASSERT_MSG_NE(second, nullptr, "a region may overlap another");
+        NS_TEST_EXPECT_MSG_NE(second->GetLkey(), mr->GetLkey(), "its own key");
+
+        auto refused = [&](Ptr<RdmaProtectionDomain> d, uint64_t a, uint64_t l, uint32_t f) {
+            return bed.context->RegMr(d,
+                                      a,
+                                      l,
+                                      f,
+                                      drp::FunctorCallback<void, Ptr<RdmaMemoryRegion>, int>(
+                                          [](Ptr<RdmaMemoryRegion>, int) {}));
+        };
+        NS_TEST_EXPECT_MSG_EQ(refused(pd, base, 0, LOCAL_WRITE), EINVAL, "empty");
+        NS_TEST_EXPECT_MSG_EQ(refused(pd, ~uint64_t(0) - 10, 100, 0), EINVAL, "past 2^64");
+        NS_TEST_EXPECT_MSG_EQ(refused(pd, base, 100, REMOTE_WRITE),
+                              EINVAL,
+                              "remote write needs local write");
+        NS_TEST_EXPECT_MSG_EQ(refused(pd, base, 100, LOCAL_WRITE | REMOTE_ATOMIC),
+                              0,
+                              "atomic with local write");
+        NS_TEST_EXPECT_MSG_EQ(refused(pd, base, 100, 16), EINVAL, "an unknown flag");
+        Ptr<RdmaContext> other = CreateObject<RdmaContext>();
+        other->Open(bed.device);
+        NS_TEST_EXPECT_MSG_EQ(refused(other->AllocPd(), base, 100, 0),
+                              EINVAL,
+                              "another context's domain");
+        Simulator::Run();
+
+        NS_TEST_EXPECT_MSG_EQ(bed.context->DeallocPd(pd), EBUSY, "regions use it");
+        NS_TEST_EXPECT_MSG_EQ(bed.context->DeregMr(mr), 0, "deregistered");
+        NS_TEST_EXPECT_MSG_EQ(bed.context->DeregMr(mr), EINVAL, "twice");
+        NS_TEST_EXPECT_MSG_EQ(bed.context->FindMrByRkey(mr->GetRkey()),
+                              nullptr,
+                              "its key names nothing");
+        NS_TEST_EXPECT_MSG_EQ(mr->Allows(base, 1, REMOTE_WRITE), false, "no access any more");
+        NS_TEST_EXPECT_MSG_EQ(table->Contains(base + 8192, 4096), false, "unpinned");
+        NS_TEST_EXPECT_MSG_EQ(table->Contains(base, 4096), true, "the other region's page stays");
+
+        bed.context->SetAttribute("RegistrationFailureProbability", DoubleValue(1.0));
+        error = -1;
+        bed.context->RegMr(pd,
+                           base,
+                           100,
+                           0,
+                           drp::FunctorCallback<void, Ptr<RdmaMemoryRegion>, int>(
+                               [&](Ptr<RdmaMemoryRegion> m, int e) {
+                                   mr = m;
+                                   error = e;
+                               }));
+        Simulator::Run();
+        NS_TEST_EXPECT_MSG_EQ(error, ENOMEM, "failed: ENOMEM, as ibv_reg_mr's NULL");
+        NS_TEST_EXPECT_MSG_EQ(mr, nullptr, "no region");
+        NS_TEST_EXPECT_MSG_EQ(bed.context->GetFailedRegistrations(), 1u, "counted");
+        bed.context->SetAttribute("RegistrationFailureProbability", DoubleValue(0.0));
+        bed.context->SetAttribute("MaxRegisteredBytes", UintegerValue(4096 + 100 + 50));
+        error = -1;
+        bed.context->RegMr(pd,
+                           base,
+                           100,
+                           0,
+                           drp::FunctorCallback<void, Ptr<RdmaMemoryRegion>, int>(
+                               [&](Ptr<RdmaMemoryRegion>, int e) { error = e; }));
+        Simulator::Run();
+        NS_TEST_EXPECT_MSG_EQ(error, ENOMEM, "past MaxRegisteredBytes: ENOMEM");
+        bool thrown = false;
+        try
+        {
+            bed.context->SetAttribute("RegistrationFailureProbability", DoubleValue(1.5));
+        }
+        catch (const std::invalid_argument& e)
+        {
+            thrown = std::string(e.what()).find("[0, 1]") != std::string::npos;
+        }
+        NS_TEST_EXPECT_MSG_EQ(thrown, true, "an invalid probability names its range");
+        Simulator::Destroy();
+    }
+};
+
+/**
+ * \ingroup drp-tests
+ * The RC state machine: each transition with its required attributes,
+ * refusals that change nothing, attribute ranges, SQD, ERR and RESET.
+ */
+class DrpVerbsQpStateTestCase : public TestCase
+{
+  public:
+    DrpVerbsQpStateTestCase()
+        : TestCase("Verbs: the RC queue pair's transitions need their attributes, EINVAL otherwise")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        using namespace RdmaQpAttrMask;
+        VerbsBed bed;
+        Ptr<RdmaProtectionDomain> pd = bed.context->AllocPd();
+        int error = -1;
+        Ptr<RdmaCompletionQueue> cq = bed.context->CreateCq(16, error);
+        RdmaQpInitAttr init = SmallQp(cq, cq);
+        init.cap.maxSendWr = 40000;
+        NS_TEST_EXPECT_MSG_EQ(bed.context->CreateQp(pd, init, error), nullptr, "above MaxQpWr");
+        NS_TEST_EXPECT_MSG_EQ(error, EINVAL, "EINVAL");
+        init = SmallQp(cq, cq);
+        init.cap.maxInlineData = 1000;
+        NS_TEST_EXPECT_MSG_EQ(bed.context->CreateQp(pd, init, error),
+                              nullptr,
+                              "above MaxInlineData");
+        Ptr<RdmaQueuePair> qp = bed.context->CreateQp(pd, SmallQp(cq, cq), error);
+        NS_TEST_ASSERT_MSG_EQ(error, 0, "created");
+        NS_TEST_EXPECT_MSG_EQ(qp->GetState(), RdmaQpState::RESET, "in RESET");
+        NS_TEST_EXPECT_MSG_LT(qp->GetQpNum(), 1u << 24, "24 bits");
+        std::vector<std::pair<RdmaQpState, RdmaQpState>> moves;
+        qp->TraceConnectWithoutContext(
+            "State",
+            drp::FunctorCallback<void, RdmaQpState, RdmaQpState>(
+                [&moves](RdmaQpState from, RdmaQpState to) { moves.emplace_back(from, to); }));
+
+        RdmaQpAttr a;
+        a.qpState = RdmaQpState::RTS;
+        NS_TEST_EXPECT_MSG_EQ(qp->ModifyQp(a, STATE), EINVAL, "RESET -> RTS is not a transition");
+        a.qpState = RdmaQpState::INIT;
+        NS_TEST_EXPECT_MSG_EQ(qp->ModifyQp(a, STATE | PKEY_INDEX | PORT),
+                              EINVAL,
+                              "ACCESS_FLAGS missing");
+        NS_TEST_EXPECT_MSG_EQ(qp->ModifyQp(a, STATE | PKEY_INDEX | PORT | ACCESS_FLAGS | SQ_PSN),
+                              EINVAL,
+                              "SQ_PSN is not an INIT attribute");
+        a.portNum = 2;
+        NS_TEST_EXPECT_MSG_EQ(qp->ModifyQp(a, STATE | PKEY_INDEX | PORT | ACCESS_FLAGS),
+                              EINVAL,
+                              "one port");
+        a.portNum = 1;
+        NS_TEST_EXPECT_MSG_EQ(moves.size(), 0u, "nothing changed");
+        NS_TEST_EXPECT_MSG_EQ(qp->ModifyQp(a, STATE | PKEY_INDEX | PORT | ACCESS_FLAGS), 0, "INIT");
+
+        a.qpState = RdmaQpState::RTR;
+        const uint32_t rtr =
+            STATE | AV | PATH_MTU | DEST_QPN | RQ_PSN | MAX_DEST_RD_ATOMIC | MIN_RNR_TIMER;
+        NS_TEST_EXPECT_MSG_EQ(qp->ModifyQp(a, rtr & ~uint32_t(DEST_QPN)),
+                              EINVAL,
+                              "DEST_QPN missing");
+        a.pathMtu = 3000;
+        NS_TEST_EXPECT_MSG_EQ(qp->ModifyQp(a, rtr), EINVAL, "path MTU 3000");
+        a.pathMtu = 4096;
+        a.rqPsn = 1u << 24;
+        NS_TEST_EXPECT_MSG_EQ(qp->ModifyQp(a, rtr), EINVAL, "a 25-bit PSN");
+        a.rqPsn = 5;
+        a.maxDestRdAtomic = 17;
+        NS_TEST_EXPECT_MSG_EQ(qp->ModifyQp(a, rtr), EINVAL, "above MaxQpRdAtom");
+        a.maxDestRdAtomic = 16;
+        a.destQpNum = 0x4321;
+        NS_TEST_EXPECT_MSG_EQ(qp->ModifyQp(a, rtr), 0, "RTR");
+        NS_TEST_EXPECT_MSG_EQ(qp->ModifyQp(a, MIN_RNR_TIMER),
+                              EINVAL,
+                              "RTR -> RTR is not a transition");
+
+        a.qpState = RdmaQpState::RTS;
+        const uint32_t rts = STATE | SQ_PSN | TIMEOUT | RETRY_CNT | RNR_RETRY | MAX_QP_RD_ATOMIC;
+        a.retryCnt = 8;
+        NS_TEST_EXPECT_MSG_EQ(qp->ModifyQp(a, rts), EINVAL, "retry count 8");
+        a.retryCnt = 7;
+        a.curQpState = RdmaQpState::INIT;
+        NS_TEST_EXPECT_MSG_EQ(qp->ModifyQp(a, rts | CUR_STATE), EINVAL, "CUR_STATE not the state");
+        NS_TEST_EXPECT_MSG_EQ(qp->ModifyQp(a, rts), 0, "RTS");
+        a.minRnrTimer = 20;
+        NS_TEST_EXPECT_MSG_EQ(qp->ModifyQp(a, MIN_RNR_TIMER), 0, "attributes alone within RTS");
+        RdmaQpAttr q;
+        RdmaQpInitAttr qi;
+        qp->QueryQp(q, qi);
+        NS_TEST_EXPECT_MSG_EQ(q.destQpNum, 0x4321u, "DEST_QPN kept");
+        NS_TEST_EXPECT_MSG_EQ(q.minRnrTimer, 20, "MIN_RNR_TIMER changed");
+        NS_TEST_EXPECT_MSG_EQ(q.cap.maxSendWr, 4u, "capacities read back");
+
+        a.qpState = RdmaQpState::SQD;
+        NS_TEST_EXPECT_MSG_EQ(qp->ModifyQp(a, STATE), 0, "SQD");
+        a.qpState = RdmaQpState::RTS;
+        NS_TEST_EXPECT_MSG_EQ(qp->ModifyQp(a, STATE), 0, "back to RTS");
+        a.qpState = RdmaQpState::ERR;
+        NS_TEST_EXPECT_MSG_EQ(qp->ModifyQp(a, STATE | TIMEOUT), EINVAL, "ERR takes the state only");
+        NS_TEST_EXPECT_MSG_EQ(qp->ModifyQp(a, STATE), 0, "ERR");
+        a.qpState = RdmaQpState::RTS;
+        NS_TEST_EXPECT_MSG_EQ(qp->ModifyQp(a, STATE), EINVAL, "ERR -> RTS is not a transition");
+        a.qpState = RdmaQpState::RESET;
+        NS_TEST_EXPECT_MSG_EQ(qp->ModifyQp(a, STATE), 0, "RESET");
+        qp->QueryQp(q, qi);
+        NS_TEST_EXPECT_MSG_EQ(q.destQpNum, 0u, "a reset queue pair forgets its peer");
+        NS_TEST_EXPECT_MSG_EQ(ToRts(qp), 0, "and goes to RTS again");
+        NS_TEST_EXPECT_MSG_EQ(moves.size(), 10u, "every change traced");
+        NS_TEST_EXPECT_MSG_EQ(bed.context->DestroyCq(cq), EBUSY, "a queue pair uses it");
+        NS_TEST_EXPECT_MSG_EQ(bed.context->DestroyQp(qp), 0, "destroyed");
+        NS_TEST_EXPECT_MSG_EQ(bed.context->DestroyCq(cq), 0, "then the queue");
+        NS_TEST_EXPECT_MSG_EQ(bed.context->DeallocPd(pd), 0, "and the domain");
+        Simulator::Destroy();
+    }
+};
+
+/**
+ * \ingroup drp-tests
+ * Posting: the states that take requests, capacities and full queues (the
+ * first request not posted named), the doorbell, flushing on ERR and
+ * emptying on RESET.
+ */
+class DrpVerbsPostTestCase : public TestCase
+{
+  public:
+    DrpVerbsPostTestCase()
+        : TestCase("Verbs: posting checks state and capacity; ERR flushes every request in order")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        using namespace RdmaQpAttrMask;
+        VerbsBed bed;
+        Ptr<RdmaProtectionDomain> pd = bed.context->AllocPd();
+        int error = -1;
+        Ptr<RdmaCompletionQueue> scq = bed.context->CreateCq(16, error);
+        Ptr<RdmaCompletionQueue> rcq = bed.context->CreateCq(16, error);
+        Ptr<RdmaQueuePair> qp = bed.context->CreateQp(pd, SmallQp(scq, rcq), error);
+        uint32_t rung = 0;
+        qp->SetDoorbell(drp::FunctorCallback<void, Ptr<RdmaQueuePair>>(
+            [&rung](Ptr<RdmaQueuePair>) { ++rung; }));
+        size_t bad = 99;
+        NS_TEST_EXPECT_MSG_EQ(qp->PostSend({Send(1)}, &bad), EINVAL, "RESET takes no send");
+        NS_TEST_EXPECT_MSG_EQ(bad, 0u, "the first request named");
+        NS_TEST_EXPECT_MSG_EQ(qp->PostRecv({Recv(1)}), EINVAL, "RESET takes no receive");
+        RdmaQpAttr a;
+        a.qpState = RdmaQpState::INIT;
+        qp->ModifyQp(a, STATE | PKEY_INDEX | PORT | ACCESS_FLAGS);
+        NS_TEST_EXPECT_MSG_EQ(qp->PostSend({Send(1)}), EINVAL, "INIT takes no send");
+        NS_TEST_EXPECT_MSG_EQ(qp->PostRecv({Recv(10), Recv(11)}), 0, "INIT takes receives");
+        bad = 99;
+        NS_TEST_EXPECT_MSG_EQ(qp->PostRecv({Recv(12), Recv(13)}, &bad),
+                              ENOMEM,
+                              "3 receives at most");
+        NS_TEST_EXPECT_MSG_EQ(bad, 1u, "the second not posted");
+        NS_TEST_EXPECT_MSG_EQ(qp->GetRecvQueueLength(), 3u, "the first was");
+        qp->ModifyQp(a, STATE); // INIT -> INIT
+        a.qpState = RdmaQpState::RESET;
+        qp->ModifyQp(a, STATE);
+        NS_TEST_EXPECT_MSG_EQ(qp->GetRecvQueueLength(), 0u, "RESET empties the queues");
+        NS_TEST_EXPECT_MSG_EQ(rcq->GetCount(), 0u, "without completions");
+        NS_TEST_ASSERT_MSG_EQ(ToRts(qp), 0, "RTS");
+        qp->PostRecv({Recv(20), Recv(21)});
+
+        RdmaSendWr threeSges = Send(5);
+        threeSges.sgList.resize(3);
+        RdmaSendWr inlineTooBig = Send(6, 65);
+        inlineTooBig.sendFlags = RdmaSendFlags::INLINE;
+        RdmaSendWr inlineFits = Send(7, 64);
+        inlineFits.sendFlags = RdmaSendFlags::INLINE;
+        bad = 99;
+        NS_TEST_EXPECT_MSG_EQ(qp->PostSend({Send(1), Send(2), threeSges}, &bad),
+                              EINVAL,
+                              "3 SGEs, 2 at most");
+        NS_TEST_EXPECT_MSG_EQ(bad, 2u, "the third named");
+        NS_TEST_EXPECT_MSG_EQ(qp->GetSendQueueLength(), 2u, "the first two posted");
+        NS_TEST_EXPECT_MSG_EQ(rung, 0u, "a failed call rings nothing");
+        NS_TEST_EXPECT_MSG_EQ(qp->PostSend({inlineTooBig}), EINVAL, "65 inline bytes, 64 at most");
+        NS_TEST_EXPECT_MSG_EQ(qp->PostSend({inlineFits}), 0, "64 inline bytes");
+        NS_TEST_EXPECT_MSG_EQ(rung, 1u, "the doorbell rang");
+        NS_TEST_EXPECT_MSG_EQ(qp->PostSend({Send(8), Send(9)}, &bad), ENOMEM, "4 sends at most");
+        NS_TEST_EXPECT_MSG_EQ(bad, 1u, "the second not posted");
+
+        a.qpState = RdmaQpState::ERR;
+        qp->ModifyQp(a, STATE);
+        std::vector<RdmaWc> sends = scq->Poll(16);
+        std::vector<RdmaWc> recvs = rcq->Poll(16);
+        NS_TEST_ASSERT_MSG_EQ(sends.size(), 4u, "every send flushed");
+        NS_TEST_ASSERT_MSG_EQ(recvs.size(), 2u, "every receive flushed");
+        const uint64_t order[] = {1, 2, 7, 8};
+        for (size_t i = 0; i < 4; ++i)
+        {
+            NS_TEST_EXPECT_MSG_EQ(sends[i].wrId, order[i], "in posting order");
+            NS_TEST_EXPECT_MSG_EQ(sends[i].status, RdmaWcStatus::WR_FLUSH_ERR, "WR_FLUSH_ERR");
+            NS_TEST_EXPECT_MSG_EQ(sends[i].qpNum, qp->GetQpNum(), "its queue pair");
+        }
+        NS_TEST_EXPECT_MSG_EQ(recvs[0].wrId, 20u, "receives in order");
+        NS_TEST_EXPECT_MSG_EQ(int(recvs[1].opcode), int(RdmaWcOpcode::RECV), "as receives");
+        NS_TEST_EXPECT_MSG_EQ(qp->PostSend({Send(30)}), 0, "ERR takes a send");
+        NS_TEST_EXPECT_MSG_EQ(qp->PostRecv({Recv(31)}), 0, "and a receive");
+        NS_TEST_EXPECT_MSG_EQ(scq->Poll(1)[0].wrId, 30u, "flushed at once");
+        NS_TEST_EXPECT_MSG_EQ(rcq->Poll(1)[0].status, RdmaWcStatus::WR_FLUSH_ERR, "flushed");
+        NS_TEST_EXPECT_MSG_EQ(qp->GetSendQueueLength() + qp->GetRecvQueueLength(),
+                              0u,
+                              "nothing left");
+        Simulator::Destroy();
+    }
+};
+
+/**
+ * \ingroup drp-tests
+ * The verbs' resources.
+ */
+class DrpVerbsTestSuite : public TestSuite
+{
+  public:
+    DrpVerbsTestSuite()
+        : TestSuite("drp-verbs", DRP_TEST_UNIT)
+    {
+        AddTestCase(new DrpVerbsNamesTestCase, DRP_TEST_QUICK);
+        AddTestCase(new DrpVerbsCqTestCase, DRP_TEST_QUICK);
+        AddTestCase(new DrpVerbsMrTestCase, DRP_TEST_QUICK);
+        AddTestCase(new DrpVerbsQpStateTestCase, DRP_TEST_QUICK);
+        AddTestCase(new DrpVerbsPostTestCase, DRP_TEST_QUICK);
+    }
+};
+
+/// The suite's instance.
+static DrpVerbsTestSuite g_drpVerbsTestSuite;
