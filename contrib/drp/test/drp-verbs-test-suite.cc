@@ -6,14 +6,18 @@
 // queues, memory registration through the host model, the RC queue pair's
 // state machine, posting and flushing.
 
+#include "drp-test-bed.h"
+
 #include "ns3/double.h"
 #include "ns3/drp-compat.h"
+#include "ns3/drp-verbs-provider.h"
 #include "ns3/host-memory.h"
 #include "ns3/rdma-context.h"
 #include "ns3/region-table.h"
 #include "ns3/rnic-helper.h"
 #include "ns3/rnic-net-device.h"
 #include "ns3/simulator.h"
+#include "ns3/string.h"
 #include "ns3/test.h"
 #include "ns3/uinteger.h"
 
@@ -88,12 +92,13 @@ SmallQp(Ptr<RdmaCompletionQueue> scq, Ptr<RdmaCompletionQueue> rcq)
     return init;
 }
 
-/// \param wrId id \param bytes one SGE of this many bytes \return a SEND request
+/// \param wrId id \param bytes one SGE of this many bytes \return an RDMA WRITE request
 RdmaSendWr
 Send(uint64_t wrId, uint32_t bytes = 100)
 {
     RdmaSendWr wr;
     wr.wrId = wrId;
+    wr.opcode = RdmaWrOpcode::RDMA_WRITE;
     wr.sgList.push_back({0x1000, bytes, 0x100});
     return wr;
 }
@@ -115,7 +120,7 @@ Recv(uint64_t wrId)
  * \return the first non-zero result, or 0
  */
 int
-ToRts(Ptr<RdmaQueuePair> qp)
+ToRts(Ptr<RdmaQueuePair> qp, uint64_t peer = 2, uint32_t destQpNum = 0x123)
 {
     using namespace RdmaQpAttrMask;
     RdmaQpAttr a;
@@ -123,9 +128,9 @@ ToRts(Ptr<RdmaQueuePair> qp)
     a.qpAccessFlags = RdmaAccess::REMOTE_WRITE | RdmaAccess::REMOTE_READ;
     int r = qp->ModifyQp(a, STATE | PKEY_INDEX | PORT | ACCESS_FLAGS);
     a.qpState = RdmaQpState::RTR;
-    a.peer = 0x000000000002;
+    a.peer = peer;
     a.pathMtu = 4096;
-    a.destQpNum = 0x123;
+    a.destQpNum = destQpNum;
     a.rqPsn = 7;
     a.maxDestRdAtomic = 4;
     a.minRnrTimer = 12;
@@ -602,6 +607,255 @@ class DrpVerbsPostTestCase : public TestCase
 
 /**
  * \ingroup drp-tests
+ * Two hosts, a context on each RNIC, a connected RC queue pair on each, and
+ * regions: host 0's source and read destination, host 1's target (remote
+ * write and read) and a region without remote access.
+ */
+struct VerbsPairBed
+{
+    /// \param method the RNICs' method
+    explicit VerbsPairBed(const std::string& method)
+    {
+        nodes.Create(2);
+        RnicHelper rnic;
+        rnic.SetMethod(method);
+        NetDeviceContainer devices = rnic.Install(nodes.Get(0), nodes.Get(1));
+        for (uint32_t i = 0; i < 2; ++i)
+        {
+            device[i] = DynamicCast<RnicNetDevice>(devices.Get(i));
+            context[i] = CreateObject<RdmaContext>();
+            context[i]->Open(device[i]);
+            pd[i] = context[i]->AllocPd();
+            int error = -1;
+            cq[i] = context[i]->CreateCq(64, error);
+            RdmaQpInitAttr init = SmallQp(cq[i], cq[i]);
+            init.cap.maxSendWr = 16;
+            qp[i] = context[i]->CreateQp(pd[i], init, error);
+        }
+        for (uint32_t i = 0; i < 2; ++i)
+        {
+            const uint32_t other = 1 - i;
+            const uint64_t peer =
+                DrpVerbsProvider::ToPeer(Mac48Address::ConvertFrom(device[other]->GetAddress()));
+            ToRts(qp[i], peer, qp[other]->GetQpNum());
+        }
+        using namespace RdmaAccess;
+        const uint32_t remote = LOCAL_WRITE | REMOTE_WRITE | REMOTE_READ;
+        Register(0, SOURCE, LENGTH, LOCAL_WRITE, source);
+        Register(0, BACK, LENGTH, LOCAL_WRITE, back);
+        Register(1, TARGET, LENGTH, remote, target);
+        Register(1, CLOSED, LENGTH, LOCAL_WRITE, closed);
+        device[0]->GetHostMemory()->Fill(SOURCE, LENGTH, 42);
+        Simulator::Run();
+    }
+
+    /// Registers a region of host i into out (run the simulator after).
+    void Register(uint32_t i,
+                  uint64_t address,
+                  uint32_t length,
+                  uint32_t access,
+                  Ptr<RdmaMemoryRegion>& out)
+    {
+        context[i]->RegMr(pd[i],
+                          address,
+                          length,
+                          access,
+                          drp::FunctorCallback<void, Ptr<RdmaMemoryRegion>, int>(
+                              [&out](Ptr<RdmaMemoryRegion> mr, int) { out = mr; }));
+    }
+
+    /**
+     * \param id wr_id \param opcode WRITE or READ \param local first local byte
+     * \param lkey its key \param remote the peer's first byte \param bytes SGE lengths
+     * \param flags send flags
+     * \return the request
+     */
+    static RdmaSendWr Request(uint64_t id,
+                              RdmaWrOpcode opcode,
+                              uint64_t local,
+                              uint32_t lkey,
+                              uint64_t remote,
+                              std::vector<uint32_t> bytes,
+                              uint32_t flags = RdmaSendFlags::SIGNALED)
+    {
+        RdmaSendWr wr;
+        wr.wrId = id;
+        wr.opcode = opcode;
+        wr.remoteAddr = remote;
+        wr.sendFlags = flags;
+        for (uint32_t b : bytes)
+        {
+            wr.sgList.push_back({local, b, lkey});
+            local += b;
+        }
+        return wr;
+    }
+
+    static constexpr uint64_t SOURCE = 0x100000; //!< host 0: what is written
+    static constexpr uint64_t BACK = 0x200000;   //!< host 0: where a read lands
+    static constexpr uint64_t TARGET = 0x300000; //!< host 1: remote write and read
+    static constexpr uint64_t CLOSED = 0x400000; //!< host 1: no remote access
+    static constexpr uint32_t LENGTH = 65536;    //!< each region's bytes
+
+    NodeContainer nodes;                  //!< the hosts
+    Ptr<RnicNetDevice> device[2];         //!< their RNICs
+    Ptr<RdmaContext> context[2];          //!< a context on each
+    Ptr<RdmaProtectionDomain> pd[2];      //!< a domain each
+    Ptr<RdmaCompletionQueue> cq[2];       //!< a queue each (send and receive)
+    Ptr<RdmaQueuePair> qp[2];             //!< connected to each other
+    Ptr<RdmaMemoryRegion> source, back;   //!< host 0's regions
+    Ptr<RdmaMemoryRegion> target, closed; //!< host 1's regions
+};
+
+/**
+ * \ingroup drp-tests
+ * RDMA WRITE and READ over both DRP methods: the bytes arrive, requests
+ * end in order, unsignalled ones complete nothing, the per-transfer
+ * registration is the responder's; SEND is refused until executed.
+ */
+class DrpVerbsDataTestCase : public TestCase
+{
+  public:
+    DrpVerbsDataTestCase()
+        : TestCase("Verbs over DRP: RDMA WRITE and READ move the bytes and end in order")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        for (const std::string method : {"traditional", "dynamic"})
+        {
+            VerbsPairBed bed(method);
+            using B = VerbsPairBed;
+            const uint32_t lkey = bed.source->GetLkey();
+            std::vector<RdmaSendWr> wrs = {
+                B::Request(1, RdmaWrOpcode::RDMA_WRITE, B::SOURCE, lkey, B::TARGET, {10000, 6000}),
+                B::Request(2,
+                           RdmaWrOpcode::RDMA_READ,
+                           B::BACK,
+                           bed.back->GetLkey(),
+                           B::TARGET,
+                           {16000}),
+                B::Request(3,
+                           RdmaWrOpcode::RDMA_WRITE,
+                           B::SOURCE,
+                           lkey,
+                           B::TARGET + 20000,
+                           {100},
+                           0),
+                B::Request(4,
+                           RdmaWrOpcode::RDMA_WRITE,
+                           B::SOURCE + 100,
+                           lkey,
+                           B::TARGET + 20100,
+                           {900}),
+            };
+            NS_TEST_ASSERT_MSG_EQ(bed.qp[0]->PostSend(wrs), 0, method << ": posted");
+            RdmaSendWr send = B::Request(5, RdmaWrOpcode::SEND, B::SOURCE, lkey, 0, {10});
+            NS_TEST_EXPECT_MSG_EQ(bed.qp[0]->PostSend({send}), EINVAL, method << ": SEND not yet");
+            Simulator::Run();
+            std::vector<RdmaWc> wcs = bed.cq[0]->Poll(16);
+            NS_TEST_ASSERT_MSG_EQ(wcs.size(), 3u, method << ": three signalled requests");
+            const uint64_t ids[] = {1, 2, 4};
+            const uint32_t bytes[] = {16000, 16000, 900};
+            for (size_t i = 0; i < 3; ++i)
+            {
+                NS_TEST_EXPECT_MSG_EQ(wcs[i].wrId, ids[i], method << ": in order");
+                NS_TEST_EXPECT_MSG_EQ(wcs[i].status, RdmaWcStatus::SUCCESS, method << ": success");
+                NS_TEST_EXPECT_MSG_EQ(wcs[i].byteLen, bytes[i], method << ": its bytes");
+                NS_TEST_EXPECT_MSG_EQ(wcs[i].qpNum, bed.qp[0]->GetQpNum(), method << ": its QP");
+            }
+            NS_TEST_EXPECT_MSG_EQ(int(wcs[1].opcode),
+                                  int(RdmaWcOpcode::RDMA_READ),
+                                  method << ": READ");
+            Ptr<HostMemory> mine = bed.device[0]->GetHostMemory();
+            Ptr<HostMemory> peer = bed.device[1]->GetHostMemory();
+            NS_TEST_EXPECT_MSG_EQ(mine->CountDifferences(B::SOURCE, peer, B::TARGET, 16000),
+                                  0u,
+                                  method << ": written byte for byte");
+            NS_TEST_EXPECT_MSG_EQ(mine->CountDifferences(B::SOURCE, peer, B::TARGET + 20000, 1000),
+                                  0u,
+                                  method << ": the unsignalled write too");
+            NS_TEST_EXPECT_MSG_EQ(mine->CountDifferences(B::SOURCE, mine, B::BACK, 16000),
+                                  0u,
+                                  method << ": read back after the write (in order at the peer)");
+            NS_TEST_EXPECT_MSG_EQ(bed.qp[0]->GetState(), RdmaQpState::RTS, method << ": still RTS");
+            NS_TEST_EXPECT_MSG_EQ(bed.qp[0]->GetSendQueueLength(), 0u, method << ": nothing left");
+            Simulator::Destroy();
+        }
+    }
+};
+
+/**
+ * \ingroup drp-tests
+ * Errors over DRP: a bad lkey ends the request with LOC_PROT_ERR, a target
+ * without remote write with REM_ACCESS_ERR (nothing placed, with the
+ * dynamic method's indirect data too), each moving the queue pair to ERR
+ * and flushing what follows.
+ */
+class DrpVerbsErrorTestCase : public TestCase
+{
+  public:
+    DrpVerbsErrorTestCase()
+        : TestCase(
+              "Verbs over DRP: a bad lkey and a closed target end in errors and flush the rest")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        for (const std::string method : {"traditional", "dynamic"})
+        {
+            VerbsPairBed bed(method);
+            using B = VerbsPairBed;
+            const uint32_t lkey = bed.source->GetLkey();
+            Ptr<HostMemory> peer = bed.device[1]->GetHostMemory();
+            const std::vector<uint8_t> before = drptest::Snapshot(peer, B::CLOSED, 4096);
+            std::vector<RdmaSendWr> wrs = {
+                B::Request(1, RdmaWrOpcode::RDMA_WRITE, B::SOURCE, lkey, B::CLOSED, {4096}),
+                B::Request(2, RdmaWrOpcode::RDMA_WRITE, B::SOURCE, lkey, B::TARGET + 40000, {100}),
+            };
+            NS_TEST_ASSERT_MSG_EQ(bed.qp[0]->PostSend(wrs), 0, method << ": posted");
+            Simulator::Run();
+            std::vector<RdmaWc> wcs = bed.cq[0]->Poll(16);
+            NS_TEST_ASSERT_MSG_EQ(wcs.size(), 2u, method << ": both complete");
+            NS_TEST_EXPECT_MSG_EQ(wcs[0].status,
+                                  RdmaWcStatus::REM_ACCESS_ERR,
+                                  method << ": refused");
+            NS_TEST_EXPECT_MSG_EQ(wcs[1].status, RdmaWcStatus::WR_FLUSH_ERR, method << ": flushed");
+            NS_TEST_EXPECT_MSG_EQ(bed.qp[0]->GetState(), RdmaQpState::ERR, method << ": in ERR");
+            NS_TEST_EXPECT_MSG_EQ((drptest::Snapshot(peer, B::CLOSED, 4096) == before),
+                                  true,
+                                  method << ": nothing placed in the closed region");
+            NS_TEST_EXPECT_MSG_GT(bed.device[1]->GetObject<DrpVerbsProvider>()->GetRefusals(),
+                                  0u,
+                                  method << ": the responder refused");
+            // A fresh start: RESET, back to RTS, then a request with a bad lkey.
+            RdmaQpAttr reset;
+            reset.qpState = RdmaQpState::RESET;
+            bed.qp[0]->ModifyQp(reset, RdmaQpAttrMask::STATE);
+            ToRts(bed.qp[0],
+                  DrpVerbsProvider::ToPeer(Mac48Address::ConvertFrom(bed.device[1]->GetAddress())),
+                  bed.qp[1]->GetQpNum());
+            wrs = {B::Request(3, RdmaWrOpcode::RDMA_WRITE, B::SOURCE, 0xdead, B::TARGET, {100}),
+                   B::Request(4, RdmaWrOpcode::RDMA_WRITE, B::SOURCE, lkey, B::TARGET, {100})};
+            bed.qp[0]->PostSend(wrs);
+            Simulator::Run();
+            wcs = bed.cq[0]->Poll(16);
+            NS_TEST_ASSERT_MSG_EQ(wcs.size(), 2u, method << ": both complete");
+            NS_TEST_EXPECT_MSG_EQ(wcs[0].status,
+                                  RdmaWcStatus::LOC_PROT_ERR,
+                                  method << ": bad lkey");
+            NS_TEST_EXPECT_MSG_EQ(wcs[1].status, RdmaWcStatus::WR_FLUSH_ERR, method << ": flushed");
+            Simulator::Destroy();
+        }
+    }
+};
+
+/**
+ * \ingroup drp-tests
  * The verbs' resources.
  */
 class DrpVerbsTestSuite : public TestSuite
@@ -615,6 +869,8 @@ class DrpVerbsTestSuite : public TestSuite
         AddTestCase(new DrpVerbsMrTestCase, DRP_TEST_QUICK);
         AddTestCase(new DrpVerbsQpStateTestCase, DRP_TEST_QUICK);
         AddTestCase(new DrpVerbsPostTestCase, DRP_TEST_QUICK);
+        AddTestCase(new DrpVerbsDataTestCase, DRP_TEST_QUICK);
+        AddTestCase(new DrpVerbsErrorTestCase, DRP_TEST_QUICK);
     }
 };
 

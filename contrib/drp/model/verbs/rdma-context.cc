@@ -4,6 +4,8 @@
 
 #include "rdma-context.h"
 
+#include "drp-verbs-provider.h"
+
 #include "ns3/double.h"
 #include "ns3/drp-check.h"
 #include "ns3/host-cpus.h"
@@ -127,6 +129,7 @@ RdmaContext::DoDispose()
     m_cqs.clear();
     m_pds.clear();
     m_rnic = nullptr;
+    m_provider = nullptr;
     m_memory = nullptr;
     m_cpus = nullptr;
     m_failureRv = nullptr;
@@ -193,6 +196,8 @@ RdmaContext::Open(Ptr<RnicNetDevice> rnic)
         m_cpus = CreateObject<HostCpus>();
         node->AggregateObject(m_cpus);
     }
+    m_provider = DrpVerbsProvider::Attach(rnic);
+    m_provider->AddContext(this);
 }
 
 Ptr<RnicNetDevice>
@@ -264,9 +269,7 @@ RdmaContext::RegMr(Ptr<RdmaProtectionDomain> pd,
         return EINVAL;
     }
     pd->AddUser(); // held from the call: a domain being registered into is in use
-    const uint64_t pages = HostMemory::CountPages(address, length);
-    const Time duration =
-        m_registrationFixed + TimeStep(m_registrationPerPage.GetTimeStep() * int64_t(pages));
+    const Time duration = GetRegistrationTime(address, length);
     Ptr<RdmaContext> self = this; // alive until the registration ends
     m_cpus->Run(duration, [self, pd, address, length, access, done]() {
         self->FinishRegistration(pd, address, length, access, done);
@@ -281,20 +284,13 @@ RdmaContext::FinishRegistration(Ptr<RdmaProtectionDomain> pd,
                                 uint32_t access,
                                 RegMrCallback done)
 {
-    const bool room = length <= m_maxRegistered && m_registered <= m_maxRegistered - length;
-    const bool success = room && m_failureRv->GetValue() >= m_failureProbability;
-    m_registrationTrace(address, length, success);
-    if (!success)
+    // RegMr's limit keeps the length below 4 GiB, as HostMemory counts it.
+    if (!Pin(address, uint32_t(length)))
     {
-        NS_LOG_INFO("registration of " << length << " bytes at " << address << " failed");
-        ++m_failed;
         pd->RemoveUser();
         done(nullptr, ENOMEM);
         return;
     }
-    // HostMemory counts registrations of at most 4 GiB - 1 (RegMr's limit).
-    m_memory->Register(address, uint32_t(length));
-    m_registered += length;
     Ptr<RdmaMemoryRegion> mr = CreateObject<RdmaMemoryRegion>();
     mr->Init(pd, address, length, access, m_nextKey++);
     m_mrs[mr->GetLkey()] = mr;
@@ -309,8 +305,7 @@ RdmaContext::DeregMr(Ptr<RdmaMemoryRegion> mr)
     {
         return EINVAL;
     }
-    m_memory->Deregister(mr->GetAddress(), uint32_t(mr->GetLength()));
-    m_registered -= mr->GetLength();
+    Unpin(mr->GetAddress(), uint32_t(mr->GetLength()));
     mr->GetPd()->RemoveUser();
     mr->Invalidate();
     m_mrs.erase(mr->GetLkey());
@@ -377,6 +372,7 @@ RdmaContext::CreateQp(Ptr<RdmaProtectionDomain> pd, const RdmaQpInitAttr& init, 
     Ptr<RdmaQueuePair> qp = CreateObject<RdmaQueuePair>();
     qp->Init(m_id, m_nextQpNum++, pd, init, uint8_t(m_maxQpRdAtom));
     m_qps[qp->GetQpNum()] = qp;
+    m_provider->Bind(qp);
     pd->AddUser();
     ++m_cqs[init.sendCq];
     ++m_cqs[init.recvCq];
@@ -404,6 +400,70 @@ RdmaContext::FindQp(uint32_t qpNum) const
 {
     auto it = m_qps.find(qpNum);
     return it == m_qps.end() ? nullptr : it->second;
+}
+
+Ptr<RdmaQueuePair>
+RdmaContext::FindQpToPeer(uint64_t peer) const
+{
+    for (const auto& [number, qp] : m_qps)
+    {
+        const RdmaQpState state = qp->GetState();
+        const bool connected =
+            state == RdmaQpState::RTR || state == RdmaQpState::RTS || state == RdmaQpState::SQD;
+        if (connected && qp->GetAttr().peer == peer)
+        {
+            return qp;
+        }
+    }
+    return nullptr;
+}
+
+Ptr<RdmaMemoryRegion>
+RdmaContext::FindMrCovering(Ptr<RdmaProtectionDomain> pd,
+                            uint64_t address,
+                            uint64_t length,
+                            uint32_t access) const
+{
+    for (const auto& [key, mr] : m_mrs)
+    {
+        if (mr->GetPd() == pd && mr->Allows(address, length, access))
+        {
+            return mr;
+        }
+    }
+    return nullptr;
+}
+
+Time
+RdmaContext::GetRegistrationTime(uint64_t address, uint64_t length) const
+{
+    // At most 2^20 + 1 pages of at most 1 ms: no overflow.
+    const uint64_t pages = HostMemory::CountPages(address, length);
+    return m_registrationFixed + TimeStep(m_registrationPerPage.GetTimeStep() * int64_t(pages));
+}
+
+bool
+RdmaContext::Pin(uint64_t address, uint32_t length)
+{
+    const bool room = length <= m_maxRegistered && m_registered <= m_maxRegistered - length;
+    const bool success = room && m_failureRv->GetValue() >= m_failureProbability;
+    m_registrationTrace(address, length, success);
+    if (!success)
+    {
+        NS_LOG_INFO("registration of " << length << " bytes at " << address << " failed");
+        ++m_failed;
+        return false;
+    }
+    m_memory->Register(address, length);
+    m_registered += length;
+    return true;
+}
+
+void
+RdmaContext::Unpin(uint64_t address, uint32_t length)
+{
+    m_memory->Deregister(address, length);
+    m_registered -= length;
 }
 
 uint64_t

@@ -21,6 +21,7 @@
 namespace ns3
 {
 
+class DrpVerbsProvider;
 class HostCpus;
 class HostMemory;
 class RnicNetDevice;
@@ -174,6 +175,42 @@ class RdmaContext : public Object
     /// \return registrations that failed
     uint64_t GetFailedRegistrations() const;
 
+    // For the transports.
+
+    /**
+     * \param peer an RNIC's 48-bit address
+     * \return a queue pair connected to it (RTR, RTS or SQD, its address
+     *         vector naming it), or null
+     */
+    Ptr<RdmaQueuePair> FindQpToPeer(uint64_t peer) const;
+    /**
+     * \param pd the domain the region must be of
+     * \param address first byte
+     * \param length bytes
+     * \param access RdmaAccess flags all needed
+     * \return a registered region of that domain that allows it all, or null
+     */
+    Ptr<RdmaMemoryRegion> FindMrCovering(Ptr<RdmaProtectionDomain> pd,
+                                         uint64_t address,
+                                         uint64_t length,
+                                         uint32_t access) const;
+    /**
+     * \param address first byte
+     * \param length bytes
+     * \return the host time registering the region takes (the cost model of RegMr)
+     */
+    Time GetRegistrationTime(uint64_t address, uint64_t length) const;
+    /**
+     * A transport's registration of a region, as RegMr's ends: it fails by
+     * RegistrationFailureProbability or MaxRegisteredBytes, else pins.
+     * \param address first byte
+     * \param length bytes
+     * \return true if pinned (release with Unpin)
+     */
+    bool Pin(uint64_t address, uint32_t length);
+    /// \param address first byte \param length bytes: a Pin released
+    void Unpin(uint64_t address, uint32_t length);
+
     /// \param latency RegistrationFixedLatency (0 to 10 s)
     void SetRegistrationFixed(Time latency);
     /// \return RegistrationFixedLatency
@@ -216,6 +253,7 @@ class RdmaContext : public Object
     bool Owns(Ptr<RdmaCompletionQueue> cq) const;
 
     uint64_t m_id;                          //!< this context's id (unique in the simulation)
+    Ptr<DrpVerbsProvider> m_provider;       //!< executes its queue pairs' requests
     Ptr<RnicNetDevice> m_rnic;              //!< the RNIC opened
     Ptr<HostMemory> m_memory;               //!< its host's memory
     Ptr<HostCpus> m_cpus;                   //!< its host's CPUs

@@ -4,6 +4,7 @@
 
 #include "rdma-queue-pair.h"
 
+#include "ns3/assert.h"
 #include "ns3/log.h"
 
 #include <cerrno>
@@ -216,6 +217,11 @@ RdmaQueuePair::Enter(RdmaQpState to)
                           << GetQpStateName(to));
         m_stateTrace(from, to);
     }
+    if (to == RdmaQpState::ERR || to == RdmaQpState::RESET)
+    {
+        ++m_epoch; // what the transport holds of the queues is void
+        m_taken = 0;
+    }
     if (to == RdmaQpState::ERR)
     {
         Flush();
@@ -310,9 +316,11 @@ RdmaQueuePair::PostSend(const std::vector<RdmaSendWr>& wrs, size_t* bad)
         }
         const bool tooBig =
             (wr.sendFlags & RdmaSendFlags::INLINE) && inlineBytes > m_init.cap.maxInlineData;
-        const int error = !takes || wr.sgList.size() > m_init.cap.maxSendSge || tooBig ? EINVAL
-                          : m_sendQueue.size() >= m_init.cap.maxSendWr                 ? ENOMEM
-                                                                                       : 0;
+        const bool executed = (m_opcodes >> static_cast<uint32_t>(wr.opcode)) & 1;
+        const int error = !takes || !executed || wr.sgList.size() > m_init.cap.maxSendSge || tooBig
+                              ? EINVAL
+                          : m_sendQueue.size() >= m_init.cap.maxSendWr ? ENOMEM
+                                                                       : 0;
         if (error != 0)
         {
             NS_LOG_LOGIC("QP " << m_qpNum << ": send request " << wr.wrId << " refused (" << error
@@ -378,6 +386,72 @@ void
 RdmaQueuePair::SetDoorbell(Callback<void, Ptr<RdmaQueuePair>> doorbell)
 {
     m_doorbell = doorbell;
+}
+
+void
+RdmaQueuePair::SetSupportedOpcodes(uint32_t opcodes)
+{
+    m_opcodes = opcodes;
+}
+
+const RdmaQpAttr&
+RdmaQueuePair::GetAttr() const
+{
+    return m_attr;
+}
+
+const RdmaSendWr*
+RdmaQueuePair::PeekUntaken() const
+{
+    return m_taken < m_sendQueue.size() ? &m_sendQueue[m_taken] : nullptr;
+}
+
+void
+RdmaQueuePair::Take()
+{
+    NS_ASSERT(m_taken < m_sendQueue.size());
+    ++m_taken;
+}
+
+uint32_t
+RdmaQueuePair::GetTaken() const
+{
+    return m_taken;
+}
+
+uint32_t
+RdmaQueuePair::GetEpoch() const
+{
+    return m_epoch;
+}
+
+void
+RdmaQueuePair::EndSend(RdmaWcStatus status, uint32_t byteLen)
+{
+    NS_ASSERT(m_taken > 0 && !m_sendQueue.empty());
+    const RdmaSendWr wr = m_sendQueue.front();
+    m_sendQueue.pop_front();
+    --m_taken;
+    const bool signaled = m_init.sqSigAll || (wr.sendFlags & RdmaSendFlags::SIGNALED);
+    if (status == RdmaWcStatus::SUCCESS && !signaled)
+    {
+        return;
+    }
+    RdmaWc wc;
+    wc.wrId = wr.wrId;
+    wc.status = status;
+    wc.opcode = GetWcOpcode(wr.opcode);
+    wc.byteLen = byteLen;
+    wc.qpNum = m_qpNum;
+    wc.srcQp = m_attr.destQpNum;
+    m_init.sendCq->Push(wc, (wr.sendFlags & RdmaSendFlags::SOLICITED) != 0);
+    if (status != RdmaWcStatus::SUCCESS)
+    {
+        NS_LOG_INFO("QP " << m_qpNum << ": request " << wr.wrId << " ended with " << status);
+        RdmaQpAttr error;
+        error.qpState = RdmaQpState::ERR;
+        ModifyQp(error, RdmaQpAttrMask::STATE);
+    }
 }
 
 } // namespace ns3

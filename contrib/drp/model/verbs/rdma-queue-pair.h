@@ -152,6 +152,37 @@ class RdmaQueuePair : public Object
 
     /// \param doorbell runs when send requests are posted in RTS (the transport's)
     void SetDoorbell(Callback<void, Ptr<RdmaQueuePair>> doorbell);
+    /**
+     * \param opcodes the RdmaWrOpcode values the transport executes, as bits
+     *        (1 << opcode); PostSend refuses the others with EINVAL
+     */
+    void SetSupportedOpcodes(uint32_t opcodes);
+
+    // The transport's side: it takes send requests in order and ends them in order.
+
+    /// \return the attributes the transport needs (peer, QP numbers, PSNs, limits)
+    const RdmaQpAttr& GetAttr() const;
+    /// \return the oldest send request not yet taken by the transport, or null
+    const RdmaSendWr* PeekUntaken() const;
+    /// The transport takes the request PeekUntaken() gave.
+    void Take();
+    /// \return send requests taken and not yet ended
+    uint32_t GetTaken() const;
+    /**
+     * \return a number that changes whenever the queue pair enters ERR or
+     *         RESET: a transport that finds it changed since it took a
+     *         request knows that the request was flushed or forgotten
+     */
+    uint32_t GetEpoch() const;
+    /**
+     * The transport ends the oldest request it took. Success completes it
+     * if it is signalled (IBV_SEND_SIGNALED or sq_sig_all); an error
+     * completes it, signalled or not, and moves the queue pair to ERR,
+     * which flushes the rest.
+     * \param status how it ended
+     * \param byteLen bytes it moved
+     */
+    void EndSend(RdmaWcStatus status, uint32_t byteLen);
 
   protected:
     void DoDispose() override;
@@ -187,16 +218,19 @@ class RdmaQueuePair : public Object
     /// \param wr a send request \return its completion's opcode
     static RdmaWcOpcode GetWcOpcode(RdmaWrOpcode wr);
 
-    uint64_t m_context{0};                                 //!< the context's id
-    uint32_t m_qpNum{0};                                   //!< qp_num
-    Ptr<RdmaProtectionDomain> m_pd;                        //!< its domain
-    RdmaQpInitAttr m_init;                                 //!< creation attributes
-    uint8_t m_deviceMaxRdAtomic{1};                        //!< the device's limit
-    RdmaQpState m_state{RdmaQpState::RESET};               //!< state
-    RdmaQpAttr m_attr;                                     //!< current attributes
-    std::deque<RdmaSendWr> m_sendQueue;                    //!< outstanding send requests
-    std::deque<RdmaRecvWr> m_recvQueue;                    //!< outstanding receive requests
-    Callback<void, Ptr<RdmaQueuePair>> m_doorbell;         //!< the transport's
+    uint64_t m_context{0};                         //!< the context's id
+    uint32_t m_qpNum{0};                           //!< qp_num
+    Ptr<RdmaProtectionDomain> m_pd;                //!< its domain
+    RdmaQpInitAttr m_init;                         //!< creation attributes
+    uint8_t m_deviceMaxRdAtomic{1};                //!< the device's limit
+    RdmaQpState m_state{RdmaQpState::RESET};       //!< state
+    RdmaQpAttr m_attr;                             //!< current attributes
+    std::deque<RdmaSendWr> m_sendQueue;            //!< outstanding send requests
+    std::deque<RdmaRecvWr> m_recvQueue;            //!< outstanding receive requests
+    uint32_t m_taken{0};                           //!< send requests the transport took
+    uint32_t m_epoch{0};                           //!< changes on ERR and RESET
+    uint32_t m_opcodes{0x7f};                      //!< opcodes the transport executes, as bits
+    Callback<void, Ptr<RdmaQueuePair>> m_doorbell; //!< the transport's
     TracedCallback<RdmaQpState, RdmaQpState> m_stateTrace; //!< state changes
 };
 

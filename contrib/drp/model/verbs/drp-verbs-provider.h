@@ -1,0 +1,218 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#ifndef DRP_VERBS_PROVIDER_H
+#define DRP_VERBS_PROVIDER_H
+
+#include "rdma-queue-pair.h"
+
+#include "ns3/drp-transfer-record.h"
+#include "ns3/event-id.h"
+#include "ns3/mac48-address.h"
+#include "ns3/nstime.h"
+#include "ns3/object.h"
+
+#include <deque>
+#include <functional>
+#include <map>
+#include <tuple>
+#include <vector>
+
+namespace ns3
+{
+
+class HostCpus;
+class RdmaContext;
+class RnicNetDevice;
+
+/**
+ * \ingroup drp
+ * \brief The verbs over the DRP methods (traditional and dynamic): executes
+ * queue pairs' requests as DRP transfers and answers the DRP responder's
+ * registration requests from the verbs' memory regions.
+ *
+ * One per RNIC (aggregated to it), made by the first RdmaContext::Open()
+ * on that RNIC and shared by every context opened on it. It is the host of
+ * the RNIC's DrpTransport, as RdmaHostApplication is for workloads: an RNIC
+ * serves one or the other.
+ *
+ * Requester: when a queue pair in RTS rings its doorbell, the provider takes
+ * its send requests in order. Each request's SGEs are checked first, as the
+ * RNIC checks them: the lkey must name a registered region of the queue
+ * pair's protection domain that holds the SGE (else LOC_PROT_ERR), with
+ * LOCAL_WRITE for a READ's destination (else LOC_ACCESS_ERR). An RDMA WRITE
+ * is then one DRP write transfer per SGE, from the SGE to the peer's remote
+ * address onwards; an RDMA READ one DRP read transfer per SGE into it. The
+ * transfers of several requests run at once, except that a request whose
+ * range at the peer overlaps one in flight waits for it (the responder
+ * executes an RC queue pair's requests in order, so overlapping ones must
+ * not pass each other), at most max_rd_atomic READs run at once, and a
+ * request with the fence flag waits for the READs before it. Requests
+ * end in order: a request ends when its last transfer has, with
+ * the first error among them. A DRP transfer's end maps to the completion
+ * status: success; no valid reply within the retry limit after the
+ * responder refused (an invalid reply) REM_ACCESS_ERR, after no reply at all
+ * RETRY_EXC_ERR; data or release not acknowledged within the retry limit
+ * RETRY_EXC_ERR. A zero-length request (no SGE bytes) ends at once.
+ *
+ * Responder: the DRP handshake asks the responder's host to register the
+ * target of each transfer, which is where the paper's method registers
+ * memory. The provider grants it only if a context on this RNIC has a queue
+ * pair connected to the requesting RNIC (in RTR, RTS or SQD, its address
+ * vector naming that RNIC) whose access flags allow the operation
+ * (REMOTE_WRITE or REMOTE_READ), and a registered region of the same
+ * protection domain that holds the whole target with that access; the
+ * rkey is not on DRP's wire, so the region is found by address. A refusal
+ * is an invalid reply after HandlerLatency; a grant takes the host the
+ * context's registration time (RegistrationFixedLatency and
+ * RegistrationLatencyPerPage) and can fail as a registration does
+ * (RegistrationFailureProbability, MaxRegisteredBytes): that per-transfer
+ * registration is the DRP protocol's cost, beside the one an application
+ * pays in RegMr. The target stays pinned until the transfer is released.
+ *
+ * Not yet executed over DRP: SEND and RECV, the *_WITH_IMM opcodes and
+ * atomics (PostSend refuses them with EINVAL).
+ */
+class DrpVerbsProvider : public Object
+{
+  public:
+    /**
+     * \brief Get the type ID.
+     * \return the object TypeId
+     */
+    static TypeId GetTypeId();
+    DrpVerbsProvider();
+
+    /**
+     * \param rnic an RNIC whose transport has no other host
+     * \return the RNIC's provider, made and aggregated to it on first use
+     */
+    static Ptr<DrpVerbsProvider> Attach(Ptr<RnicNetDevice> rnic);
+    /// \param context a context opened on this provider's RNIC
+    void AddContext(Ptr<RdmaContext> context);
+    /// \param qp a queue pair of one of its contexts: its requests run here
+    void Bind(Ptr<RdmaQueuePair> qp);
+
+    /// \param latency HandlerLatency (0 to 10 s)
+    void SetHandlerLatency(Time latency);
+    /// \return HandlerLatency
+    Time GetHandlerLatency() const;
+    /// \return registration requests refused (no queue pair, region or access)
+    uint64_t GetRefusals() const;
+
+    /// \param address a MAC address \return its 48 bits, as RdmaQpAttr::peer holds them
+    static uint64_t ToPeer(Mac48Address address);
+    /// \param peer 48 bits \return the MAC address
+    static Mac48Address ToMac(uint64_t peer);
+
+  protected:
+    void DoDispose() override;
+
+  private:
+    /// A send request the transport took, until it ends.
+    struct Request
+    {
+        uint64_t seq{0};                            //!< its number in the queue pair
+        uint32_t pending{0};                        //!< DRP transfers not ended
+        RdmaWcStatus status{RdmaWcStatus::SUCCESS}; //!< the first error, if any
+        uint32_t bytes{0};                          //!< bytes moved
+        bool read{false};                           //!< an RDMA READ
+        uint64_t remote{0};                         //!< the peer's first byte
+        uint64_t length{0};                         //!< bytes at the peer
+    };
+
+    /// What the provider keeps per queue pair.
+    struct QpRequests
+    {
+        uint32_t epoch{0};         //!< the queue pair's epoch of these requests
+        std::deque<Request> taken; //!< taken, in order
+        uint32_t reads{0};         //!< READs not ended
+        uint64_t nextSeq{0};       //!< the next request's number
+    };
+
+    /// Whose a DRP transfer is.
+    struct Transfer
+    {
+        Ptr<RdmaQueuePair> qp; //!< the queue pair
+        uint32_t epoch;        //!< its epoch when posted
+        uint64_t seq;          //!< the request's number
+    };
+
+    /// \param qp a queue pair: take and start what it may
+    void Kick(Ptr<RdmaQueuePair> qp);
+    /**
+     * \param st a queue pair's requests
+     * \param remote the peer's first byte \param length bytes
+     * \return true if a request in flight touches that range at the peer
+     */
+    static bool Overlaps(const QpRequests& st, uint64_t remote, uint64_t length);
+    /// \param qp a queue pair \return the context that made it
+    Ptr<RdmaContext> ContextOf(Ptr<RdmaQueuePair> qp) const;
+    /// \param qp a queue pair \param st its requests: end those done, in order
+    void Drain(Ptr<RdmaQueuePair> qp, QpRequests& st);
+    /// \param qp a queue pair \return its requests, forgotten if its epoch changed
+    QpRequests& StateOf(Ptr<RdmaQueuePair> qp);
+    /**
+     * \param qp the queue pair
+     * \param wr a send request
+     * \return SUCCESS, or the local error of its SGEs
+     */
+    RdmaWcStatus CheckLocal(Ptr<RdmaQueuePair> qp, const RdmaSendWr& wr) const;
+    /**
+     * Posts one DRP transfer through the doorbell, when a TID is free.
+     * \param qp the queue pair \param epoch its epoch \param seq the request
+     * \param read a read \param sba local address \param dba remote address
+     * \param length bytes
+     */
+    void Post(Ptr<RdmaQueuePair> qp,
+              uint32_t epoch,
+              uint64_t seq,
+              bool read,
+              uint64_t sba,
+              uint64_t dba,
+              uint32_t length);
+    /// Rings the doorbells of posts waiting for a TID, as far as TIDs allow.
+    void PostWaiting();
+    /// \param record a DRP transfer of this RNIC ended
+    void OnCompletion(const DrpTransferRecord& record);
+    /// \param tid a write's valid reply came: hand its data
+    void OnReply(uint16_t tid);
+    /**
+     * The DRP responder asks to register a transfer's target.
+     * \param peer the initiator \param tid its transfer \param read a read
+     * \param address first byte \param length bytes
+     */
+    void OnRegistrationRequest(Mac48Address peer,
+                               uint16_t tid,
+                               bool read,
+                               uint64_t address,
+                               uint32_t length);
+    /// \param peer the initiator \param tid the transfer \param released ended
+    void OnResponderDone(Mac48Address peer, uint16_t tid, bool released);
+    /**
+     * \param peer the initiator \param tid the transfer \param success the
+     *        host's answer, rung to the RNIC
+     */
+    void Answer(Mac48Address peer, uint16_t tid, bool success);
+    /// \param record an ended transfer \return its completion status
+    static RdmaWcStatus MapStatus(const DrpTransferRecord& record);
+
+    Ptr<RnicNetDevice> m_rnic;                           //!< the RNIC
+    Ptr<HostCpus> m_cpus;                                //!< its host's CPUs
+    Time m_handlerLatency;                               //!< attribute
+    std::vector<Ptr<RdmaContext>> m_contexts;            //!< contexts on the RNIC
+    std::map<Ptr<RdmaQueuePair>, QpRequests> m_requests; //!< per queue pair
+    std::map<uint16_t, Transfer> m_transfers;            //!< DRP transfers by TID
+    std::deque<std::function<void()>> m_waiting;         //!< posts waiting for a TID
+    uint32_t m_doorbells{0};                             //!< posts rung, not yet arrived
+    EventId m_retry;                                     //!< a TID's hold ends
+    /// Targets pinned for DRP transfers: (initiator, TID) -> (context, address, length).
+    std::map<std::pair<Mac48Address, uint16_t>, std::tuple<Ptr<RdmaContext>, uint64_t, uint32_t>>
+        m_pins;
+    uint64_t m_refusals{0}; //!< registration requests refused
+};
+
+} // namespace ns3
+
+#endif /* DRP_VERBS_PROVIDER_H */
