@@ -588,3 +588,23 @@ def test_drp_line_rate_measures_the_data_phase_against_the_ceiling(tmp_path):
     wrong = run("drp-line-rate", "--payloads=9000")
     assert wrong.returncode != 0
     assert "payloads = 9000 is out of range [1, 8968]" in wrong.stderr
+
+
+def test_rdma_verbs_writes_and_reads_back_over_both_methods():
+    """The verbs example: every WRITE and READ completes in order, the bytes
+    agree at both ends, and with failing registrations the dynamic method
+    ends its writes sooner than the traditional one."""
+    ends = {}
+    for method in ("traditional", "dynamic"):
+        result = run("rdma-verbs", f"--method={method}", "--frp=0.5")
+        assert result.returncode == 0, result.stderr
+        lines = [line for line in result.stdout.splitlines() if "wr_id" in line]
+        ids = [int(line.split("wr_id")[1].split()[0]) for line in lines]
+        assert ids == [0, 100, 1, 101, 2, 102, 3, 103], result.stdout
+        assert all(line.endswith("success") for line in lines)
+        assert "bytes that differ: written 0, read back 0" in result.stdout
+        last_write = [line for line in lines if "wr_id 3 " in line][0]
+        ends[method] = float(last_write.split("us")[0].lstrip("+"))
+    assert ends["dynamic"] < ends["traditional"]
+    bad = run("rdma-verbs", "--bytes=0")
+    assert bad.returncode == 1 and "bytes = 0 is out of range [1, 16777216]" in bad.stderr

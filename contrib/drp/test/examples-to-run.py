@@ -19,6 +19,8 @@ cpp_examples = [
         "False",
     ),
     ("rnic-first --nic=100g-pcie3x16", "True", "False"),
+    ("rdma-verbs", "True", "True"),
+    ("rdma-verbs --method=traditional --frp=0.5", "True", "False"),
 ]
 
 # ("example_name", "do_run")
