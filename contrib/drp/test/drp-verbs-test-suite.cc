@@ -10,10 +10,12 @@
 
 #include "ns3/double.h"
 #include "ns3/drp-compat.h"
+#include "ns3/drp-transport.h"
 #include "ns3/drp-verbs-provider.h"
 #include "ns3/host-memory.h"
 #include "ns3/rdma-context.h"
 #include "ns3/region-table.h"
+#include "ns3/responder-connection.h"
 #include "ns3/rnic-helper.h"
 #include "ns3/rnic-net-device.h"
 #include "ns3/simulator.h"
@@ -22,6 +24,7 @@
 #include "ns3/uinteger.h"
 
 #include <cerrno>
+#include <functional>
 #include <vector>
 
 using namespace ns3;
@@ -856,6 +859,172 @@ class DrpVerbsErrorTestCase : public TestCase
 
 /**
  * \ingroup drp-tests
+ * RC's guarantees over DRP where its transfers could break them: a WRITE
+ * does not pass an earlier one at the peer ("payload, then flag"); a
+ * queue pair destroyed with requests in flight ends them unseen; a region
+ * deregistered while the responder's host registers the target is not
+ * written; a loopback queue pair's request ends in an error, not an abort;
+ * a second queue pair to the same peer grants what the first does not; a
+ * solicited send does not wake the sender's solicited-only queue.
+ */
+class DrpVerbsRcTestCase : public TestCase
+{
+  public:
+    DrpVerbsRcTestCase()
+        : TestCase("Verbs over DRP: write order, destroy and deregistration in flight, loopback")
+    {
+    }
+
+  private:
+    /// \param bed the hosts \param i one \return its RNIC's 48-bit address
+    static uint64_t PeerOf(VerbsPairBed& bed, int i)
+    {
+        return DrpVerbsProvider::ToPeer(Mac48Address::ConvertFrom(bed.device[i]->GetAddress()));
+    }
+
+    void DoRun() override
+    {
+        using B = VerbsPairBed;
+        for (const std::string method : {"traditional", "dynamic"})
+        {
+            VerbsPairBed bed(method);
+            Ptr<HostMemory> mine = bed.device[0]->GetHostMemory();
+            Ptr<HostMemory> peer = bed.device[1]->GetHostMemory();
+            const uint32_t lkey = bed.source->GetLkey();
+            bed.qp[0]->PostSend(
+                {B::Request(1, RdmaWrOpcode::RDMA_WRITE, B::SOURCE, lkey, B::TARGET, {60000}, 0),
+                 B::Request(2,
+                            RdmaWrOpcode::RDMA_WRITE,
+                            B::SOURCE + 60000,
+                            lkey,
+                            B::TARGET + 60000,
+                            {8})});
+            Time flagAt = Time::Max();
+            Time payloadAt = Time::Max();
+            std::function<void()> watch = [&]() {
+                if (flagAt == Time::Max() &&
+                    mine->CountDifferences(B::SOURCE + 60000, peer, B::TARGET + 60000, 8) == 0)
+                {
+                    flagAt = Simulator::Now();
+                }
+                if (payloadAt == Time::Max() &&
+                    mine->CountDifferences(B::SOURCE, peer, B::TARGET, 60000) == 0)
+                {
+                    payloadAt = Simulator::Now();
+                }
+                if (flagAt == Time::Max() || payloadAt == Time::Max())
+                {
+                    Simulator::Schedule(MicroSeconds(1), watch);
+                }
+            };
+            Simulator::ScheduleNow(watch);
+            Simulator::Run();
+            NS_TEST_EXPECT_MSG_LT(payloadAt, Time::Max(), method << ": the payload arrived");
+            NS_TEST_EXPECT_MSG_GT_OR_EQ(flagAt, payloadAt, method << ": the flag not before it");
+            Simulator::Destroy();
+        }
+
+        VerbsPairBed destroy("traditional");
+        destroy.qp[0]->PostSend({B::Request(1,
+                                            RdmaWrOpcode::RDMA_WRITE,
+                                            B::SOURCE,
+                                            destroy.source->GetLkey(),
+                                            B::TARGET,
+                                            {60000})});
+        int destroyed = -1;
+        Simulator::Schedule(MicroSeconds(1),
+                            [&]() { destroyed = destroy.context[0]->DestroyQp(destroy.qp[0]); });
+        Simulator::Run();
+        NS_TEST_EXPECT_MSG_EQ(destroyed, 0, "destroyed with a WRITE in flight");
+        NS_TEST_EXPECT_MSG_EQ(destroy.cq[0]->GetCount(), 0u, "its request ended unseen");
+        Simulator::Destroy();
+
+        VerbsPairBed dereg("traditional");
+        Ptr<HostMemory> peer = dereg.device[1]->GetHostMemory();
+        const std::vector<uint8_t> before = drptest::Snapshot(peer, B::TARGET, 4096);
+        int deregistered = -1;
+        dereg.device[1]->GetTransport()->TraceConnectWithoutContext(
+            "ResponderRegistration",
+            drp::FunctorCallback<void,
+                                 Mac48Address,
+                                 uint16_t,
+                                 ResponderConnection::Registration,
+                                 ResponderConnection::Registration>(
+                [&](Mac48Address,
+                    uint16_t,
+                    ResponderConnection::Registration,
+                    ResponderConnection::Registration to) {
+                    if (to == ResponderConnection::PENDING && deregistered == -1)
+                    {
+                        deregistered = dereg.context[1]->DeregMr(dereg.target);
+                    }
+                }));
+        dereg.qp[0]->PostSend({B::Request(1,
+                                          RdmaWrOpcode::RDMA_WRITE,
+                                          B::SOURCE,
+                                          dereg.source->GetLkey(),
+                                          B::TARGET,
+                                          {60000})});
+        Simulator::Run();
+        std::vector<RdmaWc> wcs = dereg.cq[0]->Poll(4);
+        NS_TEST_EXPECT_MSG_EQ(deregistered, 0, "deregistered while the host registers");
+        NS_TEST_ASSERT_MSG_EQ(wcs.size(), 1u, "the WRITE completes");
+        NS_TEST_EXPECT_MSG_EQ(wcs[0].status, RdmaWcStatus::REM_ACCESS_ERR, "refused");
+        NS_TEST_EXPECT_MSG_EQ((drptest::Snapshot(peer, B::TARGET, 4096) == before),
+                              true,
+                              "nothing placed in the deregistered region");
+        Simulator::Destroy();
+
+        VerbsPairBed loop("traditional");
+        int error = -1;
+        Ptr<RdmaQueuePair> self =
+            loop.context[0]->CreateQp(loop.pd[0], SmallQp(loop.cq[0], loop.cq[0]), error);
+        ToRts(self, PeerOf(loop, 0), self->GetQpNum());
+        self->PostSend({B::Request(1,
+                                   RdmaWrOpcode::RDMA_WRITE,
+                                   B::SOURCE,
+                                   loop.source->GetLkey(),
+                                   B::BACK,
+                                   {100})});
+        Simulator::Run();
+        wcs = loop.cq[0]->Poll(4);
+        NS_TEST_ASSERT_MSG_EQ(wcs.size(), 1u, "the loopback WRITE completes");
+        NS_TEST_EXPECT_MSG_EQ(wcs[0].status, RdmaWcStatus::LOC_QP_OP_ERR, "DRP has no loopback");
+        Simulator::Destroy();
+
+        VerbsPairBed two("traditional");
+        RdmaQpAttr readOnly;
+        readOnly.qpAccessFlags = RdmaAccess::REMOTE_READ;
+        NS_TEST_ASSERT_MSG_EQ(two.qp[1]->ModifyQp(readOnly, RdmaQpAttrMask::ACCESS_FLAGS),
+                              0,
+                              "RTS -> RTS");
+        Ptr<RdmaQueuePair> second =
+            two.context[1]->CreateQp(two.pd[1], SmallQp(two.cq[1], two.cq[1]), error);
+        ToRts(second, PeerOf(two, 0), 0x999); // remote write and read
+        two.cq[0]->ReqNotify(true);
+        uint32_t events = 0;
+        two.cq[0]->SetEventCallback(drp::FunctorCallback<void, Ptr<RdmaCompletionQueue>>(
+            [&events](Ptr<RdmaCompletionQueue>) { ++events; }));
+        two.qp[0]->PostSend({B::Request(1,
+                                        RdmaWrOpcode::RDMA_WRITE,
+                                        B::SOURCE,
+                                        two.source->GetLkey(),
+                                        B::TARGET,
+                                        {100},
+                                        RdmaSendFlags::SIGNALED | RdmaSendFlags::SOLICITED)});
+        Simulator::Run();
+        wcs = two.cq[0]->Poll(4);
+        NS_TEST_ASSERT_MSG_EQ(wcs.size(), 1u, "the WRITE completes");
+        NS_TEST_EXPECT_MSG_EQ(wcs[0].status,
+                              RdmaWcStatus::SUCCESS,
+                              "the second queue pair grants it");
+        NS_TEST_EXPECT_MSG_EQ(events, 0u, "a solicited send wakes no solicited-only arming here");
+        Simulator::Destroy();
+    }
+};
+
+/**
+ * \ingroup drp-tests
  * The verbs' resources.
  */
 class DrpVerbsTestSuite : public TestSuite
@@ -871,6 +1040,7 @@ class DrpVerbsTestSuite : public TestSuite
         AddTestCase(new DrpVerbsPostTestCase, DRP_TEST_QUICK);
         AddTestCase(new DrpVerbsDataTestCase, DRP_TEST_QUICK);
         AddTestCase(new DrpVerbsErrorTestCase, DRP_TEST_QUICK);
+        AddTestCase(new DrpVerbsRcTestCase, DRP_TEST_QUICK);
     }
 };
 

@@ -17,6 +17,9 @@
 #include "ns3/rnic-net-device.h"
 #include "ns3/simulator.h"
 
+#include <algorithm>
+#include <stdexcept>
+
 namespace ns3
 {
 
@@ -144,6 +147,23 @@ DrpVerbsProvider::Bind(Ptr<RdmaQueuePair> qp)
     qp->SetDoorbell(MakeCallback(&DrpVerbsProvider::Kick, this));
 }
 
+void
+DrpVerbsProvider::Unbind(Ptr<RdmaQueuePair> qp)
+{
+    qp->SetDoorbell(Callback<void, Ptr<RdmaQueuePair>>());
+    m_requests.erase(qp);
+}
+
+void
+DrpVerbsProvider::RemoveContext(const RdmaContext* context)
+{
+    m_contexts.erase(
+        std::remove_if(m_contexts.begin(),
+                       m_contexts.end(),
+                       [context](const Ptr<RdmaContext>& c) { return PeekPointer(c) == context; }),
+        m_contexts.end());
+}
+
 DrpVerbsProvider::QpRequests&
 DrpVerbsProvider::StateOf(Ptr<RdmaQueuePair> qp)
 {
@@ -196,16 +216,31 @@ DrpVerbsProvider::CheckLocal(Ptr<RdmaQueuePair> qp, const RdmaSendWr& wr) const
 }
 
 bool
-DrpVerbsProvider::Overlaps(const QpRequests& st, uint64_t remote, uint64_t length)
+DrpVerbsProvider::MustWait(Ptr<RdmaQueuePair> qp,
+                           const QpRequests& st,
+                           bool write,
+                           uint64_t remote,
+                           uint64_t length) const
 {
     for (const Request& r : st.taken)
     {
-        // [remote, remote + length) and [r.remote, r.remote + r.length), both
-        // valid regions: no sum wraps.
-        if (r.pending > 0 && length > 0 && r.length > 0 && remote < r.remote + r.length &&
-            r.remote < remote + length)
+        if (r.pending == 0)
+        {
+            continue;
+        }
+        // Both ranges are valid regions: no sum wraps.
+        const bool overlap = length > 0 && r.length > 0 && remote < r.remote + r.length &&
+                             r.remote < remote + length;
+        if (!r.read || (write && overlap))
         {
             return true;
+        }
+    }
+    for (const auto& [tid, transfer] : m_transfers)
+    {
+        if (transfer.qp == qp && transfer.epoch != st.epoch && !transfer.read)
+        {
+            return true; // a WRITE from before a reset still runs
         }
     }
     return false;
@@ -215,8 +250,12 @@ void
 DrpVerbsProvider::Kick(Ptr<RdmaQueuePair> qp)
 {
     QpRequests& st = StateOf(qp);
+    const bool loopback =
+        ToMac(qp->GetAttr().peer) == Mac48Address::ConvertFrom(m_rnic->GetAddress());
     while (qp->GetState() == RdmaQpState::RTS &&
-           (st.taken.empty() || st.taken.back().status == RdmaWcStatus::SUCCESS))
+           std::all_of(st.taken.begin(), st.taken.end(), [](const Request& r) {
+               return r.status == RdmaWcStatus::SUCCESS; // after an error, nothing more
+           }))
     {
         const RdmaSendWr* next = qp->PeekUntaken();
         if (!next)
@@ -234,7 +273,7 @@ DrpVerbsProvider::Kick(Ptr<RdmaQueuePair> qp)
         const uint32_t maxReads = std::max<uint32_t>(1, qp->GetAttr().maxRdAtomic);
         if ((read && st.reads >= maxReads) ||
             ((wr.sendFlags & RdmaSendFlags::FENCE) && st.reads > 0) ||
-            (remoteValid && Overlaps(st, wr.remoteAddr, total)))
+            MustWait(qp, st, !read, wr.remoteAddr, remoteValid ? total : 0))
         {
             break; // waits for requests in flight to end
         }
@@ -248,6 +287,11 @@ DrpVerbsProvider::Kick(Ptr<RdmaQueuePair> qp)
         if (request.status == RdmaWcStatus::SUCCESS && !remoteValid)
         {
             request.status = RdmaWcStatus::REM_ACCESS_ERR; // no region can hold it
+        }
+        if (request.status == RdmaWcStatus::SUCCESS && loopback && total > 0)
+        {
+            // DRP has no loopback: a transfer to this RNIC itself is refused.
+            request.status = RdmaWcStatus::LOC_QP_OP_ERR;
         }
         if (request.status == RdmaWcStatus::SUCCESS)
         {
@@ -300,13 +344,29 @@ DrpVerbsProvider::Post(Ptr<RdmaQueuePair> qp,
 {
     const Mac48Address peer = ToMac(qp->GetAttr().peer);
     m_waiting.push_back([this, qp, epoch, seq, read, sba, dba, length, peer]() {
+        if (qp->GetEpoch() != epoch)
+        {
+            return; // flushed or reset while it waited for a TID: never posted
+        }
         ++m_doorbells;
         Ptr<DrpVerbsProvider> self = this;
         m_rnic->GetPcieLink()->Doorbell([self, qp, epoch, seq, read, sba, dba, length, peer]() {
             --self->m_doorbells;
-            const uint16_t tid =
-                self->m_rnic->GetTransport()->PostTransfer(peer, read, sba, dba, length);
-            self->m_transfers[tid] = {qp, epoch, seq};
+            if (qp->GetEpoch() != epoch)
+            {
+                return; // flushed or reset while the doorbell crossed PCIe
+            }
+            try
+            {
+                const uint16_t tid =
+                    self->m_rnic->GetTransport()->PostTransfer(peer, read, sba, dba, length);
+                self->m_transfers[tid] = {qp, epoch, seq, read};
+            }
+            catch (const std::invalid_argument& e)
+            {
+                NS_LOG_WARN("QP " << qp->GetQpNum() << ": transfer refused: " << e.what());
+                self->EndTransfer(qp, epoch, seq, RdmaWcStatus::LOC_QP_OP_ERR, 0);
+            }
         });
     });
     PostWaiting();
@@ -365,29 +425,47 @@ DrpVerbsProvider::OnCompletion(const DrpTransferRecord& record)
     const Transfer transfer = it->second;
     m_transfers.erase(it);
     PostWaiting(); // its TID may be free for a waiting post
-    if (transfer.qp->GetEpoch() != transfer.epoch)
+    const RdmaWcStatus status = MapStatus(record);
+    EndTransfer(transfer.qp,
+                transfer.epoch,
+                transfer.seq,
+                status,
+                status == RdmaWcStatus::SUCCESS ? record.length : 0);
+    if (transfer.qp->GetEpoch() != transfer.epoch && m_requests.count(transfer.qp) > 0)
     {
-        return; // its request was flushed
+        Kick(transfer.qp); // a WRITE from before a reset may have held later requests
     }
-    QpRequests& st = StateOf(transfer.qp);
+}
+
+void
+DrpVerbsProvider::EndTransfer(Ptr<RdmaQueuePair> qp,
+                              uint32_t epoch,
+                              uint64_t seq,
+                              RdmaWcStatus status,
+                              uint32_t bytes)
+{
+    if (qp->GetEpoch() != epoch)
+    {
+        return; // its request was flushed or forgotten
+    }
+    QpRequests& st = StateOf(qp);
     for (Request& request : st.taken)
     {
-        if (request.seq != transfer.seq)
+        if (request.seq != seq)
         {
             continue;
         }
         --request.pending;
-        const RdmaWcStatus status = MapStatus(record);
         if (request.status == RdmaWcStatus::SUCCESS)
         {
             request.status = status;
         }
-        request.bytes += status == RdmaWcStatus::SUCCESS ? record.length : 0;
+        request.bytes += bytes;
         st.reads -= (request.read && request.pending == 0) ? 1 : 0;
         break;
     }
-    Drain(transfer.qp, st);
-    Kick(transfer.qp);
+    Drain(qp, st);
+    Kick(qp);
 }
 
 void
@@ -406,19 +484,7 @@ DrpVerbsProvider::OnRegistrationRequest(Mac48Address peer,
                                         uint64_t address,
                                         uint32_t length)
 {
-    const uint32_t access = read ? RdmaAccess::REMOTE_READ : RdmaAccess::REMOTE_WRITE;
-    const uint64_t from = ToPeer(peer);
-    Ptr<RdmaContext> granting;
-    for (const auto& context : m_contexts)
-    {
-        Ptr<RdmaQueuePair> qp = context->FindQpToPeer(from);
-        if (qp && (qp->GetAttr().qpAccessFlags & access) &&
-            context->FindMrCovering(qp->GetPd(), address, length, access))
-        {
-            granting = context;
-            break;
-        }
-    }
+    Ptr<RdmaContext> granting = FindGrant(peer, read, address, length);
     if (!granting)
     {
         NS_LOG_INFO("transfer " << tid << " of " << peer << ": " << length << " bytes at "
@@ -430,14 +496,32 @@ DrpVerbsProvider::OnRegistrationRequest(Mac48Address peer,
     }
     Ptr<DrpVerbsProvider> self = this;
     m_cpus->Run(granting->GetRegistrationTime(address, length),
-                [self, granting, peer, tid, address, length]() {
-                    const bool pinned = granting->Pin(address, length);
+                [self, peer, tid, read, address, length]() {
+                    // Asked again: the region, the queue pair or its access may
+                    // have gone while the host registered.
+                    Ptr<RdmaContext> still = self->FindGrant(peer, read, address, length);
+                    const bool pinned = still && still->Pin(address, length);
                     if (pinned)
                     {
-                        self->m_pins[{peer, tid}] = {granting, address, length};
+                        self->OnResponderDone(peer, tid, false); // a pin of this TID before
+                        self->m_pins[{peer, tid}] = {still, address, length};
                     }
                     self->Answer(peer, tid, pinned);
                 });
+}
+
+Ptr<RdmaContext>
+DrpVerbsProvider::FindGrant(Mac48Address peer, bool read, uint64_t address, uint32_t length) const
+{
+    const uint32_t access = read ? RdmaAccess::REMOTE_READ : RdmaAccess::REMOTE_WRITE;
+    for (const auto& context : m_contexts)
+    {
+        if (context->Grants(ToPeer(peer), address, length, access))
+        {
+            return context;
+        }
+    }
+    return nullptr;
 }
 
 void

@@ -43,18 +43,21 @@ class RnicNetDevice;
  * pair's protection domain that holds the SGE (else LOC_PROT_ERR), with
  * LOCAL_WRITE for a READ's destination (else LOC_ACCESS_ERR). An RDMA WRITE
  * is then one DRP write transfer per SGE, from the SGE to the peer's remote
- * address onwards; an RDMA READ one DRP read transfer per SGE into it. The
- * transfers of several requests run at once, except that a request whose
- * range at the peer overlaps one in flight waits for it (the responder
- * executes an RC queue pair's requests in order, so overlapping ones must
- * not pass each other), at most max_rd_atomic READs run at once, and a
- * request with the fence flag waits for the READs before it. Requests
+ * address onwards; an RDMA READ one DRP read transfer per SGE into it.
+ * The responder executes an RC queue pair's requests in order, and DRP's
+ * transfers are independent, so a request waits for every earlier WRITE in
+ * flight (a "payload, then flag" pair arrives in that order; a READ reads
+ * what was written before it) and a WRITE for earlier READs of the same
+ * bytes; READs run at once up to max_rd_atomic, and a request with the
+ * fence flag waits for the READs before it. Requests
  * end in order: a request ends when its last transfer has, with
  * the first error among them. A DRP transfer's end maps to the completion
  * status: success; no valid reply within the retry limit after the
  * responder refused (an invalid reply) REM_ACCESS_ERR, after no reply at all
  * RETRY_EXC_ERR; data or release not acknowledged within the retry limit
- * RETRY_EXC_ERR. A zero-length request (no SGE bytes) ends at once.
+ * RETRY_EXC_ERR. A zero-length request (no SGE bytes) ends at once. DRP has
+ * no loopback: a queue pair whose address vector names its own RNIC ends
+ * its requests with LOC_QP_OP_ERR.
  *
  * Responder: the DRP handshake asks the responder's host to register the
  * target of each transfer, which is where the paper's method registers
@@ -64,7 +67,9 @@ class RnicNetDevice;
  * (REMOTE_WRITE or REMOTE_READ), and a registered region of the same
  * protection domain that holds the whole target with that access; the
  * rkey is not on DRP's wire, so the region is found by address. A refusal
- * is an invalid reply after HandlerLatency; a grant takes the host the
+ * is an invalid reply after HandlerLatency; a grant is checked again when
+ * the host's registration ends (the region, the queue pair or its access
+ * may have gone meanwhile), and takes the host the
  * context's registration time (RegistrationFixedLatency and
  * RegistrationLatencyPerPage) and can fail as a registration does
  * (RegistrationFailureProbability, MaxRegisteredBytes): that per-transfer
@@ -93,6 +98,11 @@ class DrpVerbsProvider : public Object
     void AddContext(Ptr<RdmaContext> context);
     /// \param qp a queue pair of one of its contexts: its requests run here
     void Bind(Ptr<RdmaQueuePair> qp);
+    /// \param qp a queue pair being destroyed (reset before): forget it
+    void Unbind(Ptr<RdmaQueuePair> qp);
+    /// \param context a context being disposed (a raw pointer: its count
+    ///        may be 0 already): it grants nothing any more
+    void RemoveContext(const RdmaContext* context);
 
     /// \param latency HandlerLatency (0 to 10 s)
     void SetHandlerLatency(Time latency);
@@ -137,16 +147,44 @@ class DrpVerbsProvider : public Object
         Ptr<RdmaQueuePair> qp; //!< the queue pair
         uint32_t epoch;        //!< its epoch when posted
         uint64_t seq;          //!< the request's number
+        bool read;             //!< a read
     };
 
     /// \param qp a queue pair: take and start what it may
     void Kick(Ptr<RdmaQueuePair> qp);
     /**
-     * \param st a queue pair's requests
+     * RC's order at the responder: a request waits for every earlier WRITE
+     * still in flight (of this epoch, or one before a reset), and a WRITE
+     * for earlier READs of the same bytes.
+     * \param qp the queue pair \param st its requests
+     * \param write the next request is a WRITE
      * \param remote the peer's first byte \param length bytes
-     * \return true if a request in flight touches that range at the peer
+     * \return true if the next request must wait
      */
-    static bool Overlaps(const QpRequests& st, uint64_t remote, uint64_t length);
+    bool MustWait(Ptr<RdmaQueuePair> qp,
+                  const QpRequests& st,
+                  bool write,
+                  uint64_t remote,
+                  uint64_t length) const;
+    /**
+     * One DRP transfer of a request ended (or could not start).
+     * \param qp the queue pair \param epoch its epoch when posted
+     * \param seq the request \param status how \param bytes moved
+     */
+    void EndTransfer(Ptr<RdmaQueuePair> qp,
+                     uint32_t epoch,
+                     uint64_t seq,
+                     RdmaWcStatus status,
+                     uint32_t bytes);
+    /**
+     * \param peer the requesting RNIC \param read a read \param address first
+     *        byte \param length bytes
+     * \return a context here that grants it, or null
+     */
+    Ptr<RdmaContext> FindGrant(Mac48Address peer,
+                               bool read,
+                               uint64_t address,
+                               uint32_t length) const;
     /// \param qp a queue pair \return the context that made it
     Ptr<RdmaContext> ContextOf(Ptr<RdmaQueuePair> qp) const;
     /// \param qp a queue pair \param st its requests: end those done, in order

@@ -107,8 +107,14 @@ RdmaCompletionQueue::Push(const RdmaWc& wc, bool solicited)
     if (m_armed && wakes)
     {
         // One event per arming, delivered as ibv_get_cq_event returns it:
-        // after the completion is in the queue, not inside the caller.
+        // after the completion is in the queue, not inside the caller. An
+        // arming made while the previous event is still on its way is
+        // served by that event (one pending at most: DoDispose cancels it).
         m_armed = false;
+        if (!m_notify.IsExpired())
+        {
+            return true;
+        }
         m_notify = Simulator::ScheduleNow(&RdmaCompletionQueue::Notify, this);
     }
     return true;

@@ -114,7 +114,15 @@ RdmaContext::DoDispose()
 {
     for (auto& [key, mr] : m_mrs)
     {
+        if (m_memory && mr->IsValid())
+        {
+            Unpin(mr->GetAddress(), uint32_t(mr->GetLength())); // the process exits
+        }
         mr->Dispose();
+    }
+    if (m_provider)
+    {
+        m_provider->RemoveContext(this);
     }
     for (auto& [number, qp] : m_qps)
     {
@@ -284,6 +292,10 @@ RdmaContext::FinishRegistration(Ptr<RdmaProtectionDomain> pd,
                                 uint32_t access,
                                 RegMrCallback done)
 {
+    if (!m_memory)
+    {
+        return; // the context was disposed meanwhile
+    }
     // RegMr's limit keeps the length below 4 GiB, as HostMemory counts it.
     if (!Pin(address, uint32_t(length)))
     {
@@ -360,11 +372,11 @@ Ptr<RdmaQueuePair>
 RdmaContext::CreateQp(Ptr<RdmaProtectionDomain> pd, const RdmaQpInitAttr& init, int& error)
 {
     const RdmaQpCap& cap = init.cap;
-    if (!Owns(pd) || !Owns(init.sendCq) || !Owns(init.recvCq) || cap.maxSendWr == 0 ||
-        cap.maxRecvWr == 0 || cap.maxSendWr > m_maxQpWr || cap.maxRecvWr > m_maxQpWr ||
-        cap.maxSendSge == 0 || cap.maxRecvSge == 0 || cap.maxSendSge > m_maxSge ||
-        cap.maxRecvSge > m_maxSge || cap.maxInlineData > m_maxInlineData ||
-        m_nextQpNum > (1u << 24) - 1)
+    if (!m_provider || !Owns(pd) || !Owns(init.sendCq) || !Owns(init.recvCq) ||
+        cap.maxSendWr == 0 || cap.maxRecvWr == 0 || cap.maxSendWr > m_maxQpWr ||
+        cap.maxRecvWr > m_maxQpWr || cap.maxSendSge == 0 || cap.maxRecvSge == 0 ||
+        cap.maxSendSge > m_maxSge || cap.maxRecvSge > m_maxSge ||
+        cap.maxInlineData > m_maxInlineData || m_nextQpNum > (1u << 24) - 1)
     {
         error = EINVAL;
         return nullptr;
@@ -387,6 +399,13 @@ RdmaContext::DestroyQp(Ptr<RdmaQueuePair> qp)
     {
         return EINVAL;
     }
+    // As ibv_destroy_qp: whatever the state, its requests are forgotten
+    // without completions, and what the transport still runs of them ends
+    // unseen (the reset changes the queue pair's epoch).
+    RdmaQpAttr reset;
+    reset.qpState = RdmaQpState::RESET;
+    qp->ModifyQp(reset, RdmaQpAttrMask::STATE);
+    m_provider->Unbind(qp);
     --m_cqs[qp->GetSendCq()];
     --m_cqs[qp->GetRecvCq()];
     qp->GetPd()->RemoveUser();
@@ -402,20 +421,22 @@ RdmaContext::FindQp(uint32_t qpNum) const
     return it == m_qps.end() ? nullptr : it->second;
 }
 
-Ptr<RdmaQueuePair>
-RdmaContext::FindQpToPeer(uint64_t peer) const
+bool
+RdmaContext::Grants(uint64_t peer, uint64_t address, uint64_t length, uint32_t access) const
 {
     for (const auto& [number, qp] : m_qps)
     {
         const RdmaQpState state = qp->GetState();
         const bool connected =
             state == RdmaQpState::RTR || state == RdmaQpState::RTS || state == RdmaQpState::SQD;
-        if (connected && qp->GetAttr().peer == peer)
+        if (connected && qp->GetAttr().peer == peer &&
+            (qp->GetAttr().qpAccessFlags & access) == access &&
+            FindMrCovering(qp->GetPd(), address, length, access))
         {
-            return qp;
+            return true;
         }
     }
-    return nullptr;
+    return false;
 }
 
 Ptr<RdmaMemoryRegion>

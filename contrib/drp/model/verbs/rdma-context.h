@@ -178,11 +178,17 @@ class RdmaContext : public Object
     // For the transports.
 
     /**
-     * \param peer an RNIC's 48-bit address
-     * \return a queue pair connected to it (RTR, RTS or SQD, its address
-     *         vector naming it), or null
+     * Whether a peer's request may reach a range here: some queue pair of
+     * this context connected to that peer (RTR, RTS or SQD, its address
+     * vector naming it) allows the access, and a registered region of its
+     * protection domain holds the whole range with that access.
+     * \param peer the requesting RNIC's 48-bit address
+     * \param address first byte
+     * \param length bytes
+     * \param access RdmaAccess::REMOTE_WRITE or REMOTE_READ
+     * \return true if some queue pair and region grant it
      */
-    Ptr<RdmaQueuePair> FindQpToPeer(uint64_t peer) const;
+    bool Grants(uint64_t peer, uint64_t address, uint64_t length, uint32_t access) const;
     /**
      * \param pd the domain the region must be of
      * \param address first byte

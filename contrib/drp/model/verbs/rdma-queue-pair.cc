@@ -316,7 +316,8 @@ RdmaQueuePair::PostSend(const std::vector<RdmaSendWr>& wrs, size_t* bad)
         }
         const bool tooBig =
             (wr.sendFlags & RdmaSendFlags::INLINE) && inlineBytes > m_init.cap.maxInlineData;
-        const bool executed = (m_opcodes >> static_cast<uint32_t>(wr.opcode)) & 1;
+        const auto opcode = static_cast<uint32_t>(wr.opcode);
+        const bool executed = opcode < 32 && ((m_opcodes >> opcode) & 1);
         const int error = !takes || !executed || wr.sgList.size() > m_init.cap.maxSendSge || tooBig
                               ? EINVAL
                           : m_sendQueue.size() >= m_init.cap.maxSendWr ? ENOMEM
@@ -444,7 +445,8 @@ RdmaQueuePair::EndSend(RdmaWcStatus status, uint32_t byteLen)
     wc.byteLen = byteLen;
     wc.qpNum = m_qpNum;
     wc.srcQp = m_attr.destQpNum;
-    m_init.sendCq->Push(wc, (wr.sendFlags & RdmaSendFlags::SOLICITED) != 0);
+    // The solicited flag wakes the responder's receive queue, not this one.
+    m_init.sendCq->Push(wc, false);
     if (status != RdmaWcStatus::SUCCESS)
     {
         NS_LOG_INFO("QP " << m_qpNum << ": request " << wr.wrId << " ended with " << status);
