@@ -465,6 +465,15 @@ HostMemory::CountPages(uint64_t address, uint64_t length)
     return last / PAGE_SIZE - address / PAGE_SIZE + 1;
 }
 
+Time
+HostMemory::GetRegistrationTime(Time fixed, Time perPage, uint64_t address, uint64_t length)
+{
+    // Registrations are below 4 GiB: at most 2^20 + 1 pages of at most 1 ms,
+    // no overflow.
+    const uint64_t pages = CountPages(address, length);
+    return fixed + TimeStep(perPage.GetTimeStep() * int64_t(pages));
+}
+
 bool
 HostMemory::IsWithin(uint64_t address, uint64_t length, uint64_t base, uint64_t baseLength)
 {

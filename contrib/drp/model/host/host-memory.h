@@ -5,6 +5,7 @@
 #ifndef HOST_MEMORY_H
 #define HOST_MEMORY_H
 
+#include "ns3/nstime.h"
 #include "ns3/object.h"
 #include "ns3/traced-callback.h"
 
@@ -95,6 +96,18 @@ class HostMemory : public Object
      *         end of the address space counts up to the last page)
      */
     static uint64_t CountPages(uint64_t address, uint64_t length);
+    /**
+     * The host's time to register (pin) a region: a fixed part plus a part
+     * per page it touches (CountPages), the cost model every registration
+     * in the module uses (RdmaHostApplication's per transfer, RdmaContext's
+     * RegMr and the DRP responder's per-transfer registration for verbs).
+     * \param fixed the fixed part (at most 10 s)
+     * \param perPage the time per page (at most 1 ms)
+     * \param address first byte
+     * \param length bytes
+     * \return fixed + perPage x pages
+     */
+    static Time GetRegistrationTime(Time fixed, Time perPage, uint64_t address, uint64_t length);
 
     /**
      * \brief Get the type ID.

@@ -458,9 +458,10 @@ RdmaContext::FindMrCovering(Ptr<RdmaProtectionDomain> pd,
 Time
 RdmaContext::GetRegistrationTime(uint64_t address, uint64_t length) const
 {
-    // At most 2^20 + 1 pages of at most 1 ms: no overflow.
-    const uint64_t pages = HostMemory::CountPages(address, length);
-    return m_registrationFixed + TimeStep(m_registrationPerPage.GetTimeStep() * int64_t(pages));
+    return HostMemory::GetRegistrationTime(m_registrationFixed,
+                                           m_registrationPerPage,
+                                           address,
+                                           length);
 }
 
 bool
