@@ -674,10 +674,8 @@ void
 RdmaHostApplication::OnReply(uint16_t tid)
 {
     NS_LOG_FUNCTION(this << tid);
-    Ptr<RnicNetDevice> rnic = m_rnic;
-    m_cpus->Run(m_handlerLatency, [rnic, tid]() {
-        rnic->GetPcieLink()->Doorbell([rnic, tid]() { rnic->GetTransport()->StartData(tid); });
-    });
+    Ptr<DrpTransport> transport = m_rnic->GetTransport();
+    m_cpus->Run(m_handlerLatency, [transport, tid]() { transport->RingStartData(tid); });
 }
 
 void
@@ -729,10 +727,7 @@ RdmaHostApplication::FinishRegistration(Mac48Address peer,
         ++m_failedRegistrations;
     }
     m_registrationTrace(peer, tid, success);
-    Ptr<RnicNetDevice> rnic = m_rnic;
-    rnic->GetPcieLink()->Doorbell([rnic, peer, tid, success]() {
-        rnic->GetTransport()->CompleteRegistration(peer, tid, success);
-    });
+    m_rnic->GetTransport()->RingRegistrationDone(peer, tid, success);
 }
 
 void
@@ -896,9 +891,7 @@ RdmaHostApplication::Refuse(Mac48Address peer,
                                            << GetRefusalName(reason));
     ++m_refused[reason];
     m_refusalTrace(peer, tid, address, length, reason);
-    Ptr<RnicNetDevice> rnic = m_rnic;
-    rnic->GetPcieLink()->Doorbell(
-        [rnic, peer, tid]() { rnic->GetTransport()->CompleteRegistration(peer, tid, false); });
+    m_rnic->GetTransport()->RingRegistrationDone(peer, tid, false);
 }
 
 uint64_t

@@ -1872,6 +1872,21 @@ DrpTransport::ReceiveAtResponder(const DrpHeader& header,
 }
 
 void
+DrpTransport::RingStartData(uint16_t tid)
+{
+    Ptr<DrpTransport> self = this;
+    m_pcie->Doorbell([self, tid]() { self->StartData(tid); });
+}
+
+void
+DrpTransport::RingRegistrationDone(Mac48Address peer, uint16_t tid, bool success)
+{
+    Ptr<DrpTransport> self = this;
+    m_pcie->Doorbell(
+        [self, peer, tid, success]() { self->CompleteRegistration(peer, tid, success); });
+}
+
+void
 DrpTransport::CompleteRegistration(Mac48Address peer, uint16_t tid, bool success)
 {
     NS_LOG_FUNCTION(this << peer << tid << success);

@@ -328,6 +328,20 @@ class DrpTransport : public Object
      * \param success true if the region is registered
      */
     void CompleteRegistration(Mac48Address peer, uint16_t tid, bool success);
+    /**
+     * The host rings the doorbell for StartData: it runs once the doorbell
+     * has crossed the PCIe link (PcieLink::Doorbell).
+     * \param tid the transfer
+     */
+    void RingStartData(uint16_t tid);
+    /**
+     * The host rings the doorbell with its answer to a registration request:
+     * CompleteRegistration runs once the doorbell has crossed the PCIe link.
+     * \param peer the initiator
+     * \param tid the transfer
+     * \param success true if the region is registered
+     */
+    void RingRegistrationDone(Mac48Address peer, uint16_t tid, bool success);
 
     /**
      * A DRP frame arrived for this RNIC.

@@ -471,10 +471,8 @@ DrpVerbsProvider::EndTransfer(Ptr<RdmaQueuePair> qp,
 void
 DrpVerbsProvider::OnReply(uint16_t tid)
 {
-    Ptr<RnicNetDevice> rnic = m_rnic;
-    m_cpus->Run(m_handlerLatency, [rnic, tid]() {
-        rnic->GetPcieLink()->Doorbell([rnic, tid]() { rnic->GetTransport()->StartData(tid); });
-    });
+    Ptr<DrpTransport> transport = m_rnic->GetTransport();
+    m_cpus->Run(m_handlerLatency, [transport, tid]() { transport->RingStartData(tid); });
 }
 
 void
@@ -491,7 +489,9 @@ DrpVerbsProvider::OnRegistrationRequest(Mac48Address peer,
                                 << address << " refused (no queue pair, region or access)");
         ++m_refusals;
         Ptr<DrpVerbsProvider> self = this;
-        m_cpus->Run(m_handlerLatency, [self, peer, tid]() { self->Answer(peer, tid, false); });
+        m_cpus->Run(m_handlerLatency, [self, peer, tid]() {
+            self->m_rnic->GetTransport()->RingRegistrationDone(peer, tid, false);
+        });
         return;
     }
     Ptr<DrpVerbsProvider> self = this;
@@ -506,7 +506,7 @@ DrpVerbsProvider::OnRegistrationRequest(Mac48Address peer,
                         self->OnResponderDone(peer, tid, false); // a pin of this TID before
                         self->m_pins[{peer, tid}] = {still, address, length};
                     }
-                    self->Answer(peer, tid, pinned);
+                    self->m_rnic->GetTransport()->RingRegistrationDone(peer, tid, pinned);
                 });
 }
 
@@ -522,15 +522,6 @@ DrpVerbsProvider::FindGrant(Mac48Address peer, bool read, uint64_t address, uint
         }
     }
     return nullptr;
-}
-
-void
-DrpVerbsProvider::Answer(Mac48Address peer, uint16_t tid, bool success)
-{
-    Ptr<RnicNetDevice> rnic = m_rnic;
-    rnic->GetPcieLink()->Doorbell([rnic, peer, tid, success]() {
-        rnic->GetTransport()->CompleteRegistration(peer, tid, success);
-    });
 }
 
 void

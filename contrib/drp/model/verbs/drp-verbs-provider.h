@@ -228,11 +228,6 @@ class DrpVerbsProvider : public Object
                                uint32_t length);
     /// \param peer the initiator \param tid the transfer \param released ended
     void OnResponderDone(Mac48Address peer, uint16_t tid, bool released);
-    /**
-     * \param peer the initiator \param tid the transfer \param success the
-     *        host's answer, rung to the RNIC
-     */
-    void Answer(Mac48Address peer, uint16_t tid, bool success);
     /// \param record an ended transfer \return its completion status
     static RdmaWcStatus MapStatus(const DrpTransferRecord& record);
 
