@@ -808,13 +808,22 @@ class FuzzRun
             const bool single = types != 0 && (types & (types - 1)) == 0;
             const bool pureAck = types == 0 && in.header.HasFlag(DrpHeader::ACK);
             // STATUS (the wire format): bit 0, the reply code, may be 1 in a
-            // reply only; bits 1-4 are reserved (0); bit 5, CNP, only with
-            // ACK; bits 7-6, the ECN field, anything.
+            // reply only; bit 1 is left 0 here; bits 2-4 are MSG (0b001) in
+            // a write's REQ, a NAK (0-4) in an invalid reply, else 0; bit 5,
+            // CNP, only with ACK; bits 7-6, the ECN field, anything.
             const uint8_t status = in.header.GetStatus();
             const bool reply = single && in.header.HasFlag(DrpHeader::REQ_ACK);
-            const bool statusOk = (status & 0x1e) == 0 && (reply || (status & 0x01) == 0) &&
+            const uint8_t context = status & 0x1c;
+            const bool msg = context == 0x04 && single && in.header.HasFlag(DrpHeader::REQ) &&
+                             !in.header.HasFlag(DrpHeader::READ);
+            const bool nak = reply && (status & 0x01) != 0 && (context >> 2) <= 4;
+            const bool statusOk = (status & 0x02) == 0 && (context == 0 || msg || nak) &&
+                                  (reply || (status & 0x01) == 0) &&
                                   ((status & 0x20) == 0 || in.header.HasFlag(DrpHeader::ACK));
-            if (!((pureAck || single) && statusOk))
+            DrpMessageHeader message;
+            const bool messageOk = !msg || (p->GetSize() >= DrpMessageHeader::SIZE &&
+                                            p->RemoveHeader(message) > 0 && message.IsWellFormed());
+            if (!((pureAck || single) && statusOk && messageOk))
             {
                 in.expected = DrpTransport::MALFORMED;
             }
@@ -825,9 +834,10 @@ class FuzzRun
                 const uint32_t payload = p->GetSize();
                 const uint64_t expected = data ? in.header.GetLength() : 0;
                 // The 14 bytes that complete a 32-byte header to Ethernet's
-                // 46-byte minimum may be padding.
+                // 46-byte minimum may be padding (a REQ with its message
+                // extension is 48 bytes: never padded).
                 const uint32_t padded = EthernetNetDevice::MIN_PAYLOAD_SIZE - DrpHeader::SIZE;
-                const bool padding = expected < padded && payload == padded;
+                const bool padding = !msg && expected < padded && payload == padded;
                 if ((data && in.header.GetLength() == 0) || (payload != expected && !padding))
                 {
                     in.expected = DrpTransport::BAD_LENGTH;

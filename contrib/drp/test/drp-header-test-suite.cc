@@ -6,6 +6,7 @@
 #define DRP_COMPAT_TESTS
 #include "ns3/drp-compat.h"
 #include "ns3/drp-header.h"
+#include "ns3/drp-message-header.h"
 #include "ns3/packet.h"
 #include "ns3/test.h"
 
@@ -223,6 +224,89 @@ class DrpHeaderEcnTestCase : public HeaderSerializationTestCase
  * \ingroup drp-tests
  * The DRP header test suite.
  */
+/**
+ * \ingroup drp-tests
+ * The verbs' message extension: its bytes, its round trip, and the STATUS
+ * bits that announce it (MSG in a write's REQ) and refuse it (the NAK in an
+ * invalid REQ_ACK), each well formed only where it belongs.
+ */
+class DrpHeaderMessageTestCase : public HeaderSerializationTestCase
+{
+  public:
+    DrpHeaderMessageTestCase()
+        : HeaderSerializationTestCase("DRP header: the message extension, MSG and the NAKs")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        DrpMessageHeader m;
+        m.SetOpcode(DrpMessageHeader::WRITE_WITH_IMM);
+        m.SetDestQpn(0x123456);
+        m.SetSourceQpn(0xabcdef);
+        m.SetSolicited(true);
+        m.SetImmediate(0x01020304);
+        m.SetRkey(0x0a0b0c0d);
+        TestHeaderSerialization(m);
+        Ptr<Packet> p = Create<Packet>();
+        p->AddHeader(m);
+        NS_TEST_ASSERT_MSG_EQ(p->GetSize(), 16u, "16 bytes");
+        uint8_t b[16];
+        p->CopyData(b, 16);
+        const uint8_t expected[16] =
+            {0x0b, 0x12, 0x34, 0x56, 0x01, 0xab, 0xcd, 0xef, 1, 2, 3, 4, 0x0a, 0x0b, 0x0c, 0x0d};
+        for (int i = 0; i < 16; ++i)
+        {
+            NS_TEST_EXPECT_MSG_EQ(int(b[i]), int(expected[i]), "byte " << i);
+        }
+        NS_TEST_EXPECT_MSG_EQ(m.IsWellFormed(), true, "a WRITE with immediate");
+        DrpMessageHeader send;
+        send.SetImmediate(5);
+        NS_TEST_EXPECT_MSG_EQ(send.IsWellFormed(), false, "immediate data on a plain SEND");
+        send.SetOpcode(DrpMessageHeader::SEND_WITH_IMM);
+        NS_TEST_EXPECT_MSG_EQ(send.IsWellFormed(), true, "on a SEND with immediate");
+        send.SetRkey(1);
+        NS_TEST_EXPECT_MSG_EQ(send.IsWellFormed(), false, "an rkey on a SEND");
+
+        DrpHeader req;
+        req.SetFlag(DrpHeader::REQ);
+        req.SetMessage(true);
+        NS_TEST_EXPECT_MSG_EQ(int(req.GetStatus()), 0x04, "MSG is STATUS bit 2");
+        NS_TEST_EXPECT_MSG_EQ(req.HasMessage(), true, "announced");
+        NS_TEST_EXPECT_MSG_EQ(req.IsWellFormed(), true, "in a write's REQ");
+        req.SetFlag(DrpHeader::READ);
+        NS_TEST_EXPECT_MSG_EQ(req.IsWellFormed(), false, "not in a read's");
+        DrpHeader data;
+        data.SetFlag(DrpHeader::DATA);
+        data.SetMessage(true);
+        NS_TEST_EXPECT_MSG_EQ(data.IsWellFormed(), false, "not in DATA");
+
+        DrpHeader nak;
+        nak.SetFlag(DrpHeader::REQ_ACK);
+        nak.SetStatus(DrpHeader::INVALID);
+        nak.SetNak(DrpHeader::RECEIVER_NOT_READY);
+        nak.SetSequence(12);
+        TestHeaderSerialization(nak);
+        NS_TEST_EXPECT_MSG_EQ(int(nak.GetStatus()), 0x05, "RNR is 1 in bits 2-4");
+        NS_TEST_EXPECT_MSG_EQ(nak.GetNak(), DrpHeader::RECEIVER_NOT_READY, "read back");
+        NS_TEST_EXPECT_MSG_EQ(nak.IsWellFormed(), true, "in an invalid REQ_ACK");
+        nak.SetNak(DrpHeader::REMOTE_OPERATION);
+        NS_TEST_EXPECT_MSG_EQ(nak.IsWellFormed(), true, "the last NAK");
+        nak.SetStatus(0x01 | (5 << 2));
+        NS_TEST_EXPECT_MSG_EQ(nak.IsWellFormed(), false, "NAK 5 is reserved");
+        nak.SetStatus(0x00 | (1 << 2));
+        NS_TEST_EXPECT_MSG_EQ(nak.IsWellFormed(), false, "no NAK in a valid reply");
+        std::ostringstream os;
+        DrpHeader rnr;
+        rnr.SetFlag(DrpHeader::REQ_ACK);
+        rnr.SetStatus(DrpHeader::INVALID);
+        rnr.SetNak(DrpHeader::RECEIVER_NOT_READY);
+        rnr.Print(os);
+        NS_TEST_EXPECT_MSG_NE(os.str().find("nak=rnr"), std::string::npos, os.str());
+    }
+};
+
 class DrpHeaderTestSuite : public TestSuite
 {
   public:
@@ -232,6 +316,7 @@ class DrpHeaderTestSuite : public TestSuite
         AddTestCase(new DrpHeaderRoundTripTestCase, DRP_TEST_QUICK);
         AddTestCase(new DrpHeaderClassifyTestCase, DRP_TEST_QUICK);
         AddTestCase(new DrpHeaderEcnTestCase, DRP_TEST_QUICK);
+        AddTestCase(new DrpHeaderMessageTestCase, DRP_TEST_QUICK);
     }
 };
 

@@ -120,10 +120,11 @@ Recv(uint64_t wrId)
  * Moves a queue pair RESET -> INIT -> RTR -> RTS with the attributes each
  * step requires.
  * \param qp the queue pair
+ * \param peer the peer RNIC \param destQpNum its queue pair \param rnrRetry RNR retries
  * \return the first non-zero result, or 0
  */
 int
-ToRts(Ptr<RdmaQueuePair> qp, uint64_t peer = 2, uint32_t destQpNum = 0x123)
+ToRts(Ptr<RdmaQueuePair> qp, uint64_t peer = 2, uint32_t destQpNum = 0x123, uint8_t rnrRetry = 7)
 {
     using namespace RdmaQpAttrMask;
     RdmaQpAttr a;
@@ -145,7 +146,7 @@ ToRts(Ptr<RdmaQueuePair> qp, uint64_t peer = 2, uint32_t destQpNum = 0x123)
     a.sqPsn = 9;
     a.timeout = 14;
     a.retryCnt = 7;
-    a.rnrRetry = 7;
+    a.rnrRetry = rnrRetry;
     a.maxRdAtomic = 4;
     return r ? r
              : qp->ModifyQp(a, STATE | SQ_PSN | TIMEOUT | RETRY_CNT | RNR_RETRY | MAX_QP_RD_ATOMIC);
@@ -648,6 +649,7 @@ struct VerbsPairBed
         Register(0, BACK, LENGTH, LOCAL_WRITE, back);
         Register(1, TARGET, LENGTH, remote, target);
         Register(1, CLOSED, LENGTH, LOCAL_WRITE, closed);
+        Register(1, INBOX, LENGTH, LOCAL_WRITE, inbox);
         device[0]->GetHostMemory()->Fill(SOURCE, LENGTH, 42);
         Simulator::Run();
     }
@@ -698,6 +700,7 @@ struct VerbsPairBed
     static constexpr uint64_t BACK = 0x200000;   //!< host 0: where a read lands
     static constexpr uint64_t TARGET = 0x300000; //!< host 1: remote write and read
     static constexpr uint64_t CLOSED = 0x400000; //!< host 1: no remote access
+    static constexpr uint64_t INBOX = 0x500000;  //!< host 1: receive buffers
     static constexpr uint32_t LENGTH = 65536;    //!< each region's bytes
 
     NodeContainer nodes;                  //!< the hosts
@@ -708,13 +711,14 @@ struct VerbsPairBed
     Ptr<RdmaQueuePair> qp[2];             //!< connected to each other
     Ptr<RdmaMemoryRegion> source, back;   //!< host 0's regions
     Ptr<RdmaMemoryRegion> target, closed; //!< host 1's regions
+    Ptr<RdmaMemoryRegion> inbox;          //!< host 1's receive buffers
 };
 
 /**
  * \ingroup drp-tests
  * RDMA WRITE and READ over both DRP methods: the bytes arrive, requests
  * end in order, unsignalled ones complete nothing, the per-transfer
- * registration is the responder's; SEND is refused until executed.
+ * registration is the responder's.
  */
 class DrpVerbsDataTestCase : public TestCase
 {
@@ -755,8 +759,6 @@ class DrpVerbsDataTestCase : public TestCase
                            {900}),
             };
             NS_TEST_ASSERT_MSG_EQ(bed.qp[0]->PostSend(wrs), 0, method << ": posted");
-            RdmaSendWr send = B::Request(5, RdmaWrOpcode::SEND, B::SOURCE, lkey, 0, {10});
-            NS_TEST_EXPECT_MSG_EQ(bed.qp[0]->PostSend({send}), EINVAL, method << ": SEND not yet");
             Simulator::Run();
             std::vector<RdmaWc> wcs = bed.cq[0]->Poll(16);
             NS_TEST_ASSERT_MSG_EQ(wcs.size(), 3u, method << ": three signalled requests");
@@ -853,6 +855,211 @@ class DrpVerbsErrorTestCase : public TestCase
                                   method << ": bad lkey");
             NS_TEST_EXPECT_MSG_EQ(wcs[1].status, RdmaWcStatus::WR_FLUSH_ERR, method << ": flushed");
             Simulator::Destroy();
+        }
+    }
+};
+
+/**
+ * \ingroup drp-tests
+ * SEND, SEND with immediate and WRITE with immediate over both DRP methods:
+ * each message lands in the receive at the head of the peer's queue (a
+ * WRITE with immediate at its rkey's bytes) and completes it with its
+ * length and immediate data; the receiver-not-ready NAK is retried after
+ * the RNR timer until a receive is posted, or ends the request with
+ * RNR_RETRY_EXC_ERR after rnr_retry; a SEND above the receive's buffer
+ * ends REM_INV_REQ_ERR at the sender and LOC_LEN_ERR at the receiver; a
+ * wrong rkey REM_ACCESS_ERR, nothing written.
+ */
+class DrpVerbsMessageTestCase : public TestCase
+{
+  public:
+    DrpVerbsMessageTestCase()
+        : TestCase("Verbs over DRP: SEND, immediate data, RNR and a receive too small")
+    {
+    }
+
+  private:
+    /// \param bed a bed \param wrId id \param address first byte \param bytes its length
+    static void PostRecv(VerbsPairBed& bed, uint64_t wrId, uint64_t address, uint32_t bytes)
+    {
+        RdmaRecvWr wr;
+        wr.wrId = wrId;
+        wr.sgList.push_back({address, bytes, bed.inbox->GetLkey()});
+        bed.qp[1]->PostRecv({wr});
+    }
+
+    void Deliver(const std::string& method)
+    {
+        VerbsPairBed bed(method);
+        using B = VerbsPairBed;
+        const uint32_t lkey = bed.source->GetLkey();
+        PostRecv(bed, 11, B::INBOX, 4096);
+        PostRecv(bed, 12, B::INBOX + 4096, 4096);
+        PostRecv(bed, 13, B::INBOX + 8192, 16);
+        RdmaSendWr send = B::Request(1, RdmaWrOpcode::SEND, B::SOURCE, lkey, 0, {1000});
+        RdmaSendWr imm = B::Request(2,
+                                    RdmaWrOpcode::SEND_WITH_IMM,
+                                    B::SOURCE + 1000,
+                                    lkey,
+                                    0,
+                                    {500},
+                                    RdmaSendFlags::SIGNALED | RdmaSendFlags::SOLICITED);
+        imm.immData = 0xabcd;
+        RdmaSendWr write =
+            B::Request(3, RdmaWrOpcode::RDMA_WRITE_WITH_IMM, B::SOURCE, lkey, B::TARGET, {2000});
+        write.immData = 7;
+        write.rkey = bed.target->GetRkey();
+        NS_TEST_ASSERT_MSG_EQ(bed.qp[0]->PostSend({send, imm, write}), 0, method << ": posted");
+        Ptr<HostMemory> peer = bed.device[1]->GetHostMemory();
+        const std::vector<uint8_t> third = drptest::Snapshot(peer, B::INBOX + 8192, 16);
+        Simulator::Run();
+        std::vector<RdmaWc> sent = bed.cq[0]->Poll(16);
+        NS_TEST_ASSERT_MSG_EQ(sent.size(), 3u, method << ": three sends complete");
+        for (const RdmaWc& wc : sent)
+        {
+            NS_TEST_EXPECT_MSG_EQ(wc.status, RdmaWcStatus::SUCCESS, method << ": sent");
+        }
+        NS_TEST_EXPECT_MSG_EQ(int(sent[0].opcode), int(RdmaWcOpcode::SEND), method << ": SEND");
+        NS_TEST_EXPECT_MSG_EQ(int(sent[2].opcode),
+                              int(RdmaWcOpcode::RDMA_WRITE),
+                              method << ": WRITE with immediate completes as a WRITE");
+        std::vector<RdmaWc> got = bed.cq[1]->Poll(16);
+        NS_TEST_ASSERT_MSG_EQ(got.size(), 3u, method << ": three receives complete");
+        const uint64_t ids[] = {11, 12, 13};
+        const uint32_t bytes[] = {1000, 500, 2000};
+        const bool withImm[] = {false, true, true};
+        const uint32_t imms[] = {0, 0xabcd, 7};
+        for (size_t i = 0; i < 3; ++i)
+        {
+            NS_TEST_EXPECT_MSG_EQ(got[i].wrId, ids[i], method << ": the receives in order");
+            NS_TEST_EXPECT_MSG_EQ(got[i].status, RdmaWcStatus::SUCCESS, method << ": received");
+            NS_TEST_EXPECT_MSG_EQ(got[i].byteLen, bytes[i], method << ": the message's length");
+            NS_TEST_EXPECT_MSG_EQ(got[i].withImm, withImm[i], method << ": immediate or not");
+            NS_TEST_EXPECT_MSG_EQ(got[i].immData, imms[i], method << ": the immediate data");
+            NS_TEST_EXPECT_MSG_EQ(got[i].srcQp, bed.qp[0]->GetQpNum(), method << ": from");
+        }
+        NS_TEST_EXPECT_MSG_EQ(int(got[0].opcode), int(RdmaWcOpcode::RECV), method << ": RECV");
+        NS_TEST_EXPECT_MSG_EQ(int(got[2].opcode),
+                              int(RdmaWcOpcode::RECV_RDMA_WITH_IMM),
+                              method << ": RECV_RDMA_WITH_IMM");
+        Ptr<HostMemory> mine = bed.device[0]->GetHostMemory();
+        NS_TEST_EXPECT_MSG_EQ(mine->CountDifferences(B::SOURCE, peer, B::INBOX, 1000),
+                              0u,
+                              method << ": the SEND in the first receive, byte for byte");
+        NS_TEST_EXPECT_MSG_EQ(mine->CountDifferences(B::SOURCE + 1000, peer, B::INBOX + 4096, 500),
+                              0u,
+                              method << ": the second in the second");
+        NS_TEST_EXPECT_MSG_EQ(mine->CountDifferences(B::SOURCE, peer, B::TARGET, 2000),
+                              0u,
+                              method << ": the WRITE at its address");
+        NS_TEST_EXPECT_MSG_EQ((drptest::Snapshot(peer, B::INBOX + 8192, 16) == third),
+                              true,
+                              method << ": the WRITE's receive buffer untouched");
+        Simulator::Destroy();
+    }
+
+    void ReceiverNotReady(const std::string& method)
+    {
+        VerbsPairBed bed(method);
+        using B = VerbsPairBed;
+        const uint32_t lkey = bed.source->GetLkey();
+        // The receive comes 1 ms late: NAKs, retried every 0.64 ms (code 12), then success.
+        Simulator::Schedule(MilliSeconds(1), [&bed]() { PostRecv(bed, 21, B::INBOX, 4096); });
+        bed.qp[0]->PostSend({B::Request(1, RdmaWrOpcode::SEND, B::SOURCE, lkey, 0, {3000})});
+        Simulator::Run();
+        std::vector<RdmaWc> sent = bed.cq[0]->Poll(4);
+        NS_TEST_ASSERT_MSG_EQ(sent.size(), 1u, method << ": the SEND completes");
+        NS_TEST_EXPECT_MSG_EQ(sent[0].status, RdmaWcStatus::SUCCESS, method << ": once received");
+        NS_TEST_EXPECT_MSG_EQ(bed.device[1]->GetObject<DrpVerbsProvider>()->GetRefusals(),
+                              2u,
+                              method << ": NAKed at 0 and 0.64 ms, taken at 1.28 ms");
+        std::vector<RdmaWc> got = bed.cq[1]->Poll(4);
+        NS_TEST_ASSERT_MSG_EQ(got.size(), 1u, method << ": received");
+        NS_TEST_EXPECT_MSG_EQ(got[0].byteLen, 3000u, method << ": whole");
+        NS_TEST_EXPECT_MSG_EQ(
+            bed.device[0]->GetHostMemory()->CountDifferences(B::SOURCE,
+                                                             bed.device[1]->GetHostMemory(),
+                                                             B::INBOX,
+                                                             3000),
+            0u,
+            method << ": nothing from the NAKed tries, the bytes once");
+        // rnr_retry 2 and no receive: two retries, then RNR_RETRY_EXC_ERR.
+        RdmaQpAttr reset;
+        reset.qpState = RdmaQpState::RESET;
+        bed.qp[0]->ModifyQp(reset, RdmaQpAttrMask::STATE);
+        ToRts(bed.qp[0],
+              DrpVerbsProvider::ToPeer(Mac48Address::ConvertFrom(bed.device[1]->GetAddress())),
+              bed.qp[1]->GetQpNum(),
+              2);
+        const Time posted = Simulator::Now();
+        bed.qp[0]->PostSend({B::Request(2, RdmaWrOpcode::SEND, B::SOURCE, lkey, 0, {100})});
+        Simulator::Run();
+        sent = bed.cq[0]->Poll(4);
+        NS_TEST_ASSERT_MSG_EQ(sent.size(), 1u, method << ": ends");
+        NS_TEST_EXPECT_MSG_EQ(sent[0].status,
+                              RdmaWcStatus::RNR_RETRY_EXC_ERR,
+                              method << ": RNR retries exhausted");
+        NS_TEST_EXPECT_MSG_EQ(bed.qp[0]->GetState(), RdmaQpState::ERR, method << ": in ERR");
+        NS_TEST_EXPECT_MSG_GT(Simulator::Now() - posted,
+                              MicroSeconds(2 * 640),
+                              method << ": after two RNR timers");
+        NS_TEST_EXPECT_MSG_LT(Simulator::Now() - posted,
+                              MicroSeconds(2 * 640 + 300),
+                              method << ": and little more");
+        Simulator::Destroy();
+    }
+
+    void Refused(const std::string& method)
+    {
+        VerbsPairBed bed(method);
+        using B = VerbsPairBed;
+        const uint32_t lkey = bed.source->GetLkey();
+        PostRecv(bed, 31, B::INBOX, 100);
+        bed.qp[0]->PostSend({B::Request(1, RdmaWrOpcode::SEND, B::SOURCE, lkey, 0, {1000})});
+        Simulator::Run();
+        std::vector<RdmaWc> sent = bed.cq[0]->Poll(4);
+        std::vector<RdmaWc> got = bed.cq[1]->Poll(4);
+        NS_TEST_ASSERT_MSG_EQ(sent.size(), 1u, method << ": the SEND ends");
+        NS_TEST_EXPECT_MSG_EQ(sent[0].status,
+                              RdmaWcStatus::REM_INV_REQ_ERR,
+                              method << ": too long for the receive");
+        NS_TEST_ASSERT_MSG_EQ(got.size(), 1u, method << ": the receive ends");
+        NS_TEST_EXPECT_MSG_EQ(got[0].status, RdmaWcStatus::LOC_LEN_ERR, method << ": LOC_LEN_ERR");
+        NS_TEST_EXPECT_MSG_EQ(bed.qp[1]->GetState(), RdmaQpState::ERR, method << ": receiver ERR");
+        Simulator::Destroy();
+        // A WRITE with immediate under a wrong rkey: refused, nothing written.
+        VerbsPairBed again(method);
+        Ptr<HostMemory> peer = again.device[1]->GetHostMemory();
+        const std::vector<uint8_t> before = drptest::Snapshot(peer, B::TARGET, 4096);
+        PostRecv(again, 41, B::INBOX, 100);
+        RdmaSendWr write = B::Request(1,
+                                      RdmaWrOpcode::RDMA_WRITE_WITH_IMM,
+                                      B::SOURCE,
+                                      again.source->GetLkey(),
+                                      B::TARGET,
+                                      {4096});
+        write.rkey = again.closed->GetRkey();
+        again.qp[0]->PostSend({write});
+        Simulator::Run();
+        sent = again.cq[0]->Poll(4);
+        NS_TEST_ASSERT_MSG_EQ(sent.size(), 1u, method << ": the WRITE ends");
+        NS_TEST_EXPECT_MSG_EQ(sent[0].status,
+                              RdmaWcStatus::REM_ACCESS_ERR,
+                              method << ": another region's rkey");
+        NS_TEST_EXPECT_MSG_EQ((drptest::Snapshot(peer, B::TARGET, 4096) == before),
+                              true,
+                              method << ": nothing written, indirect data included");
+        NS_TEST_EXPECT_MSG_EQ(again.qp[1]->GetRecvQueueLength(), 1u, method << ": receive kept");
+        Simulator::Destroy();
+    }
+
+    void DoRun() override
+    {
+        for (const std::string method : {"traditional", "dynamic"})
+        {
+            Deliver(method);
+            ReceiverNotReady(method);
+            Refused(method);
         }
     }
 };
@@ -1041,6 +1248,7 @@ class DrpVerbsTestSuite : public TestSuite
         AddTestCase(new DrpVerbsDataTestCase, DRP_TEST_QUICK);
         AddTestCase(new DrpVerbsErrorTestCase, DRP_TEST_QUICK);
         AddTestCase(new DrpVerbsRcTestCase, DRP_TEST_QUICK);
+        AddTestCase(new DrpVerbsMessageTestCase, DRP_TEST_QUICK);
     }
 };
 

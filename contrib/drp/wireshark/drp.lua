@@ -10,8 +10,11 @@
 --                  bit5 READ, bit6 INDIRECT, bit7 ACK (ACKN is meaningful)
 --   1      STATUS  bit0: in a REQ_ACK, 0 valid, 1 invalid (registration
 --                  failed), 0 elsewhere; bit1 INT: the in-band telemetry
---                  extension follows (DATA and pure ACK only); bits 2-4
---                  reserved (0); bit5 CNP:
+--                  extension follows (DATA and pure ACK only); bits 2-4:
+--                  in a write's REQ, bit2 MSG (the message extension
+--                  follows); in an invalid REQ_ACK, the NAK (0 registration,
+--                  1 receiver not ready, 2 invalid request, 3 remote access,
+--                  4 remote operation); else 0; bit5 CNP:
 --                  congestion notification (only with ACK); bits 7-6: ECN
 --                  field (00 Not-ECT, 01 ECT(1), 10 ECT(0), 11 CE)
 --   2-3    TID     transfer id
@@ -26,7 +29,11 @@
 -- 8-byte hops, each a 64-bit word: RATE (bits 63-61, a code of 1, 10, 25,
 -- 40, 50, 100, 200, 400 Gb/s), TIME (bits 60-37, ns mod 2^24), BYTES (bits
 -- 36-17, bytes the port had put on the wire, 128-byte units mod 2^20), QLEN (bits
--- 16-0, bytes queued, in 80-byte units); then, in a DATA frame, by LEN bytes
+-- 16-0, bytes queued, in 80-byte units); or, in a REQ with STATUS bit 2
+-- (MSG), by the 16-byte message extension of the verbs (DrpMessageHeader):
+-- OPCODE (InfiniBand's 0x04 SEND, 0x05 SEND with immediate, 0x0B RDMA
+-- WRITE with immediate) and DQPN (24 bits), FLAGS (bit0 SE) and SQPN (24
+-- bits), IMM, RKEY; then, in a DATA frame, by LEN bytes
 -- of payload, then zero padding up to
 -- Ethernet's 46-byte minimum payload, then (in captures made by ns-3) the
 -- 4-byte FCS.
@@ -46,7 +53,9 @@
 -- Filters: drp, drp.tid == 3, drp.ctrl.indirect == 1, drp.type == "DATA",
 -- drp.status == 1, drp.status.reply == 1, drp.status.ecn == 3 (CE),
 -- drp.status.cnp == 1, drp.status.int == 1, drp.int.nhop, drp.int.rate (Gb/s),
--- drp.int.time, drp.int.bytes, drp.int.qlen (bytes),
+-- drp.int.time, drp.int.bytes, drp.int.qlen (bytes), drp.status.msg == 1,
+-- drp.status.nak, drp.msg.opcode, drp.msg.dqpn, drp.msg.sqpn, drp.msg.imm,
+-- drp.msg.rkey, drp.msg.se,
 -- drp.sn, drp.ackn, drp.len, drp.sba, drp.dba (a flag such
 -- as drp.ctrl.indirect is present in every frame, as tcp.flags.syn is: compare
 -- it with 1). Preferences: drp.heuristic_01ff (default on), drp.check_fcs
@@ -68,8 +77,14 @@ local TYPE_NAMES = { [REQ] = "REQ", [REQ_ACK] = "REQ_ACK", [DATA] = "DATA", [REL
                      [REL_ACK] = "REL_ACK" }
 
 local status_names = { [0] = "valid", [1] = "invalid" }
-local STATUS_REPLY, STATUS_INT, STATUS_RESERVED, STATUS_CNP, STATUS_ECN =
+local STATUS_REPLY, STATUS_INT, STATUS_CONTEXT, STATUS_CNP, STATUS_ECN =
     0x01, 0x02, 0x1C, 0x20, 0xC0
+local STATUS_MSG = 0x04
+local nak_names = { [0] = "registration", [1] = "receiver not ready", [2] = "invalid request",
+                    [3] = "remote access", [4] = "remote operation" }
+local MSG_SIZE = 16
+local msg_opcode_names = { [0x04] = "SEND", [0x05] = "SEND with immediate",
+                           [0x0B] = "RDMA WRITE with immediate" }
 local INT_SIZE, INT_MAX_HOPS = 42, 5
 local INT_RATES_GBPS = { [0] = 1, 10, 25, 40, 50, 100, 200, 400 }
 local ecn_names = { [0] = "Not-ECT", [1] = "ECT(1)", [2] = "ECT(0)", [3] = "CE" }
@@ -100,6 +115,18 @@ f.status_ecn = ProtoField.uint8("drp.status.ecn", "ECN", base.DEC, ecn_names, ST
                                 "ECN field (RFC 3168 codepoints)")
 f.status_int = ProtoField.bool("drp.status.int", "INT", 8, nil, STATUS_INT,
                                "The in-band telemetry extension follows the header")
+f.status_msg = ProtoField.bool("drp.status.msg", "MSG", 8, nil, STATUS_MSG,
+                               "In a write's REQ: the message extension follows")
+f.status_nak = ProtoField.uint8("drp.status.nak", "NAK", base.DEC, nak_names, STATUS_CONTEXT,
+                                "In an invalid REQ_ACK: why the responder refused")
+f.msg = ProtoField.bytes("drp.msg", "Message", base.NONE,
+                         "The verbs' message extension of a REQ")
+f.msg_opcode = ProtoField.uint8("drp.msg.opcode", "Opcode", base.HEX, msg_opcode_names)
+f.msg_dqpn = ProtoField.uint24("drp.msg.dqpn", "Destination QP", base.DEC)
+f.msg_se = ProtoField.bool("drp.msg.se", "Solicited event", 8, nil, 0x01)
+f.msg_sqpn = ProtoField.uint24("drp.msg.sqpn", "Source QP", base.DEC)
+f.msg_imm = ProtoField.uint32("drp.msg.imm", "Immediate data", base.HEX)
+f.msg_rkey = ProtoField.uint32("drp.msg.rkey", "RKEY", base.HEX)
 f.int = ProtoField.bytes("drp.int", "In-band telemetry", base.NONE,
                          "HPCC's INT: the switch ports a data frame crossed")
 f.int_nhop = ProtoField.uint8("drp.int.nhop", "Hops", base.DEC)
@@ -138,9 +165,12 @@ local ef_length = ProtoExpert.new("drp.len.mismatch", "LEN disagrees with the fr
                                   expert.group.MALFORMED, expert.severity.ERROR)
 local ef_int = ProtoExpert.new("drp.int.invalid", "INT extension truncated or NHOP above 5",
                                expert.group.MALFORMED, expert.severity.ERROR)
+local ef_msg = ProtoExpert.new("drp.msg.invalid",
+                               "Message extension truncated, or its opcode or flags unknown",
+                               expert.group.MALFORMED, expert.severity.ERROR)
 local ef_fcs = ProtoExpert.new("drp.fcs.bad", "Bad checksum",
                                expert.group.CHECKSUM, expert.severity.ERROR)
-drp.experts = { ef_ctrl, ef_status, ef_length, ef_int, ef_fcs }
+drp.experts = { ef_ctrl, ef_status, ef_length, ef_int, ef_msg, ef_fcs }
 
 drp.prefs.heuristic_01ff = Pref.bool("Decode EtherType 0x01FF", true,
     "Claim well-formed DRP frames with EtherType 0x01FF, which Wireshark "
@@ -186,12 +216,16 @@ local function has(ctrl, flag)
     return bit32.band(ctrl, flag) ~= 0
 end
 
--- STATUS as the frame type allows: the reply code only in a REQ_ACK, the
--- reserved bits 0, CNP only with ACK, INT only in DATA and pure ACKs (any
--- ECN codepoint on any frame).
+-- STATUS as the frame type allows: the reply code only in a REQ_ACK, bits
+-- 2-4 MSG only in a write's REQ and a NAK (0-4) only in an invalid REQ_ACK,
+-- CNP only with ACK, INT only in DATA and pure ACKs (any ECN codepoint on
+-- any frame).
 local function status_valid(name, ctrl, status)
     local reply = bit32.band(status, STATUS_REPLY)
-    if bit32.band(status, STATUS_RESERVED) ~= 0 then
+    local context = bit32.band(status, STATUS_CONTEXT)
+    local msg = name == "REQ" and not has(ctrl, READ) and context == STATUS_MSG
+    local nak = name == "REQ_ACK" and reply == 1 and bit32.rshift(context, 2) <= 4
+    if context ~= 0 and not msg and not nak then
         return false
     end
     if bit32.band(status, STATUS_INT) ~= 0 and name ~= "DATA" and name ~= "ACK" then
@@ -207,13 +241,20 @@ end
 -- "ACK tid=3 ackn=24", "REQ_ACK tid=3 invalid", "REL tid=3".
 local function summary(name, ctrl, status, tid, len, sn, ackn)
     local parts = { name or string.format("CTRL=0x%02x", ctrl), "tid=" .. tid }
+    local context = bit32.band(status, STATUS_CONTEXT)
     if name == "REQ" then
         parts[#parts + 1] = "len=" .. len
+        if context == STATUS_MSG then
+            parts[#parts + 1] = "msg"
+        end
     elseif name == "REQ_ACK" then
         if has(ctrl, ACK) then
             parts[#parts + 1] = "confirm"
         else
             parts[#parts + 1] = status_names[bit32.band(status, STATUS_REPLY)]
+            if context ~= 0 then
+                parts[#parts + 1] = "nak=" .. (nak_names[bit32.rshift(context, 2)] or "?")
+            end
         end
     elseif name == "DATA" then
         parts[#parts + 1] = "sn=" .. sn
@@ -271,6 +312,25 @@ local function dissect_int(tvb, offset, tree)
     end
 end
 
+-- Dissects the message extension at offset; returns false if it is not valid.
+local function dissect_msg(tvb, offset, tree)
+    local msg_tree = tree:add(f.msg, tvb(offset, MSG_SIZE))
+    local opcode = tvb(offset, 1):uint()
+    local flags = tvb(offset + 4, 1):uint()
+    msg_tree:set_text("Message: " .. (msg_opcode_names[opcode] or string.format("0x%02x", opcode)))
+    msg_tree:add(f.msg_opcode, tvb(offset, 1))
+    msg_tree:add(f.msg_dqpn, tvb(offset + 1, 3))
+    msg_tree:add(f.msg_se, tvb(offset + 4, 1))
+    msg_tree:add(f.msg_sqpn, tvb(offset + 5, 3))
+    msg_tree:add(f.msg_imm, tvb(offset + 8, 4))
+    msg_tree:add(f.msg_rkey, tvb(offset + 12, 4))
+    local valid = msg_opcode_names[opcode] ~= nil and bit32.band(flags, 0xFE) == 0
+    if not valid then
+        msg_tree:add_proto_expert_info(ef_msg)
+    end
+    return valid
+end
+
 -- Dissects the DRP header and what follows it in tvb from offset; eth_header
 -- holds the frame's 14 header bytes (for the FCS). Returns the bytes consumed.
 local function dissect_drp(tvb, offset, eth_header, pinfo, root)
@@ -303,6 +363,11 @@ local function dissect_drp(tvb, offset, eth_header, pinfo, root)
     for _, field in ipairs({ f.status_reply, f.status_int, f.status_cnp, f.status_ecn }) do
         status_item:add(field, tvb(offset + 1, 1))
     end
+    if name == "REQ" then
+        status_item:add(f.status_msg, tvb(offset + 1, 1))
+    elseif name == "REQ_ACK" and bit32.band(status, STATUS_REPLY) ~= 0 then
+        status_item:add(f.status_nak, tvb(offset + 1, 1))
+    end
     if not status_valid(name, ctrl, status) then
         status_item:add_proto_expert_info(ef_status)
     end
@@ -323,6 +388,13 @@ local function dissect_drp(tvb, offset, eth_header, pinfo, root)
             return available
         end
         dissect_int(tvb, offset + DRP_HEADER_SIZE, subtree)
+    elseif name == "REQ" and bit32.band(status, STATUS_CONTEXT) == STATUS_MSG then
+        extension = MSG_SIZE
+        if available < DRP_HEADER_SIZE + MSG_SIZE then
+            subtree:add_proto_expert_info(ef_msg)
+            return available
+        end
+        dissect_msg(tvb, offset + DRP_HEADER_SIZE, subtree)
     end
     local content = DRP_HEADER_SIZE + extension + (name == "DATA" and len or 0)
     local at = offset + DRP_HEADER_SIZE + extension

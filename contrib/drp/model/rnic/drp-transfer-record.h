@@ -40,6 +40,8 @@ struct DrpTransferRecord
         HANDSHAKE_FAILED, //!< no valid reply within the retry limit
         DATA_FAILED,      //!< a data frame was not acknowledged within the retry limit
         RELEASE_FAILED,   //!< all data acknowledged, but no release reply within the retry limit
+        REFUSED,          //!< the responder refused it for good (a NAK other than
+                          //!< REGISTRATION: see nak)
     };
 
     uint32_t index{0};           //!< the host's sequence number of the transfer
@@ -56,6 +58,8 @@ struct DrpTransferRecord
     uint32_t timeouts{0};        //!< timer expiries of any kind
     uint32_t retransmissions{0}; //!< data frames sent again
     uint32_t cnps{0};            //!< congestion notifications (CNP) received (a write's)
+    uint8_t nak{0};              //!< REFUSED: the responder's reason (DrpHeader::Nak)
+    uint8_t rnrTimer{0};         //!< REFUSED for RECEIVER_NOT_READY: the RNR timer code
     Time start;                  //!< the workload asked for the transfer
     Time end;                    //!< host saw its completion
 
@@ -84,6 +88,8 @@ struct DrpTransferRecord
             return "data-failed";
         case RELEASE_FAILED:
             return "release-failed";
+        case REFUSED:
+            return "refused";
         }
         return "unknown";
     }

@@ -373,6 +373,7 @@ DrpTransport::DoDispose()
     m_buffer = nullptr;
     m_regions->Dispose();
     m_registrationCallback = RegistrationRequestCallback();
+    m_messageCallback = MessageRequestCallback();
     m_replyCallback = ReplyCallback();
     m_completionCallback = CompletionCallback();
     m_responderDoneCallback = ResponderDoneCallback();
@@ -1157,10 +1158,15 @@ void
 DrpTransport::SendControl(const DrpHeader& header,
                           Mac48Address to,
                           uint64_t flow,
-                          DrpTxScheduler::SentCallback sent)
+                          DrpTxScheduler::SentCallback sent,
+                          const DrpMessageHeader* message)
 {
     NS_LOG_LOGIC("send " << header << " to " << to);
     Ptr<Packet> packet = Create<Packet>();
+    if (message)
+    {
+        packet->AddHeader(*message);
+    }
     packet->AddHeader(header);
     // The transmit processing, then the scheduler's control queue.
     drp::Schedule(GetTxDelay(), [this, packet, to, flow, sent]() {
@@ -1459,6 +1465,20 @@ DrpTransport::Process(Ptr<Packet> frame, Mac48Address from)
         }
         payload->RemoveHeader(m_rxTelemetry);
     }
+    if (header.HasMessage())
+    {
+        if (payload->GetSize() < DrpMessageHeader::SIZE)
+        {
+            Drop(frame, MALFORMED);
+            return;
+        }
+        payload->RemoveHeader(m_rxMessage);
+        if (!m_rxMessage.IsWellFormed())
+        {
+            Drop(frame, MALFORMED);
+            return;
+        }
+    }
     const int32_t padding = GetPadding(header, payload->GetSize());
     if (padding < 0 || (padding > 0 && m_rxHasTelemetry)) // an INT frame is never padded
     {
@@ -1490,6 +1510,33 @@ DrpTransport::PostTransfer(Mac48Address peer,
                            uint64_t dba,
                            uint32_t length)
 {
+    return Post(peer, read, sba, dba, length, nullptr);
+}
+
+uint16_t
+DrpTransport::PostMessage(Mac48Address peer,
+                          uint64_t sba,
+                          uint64_t dba,
+                          uint32_t length,
+                          const DrpMessageHeader& message)
+{
+    if (!message.IsWellFormed())
+    {
+        std::ostringstream os;
+        os << "message extension " << message << " is not well formed";
+        throw std::invalid_argument(os.str());
+    }
+    return Post(peer, false, sba, dba, length, &message);
+}
+
+uint16_t
+DrpTransport::Post(Mac48Address peer,
+                   bool read,
+                   uint64_t sba,
+                   uint64_t dba,
+                   uint32_t length,
+                   const DrpMessageHeader* message)
+{
     NS_LOG_FUNCTION(this << peer << read << sba << dba << length);
     drp::RequireInRange<uint32_t>("transfer length", length, 1, UINT32_MAX);
     HostMemory::RequireValidRegion("transfer's initiator region (SBA)", sba, length);
@@ -1513,6 +1560,10 @@ DrpTransport::PostTransfer(Mac48Address peer,
     uint16_t tid = record.tid;
     auto& c = m_initiators[tid];
     c = std::make_unique<InitiatorConnection>(this, record);
+    if (message)
+    {
+        c->SetMessage(*message);
+    }
     c->ConnectTrace(
         drp::FunctorCallback<void, InitiatorConnection::State, InitiatorConnection::State>(
             [this, tid](InitiatorConnection::State from, InitiatorConnection::State to) {
@@ -1887,11 +1938,38 @@ DrpTransport::RingRegistrationDone(Mac48Address peer, uint16_t tid, bool success
 }
 
 void
+DrpTransport::RingPlacement(Mac48Address peer, uint16_t tid, uint64_t placement)
+{
+    Ptr<DrpTransport> self = this;
+    m_pcie->Doorbell(
+        [self, peer, tid, placement]() { self->CompletePlacement(peer, tid, placement); });
+}
+
+void
+DrpTransport::RingRefusal(Mac48Address peer, uint16_t tid, DrpHeader::Nak nak, uint8_t rnrTimer)
+{
+    Ptr<DrpTransport> self = this;
+    m_pcie->Doorbell(
+        [self, peer, tid, nak, rnrTimer]() { self->CompleteRefusal(peer, tid, nak, rnrTimer); });
+}
+
+ResponderConnection*
+DrpTransport::FindPending(Mac48Address peer, uint16_t tid)
+{
+    ResponderConnection* r = FindResponder(peer, tid);
+    if (!r || r->GetRegistration() != ResponderConnection::PENDING || r->IsReleased())
+    {
+        return nullptr;
+    }
+    return r;
+}
+
+void
 DrpTransport::CompleteRegistration(Mac48Address peer, uint16_t tid, bool success)
 {
     NS_LOG_FUNCTION(this << peer << tid << success);
-    ResponderConnection* r = FindResponder(peer, tid);
-    if (!r || r->GetRegistration() != ResponderConnection::PENDING || r->IsReleased())
+    ResponderConnection* r = FindPending(peer, tid);
+    if (!r)
     {
         if (success)
         {
@@ -1902,6 +1980,54 @@ DrpTransport::CompleteRegistration(Mac48Address peer, uint16_t tid, bool success
         return;
     }
     r->OnRegistered(success);
+}
+
+void
+DrpTransport::CompletePlacement(Mac48Address peer, uint16_t tid, uint64_t placement)
+{
+    NS_LOG_FUNCTION(this << peer << tid << placement);
+    ResponderConnection* r = FindPending(peer, tid);
+    if (!r)
+    {
+        NotifyResponderDone(peer, tid, false); // as CompleteRegistration's success
+        return;
+    }
+    r->OnPlaced(placement);
+}
+
+void
+DrpTransport::CompleteRefusal(Mac48Address peer, uint16_t tid, DrpHeader::Nak nak, uint8_t rnrTimer)
+{
+    NS_LOG_FUNCTION(this << peer << tid << uint32_t(nak) << uint32_t(rnrTimer));
+    if (ResponderConnection* r = FindPending(peer, tid))
+    {
+        r->OnRefused(nak, rnrTimer); // may end the record
+    }
+}
+
+void
+DrpTransport::SetMessageCallback(MessageRequestCallback message)
+{
+    m_messageCallback = message;
+}
+
+void
+DrpTransport::RequestMessage(Mac48Address peer,
+                             uint16_t tid,
+                             uint64_t dba,
+                             uint32_t length,
+                             const DrpMessageHeader& message)
+{
+    if (m_messageCallback.IsNull())
+    {
+        // No host here takes messages: the RNIC refuses at once (after this event).
+        drp::ScheduleNow(
+            [this, peer, tid]() { CompleteRefusal(peer, tid, DrpHeader::INVALID_REQUEST, 0); });
+        return;
+    }
+    m_pcie->Interrupt([this, peer, tid, dba, length, message]() {
+        m_messageCallback(peer, tid, dba, length, message);
+    });
 }
 
 void

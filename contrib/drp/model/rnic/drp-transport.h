@@ -20,6 +20,7 @@
 #include "ns3/data-rate.h"
 #include "ns3/drp-header.h"
 #include "ns3/drp-int-header.h"
+#include "ns3/drp-message-header.h"
 #include "ns3/event-id.h"
 #include "ns3/mac-address-hash.h"
 #include "ns3/net-device.h"
@@ -154,6 +155,14 @@ class DrpTransport : public Object
     /// Host: a request arrived; register [dba, dba + length) and answer.
     typedef Callback<void, Mac48Address, uint16_t, bool, uint64_t, uint32_t>
         RegistrationRequestCallback;
+    /**
+     * Host: a message request arrived (a REQ with the message extension: a
+     * SEND, or a WRITE with immediate data); place it and answer with
+     * RingPlacement or RingRefusal. Arguments: the initiator, its TID, the
+     * request's DBA (a SEND's counts from 0), its length, the extension.
+     */
+    typedef Callback<void, Mac48Address, uint16_t, uint64_t, uint32_t, const DrpMessageHeader&>
+        MessageRequestCallback;
     /// Host: the connection reply (real or, dynamic method, synthetic) for a transfer.
     typedef Callback<void, uint16_t> ReplyCallback;
     /// Host: an initiated transfer ended.
@@ -263,6 +272,14 @@ class DrpTransport : public Object
                           CompletionCallback completion,
                           ResponderDoneCallback responderDone);
 
+    /**
+     * Connects the host's handler of message requests (the verbs' SEND and
+     * WRITE with immediate). Without one, the RNIC refuses them
+     * (DrpHeader::INVALID_REQUEST).
+     * \param message message requests
+     */
+    void SetMessageCallback(MessageRequestCallback message);
+
     /// \return true once a host has connected (SetHostCallbacks)
     bool HasHost() const;
 
@@ -317,6 +334,22 @@ class DrpTransport : public Object
                           uint64_t dba,
                           uint32_t length);
     /**
+     * The host posts a message (it has rung the doorbell): a write transfer
+     * whose REQ carries \p message (DrpMessageHeader). A SEND's \p dba is 0:
+     * the responder chooses where its data lands.
+     * \param peer the responder's MAC address
+     * \param sba the initiator's region
+     * \param dba the responder's region (a SEND: 0)
+     * \param length bytes, at least 1 (as PostTransfer)
+     * \param message the extension
+     * \return the transfer id
+     */
+    uint16_t PostMessage(Mac48Address peer,
+                         uint64_t sba,
+                         uint64_t dba,
+                         uint32_t length,
+                         const DrpMessageHeader& message);
+    /**
      * The host hands a transfer's data after its reply (it has rung the doorbell).
      * \param tid the transfer
      */
@@ -342,6 +375,27 @@ class DrpTransport : public Object
      * \param success true if the region is registered
      */
     void RingRegistrationDone(Mac48Address peer, uint16_t tid, bool success);
+    /**
+     * The host accepts a message request (its doorbell crosses the PCIe
+     * link first): the transfer's data lands from \p placement on (a
+     * SEND's receive buffer; a WRITE's own DBA), which the host has
+     * registered.
+     * \param peer the initiator
+     * \param tid the transfer
+     * \param placement where the byte at the request's DBA goes
+     */
+    void RingPlacement(Mac48Address peer, uint16_t tid, uint64_t placement);
+    /**
+     * The host refuses a request (its doorbell crosses the PCIe link
+     * first): the reply is invalid with \p nak. REGISTRATION is the paper's
+     * refusal (the initiator asks again, as after RingRegistrationDone
+     * false); any other reason ends the transfer at both ends.
+     * \param peer the initiator
+     * \param tid the transfer
+     * \param nak why
+     * \param rnrTimer RECEIVER_NOT_READY: the RNR timer code (0-31) the initiator waits
+     */
+    void RingRefusal(Mac48Address peer, uint16_t tid, DrpHeader::Nak nak, uint8_t rnrTimer = 0);
 
     /**
      * A DRP frame arrived for this RNIC.
@@ -543,11 +597,13 @@ class DrpTransport : public Object
      * \param to destination
      * \param flow the connection's flow (0: none)
      * \param sent runs when the frame leaves onto the wire, if the flow is still open
+     * \param message the message extension a REQ with MSG carries, or null
      */
     void SendControl(const DrpHeader& header,
                      Mac48Address to,
                      uint64_t flow = 0,
-                     DrpTxScheduler::SentCallback sent = nullptr);
+                     DrpTxScheduler::SentCallback sent = nullptr,
+                     const DrpMessageHeader* message = nullptr);
     /**
      * SendControl() of a frame already built (a header and its extension).
      * \param packet the frame's payload, the DRP header first
@@ -826,6 +882,49 @@ class DrpTransport : public Object
                              uint64_t dba,
                              uint32_t length);
     /**
+     * Asks the host, by interrupt, to place a message (or refuses it at
+     * once if no host takes messages).
+     * \param peer the initiator \param tid the transfer
+     * \param dba the request's DBA \param length its length
+     * \param message its extension
+     */
+    void RequestMessage(Mac48Address peer,
+                        uint16_t tid,
+                        uint64_t dba,
+                        uint32_t length,
+                        const DrpMessageHeader& message);
+    /**
+     * The host's acceptance of a message crossed the PCIe link.
+     * \param peer the initiator \param tid the transfer
+     * \param placement where the request's DBA lands
+     */
+    void CompletePlacement(Mac48Address peer, uint16_t tid, uint64_t placement);
+    /**
+     * The host's refusal crossed the PCIe link.
+     * \param peer the initiator \param tid the transfer
+     * \param nak why \param rnrTimer the RNR timer code of a RECEIVER_NOT_READY
+     */
+    void CompleteRefusal(Mac48Address peer, uint16_t tid, DrpHeader::Nak nak, uint8_t rnrTimer);
+    /**
+     * \param peer the initiator \param tid the transfer
+     * \return the record waiting for its host's answer, or null (abandoned or
+     *         released meanwhile: a grant of the host's is then let go)
+     */
+    ResponderConnection* FindPending(Mac48Address peer, uint16_t tid);
+    /**
+     * Posts a transfer: the part PostTransfer and PostMessage share.
+     * \param peer the responder \param read a read \param sba initiator's region
+     * \param dba responder's region \param length bytes
+     * \param message the extension, or null
+     * \return the transfer id
+     */
+    uint16_t Post(Mac48Address peer,
+                  bool read,
+                  uint64_t sba,
+                  uint64_t dba,
+                  uint32_t length,
+                  const DrpMessageHeader* message);
+    /**
      * A responded transfer answered its REL: its record is kept (for a
      * repeated REL) until admission needs the room.
      * \param key the record
@@ -940,6 +1039,7 @@ class DrpTransport : public Object
     Time m_rxFree;                //!< when the receive engine is free
     DrpIntHeader m_rxTelemetry;   //!< the INT extension of the frame being processed
     bool m_rxHasTelemetry{false}; //!< the frame being processed carries one
+    DrpMessageHeader m_rxMessage; //!< the message extension of the REQ being processed
     bool m_txTelemetry{false};    //!< data frames carry INT (the congestion control asks)
 
     uint16_t m_nextTid;                  //!< next transfer id to try
@@ -967,6 +1067,7 @@ class DrpTransport : public Object
 
     RegistrationRequestCallback m_registrationCallback; //!< host upcall
     ReplyCallback m_replyCallback;                      //!< host upcall
+    MessageRequestCallback m_messageCallback;           //!< host upcall (verbs' messages)
     CompletionCallback m_completionCallback;            //!< host upcall
     ResponderDoneCallback m_responderDoneCallback;      //!< host upcall
 

@@ -110,6 +110,13 @@ InitiatorConnection::Open()
 }
 
 void
+InitiatorConnection::SetMessage(const DrpMessageHeader& message)
+{
+    m_hasMessage = true;
+    m_message = message;
+}
+
+void
 InitiatorConnection::SendRequest(bool armTimer)
 {
     ++m_record.requests;
@@ -118,19 +125,26 @@ InitiatorConnection::SendRequest(bool armTimer)
     header.SetSba(m_record.sba);
     header.SetDba(m_record.dba);
     header.SetLength(m_record.length);
+    header.SetMessage(m_hasMessage);
+    const DrpMessageHeader* message = m_hasMessage ? &m_message : nullptr;
     if (!armTimer)
     {
-        m_transport->SendControl(header, m_record.peer);
+        m_transport->SendControl(header, m_record.peer, 0, nullptr, message);
         return;
     }
     // The timer runs from the moment the REQ leaves, not from when it joined
     // the transmit scheduler.
-    m_transport->SendControl(header, m_record.peer, m_flow, [this]() {
-        if (!IsEstablished())
-        {
-            ArmHandshakeTimer(true);
-        }
-    });
+    m_transport->SendControl(
+        header,
+        m_record.peer,
+        m_flow,
+        [this]() {
+            if (!IsEstablished())
+            {
+                ArmHandshakeTimer(true);
+            }
+        },
+        message);
 }
 
 void
@@ -225,6 +239,13 @@ InitiatorConnection::OnReply(const DrpHeader& header)
     if (header.GetReplyStatus() == DrpHeader::INVALID)
     {
         ++m_record.invalidReplies;
+        if (header.GetNak() != DrpHeader::REGISTRATION)
+        {
+            m_record.nak = header.GetNak();
+            m_record.rnrTimer = uint8_t(header.GetSequence());
+            Finish(DrpTransferRecord::REFUSED); // a NAK for good: no asking again
+            return;
+        }
         ArmHandshakeTimer(false); // ask again when the (restarted) timer fires
         if (!m_record.read && m_record.mode == DrpTransferRecord::UNDECIDED &&
             m_transport->m_policy->IndirectOnInvalidReply())

@@ -10,6 +10,7 @@
 #include "drp-transfer-record.h"
 
 #include "ns3/drp-header.h"
+#include "ns3/drp-message-header.h"
 #include "ns3/event-id.h"
 #include "ns3/nstime.h"
 #include "ns3/packet.h"
@@ -98,6 +99,8 @@ class InitiatorConnection
 
     /// CLOSED -> REQUESTING: sends the request (a write gets its sender).
     void Open();
+    /// \param message the message extension its REQ carries (before Open())
+    void SetMessage(const DrpMessageHeader& message);
     /**
      * Handles a frame of this transfer from its responder.
      * \param header its header
@@ -205,6 +208,8 @@ class InitiatorConnection
     DrpTransport* m_transport;           //!< frame I/O and shared resources
     uint64_t m_flow;                     //!< its flow in the transmit scheduler
     DrpTransferRecord m_record;          //!< what it did so far
+    bool m_hasMessage{false};            //!< its REQ carries a message extension
+    DrpMessageHeader m_message;          //!< the extension
     TracedValue<State> m_state;          //!< progress
     bool m_anyReply{false};              //!< some reply (valid or invalid) arrived
     bool m_replied{false};               //!< the host got its reply (real or synthetic)

@@ -97,8 +97,10 @@ ResponderConnection::GetRegistration() const
 bool
 ResponderConnection::IsOtherRequest(const DrpHeader& request) const
 {
-    return m_haveRequest && (m_read != request.IsRead() || m_sba != request.GetSba() ||
-                             m_dba != request.GetDba() || m_length != request.GetLength());
+    return m_haveRequest &&
+           (m_read != request.IsRead() || m_sba != request.GetSba() || m_dba != request.GetDba() ||
+            m_length != request.GetLength() || m_hasMessage != request.HasMessage() ||
+            (m_hasMessage && !(m_message == m_transport->m_rxMessage)));
 }
 
 void
@@ -201,7 +203,13 @@ ResponderConnection::OnRequest(const DrpHeader& header)
         m_haveRequest = true;
         m_sba = header.GetSba();
         m_dba = header.GetDba();
+        m_placement = m_dba;
         m_length = header.GetLength();
+        m_hasMessage = header.HasMessage();
+        if (m_hasMessage)
+        {
+            m_message = m_transport->m_rxMessage;
+        }
     }
     switch (m_registration)
     {
@@ -216,6 +224,11 @@ ResponderConnection::OnRequest(const DrpHeader& header)
         SetRegistration(PENDING);
         break;
     }
+    if (m_hasMessage)
+    {
+        m_transport->RequestMessage(m_peer, m_tid, m_dba, m_length, m_message);
+        return;
+    }
     m_transport->RequestRegistration(m_peer, m_tid, m_read, m_dba, m_length);
 }
 
@@ -228,6 +241,30 @@ ResponderConnection::OnRegistered(bool success)
     {
         Flush();
     }
+}
+
+void
+ResponderConnection::OnPlaced(uint64_t placement)
+{
+    m_placement = placement;
+    OnRegistered(true);
+}
+
+void
+ResponderConnection::OnRefused(DrpHeader::Nak nak, uint8_t rnrTimer)
+{
+    if (nak == DrpHeader::REGISTRATION)
+    {
+        OnRegistered(false);
+        return;
+    }
+    SetRegistration(INVALID);
+    DrpHeader reply = DrpTransport::MakeReply(m_tid, m_read, false, m_sba, m_dba, m_length);
+    reply.SetNak(nak);
+    reply.SetSequence(rnrTimer);
+    m_transport->SendControl(reply, m_peer);
+    // The initiator ends the transfer on this reply: what it sent early goes.
+    m_transport->AbandonResponder(GetKey()); // this record is gone
 }
 
 void
@@ -290,6 +327,12 @@ ResponderConnection::OnConfirmTimeout()
 // ---------------------------------------------------------------------------
 // Write data: direct placement or the indirect buffer
 
+uint64_t
+ResponderConnection::ToHost(uint64_t dba) const
+{
+    return m_placement + (dba - m_dba); // both in the region: no wrap
+}
+
 bool
 ResponderConnection::InRegion(const DrpHeader& header) const
 {
@@ -326,7 +369,7 @@ ResponderConnection::OnWriteData(Ptr<Packet> payload, const DrpHeader& header, P
     }
     if (m_registration == VALID)
     {
-        if (!m_transport->m_regions->Contains(header.GetDba(), header.GetLength()))
+        if (!m_transport->m_regions->Contains(ToHost(header.GetDba()), header.GetLength()))
         {
             m_transport->Drop(frame, DrpTransport::UNREGISTERED);
             return;
@@ -337,7 +380,7 @@ ResponderConnection::OnWriteData(Ptr<Packet> payload, const DrpHeader& header, P
             DrpTransport* transport = m_transport;
             Key key = GetKey();
             m_transport->m_pcie->DmaWrite(
-                header.GetDba(),
+                ToHost(header.GetDba()),
                 payload,
                 [transport, key, sn]() {
                     if (ResponderConnection* r = Find(transport, key))
@@ -411,8 +454,10 @@ ResponderConnection::Flush()
     bool refusedAny = false;
     for (const auto& entry : buffer->Take(m_peer, m_tid))
     {
-        DrpTransport::DropReason refused =
-            m_transport->CheckAccess(entry.address, entry.payload->GetSize(), m_dba, m_length);
+        DrpTransport::DropReason refused = m_transport->CheckAccess(ToHost(entry.address),
+                                                                    entry.payload->GetSize(),
+                                                                    m_placement,
+                                                                    m_length);
         if (refused == DrpTransport::DROP_REASONS &&
             !m_transport->IsFrameOf(entry.address,
                                     entry.payload->GetSize(),
@@ -428,7 +473,7 @@ ResponderConnection::Flush()
             refusedAny = true;
             continue;
         }
-        pieces.emplace_back(entry.address, entry.payload);
+        pieces.emplace_back(ToHost(entry.address), entry.payload);
     }
     if (refusedAny)
     {

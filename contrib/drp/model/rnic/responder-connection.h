@@ -10,6 +10,7 @@
 #include "drp-sender.h"
 
 #include "ns3/drp-header.h"
+#include "ns3/drp-message-header.h"
 #include "ns3/event-id.h"
 #include "ns3/mac48-address.h"
 #include "ns3/nstime.h"
@@ -145,6 +146,20 @@ class ResponderConnection
      */
     void OnRegistered(bool success);
     /**
+     * The host accepted the message request (the record is PENDING): as a
+     * successful registration, with the data landing from \p placement on.
+     * \param placement where the byte at the request's DBA goes
+     */
+    void OnPlaced(uint64_t placement);
+    /**
+     * The host refused the request (the record is PENDING). REGISTRATION is
+     * the paper's failed registration (OnRegistered(false)); any other
+     * reason answers with it and ends the record (its buffered data goes).
+     * \param nak why
+     * \param rnrTimer RECEIVER_NOT_READY: the RNR timer code
+     */
+    void OnRefused(DrpHeader::Nak nak, uint8_t rnrTimer);
+    /**
      * A write data frame is in the indirect buffer: it counts as committed.
      * \param header the frame's header
      */
@@ -215,6 +230,8 @@ class ResponderConnection
     // Write placement.
     /// \param header a data frame's header \return true if inside the request's region
     bool InRegion(const DrpHeader& header) const;
+    /// \param dba an address as the initiator names it \return where it lands in host memory
+    uint64_t ToHost(uint64_t dba) const;
     /// \param sn a directly written frame reached host memory
     void OnWriteDataPlaced(uint32_t sn);
     /// A DMA write of the transfer's data reached host memory.
@@ -265,7 +282,10 @@ class ResponderConnection
     TracedValue<Registration> m_registration; //!< the host's registration
     bool m_haveRequest{false};                //!< a request named the region
     uint64_t m_sba{0};                        //!< initiator's region
-    uint64_t m_dba{0};                        //!< this host's region
+    uint64_t m_dba{0};                        //!< this host's region, as the request names it
+    uint64_t m_placement{0};                  //!< where m_dba lands (a SEND's receive buffer)
+    bool m_hasMessage{false};                 //!< the request carries a message extension
+    DrpMessageHeader m_message;               //!< the extension
     uint32_t m_length{0};                     //!< bytes
     DrpReceiver m_receiver;                   //!< write: the data
     uint32_t m_pendingWrites{0};              //!< DMA writes in flight

@@ -18,6 +18,7 @@
 #include "ns3/simulator.h"
 
 #include <algorithm>
+#include <cmath>
 #include <stdexcept>
 
 namespace ns3
@@ -56,6 +57,7 @@ DrpVerbsProvider::DoDispose()
     m_transfers.clear();
     m_waiting.clear();
     m_pins.clear();
+    m_incoming.clear();
     m_rnic = nullptr;
     m_cpus = nullptr;
     Object::DoDispose();
@@ -128,6 +130,7 @@ DrpVerbsProvider::Attach(Ptr<RnicNetDevice> rnic)
                                 MakeCallback(&DrpVerbsProvider::OnReply, provider),
                                 MakeCallback(&DrpVerbsProvider::OnCompletion, provider),
                                 MakeCallback(&DrpVerbsProvider::OnResponderDone, provider));
+    transport->SetMessageCallback(MakeCallback(&DrpVerbsProvider::OnMessageRequest, provider));
     rnic->AggregateObject(provider);
     return provider;
 }
@@ -142,7 +145,9 @@ void
 DrpVerbsProvider::Bind(Ptr<RdmaQueuePair> qp)
 {
     const uint32_t executed =
-        (1u << uint32_t(RdmaWrOpcode::RDMA_WRITE)) | (1u << uint32_t(RdmaWrOpcode::RDMA_READ));
+        (1u << uint32_t(RdmaWrOpcode::RDMA_WRITE)) |
+        (1u << uint32_t(RdmaWrOpcode::RDMA_WRITE_WITH_IMM)) | (1u << uint32_t(RdmaWrOpcode::SEND)) |
+        (1u << uint32_t(RdmaWrOpcode::SEND_WITH_IMM)) | (1u << uint32_t(RdmaWrOpcode::RDMA_READ));
     qp->SetSupportedOpcodes(executed);
     qp->SetDoorbell(MakeCallback(&DrpVerbsProvider::Kick, this));
 }
@@ -264,16 +269,25 @@ DrpVerbsProvider::Kick(Ptr<RdmaQueuePair> qp)
         }
         const RdmaSendWr wr = *next;
         const bool read = wr.opcode == RdmaWrOpcode::RDMA_READ;
+        const bool send =
+            wr.opcode == RdmaWrOpcode::SEND || wr.opcode == RdmaWrOpcode::SEND_WITH_IMM;
+        const bool message = send || wr.opcode == RdmaWrOpcode::RDMA_WRITE_WITH_IMM;
         uint64_t total = 0;
+        uint32_t pieces = 0;
         for (const RdmaSge& sge : wr.sgList)
         {
             total += sge.length;
+            pieces += sge.length > 0 ? 1 : 0;
         }
-        const bool remoteValid = total == 0 || HostMemory::IsValidRegion(wr.remoteAddr, total);
+        // A SEND names no remote bytes: its data lands where the peer's receive says.
+        const uint64_t remoteAddr = send ? 0 : wr.remoteAddr;
+        const uint64_t remoteLength = send ? 0 : total;
+        const bool remoteValid =
+            remoteLength == 0 || HostMemory::IsValidRegion(remoteAddr, remoteLength);
         const uint32_t maxReads = std::max<uint32_t>(1, qp->GetAttr().maxRdAtomic);
         if ((read && st.reads >= maxReads) ||
             ((wr.sendFlags & RdmaSendFlags::FENCE) && st.reads > 0) ||
-            MustWait(qp, st, !read, wr.remoteAddr, remoteValid ? total : 0))
+            MustWait(qp, st, !read, remoteAddr, remoteValid ? remoteLength : 0))
         {
             break; // waits for requests in flight to end
         }
@@ -281,32 +295,45 @@ DrpVerbsProvider::Kick(Ptr<RdmaQueuePair> qp)
         Request request;
         request.seq = st.nextSeq++;
         request.read = read;
-        request.remote = wr.remoteAddr;
-        request.length = remoteValid ? total : 0;
+        request.remote = remoteAddr;
+        request.length = remoteValid ? remoteLength : 0;
         request.status = CheckLocal(qp, wr);
         if (request.status == RdmaWcStatus::SUCCESS && !remoteValid)
         {
             request.status = RdmaWcStatus::REM_ACCESS_ERR; // no region can hold it
         }
-        if (request.status == RdmaWcStatus::SUCCESS && loopback && total > 0)
+        if (request.status == RdmaWcStatus::SUCCESS && loopback && (total > 0 || message))
         {
             // DRP has no loopback: a transfer to this RNIC itself is refused.
             request.status = RdmaWcStatus::LOC_QP_OP_ERR;
         }
+        if (request.status == RdmaWcStatus::SUCCESS && message &&
+            (pieces != 1 || total > UINT32_MAX))
+        {
+            // A message is one DRP transfer, gathered from one SGE (see the class doc).
+            request.status = RdmaWcStatus::LOC_QP_OP_ERR;
+        }
         if (request.status == RdmaWcStatus::SUCCESS)
         {
+            Transfer transfer;
+            transfer.qp = qp;
+            transfer.epoch = st.epoch;
+            transfer.seq = request.seq;
+            transfer.read = read;
+            if (message)
+            {
+                transfer.hasMessage = true;
+                transfer.message = MakeMessage(qp, wr);
+            }
             uint64_t offset = 0;
             for (const RdmaSge& sge : wr.sgList)
             {
                 if (sge.length > 0)
                 {
-                    Post(qp,
-                         st.epoch,
-                         request.seq,
-                         read,
-                         sge.addr,
-                         wr.remoteAddr + offset,
-                         sge.length);
+                    transfer.sba = sge.addr;
+                    transfer.dba = remoteAddr + offset;
+                    transfer.length = sge.length;
+                    Post(transfer);
                     ++request.pending;
                     offset += sge.length;
                 }
@@ -334,42 +361,74 @@ DrpVerbsProvider::Drain(Ptr<RdmaQueuePair> qp, QpRequests& st)
 }
 
 void
-DrpVerbsProvider::Post(Ptr<RdmaQueuePair> qp,
-                       uint32_t epoch,
-                       uint64_t seq,
-                       bool read,
-                       uint64_t sba,
-                       uint64_t dba,
-                       uint32_t length)
+DrpVerbsProvider::Post(const Transfer& transfer)
 {
-    const Mac48Address peer = ToMac(qp->GetAttr().peer);
-    m_waiting.push_back([this, qp, epoch, seq, read, sba, dba, length, peer]() {
-        if (qp->GetEpoch() != epoch)
+    const Mac48Address peer = ToMac(transfer.qp->GetAttr().peer);
+    m_waiting.push_back([this, transfer, peer]() {
+        if (transfer.qp->GetEpoch() != transfer.epoch)
         {
             return; // flushed or reset while it waited for a TID: never posted
         }
         ++m_doorbells;
         Ptr<DrpVerbsProvider> self = this;
-        m_rnic->GetPcieLink()->Doorbell([self, qp, epoch, seq, read, sba, dba, length, peer]() {
+        m_rnic->GetPcieLink()->Doorbell([self, transfer, peer]() {
             --self->m_doorbells;
-            if (qp->GetEpoch() != epoch)
+            if (transfer.qp->GetEpoch() != transfer.epoch)
             {
                 return; // flushed or reset while the doorbell crossed PCIe
             }
+            Ptr<DrpTransport> transport = self->m_rnic->GetTransport();
             try
             {
-                const uint16_t tid =
-                    self->m_rnic->GetTransport()->PostTransfer(peer, read, sba, dba, length);
-                self->m_transfers[tid] = {qp, epoch, seq, read};
+                const uint16_t tid = transfer.hasMessage ? transport->PostMessage(peer,
+                                                                                  transfer.sba,
+                                                                                  transfer.dba,
+                                                                                  transfer.length,
+                                                                                  transfer.message)
+                                                         : transport->PostTransfer(peer,
+                                                                                   transfer.read,
+                                                                                   transfer.sba,
+                                                                                   transfer.dba,
+                                                                                   transfer.length);
+                self->m_transfers[tid] = transfer;
             }
             catch (const std::invalid_argument& e)
             {
-                NS_LOG_WARN("QP " << qp->GetQpNum() << ": transfer refused: " << e.what());
-                self->EndTransfer(qp, epoch, seq, RdmaWcStatus::LOC_QP_OP_ERR, 0);
+                NS_LOG_WARN("QP " << transfer.qp->GetQpNum() << ": transfer refused: " << e.what());
+                self->EndTransfer(transfer.qp,
+                                  transfer.epoch,
+                                  transfer.seq,
+                                  RdmaWcStatus::LOC_QP_OP_ERR,
+                                  0);
             }
         });
     });
     PostWaiting();
+}
+
+DrpMessageHeader
+DrpVerbsProvider::MakeMessage(Ptr<RdmaQueuePair> qp, const RdmaSendWr& wr)
+{
+    DrpMessageHeader message;
+    switch (wr.opcode)
+    {
+    case RdmaWrOpcode::SEND_WITH_IMM:
+        message.SetOpcode(DrpMessageHeader::SEND_WITH_IMM);
+        message.SetImmediate(wr.immData);
+        break;
+    case RdmaWrOpcode::RDMA_WRITE_WITH_IMM:
+        message.SetOpcode(DrpMessageHeader::WRITE_WITH_IMM);
+        message.SetImmediate(wr.immData);
+        message.SetRkey(wr.rkey);
+        break;
+    default:
+        message.SetOpcode(DrpMessageHeader::SEND);
+        break;
+    }
+    message.SetDestQpn(qp->GetAttr().destQpNum);
+    message.SetSourceQpn(qp->GetQpNum());
+    message.SetSolicited((wr.sendFlags & RdmaSendFlags::SOLICITED) != 0);
+    return message;
 }
 
 void
@@ -410,6 +469,18 @@ DrpVerbsProvider::MapStatus(const DrpTransferRecord& record)
     case DrpTransferRecord::DATA_FAILED:
     case DrpTransferRecord::RELEASE_FAILED:
         return RdmaWcStatus::RETRY_EXC_ERR;
+    case DrpTransferRecord::REFUSED:
+        switch (record.nak)
+        {
+        case DrpHeader::RECEIVER_NOT_READY:
+            return RdmaWcStatus::RNR_RETRY_EXC_ERR;
+        case DrpHeader::INVALID_REQUEST:
+            return RdmaWcStatus::REM_INV_REQ_ERR;
+        case DrpHeader::REMOTE_ACCESS:
+            return RdmaWcStatus::REM_ACCESS_ERR;
+        default:
+            return RdmaWcStatus::REM_OP_ERR;
+        }
     }
     return RdmaWcStatus::REM_OP_ERR;
 }
@@ -425,6 +496,11 @@ DrpVerbsProvider::OnCompletion(const DrpTransferRecord& record)
     const Transfer transfer = it->second;
     m_transfers.erase(it);
     PostWaiting(); // its TID may be free for a waiting post
+    if (record.status == DrpTransferRecord::REFUSED && record.nak == DrpHeader::RECEIVER_NOT_READY)
+    {
+        OnRefused(transfer, record);
+        return;
+    }
     const RdmaWcStatus status = MapStatus(record);
     EndTransfer(transfer.qp,
                 transfer.epoch,
@@ -490,7 +566,7 @@ DrpVerbsProvider::OnRegistrationRequest(Mac48Address peer,
         ++m_refusals;
         Ptr<DrpVerbsProvider> self = this;
         m_cpus->Run(m_handlerLatency, [self, peer, tid]() {
-            self->m_rnic->GetTransport()->RingRegistrationDone(peer, tid, false);
+            self->m_rnic->GetTransport()->RingRefusal(peer, tid, DrpHeader::REMOTE_ACCESS);
         });
         return;
     }
@@ -500,13 +576,19 @@ DrpVerbsProvider::OnRegistrationRequest(Mac48Address peer,
                     // Asked again: the region, the queue pair or its access may
                     // have gone while the host registered.
                     Ptr<RdmaContext> still = self->FindGrant(peer, read, address, length);
-                    const bool pinned = still && still->Pin(address, length);
+                    Ptr<DrpTransport> transport = self->m_rnic->GetTransport();
+                    if (!still)
+                    {
+                        transport->RingRefusal(peer, tid, DrpHeader::REMOTE_ACCESS);
+                        return;
+                    }
+                    const bool pinned = still->Pin(address, length);
                     if (pinned)
                     {
                         self->OnResponderDone(peer, tid, false); // a pin of this TID before
                         self->m_pins[{peer, tid}] = {still, address, length};
                     }
-                    self->m_rnic->GetTransport()->RingRegistrationDone(peer, tid, pinned);
+                    transport->RingRegistrationDone(peer, tid, pinned);
                 });
 }
 
@@ -525,7 +607,7 @@ DrpVerbsProvider::FindGrant(Mac48Address peer, bool read, uint64_t address, uint
 }
 
 void
-DrpVerbsProvider::OnResponderDone(Mac48Address peer, uint16_t tid, bool /* released */)
+DrpVerbsProvider::OnResponderDone(Mac48Address peer, uint16_t tid, bool released)
 {
     auto it = m_pins.find({peer, tid});
     if (it != m_pins.end())
@@ -534,6 +616,189 @@ DrpVerbsProvider::OnResponderDone(Mac48Address peer, uint16_t tid, bool /* relea
         context->Unpin(address, length);
         m_pins.erase(it);
     }
+    auto incoming = m_incoming.find({peer, tid});
+    if (incoming == m_incoming.end())
+    {
+        return;
+    }
+    const Incoming done = incoming->second;
+    m_incoming.erase(incoming);
+    if (released && done.qp->GetEpoch() == done.epoch)
+    {
+        // The message is whole in host memory: its receive completes.
+        const DrpMessageHeader& m = done.message;
+        done.qp->EndRecv(RdmaWcStatus::SUCCESS,
+                         done.length,
+                         m.IsSend() ? RdmaWcOpcode::RECV : RdmaWcOpcode::RECV_RDMA_WITH_IMM,
+                         m.HasImmediate(),
+                         m.GetImmediate(),
+                         m.IsSolicited());
+    }
+}
+
+void
+DrpVerbsProvider::OnRefused(Transfer transfer, const DrpTransferRecord& record)
+{
+    if (transfer.qp->GetEpoch() != transfer.epoch)
+    {
+        return; // its request was flushed or forgotten
+    }
+    const uint8_t limit = transfer.qp->GetAttr().rnrRetry;
+    if (limit != 7 && transfer.rnrRetries >= limit) // 7: retry without end
+    {
+        EndTransfer(transfer.qp, transfer.epoch, transfer.seq, RdmaWcStatus::RNR_RETRY_EXC_ERR, 0);
+        return;
+    }
+    ++transfer.rnrRetries;
+    const Time wait =
+        NanoSeconds(int64_t(std::llround(GetRnrTimerMicroseconds(record.rnrTimer) * 1000.0)));
+    NS_LOG_INFO("QP " << transfer.qp->GetQpNum() << ": receiver not ready; again in " << wait);
+    Ptr<DrpVerbsProvider> self = this;
+    Simulator::Schedule(wait, [self, transfer]() { self->Post(transfer); });
+}
+
+Ptr<RdmaQueuePair>
+DrpVerbsProvider::FindDestination(Mac48Address peer, const DrpMessageHeader& message) const
+{
+    for (const auto& context : m_contexts)
+    {
+        Ptr<RdmaQueuePair> qp = context->FindQp(message.GetDestQpn());
+        if (!qp)
+        {
+            continue;
+        }
+        const RdmaQpState state = qp->GetState();
+        const bool connected =
+            state == RdmaQpState::RTR || state == RdmaQpState::RTS || state == RdmaQpState::SQD;
+        if (connected && qp->GetAttr().peer == ToPeer(peer) &&
+            qp->GetAttr().destQpNum == message.GetSourceQpn())
+        {
+            return qp;
+        }
+    }
+    return nullptr;
+}
+
+DrpHeader::Nak
+DrpVerbsProvider::CheckMessage(Ptr<RdmaQueuePair> qp,
+                               uint64_t dba,
+                               uint32_t length,
+                               const DrpMessageHeader& message,
+                               uint64_t& placement)
+{
+    // Messages accepted before this one hold the receives ahead of it.
+    uint32_t claimed = 0;
+    for (const auto& [key, incoming] : m_incoming)
+    {
+        claimed += (incoming.qp == qp && incoming.epoch == qp->GetEpoch()) ? 1 : 0;
+    }
+    const RdmaRecvWr* recv = qp->PeekRecv(claimed);
+    if (!recv)
+    {
+        return DrpHeader::RECEIVER_NOT_READY;
+    }
+    Ptr<RdmaContext> context = ContextOf(qp);
+    if (!message.IsSend())
+    {
+        // A WRITE with immediate: the rkey's region must hold the bytes.
+        Ptr<RdmaMemoryRegion> mr = context->FindMrByRkey(message.GetRkey());
+        const bool allowed = (qp->GetAttr().qpAccessFlags & RdmaAccess::REMOTE_WRITE) && mr &&
+                             mr->GetPd() == qp->GetPd() &&
+                             mr->Allows(dba, length, RdmaAccess::REMOTE_WRITE);
+        placement = dba;
+        return allowed ? DrpHeader::REGISTRATION : DrpHeader::REMOTE_ACCESS;
+    }
+    // A SEND lands in its receive's first SGE (see the class doc).
+    RdmaWcStatus local = RdmaWcStatus::SUCCESS;
+    const RdmaSge* sge = recv->sgList.empty() ? nullptr : &recv->sgList.front();
+    if (length > 0 && (!sge || sge->length < length))
+    {
+        local = RdmaWcStatus::LOC_LEN_ERR;
+    }
+    else if (length > 0)
+    {
+        Ptr<RdmaMemoryRegion> mr = context->FindMrByLkey(sge->lkey);
+        if (!mr || mr->GetPd() != qp->GetPd() || !mr->Allows(sge->addr, length, 0))
+        {
+            local = RdmaWcStatus::LOC_PROT_ERR;
+        }
+        else if (!mr->Allows(sge->addr, length, RdmaAccess::LOCAL_WRITE))
+        {
+            local = RdmaWcStatus::LOC_ACCESS_ERR;
+        }
+    }
+    if (local == RdmaWcStatus::SUCCESS)
+    {
+        placement = sge ? sge->addr : 0;
+        return DrpHeader::REGISTRATION;
+    }
+    if (claimed == 0)
+    {
+        // The receive ends in error, and its queue pair with it.
+        qp->EndRecv(local,
+                    length,
+                    RdmaWcOpcode::RECV,
+                    message.HasImmediate(),
+                    message.GetImmediate(),
+                    false);
+    }
+    return local == RdmaWcStatus::LOC_LEN_ERR ? DrpHeader::INVALID_REQUEST
+                                              : DrpHeader::REMOTE_OPERATION;
+}
+
+void
+DrpVerbsProvider::OnMessageRequest(Mac48Address peer,
+                                   uint16_t tid,
+                                   uint64_t dba,
+                                   uint32_t length,
+                                   const DrpMessageHeader& message)
+{
+    Ptr<DrpVerbsProvider> self = this;
+    Ptr<RdmaQueuePair> qp = FindDestination(peer, message);
+    uint64_t placement = dba;
+    const DrpHeader::Nak nak =
+        qp ? CheckMessage(qp, dba, length, message, placement) : DrpHeader::INVALID_REQUEST;
+    if (nak != DrpHeader::REGISTRATION)
+    {
+        NS_LOG_INFO("message " << message << " (transfer " << tid << " of " << peer
+                               << ") refused: NAK " << uint32_t(nak));
+        ++m_refusals;
+        const uint8_t timer = qp ? qp->GetAttr().minRnrTimer : 0;
+        m_cpus->Run(m_handlerLatency, [self, peer, tid, nak, timer]() {
+            self->m_rnic->GetTransport()->RingRefusal(peer, tid, nak, timer);
+        });
+        return;
+    }
+    // The receive is this message's from now on; the host registers its
+    // target as for a WRITE (the DRP method's cost).
+    m_incoming[{peer, tid}] = {qp, qp->GetEpoch(), length, message};
+    Ptr<RdmaContext> context = ContextOf(qp);
+    m_cpus->Run(context->GetRegistrationTime(placement, length),
+                [self, peer, tid, context, placement, length]() {
+                    Ptr<DrpTransport> transport = self->m_rnic->GetTransport();
+                    auto it = self->m_incoming.find({peer, tid});
+                    const bool live = it != self->m_incoming.end() &&
+                                      it->second.qp->GetEpoch() == it->second.epoch;
+                    if (!live || (length > 0 && !context->Pin(placement, length)))
+                    {
+                        // Gone meanwhile, or the registration failed: refused
+                        // (a failed registration is asked again, as for a WRITE).
+                        if (it != self->m_incoming.end())
+                        {
+                            self->m_incoming.erase(it);
+                        }
+                        transport->RingRefusal(peer,
+                                               tid,
+                                               live ? DrpHeader::REGISTRATION
+                                                    : DrpHeader::REMOTE_OPERATION);
+                        return;
+                    }
+                    if (length > 0)
+                    {
+                        self->m_pins[{peer, tid}] = {context, placement, length};
+                    }
+                    transport->RingPlacement(peer, tid, placement);
+                });
 }
 
 } // namespace ns3

@@ -7,6 +7,8 @@
 
 #include "rdma-queue-pair.h"
 
+#include "ns3/drp-header.h"
+#include "ns3/drp-message-header.h"
 #include "ns3/drp-transfer-record.h"
 #include "ns3/event-id.h"
 #include "ns3/mac48-address.h"
@@ -76,8 +78,20 @@ class RnicNetDevice;
  * registration is the DRP protocol's cost, beside the one an application
  * pays in RegMr. The target stays pinned until the transfer is released.
  *
- * Not yet executed over DRP: SEND and RECV, the *_WITH_IMM opcodes and
- * atomics (PostSend refuses them with EINVAL).
+ * Messages: a SEND, SEND with immediate or WRITE with immediate is one DRP
+ * write transfer whose request carries the message extension
+ * (DrpMessageHeader); it is gathered from one SGE (more non-empty SGEs, or
+ * none, end the request with LOC_QP_OP_ERR). The responder finds the
+ * destination queue pair (connected to the requester, its dest_qp_num the
+ * source), claims the receive request at the head of its receive queue and
+ * answers with where the data lands: a SEND in the receive's first SGE, a
+ * WRITE with immediate at its own address if the rkey grants it. The
+ * receive completes when the transfer is released. No receive: an RNR NAK,
+ * which the requester retries after the NAK's RNR timer up to rnr_retry
+ * times (RNR_RETRY_EXC_ERR then). A SEND longer than the receive's first
+ * SGE: LOC_LEN_ERR at the receive, REM_INV_REQ_ERR at the sender.
+ *
+ * Not yet executed over DRP: atomics (PostSend refuses them with EINVAL).
  */
 class DrpVerbsProvider : public Object
 {
@@ -141,13 +155,28 @@ class DrpVerbsProvider : public Object
         uint64_t nextSeq{0};       //!< the next request's number
     };
 
-    /// Whose a DRP transfer is.
+    /// One DRP transfer of a request: whose it is and what to post again.
     struct Transfer
     {
-        Ptr<RdmaQueuePair> qp; //!< the queue pair
-        uint32_t epoch;        //!< its epoch when posted
-        uint64_t seq;          //!< the request's number
-        bool read;             //!< a read
+        Ptr<RdmaQueuePair> qp;    //!< the queue pair
+        uint32_t epoch{0};        //!< its epoch when posted
+        uint64_t seq{0};          //!< the request's number
+        bool read{false};         //!< a read
+        uint64_t sba{0};          //!< local address
+        uint64_t dba{0};          //!< remote address (a SEND: 0)
+        uint32_t length{0};       //!< bytes
+        bool hasMessage{false};   //!< a message (SEND, or WRITE with immediate)
+        DrpMessageHeader message; //!< its extension
+        uint32_t rnrRetries{0};   //!< RNR NAKs it was posted again after
+    };
+
+    /// A message this RNIC responds to, from its acceptance to its release.
+    struct Incoming
+    {
+        Ptr<RdmaQueuePair> qp;    //!< the destination queue pair
+        uint32_t epoch{0};        //!< its epoch when the message claimed its receive
+        uint32_t length{0};       //!< bytes
+        DrpMessageHeader message; //!< the extension
     };
 
     /// \param qp a queue pair: take and start what it may
@@ -199,17 +228,14 @@ class DrpVerbsProvider : public Object
     RdmaWcStatus CheckLocal(Ptr<RdmaQueuePair> qp, const RdmaSendWr& wr) const;
     /**
      * Posts one DRP transfer through the doorbell, when a TID is free.
-     * \param qp the queue pair \param epoch its epoch \param seq the request
-     * \param read a read \param sba local address \param dba remote address
-     * \param length bytes
+     * \param transfer what to post (and whose it is)
      */
-    void Post(Ptr<RdmaQueuePair> qp,
-              uint32_t epoch,
-              uint64_t seq,
-              bool read,
-              uint64_t sba,
-              uint64_t dba,
-              uint32_t length);
+    void Post(const Transfer& transfer);
+    /**
+     * \param qp the requester \param wr a SEND, SEND with immediate or WRITE with immediate
+     * \return the message extension its DRP request carries
+     */
+    static DrpMessageHeader MakeMessage(Ptr<RdmaQueuePair> qp, const RdmaSendWr& wr);
     /// Rings the doorbells of posts waiting for a TID, as far as TIDs allow.
     void PostWaiting();
     /// \param record a DRP transfer of this RNIC ended
@@ -226,6 +252,41 @@ class DrpVerbsProvider : public Object
                                bool read,
                                uint64_t address,
                                uint32_t length);
+    /**
+     * The DRP responder asks to place a message.
+     * \param peer the initiator \param tid its transfer \param dba the
+     *        request's DBA (a SEND's is 0) \param length bytes
+     * \param message the extension
+     */
+    void OnMessageRequest(Mac48Address peer,
+                          uint16_t tid,
+                          uint64_t dba,
+                          uint32_t length,
+                          const DrpMessageHeader& message);
+    /**
+     * \param peer the initiator \param message a message's extension
+     * \return the queue pair here it names, if connected to that peer
+     *         (in RTR, RTS or SQD), or null
+     */
+    Ptr<RdmaQueuePair> FindDestination(Mac48Address peer, const DrpMessageHeader& message) const;
+    /**
+     * Checks a message against its destination queue pair's head receive
+     * request and, for a WRITE with immediate, the rkey.
+     * \param qp the destination \param dba the request's DBA \param length bytes
+     * \param message the extension \param [out] placement where its data lands
+     * \return REGISTRATION (0) if it may land, else the reason to refuse it
+     */
+    DrpHeader::Nak CheckMessage(Ptr<RdmaQueuePair> qp,
+                                uint64_t dba,
+                                uint32_t length,
+                                const DrpMessageHeader& message,
+                                uint64_t& placement);
+    /**
+     * A transfer the responder refused for good ended: post it again after
+     * the RNR timer, or end it.
+     * \param transfer the transfer \param record how it ended
+     */
+    void OnRefused(Transfer transfer, const DrpTransferRecord& record);
     /// \param peer the initiator \param tid the transfer \param released ended
     void OnResponderDone(Mac48Address peer, uint16_t tid, bool released);
     /// \param record an ended transfer \return its completion status
@@ -243,6 +304,8 @@ class DrpVerbsProvider : public Object
     /// Targets pinned for DRP transfers: (initiator, TID) -> (context, address, length).
     std::map<std::pair<Mac48Address, uint16_t>, std::tuple<Ptr<RdmaContext>, uint64_t, uint32_t>>
         m_pins;
+    /// Messages accepted and not yet ended, by (initiator, TID).
+    std::map<std::pair<Mac48Address, uint16_t>, Incoming> m_incoming;
     uint64_t m_refusals{0}; //!< registration requests refused
 };
 

@@ -456,4 +456,40 @@ RdmaQueuePair::EndSend(RdmaWcStatus status, uint32_t byteLen)
     }
 }
 
+const RdmaRecvWr*
+RdmaQueuePair::PeekRecv(uint32_t index) const
+{
+    return index < m_recvQueue.size() ? &m_recvQueue[index] : nullptr;
+}
+
+void
+RdmaQueuePair::EndRecv(RdmaWcStatus status,
+                       uint32_t byteLen,
+                       RdmaWcOpcode opcode,
+                       bool withImm,
+                       uint32_t immData,
+                       bool solicited)
+{
+    NS_ASSERT(!m_recvQueue.empty());
+    const RdmaRecvWr wr = m_recvQueue.front();
+    m_recvQueue.pop_front();
+    RdmaWc wc;
+    wc.wrId = wr.wrId;
+    wc.status = status;
+    wc.opcode = opcode;
+    wc.byteLen = byteLen;
+    wc.withImm = withImm;
+    wc.immData = withImm ? immData : 0;
+    wc.qpNum = m_qpNum;
+    wc.srcQp = m_attr.destQpNum;
+    m_init.recvCq->Push(wc, solicited);
+    if (status != RdmaWcStatus::SUCCESS)
+    {
+        NS_LOG_INFO("QP " << m_qpNum << ": receive " << wr.wrId << " ended with " << status);
+        RdmaQpAttr error;
+        error.qpState = RdmaQpState::ERR;
+        ModifyQp(error, RdmaQpAttrMask::STATE);
+    }
+}
+
 } // namespace ns3

@@ -183,6 +183,27 @@ class RdmaQueuePair : public Object
      * \param byteLen bytes it moved
      */
     void EndSend(RdmaWcStatus status, uint32_t byteLen);
+    /**
+     * \param index 0 for the oldest receive request, 1 for the next, ...
+     * \return that receive request, or null
+     */
+    const RdmaRecvWr* PeekRecv(uint32_t index = 0) const;
+    /**
+     * The transport ends the oldest receive request: a message landed in it
+     * (SEND) or consumed it (WRITE with immediate), or failed there. It
+     * completes, always; an error moves the queue pair to ERR.
+     * \param status how it ended
+     * \param byteLen the message's bytes
+     * \param opcode RECV or RECV_RDMA_WITH_IMM
+     * \param withImm the message carried immediate data \param immData its value
+     * \param solicited the sender asked for a solicited event
+     */
+    void EndRecv(RdmaWcStatus status,
+                 uint32_t byteLen,
+                 RdmaWcOpcode opcode,
+                 bool withImm,
+                 uint32_t immData,
+                 bool solicited);
 
   protected:
     void DoDispose() override;

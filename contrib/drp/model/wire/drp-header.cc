@@ -69,6 +69,20 @@ DrpHeader::Print(std::ostream& os) const
     if (m_ctrl & REQ_ACK)
     {
         os << " status=" << (GetReplyStatus() == VALID ? "valid" : "invalid");
+        if (GetReplyStatus() == INVALID && GetNak() != REGISTRATION)
+        {
+            static const char* naks[] = {"registration",
+                                         "rnr",
+                                         "invalid-request",
+                                         "remote-access",
+                                         "remote-operation"};
+            const uint8_t nak = GetNak();
+            os << " nak=" << (nak < NAK_COUNT ? naks[nak] : "reserved");
+        }
+    }
+    if (HasMessage())
+    {
+        os << " msg";
     }
     if (IsEcnCapable())
     {
@@ -328,10 +342,46 @@ DrpHeader::HasTelemetry() const
     return (m_status & STATUS_INT) != 0;
 }
 
+void
+DrpHeader::SetMessage(bool message)
+{
+    m_status = (m_status & ~STATUS_CONTEXT_MASK) | (message ? STATUS_MSG : 0);
+}
+
+bool
+DrpHeader::HasMessage() const
+{
+    return (m_ctrl & REQ) != 0 && (m_status & STATUS_CONTEXT_MASK) == STATUS_MSG;
+}
+
+void
+DrpHeader::SetNak(Nak nak)
+{
+    m_status = (m_status & ~STATUS_CONTEXT_MASK) |
+               ((uint8_t(nak) << STATUS_NAK_SHIFT) & STATUS_CONTEXT_MASK);
+}
+
+DrpHeader::Nak
+DrpHeader::GetNak() const
+{
+    if ((m_ctrl & REQ_ACK) == 0 || GetReplyStatus() != INVALID)
+    {
+        return REGISTRATION;
+    }
+    return Nak((m_status & STATUS_CONTEXT_MASK) >> STATUS_NAK_SHIFT);
+}
+
 bool
 DrpHeader::IsWellFormed() const
 {
-    if ((m_status & STATUS_RESERVED_MASK) != 0 || (HasCongestionNotification() && !HasFlag(ACK)))
+    if (HasCongestionNotification() && !HasFlag(ACK))
+    {
+        return false;
+    }
+    const uint8_t context = m_status & STATUS_CONTEXT_MASK;
+    const bool msg = context == STATUS_MSG && (m_ctrl & TYPE_MASK) == REQ && !IsRead();
+    const bool nak = HasFlag(REQ_ACK) && GetReplyStatus() == INVALID && GetNak() < NAK_COUNT;
+    if (context != 0 && !msg && !nak)
     {
         return false;
     }

@@ -28,8 +28,10 @@ namespace ns3
    1      STATUS  bit0: in a REQ_ACK, 0 = valid, 1 = invalid (registration
                   failed), 0 elsewhere; bit1 INT: the in-band telemetry
                   extension (DrpIntHeader, 42 bytes) follows this header
-                  (only in DATA frames and pure ACKs); bits 2-4: reserved,
-                  0; bit5 CNP:
+                  (only in DATA frames and pure ACKs); bits 2-4: in a
+                  write's REQ, bit2 MSG: the message extension
+                  (DrpMessageHeader, 16 bytes) follows this header; in an
+                  invalid REQ_ACK, the reason (Nak); 0 elsewhere; bit5 CNP:
                   congestion notification (only with ACK); bits 7-6: ECN
                   field, RFC 3168's codepoints (00 Not-ECT, 01 ECT(1),
                   10 ECT(0), 11 CE)
@@ -39,7 +41,8 @@ namespace ns3
    12-19  DBA     responder's address (region base; in DATA, this frame's
                   payload address)
    20-23  LEN     in REQ: transfer length; in DATA: this frame's payload length
-   24-27  SN      data frame sequence number
+   24-27  SN      data frame sequence number; in a REQ_ACK refusing with
+                  RECEIVER_NOT_READY, the responder's RNR timer code (0-31)
    28-31  ACKN    cumulative acknowledgement: the next SN expected
    \endverbatim
  *
@@ -83,6 +86,25 @@ class DrpHeader : public Header
         INVALID = 1, //!< the responder's registration failed
     };
 
+    /**
+     * Why a responder refused a request: STATUS bits 2-4 of an invalid
+     * REQ_ACK. The paper's refusal (a failed registration) is REGISTRATION,
+     * and its initiator asks again; the others end the transfer at once,
+     * as an InfiniBand NAK ends a request.
+     */
+    enum Nak : uint8_t
+    {
+        REGISTRATION = 0,       //!< the registration failed: ask again (the paper's)
+        RECEIVER_NOT_READY = 1, //!< a message found no receive request (RNR NAK)
+        INVALID_REQUEST = 2,    //!< the message does not fit the receive buffer, or no
+                                //!< queue pair takes it (NAK invalid request)
+        REMOTE_ACCESS = 3,      //!< no region, queue pair or access allows it
+                                //!< (NAK remote access error)
+        REMOTE_OPERATION = 4,   //!< the responder failed locally, e.g. its receive
+                                //!< buffer's key (NAK remote operational error)
+        NAK_COUNT,
+    };
+
     /// The ECN codepoints of STATUS bits 7-6, with the values of RFC 3168's ECN field.
     enum Ecn : uint8_t
     {
@@ -96,8 +118,12 @@ class DrpHeader : public Header
     static constexpr uint8_t STATUS_REPLY_MASK = 0x01;
     /// STATUS bit 1: the INT extension (DrpIntHeader) follows the header.
     static constexpr uint8_t STATUS_INT = 0x02;
-    /// STATUS bits 2-4: reserved, 0.
-    static constexpr uint8_t STATUS_RESERVED_MASK = 0x1c;
+    /// STATUS bits 2-4: MSG in a write's REQ, the Nak in an invalid REQ_ACK, else 0.
+    static constexpr uint8_t STATUS_CONTEXT_MASK = 0x1c;
+    /// STATUS bit 2 of a REQ: the message extension (DrpMessageHeader) follows.
+    static constexpr uint8_t STATUS_MSG = 0x04;
+    /// Position of the Nak in STATUS.
+    static constexpr uint8_t STATUS_NAK_SHIFT = 2;
     /// STATUS bit 5: congestion notification (CNP), on a frame with the ACK flag.
     static constexpr uint8_t STATUS_CNP = 0x20;
     /// STATUS bits 7-6: the ECN field (Ecn).
@@ -146,6 +172,14 @@ class DrpHeader : public Header
     void SetTelemetry(bool telemetry);
     /// \return true if STATUS bit 1 (INT) is set: the INT extension follows
     bool HasTelemetry() const;
+    /// \param message true: the message extension follows this REQ (STATUS bit 2)
+    void SetMessage(bool message);
+    /// \return true if this is a REQ with STATUS bit 2 (MSG) set
+    bool HasMessage() const;
+    /// \param nak the reason of an invalid REQ_ACK (STATUS bits 2-4)
+    void SetNak(Nak nak);
+    /// \return the reason of an invalid REQ_ACK (REGISTRATION elsewhere)
+    Nak GetNak() const;
     /// \param tid the transfer id
     void SetTid(uint16_t tid);
     /// \return the transfer id
@@ -186,7 +220,8 @@ class DrpHeader : public Header
     /// \return true if exactly one of REQ, REQ_ACK, DATA, REL, REL_ACK is set,
     ///         or none is set and ACK is (a pure acknowledgement); and in STATUS
     ///         the reply code is VALID or INVALID in a REQ_ACK, VALID (0) in
-    ///         every other frame, the reserved bits are 0, CNP is set only
+    ///         every other frame, bits 2-4 are MSG only in a write's REQ
+    ///         and a Nak only in an invalid REQ_ACK, CNP is set only
     ///         with ACK, and INT only in a DATA frame or a pure
     ///         acknowledgement (any ECN codepoint may be on any frame)
     bool IsWellFormed() const;

@@ -1,0 +1,126 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#ifndef DRP_MESSAGE_HEADER_H
+#define DRP_MESSAGE_HEADER_H
+
+#include "ns3/header.h"
+
+#include <cstdint>
+
+namespace ns3
+{
+
+/**
+ * \ingroup drp
+ * \brief The message extension of a DRP request: what the verbs' SEND,
+ * SEND with immediate and RDMA WRITE with immediate need beyond the
+ * paper's transfer. It follows the DRP header of a REQ whose STATUS bit 2
+ * (MSG) is set.
+ *
+ * The paper's transfer names the responder's bytes (DBA); a SEND does not
+ * know them: the responder places its data in the buffer of the receive
+ * request at the head of the destination queue pair's receive queue, and
+ * both kinds end in a receive completion that carries the immediate data.
+ * So the request names the queue pairs and carries the immediate data and,
+ * for a WRITE with immediate, the rkey the responder checks.
+ *
+ * Layout, network byte order (16 bytes, so that a REQ with it needs no
+ * Ethernet padding):
+ *
+ * \verbatim
+   bytes  field
+   0      OPCODE  InfiniBand's RC opcode of the message: 0x04 SEND_ONLY,
+                  0x05 SEND_ONLY_WITH_IMMEDIATE, 0x0B RDMA_WRITE_ONLY_WITH_IMMEDIATE
+   1-3    DQPN    destination queue pair number (24 bits)
+   4      FLAGS   bit0 SE: solicited event (the sender's IBV_SEND_SOLICITED);
+                  bits 7-1 reserved, 0
+   5-7    SQPN    source queue pair number (24 bits)
+   8-11   IMM     immediate data (0 unless the opcode has it)
+   12-15  RKEY    the responder's rkey (RDMA WRITE with immediate; else 0)
+   \endverbatim
+ *
+ * For a SEND, the DBA of the request and of its data frames counts from
+ * 0: the responder adds the receive buffer's address. A REQ_ACK that
+ * refuses a message carries the reason in STATUS bits 2-4 (DrpHeader::Nak).
+ */
+class DrpMessageHeader : public Header
+{
+  public:
+    /// Serialized size in bytes.
+    static constexpr uint32_t SIZE = 16;
+    /// FLAGS bit 0: solicited event.
+    static constexpr uint8_t FLAG_SE = 0x01;
+    /// The largest queue pair number (24 bits).
+    static constexpr uint32_t MAX_QPN = 0xffffff;
+
+    /// OPCODE: InfiniBand's RC opcodes of the three messages.
+    enum Opcode : uint8_t
+    {
+        SEND = 0x04,           //!< SEND_ONLY
+        SEND_WITH_IMM = 0x05,  //!< SEND_ONLY_WITH_IMMEDIATE
+        WRITE_WITH_IMM = 0x0B, //!< RDMA_WRITE_ONLY_WITH_IMMEDIATE
+    };
+
+    DrpMessageHeader();
+
+    /**
+     * \brief Get the type ID.
+     * \return the object TypeId
+     */
+    static TypeId GetTypeId();
+    TypeId GetInstanceTypeId() const override;
+    void Print(std::ostream& os) const override;
+    uint32_t GetSerializedSize() const override;
+    void Serialize(Buffer::Iterator start) const override;
+    uint32_t Deserialize(Buffer::Iterator start) override;
+
+    /// \param opcode the message's opcode
+    void SetOpcode(Opcode opcode);
+    /// \return OPCODE
+    uint8_t GetOpcode() const;
+    /// \param qpn the destination queue pair (24 bits; the rest is dropped)
+    void SetDestQpn(uint32_t qpn);
+    /// \return DQPN
+    uint32_t GetDestQpn() const;
+    /// \param qpn the source queue pair (24 bits; the rest is dropped)
+    void SetSourceQpn(uint32_t qpn);
+    /// \return SQPN
+    uint32_t GetSourceQpn() const;
+    /// \param imm the immediate data
+    void SetImmediate(uint32_t imm);
+    /// \return IMM
+    uint32_t GetImmediate() const;
+    /// \param solicited the sender asked for a solicited event (FLAGS bit 0)
+    void SetSolicited(bool solicited);
+    /// \return FLAGS bit 0 (SE)
+    bool IsSolicited() const;
+    /// \param rkey the responder's rkey
+    void SetRkey(uint32_t rkey);
+    /// \return RKEY
+    uint32_t GetRkey() const;
+
+    /// \return true for SEND and SEND with immediate (placed in a receive buffer)
+    bool IsSend() const;
+    /// \return true if the opcode carries immediate data
+    bool HasImmediate() const;
+    /// \return true if OPCODE is one of the three, FLAGS' reserved bits are 0,
+    ///         and IMM and RKEY are 0 where the opcode has none
+    bool IsWellFormed() const;
+
+    /// \return true if two extensions are the same bytes
+    bool operator==(const DrpMessageHeader& other) const;
+
+  private:
+    uint8_t m_opcode; //!< OPCODE
+    uint32_t m_dqpn;  //!< DQPN
+    uint8_t m_flags;  //!< FLAGS
+    uint32_t m_sqpn;  //!< SQPN
+    uint32_t m_imm;   //!< IMM
+    uint32_t m_rkey;  //!< RKEY
+};
+
+} // namespace ns3
+
+#endif /* DRP_MESSAGE_HEADER_H */
