@@ -608,3 +608,22 @@ def test_rdma_verbs_writes_and_reads_back_over_both_methods():
     assert ends["dynamic"] < ends["traditional"]
     bad = run("rdma-verbs", "--bytes=0")
     assert bad.returncode == 1 and "bytes = 0 is out of range [1, 16777216]" in bad.stderr
+
+
+def test_ib_perftest_prints_perftests_report():
+    """perftest's tools: the bandwidth and latency reports with perftest's
+    columns, one line per size, and bad options refused by name."""
+    bw = run("ib-perftest", "--test=write_bw", "--size=65536", "--iterations=50")
+    assert bw.returncode == 0, bw.stderr
+    assert " #bytes     #iterations    BW peak[Gb/sec]    BW average[Gb/sec]" in bw.stdout
+    row = [line.split() for line in bw.stdout.splitlines() if line.startswith(" 65536")]
+    assert len(row) == 1 and row[0][1] == "50", bw.stdout
+    assert 0.8 < float(row[0][3]) <= 0.94, bw.stdout  # the 1 Gb/s card's goodput
+    lat = run("ib-perftest", "--test=send_lat", "--all", "--iterations=5",
+              "--method=traditional")
+    assert lat.returncode == 0, lat.stderr
+    sizes = [int(line.split()[0]) for line in lat.stdout.splitlines()
+             if line.split() and line.split()[0].isdigit()]
+    assert sizes == [2 << i for i in range(23)], lat.stdout
+    bad = run("ib-perftest", "--test=atomic_lat")
+    assert bad.returncode == 1 and "valid: write_bw, write_lat" in bad.stderr

@@ -21,6 +21,8 @@ cpp_examples = [
     ("rnic-first --nic=100g-pcie3x16", "True", "False"),
     ("rdma-verbs", "True", "True"),
     ("rdma-verbs --method=traditional --frp=0.5", "True", "False"),
+    ("ib-perftest --test=send_bw --iterations=100", "True", "False"),
+    ("ib-perftest --test=write_lat --size=4096 --iterations=100", "True", "False"),
 ]
 
 # ("example_name", "do_run")

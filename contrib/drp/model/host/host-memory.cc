@@ -156,7 +156,12 @@ HostMemory::GetTypeId()
                             "A region was registered (true) or one registration of it released "
                             "(false).",
                             MakeTraceSourceAccessor(&HostMemory::m_registrationTrace),
-                            "ns3::HostMemory::RegistrationTracedCallback");
+                            "ns3::HostMemory::RegistrationTracedCallback")
+            .AddTraceSource("Write",
+                            "Bytes were written (Write(): a DMA write landing, or the host's): "
+                            "what a CPU polling the memory would see change.",
+                            MakeTraceSourceAccessor(&HostMemory::m_writeTrace),
+                            "ns3::HostMemory::WriteTracedCallback");
     return tid;
 }
 
@@ -310,6 +315,8 @@ void
 HostMemory::Write(uint64_t address, const uint8_t* data, uint32_t length)
 {
     NS_LOG_FUNCTION(this << address << length);
+    const uint64_t first = address;
+    const uint32_t bytes = length;
     while (length > 0)
     {
         uint32_t offset = address % PAGE_SIZE;
@@ -327,6 +334,7 @@ HostMemory::Write(uint64_t address, const uint8_t* data, uint32_t length)
         data += chunk;
         length -= chunk;
     }
+    m_writeTrace(first, bytes);
 }
 
 void

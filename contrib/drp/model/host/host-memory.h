@@ -61,6 +61,12 @@ class HostMemory : public Object
      * \param registered true: registered; false: one registration released
      */
     typedef void (*RegistrationTracedCallback)(uint64_t address, uint32_t length, bool registered);
+    /**
+     * TracedCallback signature for writes.
+     * \param address first byte
+     * \param length bytes
+     */
+    typedef void (*WriteTracedCallback)(uint64_t address, uint32_t length);
 
     /**
      * \param address first byte
@@ -271,6 +277,7 @@ class HostMemory : public Object
     std::map<uint64_t, Filled> m_filled; //!< filled runs of unallocated pages, by first page
     Registrations m_registered;          //!< registration count per byte
     TracedCallback<uint64_t, uint32_t, bool> m_registrationTrace; //!< registrations
+    TracedCallback<uint64_t, uint32_t> m_writeTrace;              //!< writes
 };
 
 } // namespace ns3
