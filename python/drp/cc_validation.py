@@ -41,6 +41,11 @@ no results store) and sets them beside what the scheme's papers predict:
   1 ms, the utilisation and where the queue sits; and, at 10 Gb/s, the same
   run with the joiners shifted by 17 and 33 us (when their first CNPs fall).
 
+* ``dcqcn-tuned``: the same arrivals and departures with 4 and 8 flows at
+  10, 25 and 100 Gb/s and every shift, with a parameter set tuned to the
+  aims (``tuned_set``): HPCC's simulator's thresholds per Gb/s, Pmax falling
+  with the rate, a 15 us rate-increase timer.
+
 * ``dctcp-k``: DCTCP (window paced at 1.2 W / srtt, step marking at K = 65
   frames, the DCTCP paper's K at 10 Gb/s) with 2, 4 and 8 flows into one 10 Gb/s port, and 2
   flows without congestion control: the queue against K, the utilisation
@@ -69,6 +74,8 @@ CC_VALIDATION_FIGURES = {
     "dcqcn-fluid": "2 and 10 DCQCN flows on one 40 Gb/s port beside DCQCN's fluid model",
     "dcqcn-arrivals": "4 DCQCN flows arriving and leaving at 10 and 100 Gb/s: shares 5 ms "
     "after each change, Jain per 1 ms, utilisation, queue",
+    "dcqcn-tuned": "4 and 8 DCQCN flows arriving and leaving at 10, 25 and 100 Gb/s with "
+    "parameters tuned to the aims (shorter timer, thresholds by rate)",
     "dctcp-k": "DCTCP with 2, 4 and 8 flows on one 10 Gb/s port, step marking at K: queue, "
     "utilisation, Jain",
     "timely-fixed-points": "2 TIMELY flows on one 10 Gb/s port: the split depends on the "
@@ -489,11 +496,12 @@ def arrival_phases(result) -> list[tuple[float, float, list[int]]]:
     return phases
 
 
-def arrival_rows(result, rate: float, shift: float) -> list[dict[str, Any]]:
-    """Return one row per phase of a ``dcqcn-arrivals`` run."""
+def arrival_rows(result, rate: float, shift: float, kmin: float = 5e3,
+                 kmax: float = 200e3) -> list[dict[str, Any]]:
+    """Return one row per phase of a ``dcqcn-arrivals`` run (the queue counted
+    against ``kmin`` and ``kmax``, bytes)."""
     table = result.flow_rate_table()
     q = port_samples(result, 0, 0)
-    kmin, kmax = 5e3, 200e3
     rows = []
     for a, b, active in arrival_phases(result):
         settled = table[(table.index >= a + ARRIVAL_SETTLE) & (table.index + 1e-3 <= b)]
@@ -565,6 +573,88 @@ def make_dcqcn_arrivals(out: pathlib.Path, workers=None) -> tuple[pd.DataFrame, 
         "share of the flows, Jain's index of each 1 ms bin (mean, least), the utilisation, "
         "and the receiver port's queue (mean, the fraction of 10 us samples empty and "
         "between Kmin and Kmax)."
+    )
+    return table, note
+
+
+#: ``dcqcn-tuned``: line rates and flow counts, and each flow's bytes (in
+#: time at the line rate: 25 ms for 4 flows, 30 ms for 8, so that all eight
+#: overlap before the first leaves).
+TUNED_RATES = (10e9, 25e9, 100e9)
+TUNED_FLOWS = {4: 0.025, 8: 0.030}
+
+
+def tuned_set(rate: float) -> tuple[dict[str, Any], float, float]:
+    """Return the ``dcqcn-tuned`` parameters at ``rate`` (run_fabric's
+    overrides), and their Kmin and Kmax in bytes.
+
+    Kmin and Kmax per Gb/s of the line are HPCC's simulator's (run.py, --cc
+    dcqcn: 100 and 400 KB at 25 Gb/s); Pmax = min(1, 20 Gb/s / rate); the
+    rate-increase timer T 15 us instead of 55 (R_AI 50 Mb/s at 25 Gb/s, one
+    fast-recovery step, no byte counter), alpha's gain 1/32, its timer and the
+    CNP interval the paper's 50 us; the minimum rate HPCC's 1 Gb/s."""
+    gbps = rate / 1e9
+    kmin, kmax = 4e3 * gbps, 16e3 * gbps
+    defaults = {
+        **FLUID_RUN["defaults"],
+        "ns3::DrpDcqcn::G": "0.03125",
+        "ns3::DrpDcqcn::AlphaInterval": "50us",
+        "ns3::DrpDcqcn::IncreaseInterval": "15us",
+        "ns3::DrpDcqcn::FastRecoverySteps": "1",
+        "ns3::DrpDcqcn::ByteCounter": "0",
+        "ns3::DrpDcqcn::ReferenceRate": "25Gbps",
+        "ns3::DrpDcqcn::RateAi": "50Mbps",
+        "ns3::DrpDcqcn::RateHai": "50Mbps",
+        "ns3::DrpDcqcn::MinRate": f"{1000 * 25 / gbps:g}Mbps",
+        "ns3::DrpTransport::CnpInterval": "50us",
+    }
+    overrides = {"ecn_min": f"{kmin / 1e3:g}KB", "ecn_max": f"{kmax / 1e3:g}KB",
+                 "ecn_pmax": min(1.0, 20e9 / rate), "defaults": defaults}
+    return overrides, kmin, kmax
+
+
+def tuned_params(rate: float, flows: int, shift: float) -> dict[str, Any]:
+    """Return a run of ``dcqcn-tuned``: ``dcqcn-arrivals``'s with ``flows``
+    senders and the tuned parameters."""
+    overrides, _, _ = tuned_set(rate)
+    return {**arrival_params(rate, shift), "hosts": flows + 1, "degree": flows,
+            "bytes": int(rate / 8 * TUNED_FLOWS[flows]), **overrides}
+
+
+def make_dcqcn_tuned(out: pathlib.Path, workers=None) -> tuple[pd.DataFrame, str]:
+    """Run ``dcqcn-tuned``; return its table and note."""
+    import matplotlib.pyplot as plt
+
+    keys = [(rate, flows, shift) for flows in TUNED_FLOWS for rate in TUNED_RATES
+            for shift in ARRIVAL_SHIFTS]
+    results = run_all([tuned_params(*key) for key in keys], workers)
+    rows = []
+    for result, (rate, flows, shift) in zip(results, keys):
+        _, kmin, kmax = tuned_set(rate)
+        rows += [{"senders": flows, **row}
+                 for row in arrival_rows(result, rate, shift, kmin, kmax)]
+    table = pd.DataFrame(rows)
+    shown = [(r, k) for r, k in zip(results, keys) if k[2] == 0.0]
+    fig, axes = plt.subplots(len(TUNED_FLOWS), len(TUNED_RATES),
+                             figsize=(6 * len(TUNED_RATES), 3.2 * len(TUNED_FLOWS)),
+                             squeeze=False)
+    for i, (result, (rate, flows, _)) in enumerate(shown):
+        ax = axes[i // len(TUNED_RATES)][i % len(TUNED_RATES)]
+        rates = result.flow_rate_table()
+        for transfer in rates.columns:
+            ax.plot(rates.index * 1e3, rates[transfer] / 1e9, lw=0.9)
+        ax.set_title(f"{flows} tuned DCQCN flows, {rate / 1e9:g} Gb/s")
+        ax.set_ylim(0, rate / 1e9 * 1.05)
+        ax.set_xlabel("time (ms)")
+        ax.set_ylabel("rate (Gb/s, 1 ms bins)")
+    save_png_and_pdf(fig, out, "dcqcn-tuned")
+    note = (
+        "dcqcn-arrivals' star and schedule (the k-th sender starting k x (10 ms + shift) "
+        "after the first, shifts 0, 17 and 33 us) with 4 senders of 25 ms and 8 of 30 ms "
+        "worth of the line, at 10, 25 and 100 Gb/s, with a DCQCN parameter set tuned to the "
+        "aims (cc_validation.tuned_set: Kmin/Kmax 4/16 KB per Gb/s, Pmax min(1, 20 Gb/s / "
+        "rate), T 15 us, R_AI 50 Mb/s at 25 Gb/s, g 1/32, one fast-recovery step, no byte "
+        "counter). Columns as dcqcn-arrivals', the queue against this set's Kmin and Kmax."
     )
     return table, note
 
@@ -797,6 +887,8 @@ def make_cc_validation_figure(name: str, out: pathlib.Path, workers=None) -> pd.
         table, note = make_hpcc_queues(out, workers)
     elif name == "dcqcn-arrivals":
         table, note = make_dcqcn_arrivals(out, workers)
+    elif name == "dcqcn-tuned":
+        table, note = make_dcqcn_tuned(out, workers)
     elif name == "dctcp-k":
         table, note = make_dctcp_k(out, workers)
     elif name == "hpcc-web-search":
