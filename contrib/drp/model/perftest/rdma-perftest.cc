@@ -283,12 +283,11 @@ RdmaPerftest::Setup(Ptr<RnicNetDevice> client, Ptr<RnicNetDevice> server)
 {
     m_ends[0].rnic = client;
     m_ends[1].rnic = server;
-    const uint32_t qps = IsLatency() ? 1 : m_qps;
     for (uint32_t side = 0; side < 2; ++side)
     {
         Open(side);
         End& end = m_ends[side];
-        for (uint32_t q = 0; q < qps; ++q)
+        for (uint32_t q = 0; q < end.qps.size(); ++q) // a buffer per queue pair
         {
             using namespace RdmaAccess;
             ++m_registering;

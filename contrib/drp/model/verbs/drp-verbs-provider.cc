@@ -196,6 +196,25 @@ DrpVerbsProvider::ContextOf(Ptr<RdmaQueuePair> qp) const
 }
 
 RdmaWcStatus
+DrpVerbsProvider::CheckSge(Ptr<RdmaContext> context,
+                           Ptr<RdmaQueuePair> qp,
+                           const RdmaSge& sge,
+                           uint32_t length,
+                           bool written)
+{
+    Ptr<RdmaMemoryRegion> mr = context ? context->FindMrByLkey(sge.lkey) : nullptr;
+    if (!mr || mr->GetPd() != qp->GetPd() || !mr->Allows(sge.addr, length, 0))
+    {
+        return RdmaWcStatus::LOC_PROT_ERR;
+    }
+    if (written && !mr->Allows(sge.addr, length, RdmaAccess::LOCAL_WRITE))
+    {
+        return RdmaWcStatus::LOC_ACCESS_ERR;
+    }
+    return RdmaWcStatus::SUCCESS;
+}
+
+RdmaWcStatus
 DrpVerbsProvider::CheckLocal(Ptr<RdmaQueuePair> qp, const RdmaSendWr& wr) const
 {
     const bool read = wr.opcode == RdmaWrOpcode::RDMA_READ;
@@ -207,14 +226,10 @@ DrpVerbsProvider::CheckLocal(Ptr<RdmaQueuePair> qp, const RdmaSendWr& wr) const
         {
             continue; // inline data was copied at post time; nothing to read
         }
-        Ptr<RdmaMemoryRegion> mr = context ? context->FindMrByLkey(sge.lkey) : nullptr;
-        if (!mr || mr->GetPd() != qp->GetPd() || !mr->Allows(sge.addr, sge.length, 0))
+        const RdmaWcStatus status = CheckSge(context, qp, sge, sge.length, read);
+        if (status != RdmaWcStatus::SUCCESS)
         {
-            return RdmaWcStatus::LOC_PROT_ERR;
-        }
-        if (read && !mr->Allows(sge.addr, sge.length, RdmaAccess::LOCAL_WRITE))
-        {
-            return RdmaWcStatus::LOC_ACCESS_ERR;
+            return status;
         }
     }
     return RdmaWcStatus::SUCCESS;
@@ -552,6 +567,16 @@ DrpVerbsProvider::OnReply(uint16_t tid)
 }
 
 void
+DrpVerbsProvider::Refuse(Mac48Address peer, uint16_t tid, DrpHeader::Nak nak, uint8_t rnrTimer)
+{
+    ++m_refusals;
+    Ptr<DrpVerbsProvider> self = this;
+    m_cpus->Run(m_handlerLatency, [self, peer, tid, nak, rnrTimer]() {
+        self->m_rnic->GetTransport()->RingRefusal(peer, tid, nak, rnrTimer);
+    });
+}
+
+void
 DrpVerbsProvider::OnRegistrationRequest(Mac48Address peer,
                                         uint16_t tid,
                                         bool read,
@@ -563,11 +588,7 @@ DrpVerbsProvider::OnRegistrationRequest(Mac48Address peer,
     {
         NS_LOG_INFO("transfer " << tid << " of " << peer << ": " << length << " bytes at "
                                 << address << " refused (no queue pair, region or access)");
-        ++m_refusals;
-        Ptr<DrpVerbsProvider> self = this;
-        m_cpus->Run(m_handlerLatency, [self, peer, tid]() {
-            self->m_rnic->GetTransport()->RingRefusal(peer, tid, DrpHeader::REMOTE_ACCESS);
-        });
+        Refuse(peer, tid, DrpHeader::REMOTE_ACCESS, 0);
         return;
     }
     Ptr<DrpVerbsProvider> self = this;
@@ -717,15 +738,7 @@ DrpVerbsProvider::CheckMessage(Ptr<RdmaQueuePair> qp,
     }
     else if (length > 0)
     {
-        Ptr<RdmaMemoryRegion> mr = context->FindMrByLkey(sge->lkey);
-        if (!mr || mr->GetPd() != qp->GetPd() || !mr->Allows(sge->addr, length, 0))
-        {
-            local = RdmaWcStatus::LOC_PROT_ERR;
-        }
-        else if (!mr->Allows(sge->addr, length, RdmaAccess::LOCAL_WRITE))
-        {
-            local = RdmaWcStatus::LOC_ACCESS_ERR;
-        }
+        local = CheckSge(context, qp, *sge, length, true);
     }
     if (local == RdmaWcStatus::SUCCESS)
     {
@@ -762,11 +775,7 @@ DrpVerbsProvider::OnMessageRequest(Mac48Address peer,
     {
         NS_LOG_INFO("message " << message << " (transfer " << tid << " of " << peer
                                << ") refused: NAK " << uint32_t(nak));
-        ++m_refusals;
-        const uint8_t timer = qp ? qp->GetAttr().minRnrTimer : 0;
-        m_cpus->Run(m_handlerLatency, [self, peer, tid, nak, timer]() {
-            self->m_rnic->GetTransport()->RingRefusal(peer, tid, nak, timer);
-        });
+        Refuse(peer, tid, nak, qp ? qp->GetAttr().minRnrTimer : 0);
         return;
     }
     // The receive is this message's from now on; the host registers its

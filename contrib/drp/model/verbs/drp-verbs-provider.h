@@ -227,6 +227,24 @@ class DrpVerbsProvider : public Object
      */
     RdmaWcStatus CheckLocal(Ptr<RdmaQueuePair> qp, const RdmaSendWr& wr) const;
     /**
+     * The RNIC's check of one local SGE (a request's or a receive's).
+     * \param context the queue pair's context \param qp the queue pair
+     * \param sge the SGE \param length its bytes used \param written the RNIC writes them
+     * \return SUCCESS, LOC_PROT_ERR (no region of the queue pair's domain holds
+     *         them) or LOC_ACCESS_ERR (written, and the region lacks LOCAL_WRITE)
+     */
+    static RdmaWcStatus CheckSge(Ptr<RdmaContext> context,
+                                 Ptr<RdmaQueuePair> qp,
+                                 const RdmaSge& sge,
+                                 uint32_t length,
+                                 bool written);
+    /**
+     * Refuses a request after HandlerLatency (counted in GetRefusals()).
+     * \param peer the initiator \param tid its transfer \param nak why
+     * \param rnrTimer RECEIVER_NOT_READY: the RNR timer code
+     */
+    void Refuse(Mac48Address peer, uint16_t tid, DrpHeader::Nak nak, uint8_t rnrTimer);
+    /**
      * Posts one DRP transfer through the doorbell, when a TID is free.
      * \param transfer what to post (and whose it is)
      */

@@ -450,10 +450,16 @@ RdmaQueuePair::EndSend(RdmaWcStatus status, uint32_t byteLen)
     if (status != RdmaWcStatus::SUCCESS)
     {
         NS_LOG_INFO("QP " << m_qpNum << ": request " << wr.wrId << " ended with " << status);
-        RdmaQpAttr error;
-        error.qpState = RdmaQpState::ERR;
-        ModifyQp(error, RdmaQpAttrMask::STATE);
+        EnterError();
     }
+}
+
+void
+RdmaQueuePair::EnterError()
+{
+    RdmaQpAttr error;
+    error.qpState = RdmaQpState::ERR;
+    ModifyQp(error, RdmaQpAttrMask::STATE);
 }
 
 const RdmaRecvWr*
@@ -486,9 +492,7 @@ RdmaQueuePair::EndRecv(RdmaWcStatus status,
     if (status != RdmaWcStatus::SUCCESS)
     {
         NS_LOG_INFO("QP " << m_qpNum << ": receive " << wr.wrId << " ended with " << status);
-        RdmaQpAttr error;
-        error.qpState = RdmaQpState::ERR;
-        ModifyQp(error, RdmaQpAttrMask::STATE);
+        EnterError();
     }
 }
 

@@ -236,6 +236,8 @@ class RdmaQueuePair : public Object
     void Enter(RdmaQpState to);
     /// Completes every outstanding request with WR_FLUSH_ERR.
     void Flush();
+    /// An error completion moves the queue pair to ERR (as ModifyQp to ERR).
+    void EnterError();
     /// \param wr a send request \return its completion's opcode
     static RdmaWcOpcode GetWcOpcode(RdmaWrOpcode wr);
 
