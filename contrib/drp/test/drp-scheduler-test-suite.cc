@@ -531,6 +531,65 @@ class DrpPacingTestCase : public TestCase
 
 /**
  * \ingroup drp-tests
+ * The pacer's spacing is exact on average: at a rate whose frame time is
+ * not a whole number of nanoseconds, the remainder is carried, so that the
+ * k-th frame is due within 1 ns of k frame times, and the mean rate is the
+ * rate set (a spacing rounded per frame would run 0.2 % fast here).
+ */
+class DrpPacingExactTestCase : public TestCase
+{
+  public:
+    DrpPacingExactTestCase()
+        : TestCase("pacing: the sub-nanosecond remainder is carried, the mean spacing exact")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        DrpTxScheduler scheduler;
+        scheduler.SetStageLimit(1000);
+        scheduler.SetPacingOverhead(70);
+        const uint64_t paced = scheduler.OpenFlow();
+        std::vector<Time> taken;
+        auto takeAll = [&scheduler, &taken]() {
+            DrpTxScheduler::DataFrame frame;
+            while (scheduler.TakeNextData(frame))
+            {
+                taken.push_back(Simulator::Now());
+            }
+        };
+        scheduler.SetWakeCallback(drp::FunctorCallback<void>(takeAll));
+        // (1000 + 70) bytes at 36.3 Gb/s: 235.812... ns apart.
+        const DataRate rate("36.3Gbps");
+        scheduler.SetFlowRate(paced, rate);
+        const uint32_t frames = 1000;
+        for (uint32_t sn = 0; sn < frames; ++sn)
+        {
+            DrpTxScheduler::DataFrame frame;
+            frame.header.SetFlag(DrpHeader::DATA);
+            frame.header.SetSequence(sn);
+            frame.header.SetLength(1000);
+            frame.flow = paced;
+            scheduler.EnqueueData(frame);
+        }
+        drp::ScheduleNow(takeAll);
+        Simulator::Run();
+        Simulator::Destroy();
+        NS_TEST_ASSERT_MSG_EQ(taken.size(), frames, "every frame taken");
+        const double spacingNs = 8.0 * 1070 / 36.3;
+        for (uint32_t k : {1u, 7u, 100u, 999u})
+        {
+            NS_TEST_EXPECT_MSG_EQ_TOL(double(taken[k].GetNanoSeconds()),
+                                      k * spacingNs,
+                                      1.0,
+                                      "frame " << k << " due at k frame times, to 1 ns");
+        }
+    }
+};
+
+/**
+ * \ingroup drp-tests
  * Control frames go first. With 256 writes in flight, each with its window
  * of data frames ready, a REQ posted (when one of them ends and the next
  * starts) leaves within two data-frame slots.
@@ -1016,6 +1075,7 @@ class DrpSchedulerTestSuite : public TestSuite
         AddTestCase(new DrpArbitrationTestCase(false), DRP_TEST_QUICK);
         AddTestCase(new DrpArbitrationTestCase(true), DRP_TEST_QUICK);
         AddTestCase(new DrpRequestAheadTestCase, DRP_TEST_QUICK);
+        AddTestCase(new DrpPacingExactTestCase, DRP_TEST_QUICK);
         AddTestCase(new DrpPacingTestCase, DRP_TEST_QUICK);
         AddTestCase(new DrpAckAheadTestCase, DRP_TEST_QUICK);
         AddTestCase(new DrpSharedPortTestCase, DRP_TEST_QUICK);

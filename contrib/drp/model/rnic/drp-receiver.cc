@@ -6,6 +6,8 @@
 
 #include "ns3/simulator.h"
 
+#include <algorithm>
+
 namespace ns3
 {
 
@@ -168,13 +170,33 @@ DrpReceiver::GetCongestionNotifications() const
 }
 
 void
-DrpReceiver::NoteTelemetry(const DrpIntHeader& telemetry)
+DrpReceiver::NoteTelemetry(uint32_t sn, const DrpIntHeader& telemetry)
 {
     if (!m_telemetry)
     {
         m_telemetry = std::make_unique<DrpIntHeader>();
     }
     *m_telemetry = telemetry;
+    if (m_landing.size() == MAX_LANDING)
+    {
+        // Duplicates that are never written leave stamps behind; they go first.
+        m_landing.erase(m_landing.begin());
+    }
+    m_landing.emplace_back(sn, telemetry);
+}
+
+void
+DrpReceiver::EchoTelemetryOf(uint32_t sn)
+{
+    auto it = std::find_if(m_landing.begin(), m_landing.end(), [sn](const auto& noted) {
+        return noted.first == sn;
+    });
+    if (it == m_landing.end())
+    {
+        return;
+    }
+    *m_telemetry = it->second;
+    m_landing.erase(m_landing.begin(), it + 1);
 }
 
 const DrpIntHeader*

@@ -13,6 +13,8 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <utility>
+#include <vector>
 
 namespace ns3
 {
@@ -41,6 +43,10 @@ namespace ns3
 class DrpReceiver
 {
   public:
+    /// HPCC: frames whose telemetry waits for their landing, at most (a
+    /// transmit prefetch's worth and more; beyond it the oldest go).
+    static constexpr size_t MAX_LANDING = 256;
+
     DrpReceiver() = default;
     /// Removes a pending acknowledgement timer: its callback refers to this receiver.
     ~DrpReceiver();
@@ -114,8 +120,24 @@ class DrpReceiver
     /// \return CNPs taken (sent) for this transfer
     uint32_t GetCongestionNotifications() const;
 
-    /// \param telemetry the INT extension of the latest data frame: the next ACKs echo it
-    void NoteTelemetry(const DrpIntHeader& telemetry);
+    /**
+     * A data frame with the INT extension arrived: the acknowledgements sent
+     * at once (a duplicate, a frame the indirect buffer took) echo it, and
+     * so does the one sent when this frame lands (EchoTelemetryOf()).
+     * \param sn the frame's SN
+     * \param telemetry its INT extension
+     */
+    void NoteTelemetry(uint32_t sn, const DrpIntHeader& telemetry);
+    /**
+     * A frame landed in host memory: the acknowledgement it sends echoes the
+     * frame's own telemetry, as HPCC's receiver echoes the INT of the packet
+     * it acknowledges, not that of a later frame that arrived while this one
+     * was written (which would give the sender one set of stamps twice and
+     * none for the frame between). Frames land in the order they arrived:
+     * the stamps of those before it are dropped with it.
+     * \param sn the frame that landed (no effect if none with this SN was noted)
+     */
+    void EchoTelemetryOf(uint32_t sn);
     /// \return the telemetry the next acknowledgement echoes (null: none, without HPCC)
     const DrpIntHeader* GetTelemetry() const;
 
@@ -149,8 +171,10 @@ class DrpReceiver
     uint64_t m_bytesSeen{0};                   //!< payload bytes seen
     bool m_cnpDue{false};                      //!< the next ACK carries a CNP
     std::unique_ptr<DrpIntHeader> m_telemetry; //!< echoed in ACKs (HPCC; null: none)
-    Time m_lastCnp{Time::Min()};               //!< when the last CNP left
-    uint32_t m_cnps{0};                        //!< CNPs sent
+    /// HPCC: the telemetry of frames still being written to host memory, in arrival order.
+    std::vector<std::pair<uint32_t, DrpIntHeader>> m_landing;
+    Time m_lastCnp{Time::Min()};   //!< when the last CNP left
+    uint32_t m_cnps{0};            //!< CNPs sent
     uint32_t m_ackOwed{0};         //!< coalescing: frames landed since the last acknowledgement
     bool m_lastAckInOrder{true};   //!< coalescing: the last acknowledgement left without a hole
     EventId m_ackTimer;            //!< coalescing: sends an owed acknowledgement at the latest

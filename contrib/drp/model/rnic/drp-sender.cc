@@ -342,7 +342,9 @@ DrpSender::OnSent(uint32_t sn)
     }
     if (m_cc)
     {
+        m_departed = std::max(m_departed, sn + 1);
         m_cc->SetSequence(m_una, m_next);
+        m_cc->SetDeparted(m_departed);
         m_cc->OnSent(m_frameBytes);
     }
     if (IsTimingFrames() && sn >= m_una && sn < m_next && SentAt(sn) == Time::Max())

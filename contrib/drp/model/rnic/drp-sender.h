@@ -233,6 +233,7 @@ class DrpSender
     bool m_started{false};               //!< Start() was called
     bool m_stopped{false};               //!< Stop() was called or failed
     uint32_t m_una{0};                   //!< first unacknowledged SN
+    uint32_t m_departed{0};              //!< 1 + the highest frame on the wire
     uint32_t m_next{0};                  //!< next new SN
     uint32_t m_sendLimit{UINT32_MAX};    //!< new SNs below it may be sent (SetSendLimit)
     uint32_t m_dupAcks{0};               //!< repeats of the current ACKN

@@ -1313,8 +1313,10 @@ DrpTransport::AcknowledgeLanded(Mac48Address to,
                                 uint16_t tid,
                                 bool read,
                                 DrpReceiver& receiver,
-                                uint64_t length)
+                                uint64_t length,
+                                uint32_t sn)
 {
+    receiver.EchoTelemetryOf(sn);
     if (m_ackEvery > 1 &&
         receiver.DeferAck(m_ackEvery, length, m_ackDelay, [this, to, tid, read, &receiver]() {
             SendAck(to, tid, read, receiver);
@@ -1393,7 +1395,7 @@ DrpTransport::NoteCongestion(const DrpHeader& header, DrpReceiver& receiver) con
     }
     if (m_rxHasTelemetry)
     {
-        receiver.NoteTelemetry(m_rxTelemetry);
+        receiver.NoteTelemetry(header.GetSequence(), m_rxTelemetry);
     }
 }
 

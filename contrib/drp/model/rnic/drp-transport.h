@@ -834,12 +834,14 @@ class DrpTransport : public Object
      * \param read read transfer
      * \param receiver the transfer's receiving half
      * \param length the transfer's bytes (once all are seen, no acknowledgement waits)
+     * \param sn the frame (with HPCC, the acknowledgement echoes its telemetry)
      */
     void AcknowledgeLanded(Mac48Address to,
                            uint16_t tid,
                            bool read,
                            DrpReceiver& receiver,
-                           uint64_t length);
+                           uint64_t length,
+                           uint32_t sn);
     /**
      * Sends an acknowledgement.
      * \param to destination

@@ -64,7 +64,9 @@ namespace ns3
  * A flow may be paced (SetFlowRate(), the rate its congestion control
  * allows): its data frames are then taken for reading no closer together
  * than their bytes on the wire (payload plus the pacing overhead) at that
- * rate, as an RNIC's rate limiter spaces a queue pair's work requests. A
+ * rate, as an RNIC's rate limiter spaces a queue pair's work requests (in
+ * whole nanoseconds, the remainder carried to the next frame, so that the
+ * mean spacing is exact). A
  * paced flow whose next frame is not due yet is passed over by the
  * arbitration; when no flow's frame is due, the scheduler wakes its owner
  * (SetWakeCallback()) at the earliest time one is. Unpaced flows, the
@@ -262,8 +264,11 @@ class DrpTxScheduler
     /// A paced flow: its rate and when its next frame is due.
     struct Pacing
     {
-        DataRate rate; //!< the flow's rate
-        Time next;     //!< its next frame is due
+        DataRate rate;        //!< the flow's rate
+        Time next;            //!< its next frame is due
+        uint64_t carry{0};    //!< the spacing's remainder below 1 ns, in 1/bps ns
+        Time last;            //!< when the last frame's spacing started
+        uint64_t lastBits{0}; //!< its bits at the paced rate
     };
 
     Arbitration m_arbitration;             //!< data arbitration

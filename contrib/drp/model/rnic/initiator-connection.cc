@@ -505,7 +505,8 @@ void
 InitiatorConnection::OnReadDataPlaced(uint32_t sn)
 {
     m_receiver.Commit(sn);
-    m_transport->AcknowledgeLanded(m_record.peer, m_record.tid, true, m_receiver, m_record.length);
+    m_transport
+        ->AcknowledgeLanded(m_record.peer, m_record.tid, true, m_receiver, m_record.length, sn);
     MaybeRelease();
 }
 

@@ -429,7 +429,7 @@ void
 ResponderConnection::OnWriteDataPlaced(uint32_t sn)
 {
     m_receiver.Commit(sn);
-    m_transport->AcknowledgeLanded(m_peer, m_tid, false, m_receiver, m_length);
+    m_transport->AcknowledgeLanded(m_peer, m_tid, false, m_receiver, m_length, sn);
     OnWriteLanded();
 }
 

@@ -136,6 +136,18 @@ DrpCongestionOps::GetUna() const
     return m_una;
 }
 
+void
+DrpCongestionOps::SetDeparted(uint32_t departed)
+{
+    m_departed = departed;
+}
+
+uint32_t
+DrpCongestionOps::GetDeparted() const
+{
+    return m_departed;
+}
+
 uint32_t
 DrpCongestionOps::GetNextSequence() const
 {

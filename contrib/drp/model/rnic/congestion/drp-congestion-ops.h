@@ -123,6 +123,15 @@ class DrpCongestionOps : public Object
      * \param next the next new frame to send
      */
     void SetSequence(uint32_t una, uint32_t next);
+    /**
+     * The sender's departures, set before each OnSent(): frames leave the
+     * port after the pacer, so this lags GetNextSequence(), which counts
+     * the frames handed to the RNIC's transmit path.
+     * \param departed 1 + the highest frame that has left on the wire
+     */
+    void SetDeparted(uint32_t departed);
+    /// \return 1 + the highest frame that has left on the wire (SetDeparted())
+    uint32_t GetDeparted() const;
 
     /// \return the pacing rate (0: the line rate, unpaced)
     DataRate GetRate() const;
@@ -153,6 +162,7 @@ class DrpCongestionOps : public Object
     DataRate m_lineRate;      //!< the port's rate
     uint32_t m_maxWindow{1};  //!< the configured window
     uint32_t m_una{0};        //!< the sender's first unacknowledged frame
+    uint32_t m_departed{0};   //!< 1 + the highest frame on the wire
     uint32_t m_next{0};       //!< the sender's next new frame
     DataRate m_rate;          //!< output: pacing rate (0: unpaced)
     uint32_t m_window{1};     //!< output: window

@@ -216,7 +216,7 @@ DrpHpcc::OnTelemetry(const DrpIntHeader& telemetry)
         // The first stamps of the path (or of a new path): nothing to compare.
         m_hops = telemetry;
         m_haveHops = true;
-        m_lastUpdate = GetNextSequence();
+        m_lastUpdate = GetDeparted();
         return;
     }
     uint64_t tauNs = 0;
@@ -261,7 +261,11 @@ DrpHpcc::OnTelemetry(const DrpIntHeader& telemetry)
     {
         m_referenceBps = m_rate;
         m_incStage = stage;
-        m_lastUpdate = GetNextSequence();
+        // Once per round trip of what is on the wire (HPCC's snd_nxt,
+        // rdma-hw.cc's m_lastUpdateSeq), not of what was handed to the RNIC:
+        // a flow that has handed over a window ahead of its pacer would
+        // otherwise keep its reference rate for many round trips.
+        m_lastUpdate = GetDeparted();
     }
     Apply();
 }

@@ -21,7 +21,8 @@ namespace ns3
  * The transfer's data frames carry the INT extension (DrpIntHeader); each
  * switch port with InbandTelemetry appends a hop (its line rate B, the
  * time, the bytes it had sent, its queue); the receiver echoes the hops in
- * its acknowledgement. On each acknowledgement with telemetry, for each hop
+ * the acknowledgement of that frame (DrpReceiver::EchoTelemetryOf()). On
+ * each acknowledgement with telemetry, for each hop
  * j against the previous acknowledgement's stamp of it (the paper's
  * Algorithm 1, MeasureInflight):
  *
@@ -37,8 +38,10 @@ namespace ns3
  *   multiplicative increase towards eta);
  * * otherwise R = R_c + R_AI, incStage + 1 (additive increase).
  *
- * The reference rate R_c and incStage change once per round trip (when the
- * acknowledgement covers the frame that was next when they last changed);
+ * The reference rate R_c and incStage change once per round trip: when the
+ * acknowledgement covers the frame that was next to leave on the wire when
+ * they last changed (HPCC's simulator's snd_nxt; GetDeparted(), not the
+ * frames handed to the RNIC, which run ahead of the pacer);
  * acknowledgements in between compute R from R_c and pace by it at once
  * (HPCC's fast reaction). R stays within [MinRate, line rate]; the window
  * is R x T in frames (at least 1, at most the configured Window), and the
