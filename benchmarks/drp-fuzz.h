@@ -35,6 +35,7 @@
 
 #include "ns3/double.h"
 #include "ns3/drp-header.h"
+#include "ns3/drp-int-header.h"
 #include "ns3/drp-transport.h"
 #include "ns3/ethernet-helper.h"
 #include "ns3/ethernet-net-device.h"
@@ -808,21 +809,37 @@ class FuzzRun
             const bool single = types != 0 && (types & (types - 1)) == 0;
             const bool pureAck = types == 0 && in.header.HasFlag(DrpHeader::ACK);
             // STATUS (the wire format): bit 0, the reply code, may be 1 in a
-            // reply only; bit 1 is left 0 here; bits 2-4 are MSG (0b001) in
-            // a write's REQ, a NAK (0-4) in an invalid reply, else 0; bit 5,
+            // reply only; bit 1, INT, in a DATA frame or a pure ACK only, the
+            // 42-byte extension then following; bits 2-4 are MSG (0b001) in
+            // a REQ, a NAK (0-4) in an invalid reply, else 0; bit 5,
             // CNP, only with ACK; bits 7-6, the ECN field, anything.
             const uint8_t status = in.header.GetStatus();
             const bool reply = single && in.header.HasFlag(DrpHeader::REQ_ACK);
             const uint8_t context = status & 0x1c;
-            const bool msg = context == 0x04 && single && in.header.HasFlag(DrpHeader::REQ) &&
-                             !in.header.HasFlag(DrpHeader::READ);
+            const bool msg = context == 0x04 && single && in.header.HasFlag(DrpHeader::REQ);
             const bool nak = reply && (status & 0x01) != 0 && (context >> 2) <= 4;
-            const bool statusOk = (status & 0x02) == 0 && (context == 0 || msg || nak) &&
+            const bool telemetry = (status & 0x02) != 0;
+            const bool telemetryOk =
+                !telemetry || ((pureAck || (single && in.header.HasFlag(DrpHeader::DATA))) &&
+                               p->GetSize() >= DrpIntHeader::SIZE);
+            if (telemetry && telemetryOk)
+            {
+                p->RemoveAtStart(DrpIntHeader::SIZE);
+            }
+            const bool statusOk = telemetryOk && (context == 0 || msg || nak) &&
                                   (reply || (status & 0x01) == 0) &&
                                   ((status & 0x20) == 0 || in.header.HasFlag(DrpHeader::ACK));
+            // The extension: 16 bytes, 32 with an atomic's operands (OPCODE
+            // 0x13 or 0x14), which only a read's REQ of 8 bytes carries; the
+            // three messages only a write's.
             DrpMessageHeader message;
-            const bool messageOk = !msg || (p->GetSize() >= DrpMessageHeader::SIZE &&
-                                            p->RemoveHeader(message) > 0 && message.IsWellFormed());
+            uint8_t opcode = 0;
+            const bool atomic = p->GetSize() > 0 && p->CopyData(&opcode, 1) == 1 &&
+                                (opcode == 0x13 || opcode == 0x14);
+            const bool messageOk =
+                !msg || (p->GetSize() >= (atomic ? 32u : 16u) && p->RemoveHeader(message) > 0 &&
+                         message.IsWellFormed() && atomic == in.header.HasFlag(DrpHeader::READ) &&
+                         (!atomic || in.header.GetLength() == 8));
             if (!((pureAck || single) && statusOk && messageOk))
             {
                 in.expected = DrpTransport::MALFORMED;
@@ -837,7 +854,8 @@ class FuzzRun
                 // 46-byte minimum may be padding (a REQ with its message
                 // extension is 48 bytes: never padded).
                 const uint32_t padded = EthernetNetDevice::MIN_PAYLOAD_SIZE - DrpHeader::SIZE;
-                const bool padding = !msg && expected < padded && payload == padded;
+                // An INT frame is never padded (its extension fills the minimum).
+                const bool padding = !msg && !telemetry && expected < padded && payload == padded;
                 if ((data && in.header.GetLength() == 0) || (payload != expected && !padding))
                 {
                     in.expected = DrpTransport::BAD_LENGTH;

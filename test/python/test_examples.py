@@ -625,5 +625,12 @@ def test_ib_perftest_prints_perftests_report():
     sizes = [int(line.split()[0]) for line in lat.stdout.splitlines()
              if line.split() and line.split()[0].isdigit()]
     assert sizes == [2 << i for i in range(23)], lat.stdout
-    bad = run("ib-perftest", "--test=atomic_lat")
+    atomic = run("ib-perftest", "--test=atomic_lat", "--atomic=CMP_AND_SWAP", "--iterations=20")
+    assert atomic.returncode == 0, atomic.stderr
+    row = [line.split() for line in atomic.stdout.splitlines() if line.startswith(" 8 ")]
+    assert len(row) == 1 and row[0][1] == "20", atomic.stdout
+    assert float(row[0][4]) == 19.46, atomic.stdout  # read_lat's 19.32 + 18 bytes at 1 Gb/s
+    bad = run("ib-perftest", "--test=atomic_bw")
     assert bad.returncode == 1 and "valid: write_bw, write_lat" in bad.stderr
+    bad = run("ib-perftest", "--test=atomic_lat", "--atomic=XOR")
+    assert bad.returncode == 1 and "valid: FETCH_AND_ADD, CMP_AND_SWAP" in bad.stderr

@@ -3,13 +3,15 @@
  */
 
 // perftest's tools on two of drp's RNICs joined by one cable: ib_write_bw,
-// ib_write_lat, ib_read_bw, ib_read_lat, ib_send_bw and ib_send_lat, with
-// perftest's options and its report (Gb/s), over the traditional or the
-// dynamic method and any NIC profile.
+// ib_write_lat, ib_read_bw, ib_read_lat, ib_send_bw, ib_send_lat and
+// ib_atomic_lat, with perftest's options and its report (Gb/s), over the
+// traditional or the dynamic method and any NIC profile.
 //
 //   ./ib-perftest --test=write_bw --size=65536 --iterations=1000
 //   ./ib-perftest --test=send_lat --all --method=traditional
 //   ./ib-perftest --test=read_bw --qps=4 --bidirectional --nic=100g-pcie3x16
+//   ./ib-perftest --test=atomic_lat --atomic=CMP_AND_SWAP --pcap=atomic
+//   tshark -X lua_script:contrib/drp/wireshark/drp.lua -r atomic-0-0.pcap
 
 #include "ns3/core-module.h"
 #include "ns3/drp-module.h"
@@ -32,11 +34,13 @@ main(int argc, char* argv[])
     uint32_t rxDepth = 512;
     uint32_t qps = 1;
     bool bidirectional = false;
+    std::string atomic = "FETCH_AND_ADD";
+    std::string pcap;
     CommandLine cmd(__FILE__);
     drp::StrictOptions strict;
     strict.AddValue(cmd,
                     "test",
-                    "write_bw, write_lat, read_bw, read_lat, send_bw or send_lat",
+                    "write_bw, write_lat, read_bw, read_lat, send_bw, send_lat or atomic_lat",
                     test);
     strict.AddValue(cmd, "method", "the RNICs' method: traditional or dynamic", method);
     strict.AddValue(cmd, "nic", "the RNICs' NIC profile (NicProfile's names)", profile);
@@ -55,6 +59,11 @@ main(int argc, char* argv[])
     strict.AddValue(cmd, "rxDepth", "-r: SEND's receives posted (1 to 8192)", rxDepth);
     strict.AddValue(cmd, "qps", "-q: queue pairs of a bandwidth test (1 to 64)", qps);
     cmd.AddValue("bidirectional", "-b: both ways at once", bidirectional);
+    strict.AddValue(cmd,
+                    "atomic",
+                    "-A: atomic_lat's operation: FETCH_AND_ADD or CMP_AND_SWAP",
+                    atomic);
+    cmd.AddValue("pcap", "write PREFIX-<node>-<device>.pcap for both RNICs (empty: none)", pcap);
     RnicHelper rnicHelper;
     Ptr<RdmaPerftest> perftest = CreateObject<RdmaPerftest>();
     try
@@ -73,6 +82,8 @@ main(int argc, char* argv[])
         perftest->SetRxDepth(rxDepth);
         perftest->SetQps(qps);
         perftest->SetAttribute("Bidirectional", BooleanValue(bidirectional));
+        perftest->SetAttribute("Atomic", StringValue(atomic));
+        drp::RequireCapturePrefix("pcap", pcap);
     }
     catch (const std::invalid_argument& e)
     {
@@ -83,6 +94,10 @@ main(int argc, char* argv[])
     NodeContainer nodes;
     nodes.Create(2);
     NetDeviceContainer devices = rnicHelper.Install(nodes.Get(0), nodes.Get(1));
+    if (!pcap.empty())
+    {
+        rnicHelper.EnablePcapAll(pcap);
+    }
     perftest->Setup(DynamicCast<RnicNetDevice>(devices.Get(0)),
                     DynamicCast<RnicNetDevice>(devices.Get(1)));
     Simulator::Run();

@@ -226,8 +226,8 @@ class DrpHeaderEcnTestCase : public HeaderSerializationTestCase
  */
 /**
  * \ingroup drp-tests
- * The verbs' message extension: its bytes, its round trip, and the STATUS
- * bits that announce it (MSG in a write's REQ) and refuse it (the NAK in an
+ * The verbs' message extension: its bytes (an atomic's too), its round
+ * trip, and the STATUS bits that announce it (MSG in a REQ) and refuse it (the NAK in an
  * invalid REQ_ACK), each well formed only where it belongs.
  */
 class DrpHeaderMessageTestCase : public HeaderSerializationTestCase
@@ -269,6 +269,40 @@ class DrpHeaderMessageTestCase : public HeaderSerializationTestCase
         send.SetRkey(1);
         NS_TEST_EXPECT_MSG_EQ(send.IsWellFormed(), false, "an rkey on a SEND");
 
+        // An atomic: the 16 bytes, then SWAP and COMPARE (32 bytes).
+        DrpMessageHeader cas;
+        cas.SetOpcode(DrpMessageHeader::COMPARE_SWAP);
+        cas.SetDestQpn(7);
+        cas.SetSourceQpn(9);
+        cas.SetRkey(0x11223344);
+        cas.SetSwapAdd(0x0102030405060708ull);
+        cas.SetCompare(0x1112131415161718ull);
+        TestHeaderSerialization(cas);
+        Ptr<Packet> a = Create<Packet>();
+        a->AddHeader(cas);
+        NS_TEST_ASSERT_MSG_EQ(a->GetSize(), 32u, "32 bytes");
+        NS_TEST_EXPECT_MSG_EQ(DrpMessageHeader::SizeOf(DrpMessageHeader::FETCH_ADD), 32u, "sized");
+        uint8_t ab[32];
+        a->CopyData(ab, 32);
+        NS_TEST_EXPECT_MSG_EQ(int(ab[0]), 0x13, "OPCODE COMPARE_SWAP");
+        NS_TEST_EXPECT_MSG_EQ(int(ab[12]), 0x11, "RKEY");
+        for (int i = 0; i < 8; ++i)
+        {
+            NS_TEST_EXPECT_MSG_EQ(int(ab[16 + i]), i + 1, "SWAP byte " << i);
+            NS_TEST_EXPECT_MSG_EQ(int(ab[24 + i]), 0x11 + i, "COMPARE byte " << i);
+        }
+        NS_TEST_EXPECT_MSG_EQ(cas.IsWellFormed(), true, "a compare and swap");
+        DrpMessageHeader add = cas;
+        add.SetOpcode(DrpMessageHeader::FETCH_ADD);
+        NS_TEST_EXPECT_MSG_EQ(add.IsWellFormed(), false, "COMPARE is 0 in a FETCH_ADD");
+        add.SetCompare(0);
+        NS_TEST_EXPECT_MSG_EQ(add.IsWellFormed(), true, "a fetch and add");
+        add.SetSolicited(true);
+        NS_TEST_EXPECT_MSG_EQ(add.IsWellFormed(), false, "no solicited event on an atomic");
+        DrpMessageHeader swapOnSend;
+        swapOnSend.SetSwapAdd(1);
+        NS_TEST_EXPECT_MSG_EQ(swapOnSend.IsWellFormed(), false, "no operand on a SEND");
+
         DrpHeader req;
         req.SetFlag(DrpHeader::REQ);
         req.SetMessage(true);
@@ -276,7 +310,7 @@ class DrpHeaderMessageTestCase : public HeaderSerializationTestCase
         NS_TEST_EXPECT_MSG_EQ(req.HasMessage(), true, "announced");
         NS_TEST_EXPECT_MSG_EQ(req.IsWellFormed(), true, "in a write's REQ");
         req.SetFlag(DrpHeader::READ);
-        NS_TEST_EXPECT_MSG_EQ(req.IsWellFormed(), false, "not in a read's");
+        NS_TEST_EXPECT_MSG_EQ(req.IsWellFormed(), true, "in a read's (an atomic)");
         DrpHeader data;
         data.SetFlag(DrpHeader::DATA);
         data.SetMessage(true);

@@ -16,6 +16,7 @@
 #include "ns3/rnic-helper.h"
 #include "ns3/rnic-net-device.h"
 #include "ns3/simulator.h"
+#include "ns3/string.h"
 #include "ns3/test.h"
 
 #include <functional>
@@ -99,10 +100,14 @@ class DrpPerftestOptionsTestCase : public TestCase
         NS_TEST_EXPECT_MSG_EQ(RdmaPerftest::ParseTest("read_lat"),
                               RdmaPerftest::READ_LAT,
                               "a name");
-        NS_TEST_EXPECT_MSG_NE(
-            drptest::RefusalOf([p]() { p->SetTest("atomic_lat"); }).find("valid:"),
-            std::string::npos,
-            "atomic_lat");
+        NS_TEST_EXPECT_MSG_NE(drptest::RefusalOf([p]() { p->SetTest("atomic_bw"); }).find("valid:"),
+                              std::string::npos,
+                              "atomic_bw");
+        NS_TEST_EXPECT_MSG_NE(drptest::RefusalOf([p]() {
+                                  p->SetAttribute("Atomic", StringValue("XOR"));
+                              }).find("FETCH_AND_ADD, CMP_AND_SWAP"),
+                              std::string::npos,
+                              "an unknown atomic");
         NS_TEST_EXPECT_MSG_NE(drptest::RefusalOf([p]() { p->SetSize(0); }).find("Size"),
                               std::string::npos,
                               "size 0");
@@ -268,6 +273,54 @@ class DrpPerftestLatencyTestCase : public TestCase
 
 /**
  * \ingroup drp-tests
+ * ib_atomic_lat: an atomic is an 8-byte read whose request carries the
+ * 32-byte extension, so its latency is read_lat's at 8 bytes plus the
+ * longer request's wire time (82 bytes against the 64 of a padded REQ),
+ * for both operations and both methods.
+ */
+class DrpPerftestAtomicTestCase : public TestCase
+{
+  public:
+    DrpPerftestAtomicTestCase()
+        : TestCase("perftest: atomic_lat is read_lat at 8 bytes plus the longer request")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        for (const std::string method : {"dynamic", "traditional"})
+        {
+            Ptr<RnicNetDevice> device;
+            Ptr<RdmaPerftest> read = RunPerftest("read_lat", 8, 20, method, device);
+            NS_TEST_ASSERT_MSG_EQ(read->GetLatResults().size(), 1u, method << ": read_lat");
+            const double readUs = read->GetLatResults()[0].typical;
+            const DataRate rate = device->GetDataRate();
+            Simulator::Destroy();
+            // 14 + 32 + 32 + 4 bytes against 14 + 46 + 4 (preamble and gap in both).
+            const double extraUs = rate.CalculateBytesTxTime(82 - 64).GetSeconds() * 1e6;
+            for (const std::string operation : {"FETCH_AND_ADD", "CMP_AND_SWAP"})
+            {
+                const std::string what = method + " " + operation;
+                Ptr<RdmaPerftest> atomic =
+                    RunPerftest("atomic_lat", 8, 20, method, device, [&](Ptr<RdmaPerftest> p) {
+                        p->SetAttribute("Atomic", StringValue(operation));
+                    });
+                NS_TEST_ASSERT_MSG_EQ(atomic->GetLatResults().size(), 1u, what << ": one line");
+                NS_TEST_EXPECT_MSG_EQ(atomic->GetErrors(), 0u, what << ": no error");
+                NS_TEST_EXPECT_MSG_EQ(atomic->GetLatResults()[0].bytes, 8u, what << ": 8 bytes");
+                NS_TEST_EXPECT_MSG_EQ_TOL(atomic->GetLatResults()[0].typical,
+                                          readUs + extraUs,
+                                          0.002,
+                                          what << ": read_lat plus the request's 18 bytes");
+                Simulator::Destroy();
+            }
+        }
+    }
+};
+
+/**
+ * \ingroup drp-tests
  * -a runs every size from 2 bytes to 8 MiB, doubling, one line each, and
  * the report has perftest's header.
  */
@@ -325,6 +378,7 @@ class DrpPerftestTestSuite : public TestSuite
         AddTestCase(new DrpPerftestOptionsTestCase, DRP_TEST_QUICK);
         AddTestCase(new DrpPerftestBandwidthTestCase, DRP_TEST_QUICK);
         AddTestCase(new DrpPerftestLatencyTestCase, DRP_TEST_QUICK);
+        AddTestCase(new DrpPerftestAtomicTestCase, DRP_TEST_QUICK);
         AddTestCase(new DrpPerftestReportTestCase, DRP_TEST_QUICK);
     }
 };

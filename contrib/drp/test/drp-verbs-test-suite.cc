@@ -12,6 +12,7 @@
 #include "ns3/drp-compat.h"
 #include "ns3/drp-transport.h"
 #include "ns3/drp-verbs-provider.h"
+#include "ns3/error-model.h"
 #include "ns3/host-memory.h"
 #include "ns3/rdma-context.h"
 #include "ns3/region-table.h"
@@ -25,6 +26,7 @@
 
 #include <cerrno>
 #include <functional>
+#include <list>
 #include <vector>
 
 using namespace ns3;
@@ -129,7 +131,8 @@ ToRts(Ptr<RdmaQueuePair> qp, uint64_t peer = 2, uint32_t destQpNum = 0x123, uint
     using namespace RdmaQpAttrMask;
     RdmaQpAttr a;
     a.qpState = RdmaQpState::INIT;
-    a.qpAccessFlags = RdmaAccess::REMOTE_WRITE | RdmaAccess::REMOTE_READ;
+    a.qpAccessFlags =
+        RdmaAccess::REMOTE_WRITE | RdmaAccess::REMOTE_READ | RdmaAccess::REMOTE_ATOMIC;
     int r = qp->ModifyQp(a, STATE | PKEY_INDEX | PORT | ACCESS_FLAGS);
     a.qpState = RdmaQpState::RTR;
     a.peer = peer;
@@ -617,8 +620,12 @@ class DrpVerbsPostTestCase : public TestCase
  */
 struct VerbsPairBed
 {
-    /// \param method the RNICs' method
-    explicit VerbsPairBed(const std::string& method)
+    /**
+     * \param method the RNICs' method
+     * \param losses frames host 0's RNIC loses, 0-based in arrival order from
+     *        the first request on (ReceiveListErrorModel)
+     */
+    explicit VerbsPairBed(const std::string& method, const std::list<uint32_t>& losses = {})
     {
         nodes.Create(2);
         RnicHelper rnic;
@@ -644,7 +651,7 @@ struct VerbsPairBed
             ToRts(qp[i], peer, qp[other]->GetQpNum());
         }
         using namespace RdmaAccess;
-        const uint32_t remote = LOCAL_WRITE | REMOTE_WRITE | REMOTE_READ;
+        const uint32_t remote = LOCAL_WRITE | REMOTE_WRITE | REMOTE_READ | REMOTE_ATOMIC;
         Register(0, SOURCE, LENGTH, LOCAL_WRITE, source);
         Register(0, BACK, LENGTH, LOCAL_WRITE, back);
         Register(1, TARGET, LENGTH, remote, target);
@@ -652,6 +659,36 @@ struct VerbsPairBed
         Register(1, INBOX, LENGTH, LOCAL_WRITE, inbox);
         device[0]->GetHostMemory()->Fill(SOURCE, LENGTH, 42);
         Simulator::Run();
+        if (!losses.empty())
+        {
+            Ptr<ReceiveListErrorModel> model = CreateObject<ReceiveListErrorModel>();
+            model->SetList(losses);
+            device[0]->SetReceiveErrorModel(model);
+        }
+    }
+
+    /// \param i a host \param address 8 bytes there \return them, little-endian
+    uint64_t ReadU64(uint32_t i, uint64_t address) const
+    {
+        uint8_t b[8];
+        device[i]->GetHostMemory()->Read(address, b, 8);
+        uint64_t v = 0;
+        for (int k = 7; k >= 0; --k)
+        {
+            v = (v << 8) | b[k];
+        }
+        return v;
+    }
+
+    /// \param i a host \param address 8 bytes there \param v their value, little-endian
+    void WriteU64(uint32_t i, uint64_t address, uint64_t v) const
+    {
+        uint8_t b[8];
+        for (int k = 0; k < 8; ++k)
+        {
+            b[k] = uint8_t(v >> (8 * k));
+        }
+        device[i]->GetHostMemory()->Write(address, b, 8);
     }
 
     /// Registers a region of host i into out (run the simulator after).
@@ -855,6 +892,178 @@ class DrpVerbsErrorTestCase : public TestCase
                                   method << ": bad lkey");
             NS_TEST_EXPECT_MSG_EQ(wcs[1].status, RdmaWcStatus::WR_FLUSH_ERR, method << ": flushed");
             Simulator::Destroy();
+        }
+    }
+};
+
+/**
+ * \ingroup drp-tests
+ * Atomics over both DRP methods: fetch and add and compare and swap return
+ * the value before them and leave the result, in order; a compare that
+ * fails swaps nothing; a misaligned target ends REM_INV_REQ_ERR, a region
+ * without REMOTE_ATOMIC REM_ACCESS_ERR, a local SGE other than 8 bytes
+ * LOC_LEN_ERR. Each operation runs exactly once when the reply, the data
+ * or the release's answer is lost on the way back (ReceiveListErrorModel
+ * on the requester): the target gains the addend once and the requester
+ * gets the value from before it.
+ */
+class DrpVerbsAtomicTestCase : public TestCase
+{
+  public:
+    DrpVerbsAtomicTestCase()
+        : TestCase("Verbs over DRP: atomics return the old value, check access, run exactly once")
+    {
+    }
+
+  private:
+    /// \param id wr_id \param opcode an atomic \param local where the old value lands
+    /// \param lkey its key \param remote the target \param rkey its key
+    /// \param compareAdd compare (CAS) or addend (FAA) \param swap CAS's new value
+    /// \return the request
+    static RdmaSendWr Atomic(uint64_t id,
+                             RdmaWrOpcode opcode,
+                             uint64_t local,
+                             uint32_t lkey,
+                             uint64_t remote,
+                             uint32_t rkey,
+                             uint64_t compareAdd,
+                             uint64_t swap = 0)
+    {
+        RdmaSendWr wr = VerbsPairBed::Request(id, opcode, local, lkey, remote, {8});
+        wr.rkey = rkey;
+        wr.compareAdd = compareAdd;
+        wr.swap = swap;
+        return wr;
+    }
+
+    void DoRun() override
+    {
+        using B = VerbsPairBed;
+        for (const std::string method : {"traditional", "dynamic"})
+        {
+            VerbsPairBed bed(method);
+            const uint32_t lkey = bed.back->GetLkey();
+            const uint32_t rkey = bed.target->GetRkey();
+            const uint64_t word = B::TARGET + 64;
+            bed.WriteU64(1, word, 10);
+            std::vector<RdmaSendWr> wrs = {
+                Atomic(1, RdmaWrOpcode::ATOMIC_FETCH_AND_ADD, B::BACK, lkey, word, rkey, 5),
+                Atomic(2, RdmaWrOpcode::ATOMIC_FETCH_AND_ADD, B::BACK + 8, lkey, word, rkey, 7),
+                Atomic(3,
+                       RdmaWrOpcode::ATOMIC_CMP_AND_SWP,
+                       B::BACK + 16,
+                       lkey,
+                       word,
+                       rkey,
+                       22,
+                       100),
+                Atomic(4, RdmaWrOpcode::ATOMIC_CMP_AND_SWP, B::BACK + 24, lkey, word, rkey, 1, 5),
+            };
+            NS_TEST_ASSERT_MSG_EQ(bed.qp[0]->PostSend(wrs), 0, method << ": posted");
+            Simulator::Run();
+            std::vector<RdmaWc> wcs = bed.cq[0]->Poll(16);
+            NS_TEST_ASSERT_MSG_EQ(wcs.size(), 4u, method << ": four completions");
+            const uint64_t before[] = {10, 15, 22, 100};
+            for (size_t i = 0; i < 4; ++i)
+            {
+                NS_TEST_EXPECT_MSG_EQ(wcs[i].wrId, i + 1, method << ": in order");
+                NS_TEST_EXPECT_MSG_EQ(wcs[i].status, RdmaWcStatus::SUCCESS, method << ": success");
+                NS_TEST_EXPECT_MSG_EQ(wcs[i].byteLen, 8u, method << ": 8 bytes");
+                NS_TEST_EXPECT_MSG_EQ(
+                    int(wcs[i].opcode),
+                    int(i < 2 ? RdmaWcOpcode::FETCH_ADD : RdmaWcOpcode::COMP_SWAP),
+                    method << ": its opcode");
+                NS_TEST_EXPECT_MSG_EQ(bed.ReadU64(0, B::BACK + 8 * i),
+                                      before[i],
+                                      method << ": request " << i + 1 << " got the old value");
+            }
+            NS_TEST_EXPECT_MSG_EQ(bed.ReadU64(1, word),
+                                  100u,
+                                  method << ": 10 + 5 + 7, swapped to 100, the failed compare "
+                                            "left it");
+            NS_TEST_EXPECT_MSG_EQ(bed.device[1]->GetObject<DrpVerbsProvider>()->GetAtomics(),
+                                  4u,
+                                  method << ": four executed");
+
+            // Errors, each after a fresh start of the queue pair.
+            const std::pair<RdmaSendWr, RdmaWcStatus> errors[] = {
+                {Atomic(5, RdmaWrOpcode::ATOMIC_FETCH_AND_ADD, B::BACK, lkey, word + 4, rkey, 1),
+                 RdmaWcStatus::REM_INV_REQ_ERR},
+                {Atomic(6,
+                        RdmaWrOpcode::ATOMIC_FETCH_AND_ADD,
+                        B::BACK,
+                        lkey,
+                        B::CLOSED,
+                        bed.closed->GetRkey(),
+                        1),
+                 RdmaWcStatus::REM_ACCESS_ERR},
+                {B::Request(7, RdmaWrOpcode::ATOMIC_FETCH_AND_ADD, B::BACK, lkey, word, {4}),
+                 RdmaWcStatus::LOC_LEN_ERR},
+            };
+            for (const auto& [wr, status] : errors)
+            {
+                RdmaQpAttr reset;
+                reset.qpState = RdmaQpState::RESET;
+                bed.qp[0]->ModifyQp(reset, RdmaQpAttrMask::STATE);
+                ToRts(bed.qp[0],
+                      DrpVerbsProvider::ToPeer(
+                          Mac48Address::ConvertFrom(bed.device[1]->GetAddress())),
+                      bed.qp[1]->GetQpNum());
+                std::vector<RdmaSendWr> one = {wr};
+                bed.qp[0]->PostSend(one);
+                Simulator::Run();
+                wcs = bed.cq[0]->Poll(16);
+                NS_TEST_ASSERT_MSG_EQ(wcs.size(), 1u, method << ": request " << wr.wrId);
+                NS_TEST_EXPECT_MSG_EQ(wcs[0].status, status, method << ": request " << wr.wrId);
+                NS_TEST_EXPECT_MSG_EQ(bed.qp[0]->GetState(), RdmaQpState::ERR, method << ": ERR");
+            }
+            NS_TEST_EXPECT_MSG_EQ(bed.ReadU64(1, word), 100u, method << ": untouched by them");
+            Simulator::Destroy();
+
+            // Exactly once: each of the first three frames back to the requester
+            // lost (-1: none, the time a loss must add to).
+            Time lossless;
+            for (int lost = -1; lost < 3; ++lost)
+            {
+                VerbsPairBed lossy(method,
+                                   lost < 0 ? std::list<uint32_t>{}
+                                            : std::list<uint32_t>{uint32_t(lost)});
+                const Time start = Simulator::Now();
+                lossy.WriteU64(1, word, 1000);
+                std::vector<RdmaSendWr> add = {Atomic(8,
+                                                      RdmaWrOpcode::ATOMIC_FETCH_AND_ADD,
+                                                      B::BACK,
+                                                      lossy.back->GetLkey(),
+                                                      word,
+                                                      lossy.target->GetRkey(),
+                                                      1)};
+                lossy.qp[0]->PostSend(add);
+                Simulator::Run();
+                wcs = lossy.cq[0]->Poll(16);
+                NS_TEST_ASSERT_MSG_EQ(wcs.size(), 1u, method << ", frame " << lost << " lost");
+                NS_TEST_EXPECT_MSG_EQ(wcs[0].status,
+                                      RdmaWcStatus::SUCCESS,
+                                      method << ", frame " << lost << " lost: success");
+                NS_TEST_EXPECT_MSG_EQ(lossy.ReadU64(1, word),
+                                      1001u,
+                                      method << ", frame " << lost << " lost: added once");
+                NS_TEST_EXPECT_MSG_EQ(lossy.ReadU64(0, B::BACK),
+                                      1000u,
+                                      method << ", frame " << lost << " lost: the value before");
+                const Time took = Simulator::Now() - start;
+                if (lost < 0)
+                {
+                    lossless = took;
+                }
+                else
+                {
+                    NS_TEST_EXPECT_MSG_GT(took,
+                                          lossless,
+                                          method << ", frame " << lost
+                                                 << " lost: a loss, recovered by a timer");
+                }
+                Simulator::Destroy();
+            }
         }
     }
 };
@@ -1249,6 +1458,7 @@ class DrpVerbsTestSuite : public TestSuite
         AddTestCase(new DrpVerbsErrorTestCase, DRP_TEST_QUICK);
         AddTestCase(new DrpVerbsRcTestCase, DRP_TEST_QUICK);
         AddTestCase(new DrpVerbsMessageTestCase, DRP_TEST_QUICK);
+        AddTestCase(new DrpVerbsAtomicTestCase, DRP_TEST_QUICK);
     }
 };
 

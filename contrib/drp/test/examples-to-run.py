@@ -23,6 +23,7 @@ cpp_examples = [
     ("rdma-verbs --method=traditional --frp=0.5", "True", "False"),
     ("ib-perftest --test=send_bw --iterations=100", "True", "False"),
     ("ib-perftest --test=write_lat --size=4096 --iterations=100", "True", "False"),
+    ("ib-perftest --test=atomic_lat --iterations=100", "True", "False"),
 ]
 
 # ("example_name", "do_run")

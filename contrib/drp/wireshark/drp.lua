@@ -11,8 +11,8 @@
 --   1      STATUS  bit0: in a REQ_ACK, 0 valid, 1 invalid (registration
 --                  failed), 0 elsewhere; bit1 INT: the in-band telemetry
 --                  extension follows (DATA and pure ACK only); bits 2-4:
---                  in a write's REQ, bit2 MSG (the message extension
---                  follows); in an invalid REQ_ACK, the NAK (0 registration,
+--                  in a REQ, bit2 MSG (the message extension follows);
+--                  in an invalid REQ_ACK, the NAK (0 registration,
 --                  1 receiver not ready, 2 invalid request, 3 remote access,
 --                  4 remote operation); else 0; bit5 CNP:
 --                  congestion notification (only with ACK); bits 7-6: ECN
@@ -32,8 +32,10 @@
 -- 16-0, bytes queued, in 80-byte units); or, in a REQ with STATUS bit 2
 -- (MSG), by the 16-byte message extension of the verbs (DrpMessageHeader):
 -- OPCODE (InfiniBand's 0x04 SEND, 0x05 SEND with immediate, 0x0B RDMA
--- WRITE with immediate) and DQPN (24 bits), FLAGS (bit0 SE) and SQPN (24
--- bits), IMM, RKEY; then, in a DATA frame, by LEN bytes
+-- WRITE with immediate, in a write's REQ; 0x13 compare and swap, 0x14 fetch
+-- and add, in a read's REQ of 8 bytes) and DQPN (24 bits), FLAGS (bit0 SE)
+-- and SQPN (24 bits), IMM, RKEY, and for an atomic SWAP (the swap value or
+-- the addend) and COMPARE, 8 bytes each; then, in a DATA frame, by LEN bytes
 -- of payload, then zero padding up to
 -- Ethernet's 46-byte minimum payload, then (in captures made by ns-3) the
 -- 4-byte FCS.
@@ -55,7 +57,7 @@
 -- drp.status.cnp == 1, drp.status.int == 1, drp.int.nhop, drp.int.rate (Gb/s),
 -- drp.int.time, drp.int.bytes, drp.int.qlen (bytes), drp.status.msg == 1,
 -- drp.status.nak, drp.msg.opcode, drp.msg.dqpn, drp.msg.sqpn, drp.msg.imm,
--- drp.msg.rkey, drp.msg.se,
+-- drp.msg.rkey, drp.msg.se, drp.msg.swap, drp.msg.compare,
 -- drp.sn, drp.ackn, drp.len, drp.sba, drp.dba (a flag such
 -- as drp.ctrl.indirect is present in every frame, as tcp.flags.syn is: compare
 -- it with 1). Preferences: drp.heuristic_01ff (default on), drp.check_fcs
@@ -83,8 +85,13 @@ local STATUS_MSG = 0x04
 local nak_names = { [0] = "registration", [1] = "receiver not ready", [2] = "invalid request",
                     [3] = "remote access", [4] = "remote operation" }
 local MSG_SIZE = 16
+local ATOMIC_SIZE = 16 -- an atomic's operands, after the 16 bytes
 local msg_opcode_names = { [0x04] = "SEND", [0x05] = "SEND with immediate",
-                           [0x0B] = "RDMA WRITE with immediate" }
+                           [0x0B] = "RDMA WRITE with immediate",
+                           [0x13] = "Compare and swap", [0x14] = "Fetch and add" }
+local function is_atomic(opcode)
+    return opcode == 0x13 or opcode == 0x14
+end
 local INT_SIZE, INT_MAX_HOPS = 42, 5
 local INT_RATES_GBPS = { [0] = 1, 10, 25, 40, 50, 100, 200, 400 }
 local ecn_names = { [0] = "Not-ECT", [1] = "ECT(1)", [2] = "ECT(0)", [3] = "CE" }
@@ -116,7 +123,7 @@ f.status_ecn = ProtoField.uint8("drp.status.ecn", "ECN", base.DEC, ecn_names, ST
 f.status_int = ProtoField.bool("drp.status.int", "INT", 8, nil, STATUS_INT,
                                "The in-band telemetry extension follows the header")
 f.status_msg = ProtoField.bool("drp.status.msg", "MSG", 8, nil, STATUS_MSG,
-                               "In a write's REQ: the message extension follows")
+                               "In a REQ: the message extension follows")
 f.status_nak = ProtoField.uint8("drp.status.nak", "NAK", base.DEC, nak_names, STATUS_CONTEXT,
                                 "In an invalid REQ_ACK: why the responder refused")
 f.msg = ProtoField.bytes("drp.msg", "Message", base.NONE,
@@ -127,6 +134,8 @@ f.msg_se = ProtoField.bool("drp.msg.se", "Solicited event", 8, nil, 0x01)
 f.msg_sqpn = ProtoField.uint24("drp.msg.sqpn", "Source QP", base.DEC)
 f.msg_imm = ProtoField.uint32("drp.msg.imm", "Immediate data", base.HEX)
 f.msg_rkey = ProtoField.uint32("drp.msg.rkey", "RKEY", base.HEX)
+f.msg_swap = ProtoField.uint64("drp.msg.swap", "Swap or add", base.DEC)
+f.msg_compare = ProtoField.uint64("drp.msg.compare", "Compare", base.DEC)
 f.int = ProtoField.bytes("drp.int", "In-band telemetry", base.NONE,
                          "HPCC's INT: the switch ports a data frame crossed")
 f.int_nhop = ProtoField.uint8("drp.int.nhop", "Hops", base.DEC)
@@ -217,13 +226,13 @@ local function has(ctrl, flag)
 end
 
 -- STATUS as the frame type allows: the reply code only in a REQ_ACK, bits
--- 2-4 MSG only in a write's REQ and a NAK (0-4) only in an invalid REQ_ACK,
+-- 2-4 MSG only in a REQ and a NAK (0-4) only in an invalid REQ_ACK,
 -- CNP only with ACK, INT only in DATA and pure ACKs (any ECN codepoint on
 -- any frame).
 local function status_valid(name, ctrl, status)
     local reply = bit32.band(status, STATUS_REPLY)
     local context = bit32.band(status, STATUS_CONTEXT)
-    local msg = name == "REQ" and not has(ctrl, READ) and context == STATUS_MSG
+    local msg = name == "REQ" and context == STATUS_MSG
     local nak = name == "REQ_ACK" and reply == 1 and bit32.rshift(context, 2) <= 4
     if context ~= 0 and not msg and not nak then
         return false
@@ -312,9 +321,10 @@ local function dissect_int(tvb, offset, tree)
     end
 end
 
--- Dissects the message extension at offset; returns false if it is not valid.
-local function dissect_msg(tvb, offset, tree)
-    local msg_tree = tree:add(f.msg, tvb(offset, MSG_SIZE))
+-- Dissects the message extension (size bytes) at offset, in a REQ whose
+-- READ flag is read and LEN len; returns false if it is not valid.
+local function dissect_msg(tvb, offset, tree, size, read, len)
+    local msg_tree = tree:add(f.msg, tvb(offset, size))
     local opcode = tvb(offset, 1):uint()
     local flags = tvb(offset + 4, 1):uint()
     msg_tree:set_text("Message: " .. (msg_opcode_names[opcode] or string.format("0x%02x", opcode)))
@@ -324,7 +334,14 @@ local function dissect_msg(tvb, offset, tree)
     msg_tree:add(f.msg_sqpn, tvb(offset + 5, 3))
     msg_tree:add(f.msg_imm, tvb(offset + 8, 4))
     msg_tree:add(f.msg_rkey, tvb(offset + 12, 4))
-    local valid = msg_opcode_names[opcode] ~= nil and bit32.band(flags, 0xFE) == 0
+    local atomic = is_atomic(opcode)
+    if atomic then
+        msg_tree:add(f.msg_swap, tvb(offset + 16, 8))
+        msg_tree:add(f.msg_compare, tvb(offset + 24, 8))
+    end
+    -- A write carries a message, a read of 8 bytes an atomic (no SE).
+    local valid = msg_opcode_names[opcode] ~= nil and bit32.band(flags, 0xFE) == 0 and
+        atomic == read and (not atomic or (len == 8 and flags == 0))
     if not valid then
         msg_tree:add_proto_expert_info(ef_msg)
     end
@@ -390,11 +407,14 @@ local function dissect_drp(tvb, offset, eth_header, pinfo, root)
         dissect_int(tvb, offset + DRP_HEADER_SIZE, subtree)
     elseif name == "REQ" and bit32.band(status, STATUS_CONTEXT) == STATUS_MSG then
         extension = MSG_SIZE
-        if available < DRP_HEADER_SIZE + MSG_SIZE then
+        if available >= DRP_HEADER_SIZE + 1 and is_atomic(tvb(offset + DRP_HEADER_SIZE, 1):uint()) then
+            extension = MSG_SIZE + ATOMIC_SIZE
+        end
+        if available < DRP_HEADER_SIZE + extension then
             subtree:add_proto_expert_info(ef_msg)
             return available
         end
-        dissect_msg(tvb, offset + DRP_HEADER_SIZE, subtree)
+        dissect_msg(tvb, offset + DRP_HEADER_SIZE, subtree, extension, has(ctrl, READ), len)
     end
     local content = DRP_HEADER_SIZE + extension + (name == "DATA" and len or 0)
     local at = offset + DRP_HEADER_SIZE + extension

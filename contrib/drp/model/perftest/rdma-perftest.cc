@@ -42,7 +42,11 @@ constexpr uint64_t BUFFER_STRIDE = 16 * 1024 * 1024;
 constexpr uint64_t BUFFER_BASE = 0x40000000;
 /// The tests' names, in Test's order.
 const char* const TEST_NAMES[] =
-    {"write_bw", "write_lat", "read_bw", "read_lat", "send_bw", "send_lat"};
+    {"write_bw", "write_lat", "read_bw", "read_lat", "send_bw", "send_lat", "atomic_lat"};
+/// atomic_lat's bytes (ib_atomic_lat's: a 64-bit operand).
+constexpr uint32_t ATOMIC_SIZE = 8;
+/// The tests.
+constexpr uint32_t TEST_COUNT = sizeof(TEST_NAMES) / sizeof(TEST_NAMES[0]);
 } // namespace
 
 TypeId
@@ -55,8 +59,8 @@ RdmaPerftest::GetTypeId()
             .AddConstructor<RdmaPerftest>()
             .AddAttribute(
                 "Test",
-                "perftest's program: write_bw, write_lat, read_bw, read_lat, send_bw "
-                "or send_lat.",
+                "perftest's program: write_bw, write_lat, read_bw, read_lat, send_bw, "
+                "send_lat or atomic_lat (8-byte atomics; Size and AllSizes do not apply).",
                 StringValue("write_bw"),
                 MakeStringAccessor(&RdmaPerftest::SetTest, &RdmaPerftest::GetTestAttribute),
                 MakeStringChecker())
@@ -95,6 +99,12 @@ RdmaPerftest::GetTypeId()
                           UintegerValue(1),
                           MakeUintegerAccessor(&RdmaPerftest::SetQps, &RdmaPerftest::GetQps),
                           MakeUintegerChecker<uint32_t>())
+            .AddAttribute("Atomic",
+                          "-A: atomic_lat's operation: FETCH_AND_ADD (perftest's default) or "
+                          "CMP_AND_SWAP.",
+                          StringValue("FETCH_AND_ADD"),
+                          MakeStringAccessor(&RdmaPerftest::SetAtomic, &RdmaPerftest::GetAtomic),
+                          MakeStringChecker())
             .AddAttribute("Bidirectional",
                           "-b: a bandwidth test runs both ways at once and reports the sum.",
                           BooleanValue(false),
@@ -122,7 +132,7 @@ RdmaPerftest::DoDispose()
 RdmaPerftest::Test
 RdmaPerftest::ParseTest(const std::string& name)
 {
-    for (uint32_t i = 0; i < 6; ++i)
+    for (uint32_t i = 0; i < TEST_COUNT; ++i)
     {
         if (name == TEST_NAMES[i])
         {
@@ -131,7 +141,7 @@ RdmaPerftest::ParseTest(const std::string& name)
     }
     throw std::invalid_argument("RdmaPerftest::Test \"" + name +
                                 "\" is not valid; valid: write_bw, write_lat, read_bw, "
-                                "read_lat, send_bw, send_lat");
+                                "read_lat, send_bw, send_lat, atomic_lat");
 }
 
 std::string
@@ -220,7 +230,30 @@ RdmaPerftest::GetQps() const
 bool
 RdmaPerftest::IsLatency() const
 {
-    return m_test == WRITE_LAT || m_test == READ_LAT || m_test == SEND_LAT;
+    return m_test == WRITE_LAT || m_test == READ_LAT || m_test == SEND_LAT || m_test == ATOMIC_LAT;
+}
+
+bool
+RdmaPerftest::IsReadLike() const
+{
+    return m_test == READ_LAT || m_test == ATOMIC_LAT;
+}
+
+void
+RdmaPerftest::SetAtomic(const std::string& operation)
+{
+    if (operation != "FETCH_AND_ADD" && operation != "CMP_AND_SWAP")
+    {
+        throw std::invalid_argument("RdmaPerftest::Atomic \"" + operation +
+                                    "\" is not valid; valid: FETCH_AND_ADD, CMP_AND_SWAP");
+    }
+    m_compareSwap = operation == "CMP_AND_SWAP";
+}
+
+std::string
+RdmaPerftest::GetAtomic() const
+{
+    return m_compareSwap ? "CMP_AND_SWAP" : "FETCH_AND_ADD";
 }
 
 RdmaWrOpcode
@@ -234,6 +267,9 @@ RdmaPerftest::GetOpcode() const
     case SEND_BW:
     case SEND_LAT:
         return RdmaWrOpcode::SEND;
+    case ATOMIC_LAT:
+        return m_compareSwap ? RdmaWrOpcode::ATOMIC_CMP_AND_SWP
+                             : RdmaWrOpcode::ATOMIC_FETCH_AND_ADD;
     default:
         return RdmaWrOpcode::RDMA_WRITE;
     }
@@ -248,6 +284,10 @@ RdmaPerftest::BufferAddress(uint32_t side, uint32_t q)
 uint32_t
 RdmaPerftest::GetLargestSize() const
 {
+    if (m_test == ATOMIC_LAT)
+    {
+        return ATOMIC_SIZE;
+    }
     return m_allSizes ? MAX_SIZE : m_size;
 }
 
@@ -295,7 +335,7 @@ RdmaPerftest::Setup(Ptr<RnicNetDevice> client, Ptr<RnicNetDevice> server)
                 end.pd,
                 BufferAddress(side, q),
                 GetLargestSize(),
-                LOCAL_WRITE | REMOTE_WRITE | REMOTE_READ,
+                LOCAL_WRITE | REMOTE_WRITE | REMOTE_READ | REMOTE_ATOMIC,
                 drp::FunctorCallback<void, Ptr<RdmaMemoryRegion>, int>(
                     [this, side](Ptr<RdmaMemoryRegion> mr, int e) { OnRegistered(side, mr, e); }));
             NS_ABORT_MSG_IF(error != 0, "RdmaPerftest: RegMr failed (" << error << ")");
@@ -353,7 +393,8 @@ RdmaPerftest::Connect()
             Ptr<RdmaQueuePair> qp = m_ends[side].qps[q];
             RdmaQpAttr a;
             a.qpState = RdmaQpState::INIT;
-            a.qpAccessFlags = RdmaAccess::REMOTE_WRITE | RdmaAccess::REMOTE_READ;
+            a.qpAccessFlags =
+                RdmaAccess::REMOTE_WRITE | RdmaAccess::REMOTE_READ | RdmaAccess::REMOTE_ATOMIC;
             int r = qp->ModifyQp(a, STATE | PKEY_INDEX | PORT | ACCESS_FLAGS);
             a.qpState = RdmaQpState::RTR;
             a.peer = DrpVerbsProvider::ToPeer(Mac48Address::ConvertFrom(peer.rnic->GetAddress()));
@@ -399,9 +440,9 @@ RdmaPerftest::StartSize()
 {
     if (m_currentSize == 0)
     {
-        m_currentSize = m_allSizes ? 2 : m_size;
+        m_currentSize = m_test == ATOMIC_LAT ? ATOMIC_SIZE : (m_allSizes ? 2 : m_size);
     }
-    else if (m_allSizes && m_currentSize < MAX_SIZE)
+    else if (m_allSizes && m_test != ATOMIC_LAT && m_currentSize < MAX_SIZE)
     {
         m_currentSize *= 2;
     }
@@ -422,7 +463,7 @@ RdmaPerftest::StartSize()
         end.postTimes.clear();
         end.doneTimes.clear();
         end.sending =
-            side == 0 || (m_bidirectional && !IsLatency()) || (IsLatency() && m_test != READ_LAT);
+            side == 0 || (m_bidirectional && !IsLatency()) || (IsLatency() && !IsReadLike());
         // Receives for whatever SENDs will come: the latency test's one at a
         // time, the bandwidth test's RxDepth (reposted as they complete).
         const bool receives = send && (IsLatency() || side == 1 || m_bidirectional);
@@ -465,6 +506,9 @@ RdmaPerftest::Post(uint32_t side, uint32_t q)
     wr.sgList.push_back({end.buffers[q]->GetAddress(), m_currentSize, end.buffers[q]->GetLkey()});
     wr.remoteAddr = peer.buffers[q]->GetAddress();
     wr.rkey = peer.buffers[q]->GetRkey();
+    // atomic_lat, as perftest: add 1, or swap 1 for 0 and back by turns.
+    wr.compareAdd = m_compareSwap ? (end.posted[q] % 2) : 1;
+    wr.swap = 1 - end.posted[q] % 2;
     const int error = end.qps[q]->PostSend({wr});
     NS_ABORT_MSG_IF(error != 0, "RdmaPerftest: PostSend failed (" << error << ")");
     ++end.posted[q];
@@ -536,9 +580,9 @@ RdmaPerftest::OnCompletion(uint32_t side, const RdmaWc& wc)
     end.doneTimes.push_back(Simulator::Now());
     if (IsLatency())
     {
-        if (m_test == READ_LAT)
+        if (IsReadLike())
         {
-            OnArrival(0); // the data is back: the next read
+            OnArrival(0); // the data is back: the next read or atomic
         }
         return;
     }
@@ -660,7 +704,7 @@ RdmaPerftest::MakeLatResult() const
     const std::vector<Time>& posts = m_ends[0].postTimes;
     // The client's posts: each sample is the time between two, a round trip
     // for WRITE and SEND (halved) and the READ itself.
-    const double factor = m_test == READ_LAT ? 1.0 : 2.0;
+    const double factor = IsReadLike() ? 1.0 : 2.0;
     std::vector<double> delta;
     for (size_t i = 0; i + 1 < posts.size(); ++i)
     {

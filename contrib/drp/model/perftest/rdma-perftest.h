@@ -58,12 +58,13 @@ class RdmaPerftest : public Object
     /// The test (perftest's program).
     enum Test
     {
-        WRITE_BW,  //!< ib_write_bw
-        WRITE_LAT, //!< ib_write_lat
-        READ_BW,   //!< ib_read_bw
-        READ_LAT,  //!< ib_read_lat
-        SEND_BW,   //!< ib_send_bw
-        SEND_LAT,  //!< ib_send_lat
+        WRITE_BW,   //!< ib_write_bw
+        WRITE_LAT,  //!< ib_write_lat
+        READ_BW,    //!< ib_read_bw
+        READ_LAT,   //!< ib_read_lat
+        SEND_BW,    //!< ib_send_bw
+        SEND_LAT,   //!< ib_send_lat
+        ATOMIC_LAT, //!< ib_atomic_lat
     };
 
     /// One line of a bandwidth report.
@@ -160,6 +161,12 @@ class RdmaPerftest : public Object
 
     /// \return true for the latency tests
     bool IsLatency() const;
+    /// \return true for read_lat and atomic_lat: the client's request is the round trip
+    bool IsReadLike() const;
+    /// \param operation Atomic: FETCH_AND_ADD or CMP_AND_SWAP (throws otherwise)
+    void SetAtomic(const std::string& operation);
+    /// \return Atomic
+    std::string GetAtomic() const;
     /// \return the work-request opcode of the test
     RdmaWrOpcode GetOpcode() const;
     /// \param side 0 or 1 \param q a queue pair \return its buffer's first byte
@@ -206,6 +213,7 @@ class RdmaPerftest : public Object
     uint32_t m_rxDepth{512};     //!< attribute
     uint32_t m_qps{1};           //!< attribute
     bool m_bidirectional{false}; //!< attribute
+    bool m_compareSwap{false};   //!< attribute Atomic: CMP_AND_SWAP
 
     std::array<End, 2> m_ends;           //!< client and server
     uint32_t m_registering{0};           //!< registrations not yet ended

@@ -1469,13 +1469,17 @@ DrpTransport::Process(Ptr<Packet> frame, Mac48Address from)
     }
     if (header.HasMessage())
     {
-        if (payload->GetSize() < DrpMessageHeader::SIZE)
+        uint8_t opcode = 0;
+        if (payload->GetSize() < DrpMessageHeader::SIZE || payload->CopyData(&opcode, 1) != 1 ||
+            payload->GetSize() < DrpMessageHeader::SizeOf(opcode))
         {
             Drop(frame, MALFORMED);
             return;
         }
         payload->RemoveHeader(m_rxMessage);
-        if (!m_rxMessage.IsWellFormed())
+        // A write carries a message, a read an atomic, of exactly 8 bytes.
+        if (!m_rxMessage.IsWellFormed() || m_rxMessage.IsAtomic() != header.IsRead() ||
+            (m_rxMessage.IsAtomic() && header.GetLength() != ATOMIC_LENGTH))
         {
             Drop(frame, MALFORMED);
             return;
@@ -1528,7 +1532,13 @@ DrpTransport::PostMessage(Mac48Address peer,
         os << "message extension " << message << " is not well formed";
         throw std::invalid_argument(os.str());
     }
-    return Post(peer, false, sba, dba, length, &message);
+    if (message.IsAtomic() && length != ATOMIC_LENGTH)
+    {
+        std::ostringstream os;
+        os << "an atomic's length is " << length << " bytes; it must be " << ATOMIC_LENGTH;
+        throw std::invalid_argument(os.str());
+    }
+    return Post(peer, message.IsAtomic(), sba, dba, length, &message);
 }
 
 uint16_t

@@ -335,12 +335,14 @@ class DrpTransport : public Object
                           uint32_t length);
     /**
      * The host posts a message (it has rung the doorbell): a write transfer
-     * whose REQ carries \p message (DrpMessageHeader). A SEND's \p dba is 0:
-     * the responder chooses where its data lands.
+     * whose REQ carries \p message (DrpMessageHeader), or, for an atomic,
+     * a read of the 8 bytes at \p dba whose data is their value before the
+     * responder's host applied the operation. A SEND's \p dba is 0: the
+     * responder chooses where its data lands.
      * \param peer the responder's MAC address
      * \param sba the initiator's region
      * \param dba the responder's region (a SEND: 0)
-     * \param length bytes, at least 1 (as PostTransfer)
+     * \param length bytes, at least 1 (as PostTransfer; an atomic: ATOMIC_LENGTH)
      * \param message the extension
      * \return the transfer id
      */
@@ -495,6 +497,8 @@ class DrpTransport : public Object
     Time GetCnpInterval() const;
     /// The largest AckEvery.
     static constexpr uint32_t MAX_ACK_EVERY = 65535;
+    /// An atomic's bytes (InfiniBand's 64-bit operands).
+    static constexpr uint32_t ATOMIC_LENGTH = 8;
     /**
      * Bytes a data frame puts on the wire besides its payload, at a port's
      * default InterframeGap: DRP header, Ethernet header and FCS, preamble

@@ -574,16 +574,18 @@ ResponderConnection::SendReadData(uint32_t sn)
                                  DrpHeader::DATA | (indirect ? DrpHeader::INDIRECT : 0));
     m_transport->FillDataHeader(header, sn, m_sba, m_dba, m_length);
     // The region is checked when the payload is read, not now: the host may
-    // release it while the frame waits for its turn.
+    // release it while the frame waits for its turn. The bytes are read where
+    // the host placed them (an atomic's: the value before the operation, in
+    // the host's responder resources); a plain read's placement is its DBA.
     m_transport->SendData(
         m_peer,
         header,
-        header.GetDba(),
-        m_dba + m_length,
+        ToHost(header.GetDba()),
+        ToHost(m_dba) + m_length,
         m_flow,
         [this, sn]() { m_sender->OnSent(sn); },
         [this, header]() {
-            if (m_transport->m_regions->Contains(header.GetDba(), header.GetLength()))
+            if (m_transport->m_regions->Contains(ToHost(header.GetDba()), header.GetLength()))
             {
                 return true;
             }

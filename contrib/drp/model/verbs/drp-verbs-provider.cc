@@ -16,6 +16,7 @@
 #include "ns3/pcie-link.h"
 #include "ns3/rnic-net-device.h"
 #include "ns3/simulator.h"
+#include "ns3/uinteger.h"
 
 #include <algorithm>
 #include <cmath>
@@ -42,7 +43,16 @@ DrpVerbsProvider::GetTypeId()
                           TimeValue(MicroSeconds(2)),
                           MakeTimeAccessor(&DrpVerbsProvider::SetHandlerLatency,
                                            &DrpVerbsProvider::GetHandlerLatency),
-                          MakeTimeChecker());
+                          MakeTimeChecker())
+            .AddAttribute("ResponderResources",
+                          "Host address of the responder resources: 8 bytes per atomic in "
+                          "flight (RESPONDER_SLOTS of them) where the RNIC keeps each "
+                          "atomic's original value, registered on first use. Keep it clear "
+                          "of the application's buffers.",
+                          UintegerValue(0xffffff0000000000ull),
+                          MakeUintegerAccessor(&DrpVerbsProvider::SetResponderResources,
+                                               &DrpVerbsProvider::GetResponderResources),
+                          MakeUintegerChecker<uint64_t>());
     return tid;
 }
 
@@ -58,6 +68,8 @@ DrpVerbsProvider::DoDispose()
     m_waiting.clear();
     m_pins.clear();
     m_incoming.clear();
+    m_atomicSlots.clear();
+    m_freeSlots.clear();
     m_rnic = nullptr;
     m_cpus = nullptr;
     Object::DoDispose();
@@ -80,6 +92,32 @@ uint64_t
 DrpVerbsProvider::GetRefusals() const
 {
     return m_refusals;
+}
+
+uint64_t
+DrpVerbsProvider::GetAtomics() const
+{
+    return m_atomics;
+}
+
+void
+DrpVerbsProvider::SetResponderResources(uint64_t address)
+{
+    HostMemory::RequireValidRegion("DrpVerbsProvider::ResponderResources",
+                                   address,
+                                   uint64_t(RESPONDER_SLOTS) * DrpTransport::ATOMIC_LENGTH);
+    if (m_slotsRegistered)
+    {
+        throw std::invalid_argument("DrpVerbsProvider::ResponderResources: set before the "
+                                    "first atomic, not after");
+    }
+    m_responderResources = address;
+}
+
+uint64_t
+DrpVerbsProvider::GetResponderResources() const
+{
+    return m_responderResources;
 }
 
 uint64_t
@@ -147,7 +185,9 @@ DrpVerbsProvider::Bind(Ptr<RdmaQueuePair> qp)
     const uint32_t executed =
         (1u << uint32_t(RdmaWrOpcode::RDMA_WRITE)) |
         (1u << uint32_t(RdmaWrOpcode::RDMA_WRITE_WITH_IMM)) | (1u << uint32_t(RdmaWrOpcode::SEND)) |
-        (1u << uint32_t(RdmaWrOpcode::SEND_WITH_IMM)) | (1u << uint32_t(RdmaWrOpcode::RDMA_READ));
+        (1u << uint32_t(RdmaWrOpcode::SEND_WITH_IMM)) | (1u << uint32_t(RdmaWrOpcode::RDMA_READ)) |
+        (1u << uint32_t(RdmaWrOpcode::ATOMIC_CMP_AND_SWP)) |
+        (1u << uint32_t(RdmaWrOpcode::ATOMIC_FETCH_AND_ADD));
     qp->SetSupportedOpcodes(executed);
     qp->SetDoorbell(MakeCallback(&DrpVerbsProvider::Kick, this));
 }
@@ -217,7 +257,7 @@ DrpVerbsProvider::CheckSge(Ptr<RdmaContext> context,
 RdmaWcStatus
 DrpVerbsProvider::CheckLocal(Ptr<RdmaQueuePair> qp, const RdmaSendWr& wr) const
 {
-    const bool read = wr.opcode == RdmaWrOpcode::RDMA_READ;
+    const bool read = wr.opcode == RdmaWrOpcode::RDMA_READ || IsAtomic(wr.opcode);
     const bool inlined = !read && (wr.sendFlags & RdmaSendFlags::INLINE);
     Ptr<RdmaContext> context = ContextOf(qp);
     for (const RdmaSge& sge : wr.sgList)
@@ -283,10 +323,13 @@ DrpVerbsProvider::Kick(Ptr<RdmaQueuePair> qp)
             break;
         }
         const RdmaSendWr wr = *next;
-        const bool read = wr.opcode == RdmaWrOpcode::RDMA_READ;
+        // An atomic is a read of its 8 bytes (see the class doc): it orders,
+        // and counts against max_rd_atomic, as a READ does.
+        const bool atomic = IsAtomic(wr.opcode);
+        const bool read = wr.opcode == RdmaWrOpcode::RDMA_READ || atomic;
         const bool send =
             wr.opcode == RdmaWrOpcode::SEND || wr.opcode == RdmaWrOpcode::SEND_WITH_IMM;
-        const bool message = send || wr.opcode == RdmaWrOpcode::RDMA_WRITE_WITH_IMM;
+        const bool message = send || wr.opcode == RdmaWrOpcode::RDMA_WRITE_WITH_IMM || atomic;
         uint64_t total = 0;
         uint32_t pieces = 0;
         for (const RdmaSge& sge : wr.sgList)
@@ -321,6 +364,11 @@ DrpVerbsProvider::Kick(Ptr<RdmaQueuePair> qp)
         {
             // DRP has no loopback: a transfer to this RNIC itself is refused.
             request.status = RdmaWcStatus::LOC_QP_OP_ERR;
+        }
+        if (request.status == RdmaWcStatus::SUCCESS && atomic &&
+            (pieces != 1 || total != DrpTransport::ATOMIC_LENGTH))
+        {
+            request.status = RdmaWcStatus::LOC_LEN_ERR; // one SGE of the 8 bytes
         }
         if (request.status == RdmaWcStatus::SUCCESS && message &&
             (pieces != 1 || total > UINT32_MAX))
@@ -436,13 +484,24 @@ DrpVerbsProvider::MakeMessage(Ptr<RdmaQueuePair> qp, const RdmaSendWr& wr)
         message.SetImmediate(wr.immData);
         message.SetRkey(wr.rkey);
         break;
+    case RdmaWrOpcode::ATOMIC_CMP_AND_SWP:
+        message.SetOpcode(DrpMessageHeader::COMPARE_SWAP);
+        message.SetRkey(wr.rkey);
+        message.SetCompare(wr.compareAdd);
+        message.SetSwapAdd(wr.swap);
+        break;
+    case RdmaWrOpcode::ATOMIC_FETCH_AND_ADD:
+        message.SetOpcode(DrpMessageHeader::FETCH_ADD);
+        message.SetRkey(wr.rkey);
+        message.SetSwapAdd(wr.compareAdd);
+        break;
     default:
         message.SetOpcode(DrpMessageHeader::SEND);
         break;
     }
     message.SetDestQpn(qp->GetAttr().destQpNum);
     message.SetSourceQpn(qp->GetQpNum());
-    message.SetSolicited((wr.sendFlags & RdmaSendFlags::SOLICITED) != 0);
+    message.SetSolicited(!message.IsAtomic() && (wr.sendFlags & RdmaSendFlags::SOLICITED) != 0);
     return message;
 }
 
@@ -637,6 +696,12 @@ DrpVerbsProvider::OnResponderDone(Mac48Address peer, uint16_t tid, bool released
         context->Unpin(address, length);
         m_pins.erase(it);
     }
+    auto atomic = m_atomicSlots.find({peer, tid});
+    if (atomic != m_atomicSlots.end())
+    {
+        m_freeSlots.push_back(atomic->second); // its result is not asked for again
+        m_atomicSlots.erase(atomic);
+    }
     auto incoming = m_incoming.find({peer, tid});
     if (incoming == m_incoming.end())
     {
@@ -766,6 +831,11 @@ DrpVerbsProvider::OnMessageRequest(Mac48Address peer,
                                    uint32_t length,
                                    const DrpMessageHeader& message)
 {
+    if (message.IsAtomic())
+    {
+        OnAtomicRequest(peer, tid, dba, message);
+        return;
+    }
     Ptr<DrpVerbsProvider> self = this;
     Ptr<RdmaQueuePair> qp = FindDestination(peer, message);
     uint64_t placement = dba;
@@ -807,6 +877,137 @@ DrpVerbsProvider::OnMessageRequest(Mac48Address peer,
                         self->m_pins[{peer, tid}] = {context, placement, length};
                     }
                     transport->RingPlacement(peer, tid, placement);
+                });
+}
+
+bool
+DrpVerbsProvider::IsAtomic(RdmaWrOpcode opcode)
+{
+    return opcode == RdmaWrOpcode::ATOMIC_CMP_AND_SWP ||
+           opcode == RdmaWrOpcode::ATOMIC_FETCH_AND_ADD;
+}
+
+DrpHeader::Nak
+DrpVerbsProvider::CheckAtomic(Ptr<RdmaQueuePair> qp,
+                              uint64_t dba,
+                              const DrpMessageHeader& message) const
+{
+    if (dba % DrpTransport::ATOMIC_LENGTH != 0)
+    {
+        return DrpHeader::INVALID_REQUEST; // a misaligned atomic (IBA o9-21)
+    }
+    Ptr<RdmaContext> context = ContextOf(qp);
+    Ptr<RdmaMemoryRegion> mr = context ? context->FindMrByRkey(message.GetRkey()) : nullptr;
+    const bool allowed = (qp->GetAttr().qpAccessFlags & RdmaAccess::REMOTE_ATOMIC) && mr &&
+                         mr->GetPd() == qp->GetPd() &&
+                         mr->Allows(dba, DrpTransport::ATOMIC_LENGTH, RdmaAccess::REMOTE_ATOMIC);
+    return allowed ? DrpHeader::REGISTRATION : DrpHeader::REMOTE_ACCESS;
+}
+
+bool
+DrpVerbsProvider::TakeSlot(uint64_t& slot)
+{
+    if (!m_slotsRegistered)
+    {
+        // The responder resources: host memory the RNIC owns, as an RNIC's
+        // driver gives it context memory, registered once.
+        m_rnic->GetHostMemory()->Register(m_responderResources,
+                                          RESPONDER_SLOTS * DrpTransport::ATOMIC_LENGTH);
+        m_slotsRegistered = true;
+        for (uint32_t i = RESPONDER_SLOTS; i > 0; --i)
+        {
+            m_freeSlots.push_back(m_responderResources +
+                                  uint64_t(i - 1) * DrpTransport::ATOMIC_LENGTH);
+        }
+    }
+    if (m_freeSlots.empty())
+    {
+        return false;
+    }
+    slot = m_freeSlots.back();
+    m_freeSlots.pop_back();
+    return true;
+}
+
+uint64_t
+DrpVerbsProvider::Execute(uint64_t dba, const DrpMessageHeader& message)
+{
+    Ptr<HostMemory> memory = m_rnic->GetHostMemory();
+    uint8_t bytes[DrpTransport::ATOMIC_LENGTH];
+    memory->Read(dba, bytes, sizeof(bytes));
+    uint64_t original = 0;
+    for (int i = DrpTransport::ATOMIC_LENGTH - 1; i >= 0; --i)
+    {
+        original = (original << 8) | bytes[i]; // the host's byte order: little-endian
+    }
+    uint64_t result = original + message.GetSwapAdd(); // FETCH_ADD wraps modulo 2^64
+    if (message.GetOpcode() == DrpMessageHeader::COMPARE_SWAP)
+    {
+        result = original == message.GetCompare() ? message.GetSwapAdd() : original;
+    }
+    for (uint32_t i = 0; i < DrpTransport::ATOMIC_LENGTH; ++i)
+    {
+        bytes[i] = uint8_t(result >> (8 * i));
+    }
+    memory->Write(dba, bytes, sizeof(bytes));
+    return original;
+}
+
+void
+DrpVerbsProvider::OnAtomicRequest(Mac48Address peer,
+                                  uint16_t tid,
+                                  uint64_t dba,
+                                  const DrpMessageHeader& message)
+{
+    Ptr<RdmaQueuePair> qp = FindDestination(peer, message);
+    const DrpHeader::Nak nak = qp ? CheckAtomic(qp, dba, message) : DrpHeader::INVALID_REQUEST;
+    if (nak != DrpHeader::REGISTRATION)
+    {
+        NS_LOG_INFO("atomic " << message << " (transfer " << tid << " of " << peer
+                              << ") refused: NAK " << uint32_t(nak));
+        Refuse(peer, tid, nak, 0);
+        return;
+    }
+    // The host registers the target as for a READ (the DRP method's cost),
+    // then the operation runs once: a repeated REQ is answered by the
+    // transport from its record, and a data frame sent again reads the
+    // result kept in the responder resources, not the target.
+    Ptr<DrpVerbsProvider> self = this;
+    Ptr<RdmaContext> context = ContextOf(qp);
+    const uint32_t epoch = qp->GetEpoch();
+    m_cpus->Run(context->GetRegistrationTime(dba, DrpTransport::ATOMIC_LENGTH),
+                [self, peer, tid, qp, epoch, context, dba, message]() {
+                    Ptr<DrpTransport> transport = self->m_rnic->GetTransport();
+                    if (qp->GetEpoch() != epoch || self->FindDestination(peer, message) != qp ||
+                        self->CheckAtomic(qp, dba, message) != DrpHeader::REGISTRATION)
+                    {
+                        transport->RingRefusal(peer, tid, DrpHeader::REMOTE_OPERATION);
+                        return;
+                    }
+                    uint64_t slot = 0;
+                    if (!self->TakeSlot(slot))
+                    {
+                        transport->RingRefusal(peer, tid, DrpHeader::REGISTRATION); // asked again
+                        return;
+                    }
+                    if (!context->Pin(dba, DrpTransport::ATOMIC_LENGTH))
+                    {
+                        self->m_freeSlots.push_back(slot);
+                        transport->RingRefusal(peer, tid, DrpHeader::REGISTRATION); // asked again
+                        return;
+                    }
+                    self->OnResponderDone(peer, tid, false); // what this TID held before
+                    self->m_pins[{peer, tid}] = {context, dba, DrpTransport::ATOMIC_LENGTH};
+                    self->m_atomicSlots[{peer, tid}] = slot;
+                    const uint64_t original = self->Execute(dba, message);
+                    uint8_t bytes[DrpTransport::ATOMIC_LENGTH];
+                    for (uint32_t i = 0; i < DrpTransport::ATOMIC_LENGTH; ++i)
+                    {
+                        bytes[i] = uint8_t(original >> (8 * i));
+                    }
+                    self->m_rnic->GetHostMemory()->Write(slot, bytes, sizeof(bytes));
+                    ++self->m_atomics;
+                    transport->RingPlacement(peer, tid, slot);
                 });
 }
 

@@ -91,7 +91,20 @@ class RnicNetDevice;
  * times (RNR_RETRY_EXC_ERR then). A SEND longer than the receive's first
  * SGE: LOC_LEN_ERR at the receive, REM_INV_REQ_ERR at the sender.
  *
- * Not yet executed over DRP: atomics (PostSend refuses them with EINVAL).
+ * Atomics: a compare and swap or fetch and add is one DRP read of the 8
+ * bytes at the remote address whose request carries the message extension
+ * with the operands (an AtomicETH's); it orders, and counts against
+ * max_rd_atomic, as a READ. Its local SGE must be one of 8 bytes
+ * (LOC_LEN_ERR otherwise). The responder checks the queue pair's and the
+ * rkey's REMOTE_ATOMIC (REM_ACCESS_ERR) and the alignment (a misaligned
+ * address: REM_INV_REQ_ERR), registers the target as for a READ, then
+ * executes the operation on host memory (64 bits, little-endian) and keeps
+ * the value before it in its responder resources (ResponderResources: 8
+ * bytes per atomic in flight, RESPONDER_SLOTS of them, host memory the
+ * provider registers on first use, as an RNIC's driver gives it context
+ * memory); the read's data is taken from there. The operation runs once
+ * whatever is repeated: the transport answers a repeated REQ from its
+ * record, and a data frame sent again reads the kept value.
  */
 class DrpVerbsProvider : public Object
 {
@@ -124,6 +137,15 @@ class DrpVerbsProvider : public Object
     Time GetHandlerLatency() const;
     /// \return registration requests refused (no queue pair, region or access)
     uint64_t GetRefusals() const;
+    /// \return atomics executed here as responder
+    uint64_t GetAtomics() const;
+    /// \param address ResponderResources (the range may not pass 2^64)
+    void SetResponderResources(uint64_t address);
+    /// \return ResponderResources
+    uint64_t GetResponderResources() const;
+
+    /// Atomics in flight at once as responder (8 bytes of responder resources each).
+    static constexpr uint32_t RESPONDER_SLOTS = 512;
 
     /// \param address a MAC address \return its 48 bits, as RdmaQpAttr::peer holds them
     static uint64_t ToPeer(Mac48Address address);
@@ -309,6 +331,37 @@ class DrpVerbsProvider : public Object
     void OnResponderDone(Mac48Address peer, uint16_t tid, bool released);
     /// \param record an ended transfer \return its completion status
     static RdmaWcStatus MapStatus(const DrpTransferRecord& record);
+    /// \param opcode a send opcode \return true for the two atomics
+    static bool IsAtomic(RdmaWrOpcode opcode);
+    /**
+     * The responder's checks of an atomic: alignment, then the queue pair's
+     * and the rkey's REMOTE_ATOMIC over the 8 bytes.
+     * \param qp the destination \param dba the target \param message the extension
+     * \return REGISTRATION (0) if it may run, else the reason to refuse it
+     */
+    DrpHeader::Nak CheckAtomic(Ptr<RdmaQueuePair> qp,
+                               uint64_t dba,
+                               const DrpMessageHeader& message) const;
+    /**
+     * The DRP responder asks to run an atomic.
+     * \param peer the initiator \param tid its transfer \param dba the target
+     * \param message the extension
+     */
+    void OnAtomicRequest(Mac48Address peer,
+                         uint16_t tid,
+                         uint64_t dba,
+                         const DrpMessageHeader& message);
+    /**
+     * \param [out] slot 8 bytes of the responder resources
+     * \return false if all RESPONDER_SLOTS are in use
+     */
+    bool TakeSlot(uint64_t& slot);
+    /**
+     * Runs an atomic on host memory.
+     * \param dba the target \param message the operation and its operands
+     * \return the target's value before it
+     */
+    uint64_t Execute(uint64_t dba, const DrpMessageHeader& message);
 
     Ptr<RnicNetDevice> m_rnic;                           //!< the RNIC
     Ptr<HostCpus> m_cpus;                                //!< its host's CPUs
@@ -324,7 +377,13 @@ class DrpVerbsProvider : public Object
         m_pins;
     /// Messages accepted and not yet ended, by (initiator, TID).
     std::map<std::pair<Mac48Address, uint16_t>, Incoming> m_incoming;
-    uint64_t m_refusals{0}; //!< registration requests refused
+    uint64_t m_refusals{0};            //!< registration requests refused
+    uint64_t m_atomics{0};             //!< atomics executed as responder
+    uint64_t m_responderResources{0};  //!< attribute: the responder resources' address
+    bool m_slotsRegistered{false};     //!< the responder resources are registered
+    std::vector<uint64_t> m_freeSlots; //!< responder resources free
+    /// Atomics accepted and not yet released, by (initiator, TID): their slot.
+    std::map<std::pair<Mac48Address, uint16_t>, uint64_t> m_atomicSlots;
 };
 
 } // namespace ns3

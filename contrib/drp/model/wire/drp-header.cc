@@ -379,7 +379,9 @@ DrpHeader::IsWellFormed() const
         return false;
     }
     const uint8_t context = m_status & STATUS_CONTEXT_MASK;
-    const bool msg = context == STATUS_MSG && (m_ctrl & TYPE_MASK) == REQ && !IsRead();
+    // MSG in any REQ: a write's carries a message, a read's an atomic (which
+    // of the two the extension's OPCODE must match is the transport's check).
+    const bool msg = context == STATUS_MSG && (m_ctrl & TYPE_MASK) == REQ;
     const bool nak = HasFlag(REQ_ACK) && GetReplyStatus() == INVALID && GetNak() < NAK_COUNT;
     if (context != 0 && !msg && !nak)
     {

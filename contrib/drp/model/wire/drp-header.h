@@ -29,8 +29,9 @@ namespace ns3
                   failed), 0 elsewhere; bit1 INT: the in-band telemetry
                   extension (DrpIntHeader, 42 bytes) follows this header
                   (only in DATA frames and pure ACKs); bits 2-4: in a
-                  write's REQ, bit2 MSG: the message extension
-                  (DrpMessageHeader, 16 bytes) follows this header; in an
+                  REQ, bit2 MSG: the message extension (DrpMessageHeader,
+                  16 bytes after a write's REQ, 32 after a read's: an
+                  atomic) follows this header; in an
                   invalid REQ_ACK, the reason (Nak); 0 elsewhere; bit5 CNP:
                   congestion notification (only with ACK); bits 7-6: ECN
                   field, RFC 3168's codepoints (00 Not-ECT, 01 ECT(1),
@@ -118,7 +119,7 @@ class DrpHeader : public Header
     static constexpr uint8_t STATUS_REPLY_MASK = 0x01;
     /// STATUS bit 1: the INT extension (DrpIntHeader) follows the header.
     static constexpr uint8_t STATUS_INT = 0x02;
-    /// STATUS bits 2-4: MSG in a write's REQ, the Nak in an invalid REQ_ACK, else 0.
+    /// STATUS bits 2-4: MSG in a REQ, the Nak in an invalid REQ_ACK, else 0.
     static constexpr uint8_t STATUS_CONTEXT_MASK = 0x1c;
     /// STATUS bit 2 of a REQ: the message extension (DrpMessageHeader) follows.
     static constexpr uint8_t STATUS_MSG = 0x04;
@@ -220,7 +221,7 @@ class DrpHeader : public Header
     /// \return true if exactly one of REQ, REQ_ACK, DATA, REL, REL_ACK is set,
     ///         or none is set and ACK is (a pure acknowledgement); and in STATUS
     ///         the reply code is VALID or INVALID in a REQ_ACK, VALID (0) in
-    ///         every other frame, bits 2-4 are MSG only in a write's REQ
+    ///         every other frame, bits 2-4 are MSG only in a REQ
     ///         and a Nak only in an invalid REQ_ACK, CNP is set only
     ///         with ACK, and INT only in a DATA frame or a pure
     ///         acknowledgement (any ECN codepoint may be on any frame)

@@ -19,7 +19,9 @@ DrpMessageHeader::DrpMessageHeader()
       m_flags(0),
       m_sqpn(0),
       m_imm(0),
-      m_rkey(0)
+      m_rkey(0),
+      m_swapAdd(0),
+      m_compare(0)
 {
 }
 
@@ -53,6 +55,12 @@ DrpMessageHeader::Print(std::ostream& os) const
     case WRITE_WITH_IMM:
         os << "WRITE_WITH_IMM";
         break;
+    case COMPARE_SWAP:
+        os << "COMPARE_SWAP";
+        break;
+    case FETCH_ADD:
+        os << "FETCH_ADD";
+        break;
     default:
         os << "opcode=0x" << std::hex << uint32_t(m_opcode) << std::dec;
         break;
@@ -62,16 +70,30 @@ DrpMessageHeader::Print(std::ostream& os) const
     {
         os << " imm=0x" << std::hex << m_imm << std::dec;
     }
-    if (m_opcode == WRITE_WITH_IMM)
+    if (m_opcode == WRITE_WITH_IMM || IsAtomic())
     {
         os << " rkey=0x" << std::hex << m_rkey << std::dec;
     }
+    if (m_opcode == COMPARE_SWAP)
+    {
+        os << " compare=" << m_compare << " swap=" << m_swapAdd;
+    }
+    else if (m_opcode == FETCH_ADD)
+    {
+        os << " add=" << m_swapAdd;
+    }
+}
+
+uint32_t
+DrpMessageHeader::SizeOf(uint8_t opcode)
+{
+    return SIZE + ((opcode == COMPARE_SWAP || opcode == FETCH_ADD) ? ATOMIC_SIZE : 0);
 }
 
 uint32_t
 DrpMessageHeader::GetSerializedSize() const
 {
-    return SIZE;
+    return SizeOf(m_opcode);
 }
 
 void
@@ -81,6 +103,11 @@ DrpMessageHeader::Serialize(Buffer::Iterator start) const
     start.WriteHtonU32((uint32_t(m_flags) << 24) | m_sqpn);
     start.WriteHtonU32(m_imm);
     start.WriteHtonU32(m_rkey);
+    if (IsAtomic())
+    {
+        start.WriteHtonU64(m_swapAdd);
+        start.WriteHtonU64(m_compare);
+    }
 }
 
 uint32_t
@@ -94,7 +121,14 @@ DrpMessageHeader::Deserialize(Buffer::Iterator start)
     m_sqpn = second & MAX_QPN;
     m_imm = start.ReadNtohU32();
     m_rkey = start.ReadNtohU32();
-    return SIZE;
+    m_swapAdd = 0;
+    m_compare = 0;
+    if (IsAtomic())
+    {
+        m_swapAdd = start.ReadNtohU64();
+        m_compare = start.ReadNtohU64();
+    }
+    return GetSerializedSize();
 }
 
 void
@@ -169,6 +203,36 @@ DrpMessageHeader::GetRkey() const
     return m_rkey;
 }
 
+void
+DrpMessageHeader::SetSwapAdd(uint64_t value)
+{
+    m_swapAdd = value;
+}
+
+uint64_t
+DrpMessageHeader::GetSwapAdd() const
+{
+    return m_swapAdd;
+}
+
+void
+DrpMessageHeader::SetCompare(uint64_t value)
+{
+    m_compare = value;
+}
+
+uint64_t
+DrpMessageHeader::GetCompare() const
+{
+    return m_compare;
+}
+
+bool
+DrpMessageHeader::IsAtomic() const
+{
+    return m_opcode == COMPARE_SWAP || m_opcode == FETCH_ADD;
+}
+
 bool
 DrpMessageHeader::IsSend() const
 {
@@ -184,19 +248,23 @@ DrpMessageHeader::HasImmediate() const
 bool
 DrpMessageHeader::IsWellFormed() const
 {
-    if (m_opcode != SEND && m_opcode != SEND_WITH_IMM && m_opcode != WRITE_WITH_IMM)
+    if (m_opcode != SEND && m_opcode != SEND_WITH_IMM && m_opcode != WRITE_WITH_IMM && !IsAtomic())
     {
         return false;
     }
+    // An atomic names no solicited event; COMPARE is FETCH_ADD's reserved field.
     return (m_flags & ~FLAG_SE) == 0 && (HasImmediate() || m_imm == 0) &&
-           (m_opcode == WRITE_WITH_IMM || m_rkey == 0);
+           (m_opcode == WRITE_WITH_IMM || IsAtomic() || m_rkey == 0) &&
+           (!IsAtomic() || m_flags == 0) && (m_opcode == COMPARE_SWAP || m_compare == 0) &&
+           (IsAtomic() || m_swapAdd == 0);
 }
 
 bool
 DrpMessageHeader::operator==(const DrpMessageHeader& other) const
 {
     return m_opcode == other.m_opcode && m_dqpn == other.m_dqpn && m_flags == other.m_flags &&
-           m_sqpn == other.m_sqpn && m_imm == other.m_imm && m_rkey == other.m_rkey;
+           m_sqpn == other.m_sqpn && m_imm == other.m_imm && m_rkey == other.m_rkey &&
+           m_swapAdd == other.m_swapAdd && m_compare == other.m_compare;
 }
 
 } // namespace ns3
