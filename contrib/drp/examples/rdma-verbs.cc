@@ -44,20 +44,11 @@ constexpr uint64_t BUFFER = 0x10000000; //!< both hosts' buffer
 void
 Connect(Ptr<RdmaQueuePair> qp, Ptr<RnicNetDevice> peer, uint32_t destQpNum)
 {
-    using namespace RdmaQpAttrMask;
     RdmaQpAttr a;
-    a.qpState = RdmaQpState::INIT;
     a.qpAccessFlags = RdmaAccess::REMOTE_WRITE | RdmaAccess::REMOTE_READ;
-    NS_ABORT_UNLESS(qp->ModifyQp(a, STATE | PKEY_INDEX | PORT | ACCESS_FLAGS) == 0);
-    a.qpState = RdmaQpState::RTR;
     a.peer = DrpVerbsProvider::ToPeer(Mac48Address::ConvertFrom(peer->GetAddress()));
     a.destQpNum = destQpNum;
-    NS_ABORT_UNLESS(qp->ModifyQp(a,
-                                 STATE | AV | PATH_MTU | DEST_QPN | RQ_PSN | MAX_DEST_RD_ATOMIC |
-                                     MIN_RNR_TIMER) == 0);
-    a.qpState = RdmaQpState::RTS;
-    NS_ABORT_UNLESS(
-        qp->ModifyQp(a, STATE | SQ_PSN | TIMEOUT | RETRY_CNT | RNR_RETRY | MAX_QP_RD_ATOMIC) == 0);
+    NS_ABORT_UNLESS(qp->ConnectRc(a) == 0);
 }
 
 /// Prints every completion the queue holds, and arms it again.

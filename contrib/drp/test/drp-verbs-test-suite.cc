@@ -119,8 +119,8 @@ Recv(uint64_t wrId)
 }
 
 /**
- * Moves a queue pair RESET -> INIT -> RTR -> RTS with the attributes each
- * step requires.
+ * Moves a queue pair RESET -> INIT -> RTR -> RTS (RdmaQueuePair::ConnectRc)
+ * with the tests' values.
  * \param qp the queue pair
  * \param peer the peer RNIC \param destQpNum its queue pair \param rnrRetry RNR retries
  * \return the first non-zero result, or 0
@@ -128,31 +128,21 @@ Recv(uint64_t wrId)
 int
 ToRts(Ptr<RdmaQueuePair> qp, uint64_t peer = 2, uint32_t destQpNum = 0x123, uint8_t rnrRetry = 7)
 {
-    using namespace RdmaQpAttrMask;
     RdmaQpAttr a;
-    a.qpState = RdmaQpState::INIT;
     a.qpAccessFlags =
         RdmaAccess::REMOTE_WRITE | RdmaAccess::REMOTE_READ | RdmaAccess::REMOTE_ATOMIC;
-    int r = qp->ModifyQp(a, STATE | PKEY_INDEX | PORT | ACCESS_FLAGS);
-    a.qpState = RdmaQpState::RTR;
     a.peer = peer;
     a.pathMtu = 4096;
     a.destQpNum = destQpNum;
     a.rqPsn = 7;
     a.maxDestRdAtomic = 4;
     a.minRnrTimer = 12;
-    r = r ? r
-          : qp->ModifyQp(a,
-                         STATE | AV | PATH_MTU | DEST_QPN | RQ_PSN | MAX_DEST_RD_ATOMIC |
-                             MIN_RNR_TIMER);
-    a.qpState = RdmaQpState::RTS;
     a.sqPsn = 9;
     a.timeout = 14;
     a.retryCnt = 7;
     a.rnrRetry = rnrRetry;
     a.maxRdAtomic = 4;
-    return r ? r
-             : qp->ModifyQp(a, STATE | SQ_PSN | TIMEOUT | RETRY_CNT | RNR_RETRY | MAX_QP_RD_ATOMIC);
+    return qp->ConnectRc(a);
 }
 
 } // namespace
@@ -501,6 +491,8 @@ class DrpVerbsQpStateTestCase : public TestCase
         a.qpState = RdmaQpState::ERR;
         NS_TEST_EXPECT_MSG_EQ(qp->ModifyQp(a, STATE | TIMEOUT), EINVAL, "ERR takes the state only");
         NS_TEST_EXPECT_MSG_EQ(qp->ModifyQp(a, STATE), 0, "ERR");
+        NS_TEST_EXPECT_MSG_EQ(ToRts(qp), EINVAL, "ConnectRc from ERR: INIT is no transition");
+        NS_TEST_EXPECT_MSG_EQ(qp->GetState(), RdmaQpState::ERR, "and nothing changed");
         a.qpState = RdmaQpState::RTS;
         NS_TEST_EXPECT_MSG_EQ(qp->ModifyQp(a, STATE), EINVAL, "ERR -> RTS is not a transition");
         a.qpState = RdmaQpState::RESET;

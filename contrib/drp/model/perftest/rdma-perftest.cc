@@ -383,33 +383,20 @@ RdmaPerftest::Open(uint32_t side)
 void
 RdmaPerftest::Connect()
 {
-    using namespace RdmaQpAttrMask;
     const uint8_t maxRd = m_ends[0].context->QueryDevice().maxQpRdAtom;
     for (uint32_t side = 0; side < 2; ++side)
     {
         const End& peer = m_ends[1 - side];
         for (uint32_t q = 0; q < m_ends[side].qps.size(); ++q)
         {
-            Ptr<RdmaQueuePair> qp = m_ends[side].qps[q];
             RdmaQpAttr a;
-            a.qpState = RdmaQpState::INIT;
             a.qpAccessFlags =
                 RdmaAccess::REMOTE_WRITE | RdmaAccess::REMOTE_READ | RdmaAccess::REMOTE_ATOMIC;
-            int r = qp->ModifyQp(a, STATE | PKEY_INDEX | PORT | ACCESS_FLAGS);
-            a.qpState = RdmaQpState::RTR;
             a.peer = DrpVerbsProvider::ToPeer(Mac48Address::ConvertFrom(peer.rnic->GetAddress()));
             a.destQpNum = peer.qps[q]->GetQpNum();
             a.maxDestRdAtomic = maxRd;
-            r = r ? r
-                  : qp->ModifyQp(a,
-                                 STATE | AV | PATH_MTU | DEST_QPN | RQ_PSN | MAX_DEST_RD_ATOMIC |
-                                     MIN_RNR_TIMER);
-            a.qpState = RdmaQpState::RTS;
             a.maxRdAtomic = maxRd;
-            r = r ? r
-                  : qp->ModifyQp(a,
-                                 STATE | SQ_PSN | TIMEOUT | RETRY_CNT | RNR_RETRY |
-                                     MAX_QP_RD_ATOMIC);
+            const int r = m_ends[side].qps[q]->ConnectRc(a);
             NS_ABORT_MSG_IF(r != 0, "RdmaPerftest: connecting a queue pair failed (" << r << ")");
         }
     }

@@ -243,6 +243,23 @@ RdmaQueuePair::Enter(RdmaQpState to)
     }
 }
 
+int
+RdmaQueuePair::ConnectRc(const RdmaQpAttr& attr)
+{
+    using namespace RdmaQpAttrMask;
+    RdmaQpAttr a = attr;
+    a.qpState = RdmaQpState::INIT;
+    int error = ModifyQp(a, STATE | PKEY_INDEX | PORT | ACCESS_FLAGS);
+    a.qpState = RdmaQpState::RTR;
+    error = error ? error
+                  : ModifyQp(a,
+                             STATE | AV | PATH_MTU | DEST_QPN | RQ_PSN | MAX_DEST_RD_ATOMIC |
+                                 MIN_RNR_TIMER);
+    a.qpState = RdmaQpState::RTS;
+    return error ? error
+                 : ModifyQp(a, STATE | SQ_PSN | TIMEOUT | RETRY_CNT | RNR_RETRY | MAX_QP_RD_ATOMIC);
+}
+
 RdmaWcOpcode
 RdmaQueuePair::GetWcOpcode(RdmaWrOpcode wr)
 {

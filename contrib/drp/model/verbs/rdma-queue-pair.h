@@ -121,6 +121,18 @@ class RdmaQueuePair : public Object
      */
     int ModifyQp(const RdmaQpAttr& attr, uint32_t mask);
     /**
+     * Connects a queue pair in RESET: ModifyQp() to INIT, RTR and RTS, each
+     * with the attributes the transition requires (qpAccessFlags; peer,
+     * pathMtu, destQpNum, rqPsn, maxDestRdAtomic, minRnrTimer; sqPsn,
+     * timeout, retryCnt, rnrRetry, maxRdAtomic), taken from \p attr: what
+     * an application does with the peer's QP number and PSN once exchanged
+     * (perftest's ctx_connect, rdma_cm's rdma_connect and rdma_accept).
+     * \param attr the values (qpState is ignored)
+     * \return 0, or the first transition's EINVAL (the queue pair stays in
+     *         the state reached)
+     */
+    int ConnectRc(const RdmaQpAttr& attr);
+    /**
      * Reads its attributes (ibv_query_qp).
      * \param [out] attr its state and every attribute, capacities included
      * \param [out] init its creation attributes
