@@ -440,7 +440,7 @@ class DrpDctcpWindowTestCase : public TestCase
         const uint32_t una = cc->GetUna();
         // The frames sent before this ACK: the window the sender had, filled.
         const uint32_t next = std::max(cc->GetNextSequence(), una + cc->GetWindow());
-        cc->SetSequence(una + 1, next);
+        cc->SetSequence(una + 1, next, next);
         cc->OnAck(1, marked);
     }
 
@@ -527,18 +527,18 @@ class DrpDctcpPacingTestCase : public TestCase
         cc->Start(DataRate("10Gbps"), 64);
         NS_TEST_EXPECT_MSG_EQ(cc->NeedsRttSamples(), true, "pacing needs round-trip samples");
         cc->OnSent(1000);
-        cc->SetSequence(1, 8);
+        cc->SetSequence(1, 8, 8);
         cc->OnAck(1, false);
         NS_TEST_EXPECT_MSG_EQ(cc->GetRate(), DataRate(0), "no sample yet: unpaced");
         cc->OnRttSample(MicroSeconds(40));
-        cc->SetSequence(2, 9);
+        cc->SetSequence(2, 9, 9);
         cc->OnAck(1, false); // slow start: W = 10
         NS_TEST_EXPECT_MSG_EQ_TOL(double(cc->GetRate().GetBitRate()),
                                   2 * 10 * 8000 / 40e-6,
                                   1.0,
                                   "slow start: 2 x W / srtt");
         cc->OnRttSample(MicroSeconds(80)); // srtt 40 + (80 - 40) / 8 = 45 us
-        cc->SetSequence(3, 11);
+        cc->SetSequence(3, 11, 11);
         cc->OnAck(1, true); // the echo: W = ssthresh = 10 (1 - 1/2)
         NS_TEST_EXPECT_MSG_EQ_TOL(cc->GetCongestionWindow(), 5.0, 1e-12, "the cut");
         NS_TEST_EXPECT_MSG_EQ_TOL(double(cc->GetRate().GetBitRate()),
@@ -550,7 +550,7 @@ class DrpDctcpPacingTestCase : public TestCase
         fast->Start(DataRate("1Gbps"), 64);
         fast->OnSent(1000);
         fast->OnRttSample(MicroSeconds(1));
-        fast->SetSequence(1, 10);
+        fast->SetSequence(1, 10, 10);
         fast->OnAck(1, false);
         NS_TEST_EXPECT_MSG_EQ(fast->GetRate(),
                               DataRate(0),
@@ -562,7 +562,7 @@ class DrpDctcpPacingTestCase : public TestCase
         NS_TEST_EXPECT_MSG_EQ(plain->NeedsRttSamples(), false, "Pacing false: no samples");
         plain->OnSent(1000);
         plain->OnRttSample(MicroSeconds(40));
-        plain->SetSequence(1, 10);
+        plain->SetSequence(1, 10, 10);
         plain->OnAck(1, false);
         NS_TEST_EXPECT_MSG_EQ(plain->GetRate(), DataRate(0), "Pacing false: the window alone");
     }

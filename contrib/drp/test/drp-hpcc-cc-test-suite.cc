@@ -159,14 +159,15 @@ class DrpHpccRuleTestCase : public TestCase
     /**
      * An acknowledgement of one more frame with one hop at \p ns.
      * \param cc the scheme
-     * \param n its number (SetSequence: the ACK covers frame n)
+     * \param n its number (SetSequence: the ACK covers frame n; the eight
+     *        frames after it are on the wire)
      * \param ns the hop's time
      * \param tx the hop's bytes sent
      * \param q the hop's queue
      */
     static void Ack(Ptr<DrpHpcc> cc, uint32_t n, uint64_t ns, uint64_t tx, uint64_t q)
     {
-        cc->SetSequence(n, n + 8);
+        cc->SetSequence(n, n + 8, n + 8);
         cc->OnTelemetry(OneHop(DataRate("100Gbps"), ns, tx, q));
         cc->OnAck(1, false);
     }

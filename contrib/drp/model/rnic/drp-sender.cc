@@ -343,8 +343,7 @@ DrpSender::OnSent(uint32_t sn)
     if (m_cc)
     {
         m_departed = std::max(m_departed, sn + 1);
-        m_cc->SetSequence(m_una, m_next);
-        m_cc->SetDeparted(m_departed);
+        m_cc->SetSequence(m_una, m_departed, m_next);
         m_cc->OnSent(m_frameBytes);
     }
     if (IsTimingFrames() && sn >= m_una && sn < m_next && SentAt(sn) == Time::Max())
@@ -377,7 +376,7 @@ DrpSender::OnAck(uint32_t ackn, bool congestion, const DrpIntHeader* telemetry)
     if (m_cc)
     {
         m_inAck = true;
-        m_cc->SetSequence(std::max(ackn, m_una), m_next);
+        m_cc->SetSequence(std::max(ackn, m_una), m_departed, m_next);
         if (telemetry)
         {
             m_cc->OnTelemetry(*telemetry);

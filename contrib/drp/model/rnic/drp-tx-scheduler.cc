@@ -272,17 +272,25 @@ DrpTxScheduler::SetFlowRate(uint64_t flow, DataRate rate)
     // simulator moves m_nextAvail on every rate change the same way).
     Pacing& pacing = it->second;
     pacing.rate = rate;
+    pacing.carry = 0;
     if (pacing.lastBits > 0 && pacing.next > Simulator::Now())
     {
-        const uint64_t scaled = pacing.lastBits * 1000000000ull;
-        pacing.carry = scaled % rate.GetBitRate();
-        pacing.next = std::max(Simulator::Now(),
-                               pacing.last + NanoSeconds(int64_t(scaled / rate.GetBitRate())));
+        pacing.next = std::max(Simulator::Now(), pacing.last + pacing.Spacing(pacing.lastBits));
     }
-    else
-    {
-        pacing.carry = 0;
-    }
+}
+
+Time
+DrpTxScheduler::Pacing::Spacing(uint64_t bits)
+{
+    // In whole nanoseconds, the remainder carried to the next frame (as
+    // EthernetNetDevice carries its slots'): the mean spacing is the bits'
+    // time at the rate exactly, not rounded per frame, which would leave a
+    // flow only the rates 8 x bytes / n ns apart and lock flows that share a
+    // port into fixed unequal ratios.
+    const uint64_t bps = rate.GetBitRate();
+    const uint64_t scaled = bits * 1000000000ull + carry; // bits < 2^32: no overflow
+    carry = scaled % bps;
+    return NanoSeconds(int64_t(scaled / bps));
 }
 
 DataRate
@@ -323,18 +331,9 @@ DrpTxScheduler::Pace(const DataFrame& frame)
     // A flow that waited longer than its spacing gets no credit for it.
     // HPCC's data frames carry the INT extension too: it takes the wire.
     const uint32_t extension = frame.header.HasTelemetry() ? DrpIntHeader::SIZE : 0;
-    // The spacing in whole nanoseconds, the remainder carried to the next
-    // frame (as EthernetNetDevice carries its slots'): the mean spacing is
-    // the bytes' time at the rate exactly, not rounded per frame, which would
-    // leave a flow only the rates 8 x bytes / n ns apart and lock flows that
-    // share a port into fixed unequal ratios.
-    const uint64_t bps = pacing.rate.GetBitRate();
-    const uint64_t bits = 8ull * (frame.header.GetLength() + m_pacingOverhead + extension);
-    const uint64_t scaled = bits * 1000000000ull + pacing.carry; // bits < 2^32: no overflow
-    pacing.carry = scaled % bps;
     pacing.last = std::max(pacing.next, Simulator::Now());
-    pacing.lastBits = bits;
-    pacing.next = pacing.last + NanoSeconds(int64_t(scaled / bps));
+    pacing.lastBits = 8ull * (frame.header.GetLength() + m_pacingOverhead + extension);
+    pacing.next = pacing.last + pacing.Spacing(pacing.lastBits);
 }
 
 void

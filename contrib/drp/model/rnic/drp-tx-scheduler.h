@@ -269,6 +269,13 @@ class DrpTxScheduler
         uint64_t carry{0};    //!< the spacing's remainder below 1 ns, in 1/bps ns
         Time last;            //!< when the last frame's spacing started
         uint64_t lastBits{0}; //!< its bits at the paced rate
+
+        /**
+         * \param bits a frame's bits at the paced rate
+         * \return the time they take at it, in whole nanoseconds; the
+         *         remainder is kept in carry for the next frame's
+         */
+        Time Spacing(uint64_t bits);
     };
 
     Arbitration m_arbitration;             //!< data arbitration

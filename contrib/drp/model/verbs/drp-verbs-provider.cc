@@ -787,12 +787,10 @@ DrpVerbsProvider::CheckMessage(Ptr<RdmaQueuePair> qp,
     if (!message.IsSend())
     {
         // A WRITE with immediate: the rkey's region must hold the bytes.
-        Ptr<RdmaMemoryRegion> mr = context->FindMrByRkey(message.GetRkey());
-        const bool allowed = (qp->GetAttr().qpAccessFlags & RdmaAccess::REMOTE_WRITE) && mr &&
-                             mr->GetPd() == qp->GetPd() &&
-                             mr->Allows(dba, length, RdmaAccess::REMOTE_WRITE);
         placement = dba;
-        return allowed ? DrpHeader::REGISTRATION : DrpHeader::REMOTE_ACCESS;
+        return GrantsRkey(qp, message.GetRkey(), dba, length, RdmaAccess::REMOTE_WRITE)
+                   ? DrpHeader::REGISTRATION
+                   : DrpHeader::REMOTE_ACCESS;
     }
     // A SEND lands in its receive's first SGE (see the class doc).
     RdmaWcStatus local = RdmaWcStatus::SUCCESS;
@@ -896,12 +894,26 @@ DrpVerbsProvider::CheckAtomic(Ptr<RdmaQueuePair> qp,
     {
         return DrpHeader::INVALID_REQUEST; // a misaligned atomic (IBA o9-21)
     }
+    return GrantsRkey(qp,
+                      message.GetRkey(),
+                      dba,
+                      DrpTransport::ATOMIC_LENGTH,
+                      RdmaAccess::REMOTE_ATOMIC)
+               ? DrpHeader::REGISTRATION
+               : DrpHeader::REMOTE_ACCESS;
+}
+
+bool
+DrpVerbsProvider::GrantsRkey(Ptr<RdmaQueuePair> qp,
+                             uint32_t rkey,
+                             uint64_t address,
+                             uint32_t length,
+                             uint32_t access) const
+{
     Ptr<RdmaContext> context = ContextOf(qp);
-    Ptr<RdmaMemoryRegion> mr = context ? context->FindMrByRkey(message.GetRkey()) : nullptr;
-    const bool allowed = (qp->GetAttr().qpAccessFlags & RdmaAccess::REMOTE_ATOMIC) && mr &&
-                         mr->GetPd() == qp->GetPd() &&
-                         mr->Allows(dba, DrpTransport::ATOMIC_LENGTH, RdmaAccess::REMOTE_ATOMIC);
-    return allowed ? DrpHeader::REGISTRATION : DrpHeader::REMOTE_ACCESS;
+    Ptr<RdmaMemoryRegion> mr = context ? context->FindMrByRkey(rkey) : nullptr;
+    return (qp->GetAttr().qpAccessFlags & access) && mr && mr->GetPd() == qp->GetPd() &&
+           mr->Allows(address, length, access);
 }
 
 bool
@@ -929,12 +941,13 @@ DrpVerbsProvider::TakeSlot(uint64_t& slot)
     return true;
 }
 
-uint64_t
-DrpVerbsProvider::Execute(uint64_t dba, const DrpMessageHeader& message)
+void
+DrpVerbsProvider::Execute(uint64_t dba, uint64_t slot, const DrpMessageHeader& message)
 {
     Ptr<HostMemory> memory = m_rnic->GetHostMemory();
     uint8_t bytes[DrpTransport::ATOMIC_LENGTH];
     memory->Read(dba, bytes, sizeof(bytes));
+    memory->Write(slot, bytes, sizeof(bytes)); // the value before, kept
     uint64_t original = 0;
     for (int i = DrpTransport::ATOMIC_LENGTH - 1; i >= 0; --i)
     {
@@ -950,7 +963,6 @@ DrpVerbsProvider::Execute(uint64_t dba, const DrpMessageHeader& message)
         bytes[i] = uint8_t(result >> (8 * i));
     }
     memory->Write(dba, bytes, sizeof(bytes));
-    return original;
 }
 
 void
@@ -999,13 +1011,7 @@ DrpVerbsProvider::OnAtomicRequest(Mac48Address peer,
                     self->OnResponderDone(peer, tid, false); // what this TID held before
                     self->m_pins[{peer, tid}] = {context, dba, DrpTransport::ATOMIC_LENGTH};
                     self->m_atomicSlots[{peer, tid}] = slot;
-                    const uint64_t original = self->Execute(dba, message);
-                    uint8_t bytes[DrpTransport::ATOMIC_LENGTH];
-                    for (uint32_t i = 0; i < DrpTransport::ATOMIC_LENGTH; ++i)
-                    {
-                        bytes[i] = uint8_t(original >> (8 * i));
-                    }
-                    self->m_rnic->GetHostMemory()->Write(slot, bytes, sizeof(bytes));
+                    self->Execute(dba, slot, message);
                     ++self->m_atomics;
                     transport->RingPlacement(peer, tid, slot);
                 });

@@ -358,10 +358,23 @@ class DrpVerbsProvider : public Object
     bool TakeSlot(uint64_t& slot);
     /**
      * Runs an atomic on host memory.
-     * \param dba the target \param message the operation and its operands
-     * \return the target's value before it
+     * \param dba the target \param slot where the target's value before it is kept
+     * \param message the operation and its operands
      */
-    uint64_t Execute(uint64_t dba, const DrpMessageHeader& message);
+    void Execute(uint64_t dba, uint64_t slot, const DrpMessageHeader& message);
+    /**
+     * The responder's check of a peer's rkey: the queue pair allows the
+     * access, and the rkey names a region of its domain that holds the bytes
+     * with it.
+     * \param qp the destination queue pair \param rkey the key
+     * \param address first byte \param length bytes \param access RdmaAccess flag
+     * \return true if granted
+     */
+    bool GrantsRkey(Ptr<RdmaQueuePair> qp,
+                    uint32_t rkey,
+                    uint64_t address,
+                    uint32_t length,
+                    uint32_t access) const;
 
     Ptr<RnicNetDevice> m_rnic;                           //!< the RNIC
     Ptr<HostCpus> m_cpus;                                //!< its host's CPUs

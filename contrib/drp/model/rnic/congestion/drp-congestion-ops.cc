@@ -124,9 +124,10 @@ DrpCongestionOps::OnTelemetry(const DrpIntHeader& /* telemetry */)
 }
 
 void
-DrpCongestionOps::SetSequence(uint32_t una, uint32_t next)
+DrpCongestionOps::SetSequence(uint32_t una, uint32_t departed, uint32_t next)
 {
     m_una = una;
+    m_departed = departed;
     m_next = next;
 }
 
@@ -134,12 +135,6 @@ uint32_t
 DrpCongestionOps::GetUna() const
 {
     return m_una;
-}
-
-void
-DrpCongestionOps::SetDeparted(uint32_t departed)
-{
-    m_departed = departed;
 }
 
 uint32_t

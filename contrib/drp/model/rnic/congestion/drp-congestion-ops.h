@@ -120,17 +120,12 @@ class DrpCongestionOps : public Object
      * The sender's sequence state, set by the sender before each OnSent()
      * and OnAck() (what schemes that act once per window of data need).
      * \param una the first frame not yet acknowledged (after the ACK, in OnAck())
-     * \param next the next new frame to send
+     * \param departed 1 + the highest frame that has left on the wire: frames
+     *        leave the port after the pacer, so this lags \p next
+     * \param next the next new frame to send (handed to the RNIC's transmit path)
      */
-    void SetSequence(uint32_t una, uint32_t next);
-    /**
-     * The sender's departures, set before each OnSent(): frames leave the
-     * port after the pacer, so this lags GetNextSequence(), which counts
-     * the frames handed to the RNIC's transmit path.
-     * \param departed 1 + the highest frame that has left on the wire
-     */
-    void SetDeparted(uint32_t departed);
-    /// \return 1 + the highest frame that has left on the wire (SetDeparted())
+    void SetSequence(uint32_t una, uint32_t departed, uint32_t next);
+    /// \return 1 + the highest frame that has left on the wire (SetSequence())
     uint32_t GetDeparted() const;
 
     /// \return the pacing rate (0: the line rate, unpaced)
