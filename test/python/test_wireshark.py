@@ -439,3 +439,79 @@ def test_message_extension_decodes_as_the_bytes_say(verbs_captures, home):
                 assert struct.unpack(">I", frame[34:38])[0] == 8  # LEN: 8 bytes
             else:
                 assert cells[4] == "" and cells[5] == ""
+
+
+@pytest.fixture(scope="module")
+def cm_capture(tmp_path_factory):
+    """Host 0's capture of rdma-cm-rpc: the connection manager's messages and two calls."""
+    program = BUILD / "examples" / "rdma-cm-rpc"
+    if not program.exists():
+        pytest.skip("examples not built")
+    folder = tmp_path_factory.mktemp("cm")
+    done = subprocess.run([str(program), "--calls=2", "--pcap=rpc"], cwd=folder,
+                          capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stderr
+    return folder / "rpc-0-0.pcap"
+
+
+def roce_icrc(packet):
+    """RoCEv2's ICRC of an IPv4 packet (its last four bytes excluded): CRC-32 over eight
+    bytes of ones, the IPv4 header with TOS, TTL and checksum masked, the UDP header with its
+    checksum masked, the BTH with its FECN/BECN byte masked, and the rest."""
+    masked = bytearray(packet[:-4])
+    masked[1] = 0xFF
+    masked[8] = 0xFF
+    masked[10:12] = b"\xff\xff"
+    masked[26:28] = b"\xff\xff"
+    masked[32] = 0xFF
+    return zlib.crc32(b"\xff" * 8 + bytes(masked))
+
+
+def test_connection_manager_decodes_in_stock_wireshark(cm_capture, home):
+    """The CM's messages are RoCEv2 frames that Wireshark's own InfiniBand dissector reads
+    with no plugin: REQ, REP, RTU, DREQ, DREP in that order, UD SEND_ONLY to queue pair 1 with
+    the GSI Q_Key, each field as the bytes say, librdmacm's IP CM header read, the ICRC as the
+    specification computes it, no expert information; with the DRP dissector loaded the whole
+    capture (the calls' DRP frames too) has none either."""
+    assert "Errors" not in tshark(home, cm_capture, "-q", "-z", "expert,note,infiniband",
+                                  lua=False, check_fcs=True)
+    summary = tshark(home, cm_capture, "-q", "-z", "expert", check_fcs=True)
+    assert "Errors" not in summary and "Warns" not in summary, summary
+    fields = ["infiniband.mad.attributeid", "infiniband.bth.opcode", "infiniband.bth.destqp",
+              "infiniband.deth.q_key", "udp.dstport", "infiniband.cm.req.localqpn",
+              "infiniband.cm.req.startpsn", "infiniband.cm.req.serviceid.dport",
+              "infiniband.cm.req.ip_cm.sport", "infiniband.cm.req.ip_cm.dip4",
+              "infiniband.cm.rep.localqpn", "infiniband.invariant.crc"]
+    args = ["-Y", "infiniband", "-T", "fields", "-E", "separator=\t", "-E", "occurrence=f"]
+    for field in fields:
+        args += ["-e", field]
+    rows = [dict(zip(fields, line.split("\t")))
+            for line in tshark(home, cm_capture, *args, lua=False).splitlines()]
+    frames = [f for f in read_pcap(cm_capture)
+              if f[12:14] == b"\x08\x00" and f[14 + 9] == 17
+              and struct.unpack(">H", f[36:38])[0] == 4791]
+    assert [int(r["infiniband.mad.attributeid"], 16) for r in rows] == [
+        0x10, 0x13, 0x14, 0x15, 0x16], rows
+    assert len(frames) == len(rows)
+    for frame, row in zip(frames, rows):
+        packet = frame[14:-4]  # the IPv4 packet: no Ethernet header, no FCS
+        bth, mad = packet[28:40], packet[48:]
+        assert int(row["udp.dstport"]) == 4791
+        assert int(row["infiniband.bth.opcode"]) == bth[0] == 0x64
+        assert int(row["infiniband.bth.destqp"], 16) == int.from_bytes(bth[5:8], "big") == 1
+        assert int(row["infiniband.deth.q_key"], 16) == 0x80010000
+        assert len(mad) == 256 + 4
+        icrc = int.from_bytes(packet[-4:], "little")
+        assert icrc == roce_icrc(packet), "the ICRC as RoCEv2 computes it"
+        assert int(row["infiniband.invariant.crc"], 16) == int.from_bytes(packet[-4:], "big")
+    req, rep = frames[0][14:-4][48:], frames[1][14:-4][48:]
+    assert int(rows[0]["infiniband.cm.req.localqpn"], 16) == int.from_bytes(req[24 + 32:24 + 35],
+                                                                            "big")
+    assert int(rows[0]["infiniband.cm.req.startpsn"], 16) == int.from_bytes(req[24 + 44:24 + 47],
+                                                                           "big")
+    assert int(rows[0]["infiniband.cm.req.serviceid.dport"], 16) == 18515
+    assert int(rows[0]["infiniband.cm.req.ip_cm.sport"], 16) == int.from_bytes(
+        req[24 + 140 + 2:24 + 140 + 4], "big")
+    assert rows[0]["infiniband.cm.req.ip_cm.dip4"] == "10.0.0.2"
+    assert int(rows[1]["infiniband.cm.rep.localqpn"], 16) == int.from_bytes(rep[24 + 12:24 + 15],
+                                                                            "big")

@@ -21,6 +21,8 @@ cpp_examples = [
     ("rnic-first --nic=100g-pcie3x16", "True", "False"),
     ("rdma-verbs", "True", "True"),
     ("rdma-verbs --method=traditional --frp=0.5", "True", "False"),
+    ("rdma-cm-rpc", "True", "True"),
+    ("rdma-cm-rpc --method=traditional --calls=3 --reply=100000", "True", "False"),
     ("ib-perftest --test=send_bw --iterations=100", "True", "False"),
     ("ib-perftest --test=write_lat --size=4096 --iterations=100", "True", "False"),
     ("ib-perftest --test=atomic_lat --iterations=100", "True", "False"),

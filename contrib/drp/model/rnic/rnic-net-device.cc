@@ -11,9 +11,11 @@
 #include "ns3/ecn-marking-queue.h"
 #include "ns3/enum.h"
 #include "ns3/host-cpus.h"
+#include "ns3/ipv4.h"
 #include "ns3/log.h"
 #include "ns3/node.h"
 #include "ns3/pointer.h"
+#include "ns3/roce-v2-frame.h"
 #include "ns3/socket.h"
 #include "ns3/uinteger.h"
 
@@ -497,6 +499,26 @@ RnicNetDevice::SendFrom(Ptr<Packet> packet,
 }
 
 void
+RnicNetDevice::SetRoceHandler(RoceHandler handler)
+{
+    m_roceHandler = handler;
+}
+
+Ipv4Address
+RnicNetDevice::GetRoceAddress() const
+{
+    Ptr<Ipv4> ipv4 = GetNode() ? GetNode()->GetObject<Ipv4>() : nullptr;
+    int32_t interface = ipv4 ? ipv4->GetInterfaceForDevice(this) : -1;
+    if (interface >= 0 && ipv4->GetNAddresses(interface) > 0)
+    {
+        return ipv4->GetAddress(interface, 0).GetLocal();
+    }
+    uint8_t mac[6];
+    Mac48Address::ConvertFrom(GetAddress()).CopyTo(mac);
+    return Ipv4Address((10U << 24) | (uint32_t(mac[3]) << 16) | (uint32_t(mac[4]) << 8) | mac[5]);
+}
+
+void
 RnicNetDevice::SetHostPacketTime(Time time)
 {
     drp::RequireInRange<Time>("RnicNetDevice::HostPacketTime", time, Seconds(0), Seconds(1));
@@ -533,6 +555,12 @@ RnicNetDevice::DeliverUp(Ptr<Packet> packet,
     if (protocol == m_etherType && type == PACKET_HOST)
     {
         m_transport->Receive(packet, from);
+        return;
+    }
+    if (protocol == IPV4_ETHER_TYPE && type == PACKET_HOST && !m_roceHandler.IsNull() &&
+        RoceV2Frame::IsRoceV2(packet))
+    {
+        m_roceHandler(packet, from);
         return;
     }
     if (type == PACKET_OTHERHOST)

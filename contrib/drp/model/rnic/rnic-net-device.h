@@ -9,6 +9,7 @@
 #include "mode-policy.h"
 
 #include "ns3/ethernet-net-device.h"
+#include "ns3/ipv4-address.h"
 #include "ns3/pcie-link.h"
 #include "ns3/queue.h"
 
@@ -93,6 +94,8 @@ class RnicNetDevice : public EthernetNetDevice
 
     /// IEEE 802's local experimental EtherType, the alternative to DrpHeader::PROT_NUMBER.
     static constexpr uint16_t LOCAL_EXPERIMENTAL_ETHER_TYPE = 0x88B5;
+    /// IPv4's EtherType, which RoCEv2 frames carry.
+    static constexpr uint16_t IPV4_ETHER_TYPE = 0x0800;
 
     /**
      * \brief Get the type ID.
@@ -153,6 +156,26 @@ class RnicNetDevice : public EthernetNetDevice
     Ptr<PcieLink> GetPcieLink() const;
     /// \return the host memory behind the PCIe link
     Ptr<HostMemory> GetHostMemory() const;
+
+    /// What takes the RoCEv2 frames addressed to this port: the IPv4 packet
+    /// (the Ethernet payload) and the sender's address.
+    typedef Callback<void, Ptr<Packet>, Mac48Address> RoceHandler;
+    /**
+     * Claims the RoCEv2 frames (IPv4, UDP to port 4791) addressed to this
+     * port: they go to \p handler as they arrive from the wire, not up the
+     * host's stack, as a RoCE NIC's queue pairs take them (the connection
+     * manager's datagrams to queue pair 1 among them). A null handler gives
+     * them back to the stack.
+     * \param handler the RoCE side of the RNIC
+     */
+    void SetRoceHandler(RoceHandler handler);
+    /**
+     * The port's RoCEv2 address (its GID, IPv4-mapped): the first address
+     * of the node's IPv4 interface on this port if it has one, else
+     * 10.x.y.z from the low 24 bits of the MAC address.
+     * \return the address the RNIC's RoCEv2 frames carry
+     */
+    Ipv4Address GetRoceAddress() const;
 
     /// \param queue where frames for the host wait for the PCIe write engine
     void SetRxQueue(Ptr<Queue<Packet>> queue);
@@ -259,6 +282,7 @@ class RnicNetDevice : public EthernetNetDevice
     ModePolicy::Method m_method;   //!< traditional or dynamic
     uint16_t m_etherType;          //!< EtherType of DRP frames
     Ptr<PcieLink> m_pcie;          //!< host interface
+    RoceHandler m_roceHandler;     //!< takes RoCEv2 frames (null: the stack does)
     Ptr<DrpTransport> m_transport; //!< the DRP engine
     /// m_transport is the constructor's own (no SetTransport() yet): SetMtu() leaves it unchecked
     bool m_constructorTransport{false};

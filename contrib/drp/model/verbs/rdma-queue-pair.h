@@ -121,7 +121,7 @@ class RdmaQueuePair : public Object
      */
     int ModifyQp(const RdmaQpAttr& attr, uint32_t mask);
     /**
-     * Connects a queue pair in RESET: ModifyQp() to INIT, RTR and RTS, each
+     * Connects a queue pair in RESET or INIT: ModifyQp() to INIT, RTR and RTS, each
      * with the attributes the transition requires (qpAccessFlags; peer,
      * pathMtu, destQpNum, rqPsn, maxDestRdAtomic, minRnrTimer; sqPsn,
      * timeout, retryCnt, rnrRetry, maxRdAtomic), taken from \p attr: what
