@@ -7,10 +7,20 @@
 #include "ns3/drp-compat.h"
 #include "ns3/drp-header.h"
 #include "ns3/drp-message-header.h"
+#include "ns3/ib-aeth-header.h"
+#include "ns3/ib-atomic-ack-eth-header.h"
+#include "ns3/ib-atomic-eth-header.h"
+#include "ns3/ib-bth-header.h"
+#include "ns3/ib-cm-mad-header.h"
+#include "ns3/ib-deth-header.h"
+#include "ns3/ib-immdt-header.h"
+#include "ns3/ib-opcode.h"
+#include "ns3/ib-reth-header.h"
 #include "ns3/packet.h"
 #include "ns3/test.h"
 
 #include <sstream>
+#include <vector>
 
 using namespace ns3;
 
@@ -222,8 +232,162 @@ class DrpHeaderEcnTestCase : public HeaderSerializationTestCase
 
 /**
  * \ingroup drp-tests
- * The DRP header test suite.
+ * InfiniBand's transport headers as RoCEv2 carries them: each one's bytes
+ * against the specification's layout, a round trip through the buffer, and
+ * the opcode table's sizes.
  */
+class DrpHeaderInfinibandTestCase : public HeaderSerializationTestCase
+{
+  public:
+    DrpHeaderInfinibandTestCase()
+        : HeaderSerializationTestCase("InfiniBand headers: layout, round trip, the opcode table")
+    {
+    }
+
+  private:
+    /**
+     * \param headers a packet of headers
+     * \param expected its bytes
+     * \param what the check's name
+     */
+    void ExpectBytes(Ptr<Packet> headers,
+                     const std::vector<uint8_t>& expected,
+                     const std::string& what)
+    {
+        NS_TEST_ASSERT_MSG_EQ(headers->GetSize(), expected.size(), what << ": size");
+        std::vector<uint8_t> b(expected.size());
+        headers->CopyData(b.data(), b.size());
+        for (size_t i = 0; i < b.size(); ++i)
+        {
+            NS_TEST_EXPECT_MSG_EQ(int(b[i]), int(expected[i]), what << ": byte " << i);
+        }
+    }
+
+    void DoRun() override
+    {
+        IbBthHeader bth;
+        bth.SetOpcode(IbOpcode::RDMA_WRITE_ONLY_WITH_IMMEDIATE);
+        bth.SetSolicited(true);
+        bth.SetPadCount(2);
+        bth.SetDestQp(0x123456);
+        bth.SetAckRequest(true);
+        bth.SetPsn(0xabcdef);
+        IbRethHeader reth;
+        reth.SetVirtualAddress(0x0102030405060708ull);
+        reth.SetRkey(0x0a0b0c0d);
+        reth.SetDmaLength(4096);
+        IbImmDtHeader imm;
+        imm.SetImmediate(0xdeadbeef);
+        TestHeaderSerialization(bth);
+        TestHeaderSerialization(reth);
+        TestHeaderSerialization(imm);
+        Ptr<Packet> p = Create<Packet>();
+        p->AddHeader(imm);
+        p->AddHeader(reth);
+        p->AddHeader(bth);
+        ExpectBytes(p,
+                    {0x0b, 0xa0, 0xff, 0xff, 0x00, 0x12, 0x34, 0x56, 0x80, 0xab, 0xcd,
+                     0xef, 1,    2,    3,    4,    5,    6,    7,    8,    0x0a, 0x0b,
+                     0x0c, 0x0d, 0,    0,    0x10, 0,    0xde, 0xad, 0xbe, 0xef},
+                    "BTH, RETH, ImmDt");
+        NS_TEST_EXPECT_MSG_EQ(IbOpcode::GetExtensionSize(bth.GetOpcode()), 20u, "RETH and ImmDt");
+
+        IbAethHeader aeth;
+        aeth.SetSyndrome(IbAethHeader::NAK, IbAethHeader::REMOTE_ACCESS_ERROR);
+        aeth.SetMsn(0x010203);
+        IbAtomicAckEthHeader ack;
+        ack.SetOriginal(0x1112131415161718ull);
+        TestHeaderSerialization(aeth);
+        TestHeaderSerialization(ack);
+        Ptr<Packet> q = Create<Packet>();
+        q->AddHeader(ack);
+        q->AddHeader(aeth);
+        ExpectBytes(q,
+                    {0x62, 1, 2, 3, 0x11, 0x12, 0x13, 0x14, 0x15, 0x16, 0x17, 0x18},
+                    "AETH (NAK, remote access error), AtomicAckETH");
+        aeth.SetSyndrome(IbAethHeader::RNR_NAK, 14);
+        NS_TEST_EXPECT_MSG_EQ(unsigned(aeth.GetKind()), 1u, "an RNR NAK");
+        NS_TEST_EXPECT_MSG_EQ(unsigned(aeth.GetValue()), 14u, "its timer");
+
+        IbAtomicEthHeader atomic;
+        atomic.SetVirtualAddress(8);
+        atomic.SetRkey(0x100);
+        atomic.SetSwapAdd(5);
+        atomic.SetCompare(6);
+        TestHeaderSerialization(atomic);
+        Ptr<Packet> r = Create<Packet>();
+        r->AddHeader(atomic);
+        ExpectBytes(
+            r,
+            {0, 0, 0, 0, 0, 0, 0, 8, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 5, 0, 0, 0, 0, 0, 0, 0, 6},
+            "AtomicETH");
+
+        IbDethHeader deth;
+        deth.SetSourceQp(1);
+        TestHeaderSerialization(deth);
+        Ptr<Packet> d = Create<Packet>();
+        d->AddHeader(deth);
+        ExpectBytes(d, {0x80, 0x01, 0, 0, 0, 0, 0, 1}, "DETH (the GSI Q_Key, QP 1)");
+
+        IbCmMadHeader mad;
+        mad.SetAttribute(IbCmMadHeader::REP);
+        mad.SetTransactionId(7);
+        IbCmMadHeader::Fields f;
+        f.localCommId = 3;
+        f.remoteCommId = 4;
+        f.localQpn = 0x100;
+        f.startingPsn = 0x123456;
+        f.responderResources = 2;
+        f.initiatorDepth = 1;
+        f.rnrRetryCount = 7;
+        f.privateData = {9, 9};
+        mad.SetFields(f);
+        TestHeaderSerialization(mad);
+        Ptr<Packet> m = Create<Packet>();
+        m->AddHeader(mad);
+        std::vector<uint8_t> head(48);
+        m->CopyData(head.data(), head.size());
+        NS_TEST_EXPECT_MSG_EQ(m->GetSize(), 256u, "a MAD is 256 bytes");
+        NS_TEST_EXPECT_MSG_EQ(int(head[1]), 0x07, "the CM class");
+        NS_TEST_EXPECT_MSG_EQ(int(head[17]), 0x13, "attribute REP");
+        NS_TEST_EXPECT_MSG_EQ(int(head[24 + 3]), 3, "LocalCommID");
+        NS_TEST_EXPECT_MSG_EQ(int(head[24 + 7]), 4, "RemoteCommID");
+        NS_TEST_EXPECT_MSG_EQ(int(head[24 + 13]), 0x01, "LocalQPN");
+        NS_TEST_EXPECT_MSG_EQ(int(head[24 + 20]), 0x12, "StartingPSN");
+        IbCmMadHeader back;
+        m->RemoveHeader(back);
+        NS_TEST_EXPECT_MSG_EQ(back.GetFields().startingPsn, 0x123456u, "read back");
+        NS_TEST_EXPECT_MSG_EQ(unsigned(back.GetFields().rnrRetryCount), 7u, "RNR retry count");
+        NS_TEST_EXPECT_MSG_EQ(back.GetFields().privateData.size(), 196u, "the REP's room");
+
+        // Extension bytes per opcode (table 38), and the message boundaries.
+        const std::vector<std::pair<uint8_t, uint32_t>> sizes = {
+            {IbOpcode::SEND_MIDDLE, 0},
+            {IbOpcode::SEND_LAST_WITH_IMMEDIATE, 4},
+            {IbOpcode::RDMA_WRITE_FIRST, 16},
+            {IbOpcode::RDMA_READ_REQUEST, 16},
+            {IbOpcode::RDMA_READ_RESPONSE_FIRST, 4},
+            {IbOpcode::RDMA_READ_RESPONSE_MIDDLE, 0},
+            {IbOpcode::ACKNOWLEDGE, 4},
+            {IbOpcode::ATOMIC_ACKNOWLEDGE, 12},
+            {IbOpcode::FETCH_ADD, 28},
+            {IbOpcode::CNP, 16}};
+        for (const auto& [opcode, size] : sizes)
+        {
+            NS_TEST_EXPECT_MSG_EQ(IbOpcode::GetExtensionSize(opcode),
+                                  size,
+                                  IbOpcode::GetName(opcode));
+        }
+        NS_TEST_EXPECT_MSG_EQ(IbOpcode::HasPayload(IbOpcode::RDMA_READ_REQUEST), false, "none");
+        NS_TEST_EXPECT_MSG_EQ(IbOpcode::StartsMessage(IbOpcode::RDMA_WRITE_MIDDLE),
+                              false,
+                              "middle");
+        NS_TEST_EXPECT_MSG_EQ(IbOpcode::EndsMessage(IbOpcode::SEND_ONLY), true, "only");
+        NS_TEST_EXPECT_MSG_EQ(IbOpcode::IsRequest(IbOpcode::ACKNOWLEDGE), false, "a response");
+        NS_TEST_EXPECT_MSG_EQ(IbOpcode::IsKnown(0x15), false, "0x15 is not RC's");
+    }
+};
+
 /**
  * \ingroup drp-tests
  * The verbs' message extension: its bytes (an atomic's too), its round
@@ -341,6 +505,10 @@ class DrpHeaderMessageTestCase : public HeaderSerializationTestCase
     }
 };
 
+/**
+ * \ingroup drp-tests
+ * The headers on the wire: DRP's and InfiniBand's.
+ */
 class DrpHeaderTestSuite : public TestSuite
 {
   public:
@@ -351,6 +519,7 @@ class DrpHeaderTestSuite : public TestSuite
         AddTestCase(new DrpHeaderClassifyTestCase, DRP_TEST_QUICK);
         AddTestCase(new DrpHeaderEcnTestCase, DRP_TEST_QUICK);
         AddTestCase(new DrpHeaderMessageTestCase, DRP_TEST_QUICK);
+        AddTestCase(new DrpHeaderInfinibandTestCase, DRP_TEST_QUICK);
     }
 };
 
