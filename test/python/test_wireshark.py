@@ -515,3 +515,76 @@ def test_connection_manager_decodes_in_stock_wireshark(cm_capture, home):
     assert rows[0]["infiniband.cm.req.ip_cm.dip4"] == "10.0.0.2"
     assert int(rows[1]["infiniband.cm.rep.localqpn"], 16) == int.from_bytes(rep[24 + 12:24 + 15],
                                                                             "big")
+
+
+@pytest.fixture(scope="module")
+def roce_captures(tmp_path_factory):
+    """Host 0's capture of ib-perftest over the roce method: 2048-byte WRITE, READ and SEND
+    ping-pongs (two packets each), and fetch-and-add."""
+    program = BUILD / "examples" / "ib-perftest"
+    if not program.exists():
+        pytest.skip("examples not built")
+    made = {}
+    for test in ["write_lat", "read_lat", "send_lat", "atomic_lat"]:
+        folder = tmp_path_factory.mktemp(f"roce-{test}")
+        done = subprocess.run([str(program), "--method=roce", f"--test={test}", "--size=2048",
+                               "--iterations=6", f"--pcap={test}"],
+                              cwd=folder, capture_output=True, text=True, timeout=60)
+        assert done.returncode == 0, done.stderr
+        made[test] = folder / f"{test}-0-0.pcap"
+    return made
+
+
+#: The RC opcodes each test's requester sends, as Wireshark names the packets.
+ROCE_REQUESTS = {
+    "write_lat": [0x06, 0x08],  # RDMA WRITE FIRST, LAST
+    "read_lat": [0x0C],  # RDMA READ request
+    "send_lat": [0x00, 0x02],  # SEND FIRST, LAST
+    "atomic_lat": [0x14],  # FETCH_ADD
+}
+
+
+def test_roce_frames_decode_in_stock_wireshark(roce_captures, home):
+    """The roce method's frames are RoCEv2 that stock tshark decodes with no plugin and no
+    expert information: each BTH, RETH and AETH field as the frame's bytes say, the payload
+    padded as PadCnt says, PSNs consecutive from the requester, the ICRC as RoCEv2 computes it."""
+    fields = ["infiniband.bth.opcode", "infiniband.bth.destqp", "infiniband.bth.psn",
+              "infiniband.bth.padcnt", "infiniband.reth.va", "infiniband.reth.r_key",
+              "infiniband.reth.dmalen", "infiniband.aeth.syndrome", "infiniband.invariant.crc"]
+    for test, pcap in roce_captures.items():
+        assert "Errors" not in tshark(home, pcap, "-q", "-z", "expert,note", lua=False,
+                                      check_fcs=True), test
+        args = ["-Y", "infiniband", "-T", "fields", "-E", "separator=\t", "-E", "occurrence=f"]
+        for field in fields:
+            args += ["-e", field]
+        rows = [dict(zip(fields, line.split("\t")))
+                for line in tshark(home, pcap, *args, lua=False).splitlines()]
+        frames = [f for f in read_pcap(pcap) if f[12:14] == b"\x08\x00"]
+        assert len(rows) == len(frames) > 0, test
+        mine = {}
+        for frame, row in zip(frames, rows):
+            packet = frame[14:-4]
+            assert struct.unpack(">H", packet[22:24])[0] == 4791
+            bth = packet[28:40]
+            opcode = int(row["infiniband.bth.opcode"])
+            assert opcode == bth[0], test
+            assert int(row["infiniband.bth.destqp"], 0) == int.from_bytes(bth[5:8], "big")
+            assert int(row["infiniband.bth.psn"], 0) == int.from_bytes(bth[9:12], "big")
+            assert int(row["infiniband.bth.padcnt"], 0) == (bth[1] >> 4) & 3
+            assert int.from_bytes(packet[-4:], "little") == roce_icrc(packet), test
+            if opcode in (0x06, 0x0A, 0x0C):  # RETH: WRITE FIRST/ONLY, READ request
+                reth = packet[40:56]
+                assert int(row["infiniband.reth.va"], 0) == int.from_bytes(reth[0:8], "big")
+                assert int(row["infiniband.reth.r_key"], 0) == int.from_bytes(reth[8:12], "big")
+                assert int(row["infiniband.reth.dmalen"], 0) == 2048 == int.from_bytes(
+                    reth[12:16], "big")
+            if opcode == 0x11:  # ACKNOWLEDGE: an ACK (syndrome 000xxxxx)
+                assert int(row["infiniband.aeth.syndrome"], 0) >> 5 == 0
+            if packet[12:16] == frames[0][14 + 12:14 + 16] and opcode in ROCE_REQUESTS[test]:
+                mine.setdefault("psns", []).append(int.from_bytes(bth[9:12], "big"))
+                mine.setdefault("opcodes", []).append(opcode)
+        # The requester's packets: the test's opcodes in order, PSNs one after another
+        # (a READ takes one PSN per response: 2048 bytes, two).
+        assert mine["opcodes"][:len(ROCE_REQUESTS[test])] == ROCE_REQUESTS[test], test
+        step = 2 if test == "read_lat" else 1
+        assert all(b - a == step for a, b in zip(mine["psns"], mine["psns"][1:])), test

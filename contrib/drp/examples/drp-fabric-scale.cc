@@ -307,7 +307,7 @@ main(int argc, char* argv[])
         drp::StrictOptions::CheckArguments(argc, argv);
         cmd.Parse(argc, argv);
         strict.Apply();
-        ModePolicy::ParseMethod(s.method);
+        drp::RequireOneOf("method", s.method, {"traditional", "dynamic"});
         NicProfile::Resolve(s.nic, s.hostRate); // an unknown name, with the valid ones
         drp::RequireOneOf("timeoutMode", s.timeoutMode, {"fixed", "adaptive"});
         drp::RequireOneOf("cc", s.cc, FabricScenario::GetCongestionControls());

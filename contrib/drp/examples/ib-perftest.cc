@@ -42,7 +42,7 @@ main(int argc, char* argv[])
                     "test",
                     "write_bw, write_lat, read_bw, read_lat, send_bw, send_lat or atomic_lat",
                     test);
-    strict.AddValue(cmd, "method", "the RNICs' method: traditional or dynamic", method);
+    strict.AddValue(cmd, "method", "the RNICs' method: traditional, dynamic or roce", method);
     strict.AddValue(cmd, "nic", "the RNICs' NIC profile (NicProfile's names)", profile);
     strict.AddValue(cmd,
                     "size",
@@ -101,7 +101,8 @@ main(int argc, char* argv[])
     perftest->Setup(DynamicCast<RnicNetDevice>(devices.Get(0)),
                     DynamicCast<RnicNetDevice>(devices.Get(1)));
     Simulator::Run();
-    std::cout << " " << test << " over DRP (" << method << ", " << profile << ")\n";
+    std::cout << " " << test << (method == "roce" ? " over RoCEv2 (" : " over DRP (") << method
+              << ", " << profile << ")\n";
     perftest->Print(std::cout);
     const bool ok = perftest->IsDone() && perftest->GetErrors() == 0;
     if (!ok)

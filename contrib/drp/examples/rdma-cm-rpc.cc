@@ -177,7 +177,7 @@ main(int argc, char* argv[])
     Rpc rpc;
     CommandLine cmd(__FILE__);
     drp::StrictOptions strict;
-    strict.AddValue(cmd, "method", "the RNICs' method: traditional or dynamic", method);
+    strict.AddValue(cmd, "method", "the RNICs' method: traditional, dynamic or roce", method);
     strict.AddValue(cmd, "calls", "calls the client makes, one at a time (1 to 10000)", rpc.calls);
     strict.AddValue(cmd, "size", "request bytes (1 to 1048576)", rpc.size);
     strict.AddValue(cmd, "reply", "reply bytes (1 to 1048576)", rpc.reply);

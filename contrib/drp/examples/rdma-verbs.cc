@@ -75,7 +75,7 @@ main(int argc, char* argv[])
     double frp = 0;
     CommandLine cmd(__FILE__);
     drp::StrictOptions strict;
-    strict.AddValue(cmd, "method", "the RNICs' method: traditional or dynamic", method);
+    strict.AddValue(cmd, "method", "the RNICs' method: traditional, dynamic or roce", method);
     strict.AddValue(cmd, "bytes", "bytes per RDMA WRITE (1 to 16777216)", bytes);
     strict.AddValue(cmd,
                     "writes",
@@ -140,8 +140,9 @@ main(int argc, char* argv[])
         span,
         RdmaAccess::LOCAL_WRITE | RdmaAccess::REMOTE_WRITE | RdmaAccess::REMOTE_READ,
         drp::FunctorCallback<void, Ptr<RdmaMemoryRegion>, int>(
-            [&host, frp](Ptr<RdmaMemoryRegion>, int error) {
+            [&host, frp](Ptr<RdmaMemoryRegion> mr, int error) {
                 NS_ABORT_MSG_IF(error, "host 1: registration failed");
+                host[1].mr = mr;
                 host[1].context->SetAttribute("RegistrationFailureProbability", DoubleValue(frp));
             }));
     host[0].context->RegMr(
@@ -162,6 +163,7 @@ main(int argc, char* argv[])
                     write.opcode = RdmaWrOpcode::RDMA_WRITE;
                     write.sgList.push_back({BUFFER + w * bytes, bytes, mr->GetLkey()});
                     write.remoteAddr = BUFFER + w * bytes;
+                    write.rkey = host[1].mr->GetRkey();
                     RdmaSendWr read = write;
                     read.wrId = 100 + w;
                     read.opcode = RdmaWrOpcode::RDMA_READ;

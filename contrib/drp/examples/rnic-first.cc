@@ -193,7 +193,7 @@ main(int argc, char* argv[])
         drp::RequireInRange("frp", frp, 0.0, 1.0);
         drp::RequireInRange("lfp", lfp, 0.0, 0.99);
         drp::RequireInRange<uint32_t>("transfers", transfers, 1, 10000);
-        ModePolicy::ParseMethod(method);
+        drp::RequireOneOf("method", method, {"traditional", "dynamic"});
         drp::RequireInRange<uint32_t>("failRegistrations", failRegistrations, 0, 1000);
         responderDrops = ParseFrameList("dropAtResponder", dropAtResponder);
         initiatorDrops = ParseFrameList("dropAtInitiator", dropAtInitiator);

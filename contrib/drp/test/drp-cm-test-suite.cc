@@ -261,7 +261,8 @@ class DrpCmConnectTestCase : public TestCase
     void DoRun() override
     {
         using E = RdmaCmEventType;
-        for (const std::string where : {"traditional", "dynamic", "dynamic, leaf-spine"})
+        for (const std::string where :
+             {"traditional", "dynamic", "roce", "dynamic, leaf-spine", "roce, leaf-spine"})
         {
             const bool leafSpine = where.find("leaf-spine") != std::string::npos;
             const std::string method = where.substr(0, where.find(','));

@@ -12,9 +12,12 @@
 #include "ns3/boolean.h"
 #include "ns3/drp-header.h"
 #include "ns3/drp-transport.h"
+#include "ns3/ib-aeth-header.h"
+#include "ns3/ib-bth-header.h"
 #include "ns3/rdma-perftest.h"
 #include "ns3/rnic-helper.h"
 #include "ns3/rnic-net-device.h"
+#include "ns3/roce-v2-frame.h"
 #include "ns3/simulator.h"
 #include "ns3/string.h"
 #include "ns3/test.h"
@@ -273,6 +276,80 @@ class DrpPerftestLatencyTestCase : public TestCase
 
 /**
  * \ingroup drp-tests
+ * perftest over RoCE: a large message moves at the line's goodput for a
+ * RoCEv2 packet of the path MTU (1024 bytes: Ethernet, IPv4, UDP, BTH,
+ * payload, ICRC, FCS, preamble and gap), with no registration per message;
+ * a message one packet longer takes exactly one packet's wire time more
+ * (on the 1 Gb/s card, 4 bytes more for a READ's LAST response, which
+ * carries an AETH).
+ */
+class DrpPerftestRoceTestCase : public TestCase
+{
+  public:
+    DrpPerftestRoceTestCase()
+        : TestCase("perftest over roce: goodput for the path MTU, one packet's time per packet")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        const uint32_t mtu = 1024; // RdmaQpAttr's default path MTU
+        for (const std::string test : {"write_bw", "read_bw", "send_bw"})
+        {
+            Ptr<RnicNetDevice> device;
+            Ptr<RdmaPerftest> p = RunPerftest(test, 8388608, 5, "roce", device);
+            NS_TEST_ASSERT_MSG_EQ(p->GetBwResults().size(), 1u, test << ": one line");
+            const uint32_t packet = EthernetNetDevice::HEADER_SIZE + RoceV2Frame::OVERHEAD +
+                                    IbBthHeader::SIZE + mtu + EthernetNetDevice::FCS_SIZE;
+            const Time wire =
+                device->GetDataRate().CalculateBytesTxTime(device->GetWireSize(packet));
+            const double goodput = 8.0 * mtu / wire.GetSeconds() / 1e9;
+            const double average = p->GetBwResults()[0].averageGbps;
+            NS_TEST_EXPECT_MSG_LT_OR_EQ(average, goodput, test << ": at most goodput");
+            NS_TEST_EXPECT_MSG_GT(average, 0.999 * goodput, test << ": the goodput");
+            NS_TEST_EXPECT_MSG_EQ(p->GetErrors(), 0u, test << ": no error");
+            Simulator::Destroy();
+        }
+        for (const std::string test : {"write_lat", "read_lat", "send_lat"})
+        {
+            double typical[3];
+            Time wire;
+            Time aethTime;
+            for (uint32_t k = 0; k < 3; ++k)
+            {
+                Ptr<RnicNetDevice> device;
+                Ptr<RdmaPerftest> p = RunPerftest(test, mtu << k, 20, "roce", device);
+                aethTime = device->GetDataRate().CalculateBytesTxTime(IbAethHeader::SIZE);
+                const uint32_t packet = EthernetNetDevice::HEADER_SIZE + RoceV2Frame::OVERHEAD +
+                                        IbBthHeader::SIZE + mtu + EthernetNetDevice::FCS_SIZE;
+                wire = device->GetDataRate().CalculateBytesTxTime(device->GetWireSize(packet));
+                NS_TEST_ASSERT_MSG_EQ(p->GetLatResults().size(), 1u, test << ": one line");
+                NS_TEST_EXPECT_MSG_EQ_TOL(p->GetLatResults()[0].typical,
+                                          p->GetLatResults()[0].max,
+                                          0.002,
+                                          test << ": steady");
+                typical[k] = p->GetLatResults()[0].typical;
+                Simulator::Destroy();
+            }
+            const double us = wire.GetSeconds() * 1e6;
+            // A READ of two responses (FIRST, LAST) against one (ONLY): the
+            // extra packet carries an AETH, 4 bytes; two more are MIDDLEs.
+            const double aeth = test == "read_lat" ? aethTime.GetSeconds() * 1e6 : 0;
+            NS_TEST_EXPECT_MSG_EQ_TOL(typical[1] - typical[0],
+                                      us + aeth,
+                                      0.002,
+                                      test << ": one packet more, one wire time more");
+            NS_TEST_EXPECT_MSG_EQ_TOL(typical[2] - typical[1],
+                                      2 * us,
+                                      0.002,
+                                      test << ": two packets more, two");
+        }
+    }
+};
+
+/**
+ * \ingroup drp-tests
  * ib_atomic_lat: an atomic is an 8-byte read whose request carries the
  * 32-byte extension, so its latency is read_lat's at 8 bytes plus the
  * longer request's wire time (82 bytes against the 64 of a padded REQ),
@@ -378,6 +455,7 @@ class DrpPerftestTestSuite : public TestSuite
         AddTestCase(new DrpPerftestOptionsTestCase, DRP_TEST_QUICK);
         AddTestCase(new DrpPerftestBandwidthTestCase, DRP_TEST_QUICK);
         AddTestCase(new DrpPerftestLatencyTestCase, DRP_TEST_QUICK);
+        AddTestCase(new DrpPerftestRoceTestCase, DRP_TEST_QUICK);
         AddTestCase(new DrpPerftestAtomicTestCase, DRP_TEST_QUICK);
         AddTestCase(new DrpPerftestReportTestCase, DRP_TEST_QUICK);
     }

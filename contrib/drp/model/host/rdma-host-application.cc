@@ -439,6 +439,11 @@ RdmaHostApplication::StartApplication()
         m_cpus = CreateObject<HostCpus>();
         GetNode()->AggregateObject(m_cpus);
     }
+    NS_ABORT_MSG_IF(m_rnic->GetMethod() == ModePolicy::ROCE,
+                    "node " << GetNode()->GetId()
+                            << ": RdmaHostApplication posts DRP transfers, and this RNIC's method "
+                               "is roce: use traditional or dynamic, or the verbs (RdmaContext) "
+                               "for roce");
     NS_ABORT_MSG_IF(m_rnic->GetTransport()->HasHost(),
                     "node " << GetNode()->GetId()
                             << ": the RNIC already serves another RdmaHostApplication (one host "

@@ -412,6 +412,8 @@ class DrpTransport : public Object
     Time GetRxDelay() const;
     /// \return payload bytes per data frame
     uint32_t GetPayloadSize() const;
+    /// \return TxPrefetchPerTransfer: payload reads ahead of the port per transfer (a flow)
+    uint32_t GetTxPrefetchPerTransfer() const;
     /// Throws std::invalid_argument if a data frame (header and PayloadSize) exceeds the port's
     /// MTU.
     void CheckPayloadFitsMtu() const;
@@ -585,7 +587,6 @@ class DrpTransport : public Object
     /// \return how data frames of different transfers share the port
     DrpTxScheduler::Arbitration GetTxArbitration() const;
     void SetTxPrefetchPerTransfer(uint32_t frames); //!< \param frames read ahead per transfer
-    uint32_t GetTxPrefetchPerTransfer() const;      //!< \return frames read ahead per transfer
     void SetTxReadBytes(uint32_t bytes);            //!< \param bytes one payload read, at most
     uint32_t GetTxReadBytes() const;                //!< \return payload bytes one read fetches
 

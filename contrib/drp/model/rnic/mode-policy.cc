@@ -72,7 +72,7 @@ ModePolicy::SetMethod(Method method)
 std::string
 ModePolicy::GetMethodName() const
 {
-    return m_method == DYNAMIC ? "dynamic" : "traditional";
+    return GetName(m_method);
 }
 
 void
@@ -130,8 +130,27 @@ ModePolicy::ParseMethod(const std::string& name)
     {
         return DYNAMIC;
     }
+    if (name == "roce")
+    {
+        return ROCE;
+    }
     throw std::invalid_argument("method = \"" + name +
-                                "\" is not a method; valid: traditional, dynamic");
+                                "\" is not a method; valid: traditional, dynamic, roce");
+}
+
+std::string
+ModePolicy::GetName(Method method)
+{
+    switch (method)
+    {
+    case TRADITIONAL:
+        return "traditional";
+    case DYNAMIC:
+        return "dynamic";
+    case ROCE:
+        return "roce";
+    }
+    return "?";
 }
 
 } // namespace ns3

@@ -46,6 +46,7 @@ class ModePolicy : public Object
     {
         TRADITIONAL, //!< finish the handshake before any data
         DYNAMIC,     //!< send into the indirect buffer while the handshake completes
+        ROCE,        //!< no DRP: RoCEv2's RC transport runs the verbs (RoceTransport)
     };
 
     /**
@@ -82,10 +83,12 @@ class ModePolicy : public Object
 
     /**
      * Parses a method name.
-     * \param name "traditional" or "dynamic"
+     * \param name "traditional", "dynamic" or "roce"
      * \return the method; throws std::invalid_argument on any other name
      */
     static Method ParseMethod(const std::string& name);
+    /// \param method a method \return its name, as ParseMethod() reads it
+    static std::string GetName(Method method);
 
   private:
     /**

@@ -15,6 +15,7 @@
 #include "ns3/log.h"
 #include "ns3/node.h"
 #include "ns3/pointer.h"
+#include "ns3/roce-transport.h"
 #include "ns3/roce-v2-frame.h"
 #include "ns3/socket.h"
 #include "ns3/uinteger.h"
@@ -42,7 +43,8 @@ RnicNetDevice::GetTypeId()
             .AddConstructor<RnicNetDevice>()
             .AddAttribute("Method",
                           "traditional: handshake first, no indirect buffer; dynamic: data "
-                          "into the indirect buffer while the handshake completes.",
+                          "into the indirect buffer while the handshake completes; roce: "
+                          "RoCEv2's reliable-connected transport runs the verbs (no DRP).",
                           EnumValue(ModePolicy::DYNAMIC),
                           DRP_ENUM_ACCESSOR(ModePolicy::Method,
                                             &RnicNetDevice::SetMethod,
@@ -50,7 +52,9 @@ RnicNetDevice::GetTypeId()
                           MakeEnumChecker(ModePolicy::TRADITIONAL,
                                           "traditional",
                                           ModePolicy::DYNAMIC,
-                                          "dynamic"))
+                                          "dynamic",
+                                          ModePolicy::ROCE,
+                                          "roce"))
             .AddAttribute("EtherType",
                           "The EtherType of DRP frames: 0x01FF (511, the paper's value; "
                           "Wireshark reads values up to 1500 as IEEE 802.3 lengths) or "
@@ -238,12 +242,14 @@ RnicNetDevice::SetMethod(ModePolicy::Method method)
     {
         return; // during construction: SetTransport applies it
     }
-    m_transport->GetModePolicy()->SetMethod(method);
+    // A RoCE RNIC's DRP engine stays idle (no host uses it): a traditional one.
+    m_transport->GetModePolicy()->SetMethod(method == ModePolicy::ROCE ? ModePolicy::TRADITIONAL
+                                                                       : method);
     if (method == ModePolicy::DYNAMIC && !m_transport->GetIndirectBuffer())
     {
         m_transport->SetIndirectBuffer(CreateObject<IndirectBuffer>());
     }
-    else if (method == ModePolicy::TRADITIONAL)
+    else if (method != ModePolicy::DYNAMIC)
     {
         m_transport->SetIndirectBuffer(nullptr); // the traditional RNIC has none
     }
@@ -386,14 +392,16 @@ RnicNetDevice::HasFrameWaiting() const
 {
     const uint8_t kinds = GetUnpausedDrpKinds();
     return EthernetNetDevice::HasFrameWaiting() ||
-           (kinds != 0 && m_transport->HasFrameToSend(kinds));
+           (kinds != 0 &&
+            (m_transport->HasFrameToSend(kinds) || (m_roce && m_roce->HasFrameToSend(kinds))));
 }
 
 Ptr<Packet>
 RnicNetDevice::DequeueFrame()
 {
     const uint8_t kinds = GetUnpausedDrpKinds();
-    bool drp = kinds != 0 && m_transport->HasFrameToSend(kinds);
+    const bool roce = kinds != 0 && m_roce && m_roce->HasFrameToSend(kinds);
+    bool drp = roce || (kinds != 0 && m_transport->HasFrameToSend(kinds));
     bool other = HasQueuedFrame();
     if (!drp || !other)
     {
@@ -403,14 +411,15 @@ RnicNetDevice::DequeueFrame()
     {
         Mac48Address to;
         bool control = false;
-        Ptr<Packet> frame = m_transport->DequeueFrame(to, kinds, &control);
+        Ptr<Packet> frame = roce ? m_roce->DequeueFrame(to, kinds, &control)
+                                 : m_transport->DequeueFrame(to, kinds, &control);
         if (IsPfcEnabled())
         {
             SocketPriorityTag tag; // the class, for the switches on the way
             tag.SetPriority(control ? m_drpControlClass : m_drpClass);
             frame->ReplacePacketTag(tag);
         }
-        FrameForTransmission(frame, to, m_etherType);
+        FrameForTransmission(frame, to, roce ? IPV4_ETHER_TYPE : m_etherType);
         m_drpBytesAhead += other ? GetWireSize(frame->GetSize()) : 0;
         return frame;
     }
@@ -504,6 +513,22 @@ RnicNetDevice::SetRoceHandler(RoceHandler handler)
     m_roceHandler = handler;
 }
 
+void
+RnicNetDevice::SetRoceTransport(Ptr<RoceTransport> transport)
+{
+    m_roce = transport;
+    if (m_roce)
+    {
+        m_roce->SetFrameReadyCallback(MakeCallback(&RnicNetDevice::StartNextFrame, this));
+    }
+}
+
+Ptr<RoceTransport>
+RnicNetDevice::GetRoceTransport() const
+{
+    return m_roce;
+}
+
 Ipv4Address
 RnicNetDevice::GetRoceAddress() const
 {
@@ -516,6 +541,20 @@ RnicNetDevice::GetRoceAddress() const
     uint8_t mac[6];
     Mac48Address::ConvertFrom(GetAddress()).CopyTo(mac);
     return Ipv4Address((10U << 24) | (uint32_t(mac[3]) << 16) | (uint32_t(mac[4]) << 8) | mac[5]);
+}
+
+uint32_t
+RnicNetDevice::GetRoceActiveMtu() const
+{
+    // GRH, UDP, BTH, the XRC and AtomicETH extensions, ICRC.
+    const uint32_t overhead = 40 + 8 + 12 + 4 + 28 + 4;
+    const uint32_t room = GetMtu() > overhead ? GetMtu() - overhead : 0;
+    uint32_t mtu = 4096;
+    while (mtu > 256 && mtu > room)
+    {
+        mtu /= 2;
+    }
+    return mtu;
 }
 
 void
@@ -557,11 +596,20 @@ RnicNetDevice::DeliverUp(Ptr<Packet> packet,
         m_transport->Receive(packet, from);
         return;
     }
-    if (protocol == IPV4_ETHER_TYPE && type == PACKET_HOST && !m_roceHandler.IsNull() &&
+    if (protocol == IPV4_ETHER_TYPE && type == PACKET_HOST && (!m_roceHandler.IsNull() || m_roce) &&
         RoceV2Frame::IsRoceV2(packet))
     {
-        m_roceHandler(packet, from);
-        return;
+        const bool gsi = RoceV2Frame::PeekDestQp(packet) == RoceV2Frame::GSI_QP;
+        if (gsi && !m_roceHandler.IsNull())
+        {
+            m_roceHandler(packet, from);
+            return;
+        }
+        if (!gsi && m_roce)
+        {
+            m_roce->Receive(packet, from);
+            return;
+        }
     }
     if (type == PACKET_OTHERHOST)
     {

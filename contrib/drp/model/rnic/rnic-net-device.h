@@ -73,6 +73,8 @@ namespace ns3
  * `/NodeList/0/DeviceList/0/$ns3::RnicNetDevice/Transport/Window`, or with
  * RnicHelper.
  */
+class RoceTransport;
+
 class RnicNetDevice : public EthernetNetDevice
 {
   public:
@@ -161,14 +163,25 @@ class RnicNetDevice : public EthernetNetDevice
     /// (the Ethernet payload) and the sender's address.
     typedef Callback<void, Ptr<Packet>, Mac48Address> RoceHandler;
     /**
-     * Claims the RoCEv2 frames (IPv4, UDP to port 4791) addressed to this
-     * port: they go to \p handler as they arrive from the wire, not up the
-     * host's stack, as a RoCE NIC's queue pairs take them (the connection
-     * manager's datagrams to queue pair 1 among them). A null handler gives
-     * them back to the stack.
-     * \param handler the RoCE side of the RNIC
+     * Claims the RoCEv2 frames (IPv4, UDP to port 4791) to queue pair 1
+     * addressed to this port (the connection manager's datagrams): they go
+     * to \p handler as they arrive from the wire, not up the host's stack,
+     * as a RoCE NIC's queue pair 1 takes them. A null handler gives them
+     * back to the stack.
+     * \param handler the connection manager
      */
     void SetRoceHandler(RoceHandler handler);
+    /**
+     * The RNIC's RoCEv2 transport (method roce): it takes the RoCEv2 frames
+     * addressed to this port for queue pairs other than 1, and the port
+     * pulls its frames as it pulls DRP's (the same share of the port, the
+     * same PFC classes: DrpClass for data, DrpControlClass for
+     * acknowledgements).
+     * \param transport the transport (null: none)
+     */
+    void SetRoceTransport(Ptr<RoceTransport> transport);
+    /// \return the RoCEv2 transport, or null
+    Ptr<RoceTransport> GetRoceTransport() const;
     /**
      * The port's RoCEv2 address (its GID, IPv4-mapped): the first address
      * of the node's IPv4 interface on this port if it has one, else
@@ -176,6 +189,15 @@ class RnicNetDevice : public EthernetNetDevice
      * \return the address the RNIC's RoCEv2 frames carry
      */
     Ipv4Address GetRoceAddress() const;
+    /**
+     * The port's active MTU for RoCEv2 (ibv_query_port's active_mtu): the
+     * largest InfiniBand MTU (256 to 4096) whose RoCEv2 frame, with the
+     * largest transport headers, fits the port's MTU, as the kernel's
+     * iboe_get_mtu computes it: 1024 on a 1500-byte port, 4096 on a
+     * 9000-byte one.
+     * \return bytes
+     */
+    uint32_t GetRoceActiveMtu() const;
 
     /// \param queue where frames for the host wait for the PCIe write engine
     void SetRxQueue(Ptr<Queue<Packet>> queue);
@@ -282,7 +304,8 @@ class RnicNetDevice : public EthernetNetDevice
     ModePolicy::Method m_method;   //!< traditional or dynamic
     uint16_t m_etherType;          //!< EtherType of DRP frames
     Ptr<PcieLink> m_pcie;          //!< host interface
-    RoceHandler m_roceHandler;     //!< takes RoCEv2 frames (null: the stack does)
+    RoceHandler m_roceHandler;     //!< takes RoCEv2 frames to QP 1 (null: the stack does)
+    Ptr<RoceTransport> m_roce;     //!< the RoCEv2 transport (method roce), or null
     Ptr<DrpTransport> m_transport; //!< the DRP engine
     /// m_transport is the constructor's own (no SetTransport() yet): SetMtu() leaves it unchecked
     bool m_constructorTransport{false};

@@ -34,7 +34,7 @@ DrpVerbsProvider::GetTypeId()
 {
     static TypeId tid =
         TypeId("ns3::DrpVerbsProvider")
-            .SetParent<Object>()
+            .SetParent<RdmaVerbsProvider>()
             .SetGroupName("Drp")
             .AddConstructor<DrpVerbsProvider>()
             .AddAttribute("HandlerLatency",
@@ -236,43 +236,10 @@ DrpVerbsProvider::ContextOf(Ptr<RdmaQueuePair> qp) const
 }
 
 RdmaWcStatus
-DrpVerbsProvider::CheckSge(Ptr<RdmaContext> context,
-                           Ptr<RdmaQueuePair> qp,
-                           const RdmaSge& sge,
-                           uint32_t length,
-                           bool written)
-{
-    Ptr<RdmaMemoryRegion> mr = context ? context->FindMrByLkey(sge.lkey) : nullptr;
-    if (!mr || mr->GetPd() != qp->GetPd() || !mr->Allows(sge.addr, length, 0))
-    {
-        return RdmaWcStatus::LOC_PROT_ERR;
-    }
-    if (written && !mr->Allows(sge.addr, length, RdmaAccess::LOCAL_WRITE))
-    {
-        return RdmaWcStatus::LOC_ACCESS_ERR;
-    }
-    return RdmaWcStatus::SUCCESS;
-}
-
-RdmaWcStatus
 DrpVerbsProvider::CheckLocal(Ptr<RdmaQueuePair> qp, const RdmaSendWr& wr) const
 {
-    const bool read = wr.opcode == RdmaWrOpcode::RDMA_READ || IsAtomic(wr.opcode);
-    const bool inlined = !read && (wr.sendFlags & RdmaSendFlags::INLINE);
     Ptr<RdmaContext> context = ContextOf(qp);
-    for (const RdmaSge& sge : wr.sgList)
-    {
-        if (inlined || sge.length == 0)
-        {
-            continue; // inline data was copied at post time; nothing to read
-        }
-        const RdmaWcStatus status = CheckSge(context, qp, sge, sge.length, read);
-        if (status != RdmaWcStatus::SUCCESS)
-        {
-            return status;
-        }
-    }
-    return RdmaWcStatus::SUCCESS;
+    return context ? context->CheckLocal(qp, wr) : RdmaWcStatus::LOC_PROT_ERR;
 }
 
 bool
@@ -801,7 +768,7 @@ DrpVerbsProvider::CheckMessage(Ptr<RdmaQueuePair> qp,
     }
     else if (length > 0)
     {
-        local = CheckSge(context, qp, *sge, length, true);
+        local = context ? context->CheckSge(qp, *sge, length, true) : RdmaWcStatus::LOC_PROT_ERR;
     }
     if (local == RdmaWcStatus::SUCCESS)
     {
@@ -911,9 +878,7 @@ DrpVerbsProvider::GrantsRkey(Ptr<RdmaQueuePair> qp,
                              uint32_t access) const
 {
     Ptr<RdmaContext> context = ContextOf(qp);
-    Ptr<RdmaMemoryRegion> mr = context ? context->FindMrByRkey(rkey) : nullptr;
-    return (qp->GetAttr().qpAccessFlags & access) && mr && mr->GetPd() == qp->GetPd() &&
-           mr->Allows(address, length, access);
+    return context && context->GrantsRkey(qp, rkey, address, length, access);
 }
 
 bool

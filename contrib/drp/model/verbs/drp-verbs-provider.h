@@ -6,6 +6,7 @@
 #define DRP_VERBS_PROVIDER_H
 
 #include "rdma-queue-pair.h"
+#include "rdma-verbs-provider.h"
 
 #include "ns3/drp-header.h"
 #include "ns3/drp-message-header.h"
@@ -106,7 +107,7 @@ class RnicNetDevice;
  * whatever is repeated: the transport answers a repeated REQ from its
  * record, and a data frame sent again reads the kept value.
  */
-class DrpVerbsProvider : public Object
+class DrpVerbsProvider : public RdmaVerbsProvider
 {
   public:
     /**
@@ -121,15 +122,11 @@ class DrpVerbsProvider : public Object
      * \return the RNIC's provider, made and aggregated to it on first use
      */
     static Ptr<DrpVerbsProvider> Attach(Ptr<RnicNetDevice> rnic);
-    /// \param context a context opened on this provider's RNIC
-    void AddContext(Ptr<RdmaContext> context);
-    /// \param qp a queue pair of one of its contexts: its requests run here
-    void Bind(Ptr<RdmaQueuePair> qp);
-    /// \param qp a queue pair being destroyed (reset before): forget it
-    void Unbind(Ptr<RdmaQueuePair> qp);
-    /// \param context a context being disposed (a raw pointer: its count
-    ///        may be 0 already): it grants nothing any more
-    void RemoveContext(const RdmaContext* context);
+    void AddContext(Ptr<RdmaContext> context) override;
+    void Bind(Ptr<RdmaQueuePair> qp) override;
+    void Unbind(Ptr<RdmaQueuePair> qp) override;
+    /// \param context a context being disposed: it grants nothing any more
+    void RemoveContext(const RdmaContext* context) override;
 
     /// \param latency HandlerLatency (0 to 10 s)
     void SetHandlerLatency(Time latency);
@@ -248,18 +245,6 @@ class DrpVerbsProvider : public Object
      * \return SUCCESS, or the local error of its SGEs
      */
     RdmaWcStatus CheckLocal(Ptr<RdmaQueuePair> qp, const RdmaSendWr& wr) const;
-    /**
-     * The RNIC's check of one local SGE (a request's or a receive's).
-     * \param context the queue pair's context \param qp the queue pair
-     * \param sge the SGE \param length its bytes used \param written the RNIC writes them
-     * \return SUCCESS, LOC_PROT_ERR (no region of the queue pair's domain holds
-     *         them) or LOC_ACCESS_ERR (written, and the region lacks LOCAL_WRITE)
-     */
-    static RdmaWcStatus CheckSge(Ptr<RdmaContext> context,
-                                 Ptr<RdmaQueuePair> qp,
-                                 const RdmaSge& sge,
-                                 uint32_t length,
-                                 bool written);
     /**
      * Refuses a request after HandlerLatency (counted in GetRefusals()).
      * \param peer the initiator \param tid its transfer \param nak why

@@ -29,27 +29,6 @@ namespace
 constexpr uint32_t CMA_HEADER_SIZE = 36;
 constexpr uint8_t CMA_IPV4 = 4 << 4;
 
-/// Headers a RoCEv2 frame of the largest InfiniBand packet carries beyond
-/// its payload (the kernel's iboe_get_mtu: GRH, UDP, BTH, XRC and
-/// AtomicETH extensions, ICRC).
-constexpr uint32_t IBOE_OVERHEAD = 40 + 8 + 12 + 4 + 28 + 4;
-
-/**
- * \param portMtu the port's MTU
- * \return the largest InfiniBand path MTU a frame of it carries (256 at least)
- */
-uint32_t
-PathMtuOf(uint32_t portMtu)
-{
-    uint32_t room = portMtu > IBOE_OVERHEAD ? portMtu - IBOE_OVERHEAD : 0;
-    uint32_t mtu = 4096;
-    while (mtu > 256 && mtu > room)
-    {
-        mtu /= 2;
-    }
-    return mtu;
-}
-
 /// \param mtu 256 to 4096 \return its encoding in a REQ (1 to 5)
 uint8_t
 EncodeMtu(uint32_t mtu)
@@ -252,7 +231,7 @@ RdmaCmId::Connect(const RdmaConnParam& param)
     req.cmResponseTimeout = m_manager->GetResponseTimeoutExponent();
     req.retryCount = param.retryCount;
     req.rnrRetryCount = param.rnrRetryCount;
-    req.pathMtu = EncodeMtu(PathMtuOf(rnic->GetMtu()));
+    req.pathMtu = EncodeMtu(rnic->GetRoceActiveMtu());
     req.maxCmRetries = m_manager->GetMaxRetries();
     req.localAckTimeout = current.timeout;
     req.localAddress = rnic->GetRoceAddress();
@@ -654,7 +633,7 @@ RdmaCmId::ConnectQp(uint32_t remoteQpn,
         attr.qpAccessFlags |= RdmaAccess::REMOTE_READ | RdmaAccess::REMOTE_ATOMIC;
     }
     attr.peer = DrpVerbsProvider::ToPeer(m_peer);
-    attr.pathMtu = PathMtuOf(m_manager->GetRnic()->GetMtu());
+    attr.pathMtu = m_manager->GetRnic()->GetRoceActiveMtu();
     attr.destQpNum = remoteQpn;
     attr.rqPsn = remotePsn;
     attr.sqPsn = m_psn;

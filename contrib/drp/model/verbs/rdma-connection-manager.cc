@@ -34,7 +34,7 @@ NS_OBJECT_ENSURE_REGISTERED(RdmaConnectionManager);
 namespace
 {
 /// The general services interface's queue pair, where CM MADs go.
-constexpr uint32_t GSI_QP = 1;
+constexpr uint32_t GSI_QP = RoceV2Frame::GSI_QP;
 /// The first port rdma_bind_addr(port 0) hands out.
 constexpr uint16_t FIRST_EPHEMERAL_PORT = 49152;
 } // namespace

@@ -14,6 +14,7 @@
 #include "ns3/node.h"
 #include "ns3/pointer.h"
 #include "ns3/rnic-net-device.h"
+#include "ns3/roce-transport.h"
 #include "ns3/uinteger.h"
 
 #include <cerrno>
@@ -204,7 +205,14 @@ RdmaContext::Open(Ptr<RnicNetDevice> rnic)
         m_cpus = CreateObject<HostCpus>();
         node->AggregateObject(m_cpus);
     }
-    m_provider = DrpVerbsProvider::Attach(rnic);
+    if (rnic->GetMethod() == ModePolicy::ROCE)
+    {
+        m_provider = RoceTransport::Attach(rnic);
+    }
+    else
+    {
+        m_provider = DrpVerbsProvider::Attach(rnic);
+    }
     m_provider->AddContext(this);
 }
 
@@ -453,6 +461,58 @@ RdmaContext::FindMrCovering(Ptr<RdmaProtectionDomain> pd,
         }
     }
     return nullptr;
+}
+
+RdmaWcStatus
+RdmaContext::CheckSge(Ptr<RdmaQueuePair> qp,
+                      const RdmaSge& sge,
+                      uint32_t length,
+                      bool written) const
+{
+    Ptr<RdmaMemoryRegion> mr = FindMrByLkey(sge.lkey);
+    if (!mr || mr->GetPd() != qp->GetPd() || !mr->Allows(sge.addr, length, 0))
+    {
+        return RdmaWcStatus::LOC_PROT_ERR;
+    }
+    if (written && !mr->Allows(sge.addr, length, RdmaAccess::LOCAL_WRITE))
+    {
+        return RdmaWcStatus::LOC_ACCESS_ERR;
+    }
+    return RdmaWcStatus::SUCCESS;
+}
+
+RdmaWcStatus
+RdmaContext::CheckLocal(Ptr<RdmaQueuePair> qp, const RdmaSendWr& wr) const
+{
+    const bool read = wr.opcode == RdmaWrOpcode::RDMA_READ ||
+                      wr.opcode == RdmaWrOpcode::ATOMIC_CMP_AND_SWP ||
+                      wr.opcode == RdmaWrOpcode::ATOMIC_FETCH_AND_ADD;
+    const bool inlined = !read && (wr.sendFlags & RdmaSendFlags::INLINE);
+    for (const RdmaSge& sge : wr.sgList)
+    {
+        if (inlined || sge.length == 0)
+        {
+            continue; // inline data was copied at post time; nothing to read
+        }
+        const RdmaWcStatus status = CheckSge(qp, sge, sge.length, read);
+        if (status != RdmaWcStatus::SUCCESS)
+        {
+            return status;
+        }
+    }
+    return RdmaWcStatus::SUCCESS;
+}
+
+bool
+RdmaContext::GrantsRkey(Ptr<RdmaQueuePair> qp,
+                        uint32_t rkey,
+                        uint64_t address,
+                        uint64_t length,
+                        uint32_t access) const
+{
+    Ptr<RdmaMemoryRegion> mr = FindMrByRkey(rkey);
+    return (qp->GetAttr().qpAccessFlags & access) && mr && mr->GetPd() == qp->GetPd() &&
+           mr->Allows(address, length, access);
 }
 
 Time

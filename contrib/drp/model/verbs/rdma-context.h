@@ -21,7 +21,7 @@
 namespace ns3
 {
 
-class DrpVerbsProvider;
+class RdmaVerbsProvider;
 class HostCpus;
 class HostMemory;
 class RnicNetDevice;
@@ -201,6 +201,37 @@ class RdmaContext : public Object
                                          uint64_t length,
                                          uint32_t access) const;
     /**
+     * The RNIC's check of one local SGE (a request's or a receive's).
+     * \param qp the queue pair \param sge the SGE \param length its bytes used
+     * \param written the RNIC writes them
+     * \return SUCCESS, LOC_PROT_ERR (no region of the queue pair's domain holds
+     *         them) or LOC_ACCESS_ERR (written, and the region lacks LOCAL_WRITE)
+     */
+    RdmaWcStatus CheckSge(Ptr<RdmaQueuePair> qp,
+                          const RdmaSge& sge,
+                          uint32_t length,
+                          bool written) const;
+    /**
+     * The RNIC's check of a send request's SGEs (inline data and empty SGEs
+     * need none; a READ's and an atomic's are written).
+     * \param qp the queue pair \param wr the request
+     * \return SUCCESS, or the first SGE's error (CheckSge)
+     */
+    RdmaWcStatus CheckLocal(Ptr<RdmaQueuePair> qp, const RdmaSendWr& wr) const;
+    /**
+     * The responder's check of a peer's rkey: the queue pair allows the
+     * access, and the rkey names a region of its domain that holds the bytes
+     * with it.
+     * \param qp the destination queue pair \param rkey the key
+     * \param address first byte \param length bytes \param access RdmaAccess flag
+     * \return true if granted
+     */
+    bool GrantsRkey(Ptr<RdmaQueuePair> qp,
+                    uint32_t rkey,
+                    uint64_t address,
+                    uint64_t length,
+                    uint32_t access) const;
+    /**
      * \param address first byte
      * \param length bytes
      * \return the host time registering the region takes (the cost model of RegMr)
@@ -259,7 +290,7 @@ class RdmaContext : public Object
     bool Owns(Ptr<RdmaCompletionQueue> cq) const;
 
     uint64_t m_id;                          //!< this context's id (unique in the simulation)
-    Ptr<DrpVerbsProvider> m_provider;       //!< executes its queue pairs' requests
+    Ptr<RdmaVerbsProvider> m_provider;      //!< executes its queue pairs' requests
     Ptr<RnicNetDevice> m_rnic;              //!< the RNIC opened
     Ptr<HostMemory> m_memory;               //!< its host's memory
     Ptr<HostCpus> m_cpus;                   //!< its host's CPUs

@@ -108,6 +108,18 @@ RoceV2Frame::IsRoceV2(Ptr<const Packet> packet)
            ((uint16_t(head[ihl + 2]) << 8) | head[ihl + 3]) == UDP_PORT;
 }
 
+uint32_t
+RoceV2Frame::PeekDestQp(Ptr<const Packet> packet)
+{
+    uint8_t head[IPV4_SIZE + UDP_SIZE + 8];
+    if (packet->CopyData(head, sizeof(head)) != sizeof(head))
+    {
+        return 0;
+    }
+    const uint8_t* qp = head + IPV4_SIZE + UDP_SIZE + 5;
+    return (uint32_t(qp[0]) << 16) | (uint32_t(qp[1]) << 8) | qp[2];
+}
+
 bool
 RoceV2Frame::Decapsulate(Ptr<Packet> packet, Ipv4Header& ip)
 {

@@ -44,6 +44,8 @@ class RoceV2Frame
     static constexpr uint32_t ICRC_SIZE = 4;
     /// Bytes RoCEv2 adds to a transport packet: IPv4, UDP and the ICRC.
     static constexpr uint32_t OVERHEAD = 20 + 8 + ICRC_SIZE;
+    /// The general services interface's queue pair (the CM's datagrams).
+    static constexpr uint32_t GSI_QP = 1;
 
     /// The IP and UDP fields of one frame.
     struct Addressing
@@ -78,6 +80,11 @@ class RoceV2Frame
      * \return true if it carries UDP to port 4791 (nothing else is checked)
      */
     static bool IsRoceV2(Ptr<const Packet> packet);
+    /**
+     * \param packet an IPv4 packet for which IsRoceV2() holds
+     * \return its BTH's destination queue pair (0 if the packet is too short)
+     */
+    static uint32_t PeekDestQp(Ptr<const Packet> packet);
     /**
      * \param packet an IPv4 packet of RoCEv2 with room for its ICRC at the end
      * \return the ICRC its bytes before the last four call for, as a
