@@ -24,6 +24,8 @@ cpp_examples = [
     ("rdma-verbs --method=roce", "True", "True"),
     ("rdma-cm-rpc", "True", "True"),
     ("rdma-cm-rpc --method=roce --calls=3", "True", "False"),
+    ("rdma-kv-get", "True", "True"),
+    ("rdma-kv-get --method=roce --gets=8", "True", "False"),
     ("ib-perftest --method=roce --test=write_bw --iterations=100", "True", "False"),
     ("ib-perftest --method=roce --test=atomic_lat --iterations=100", "True", "False"),
     ("rdma-cm-rpc --method=traditional --calls=3 --reply=100000", "True", "False"),
