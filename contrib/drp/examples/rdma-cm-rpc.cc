@@ -13,6 +13,10 @@
 //
 //   ./rdma-cm-rpc --method=dynamic --calls=8 --size=64 --reply=4096 --pcap=rpc
 //   tshark -r rpc-0-0.pcap -Y infiniband      (the CM's REQ, REP, RTU, DREQ, DREP)
+//
+// --dropAtServer and --dropAtClient lose chosen frames (ns-3's
+// ReceiveListErrorModel), --lateReceive makes the server late with the
+// second call's receive: over roce, go-back-N and RNR NAKs on the wire.
 
 #include "ns3/core-module.h"
 #include "ns3/drp-module.h"
@@ -20,6 +24,7 @@
 
 #include <algorithm>
 #include <iostream>
+#include <list>
 #include <numeric>
 
 using namespace ns3;
@@ -53,6 +58,7 @@ struct Rpc
     uint32_t calls{8};        //!< calls to make
     uint32_t size{64};        //!< request bytes
     uint32_t reply{4096};     //!< reply bytes
+    Time lateReceive;         //!< the server posts the second call's receive this late
     uint32_t made{0};         //!< calls answered
     Time started;             //!< when the client began to connect
     Time sent;                //!< when the call in flight was posted
@@ -103,7 +109,17 @@ struct Rpc
             }
             if (&side == &server)
             {
-                PostRecv(server, wc.wrId + 1, REQUESTS, size); // for the next call
+                // The receive for the next call; the second call's --lateReceive later.
+                const uint64_t next = wc.wrId + 1;
+                if (next == 1 && lateReceive.IsStrictlyPositive())
+                {
+                    Simulator::Schedule(lateReceive,
+                                        [this, next]() { PostRecv(server, next, REQUESTS, size); });
+                }
+                else
+                {
+                    PostRecv(server, next, REQUESTS, size);
+                }
                 PostSend(server, wc.wrId, REPLIES, reply);
                 continue;
             }
@@ -181,7 +197,24 @@ main(int argc, char* argv[])
     strict.AddValue(cmd, "calls", "calls the client makes, one at a time (1 to 10000)", rpc.calls);
     strict.AddValue(cmd, "size", "request bytes (1 to 1048576)", rpc.size);
     strict.AddValue(cmd, "reply", "reply bytes (1 to 1048576)", rpc.reply);
+    strict.AddValue(cmd,
+                    "lateReceive",
+                    "the server posts the receive for the second call this long after the first "
+                    "arrives (0 to 1 s; 0: at once)",
+                    rpc.lateReceive);
+    std::string dropAtServer;
+    std::string dropAtClient;
+    strict.AddValue(cmd,
+                    "dropAtServer",
+                    "frames the server's RNIC loses, 0-based in arrival order (e.g. 0 or 3,9)",
+                    dropAtServer);
+    strict.AddValue(cmd,
+                    "dropAtClient",
+                    "frames the client's RNIC loses, 0-based in arrival order",
+                    dropAtClient);
     cmd.AddValue("pcap", "write PREFIX-<node>-<device>.pcap for both RNICs (empty: none)", pcap);
+    std::list<uint32_t> serverDrops;
+    std::list<uint32_t> clientDrops;
     RnicHelper rnicHelper;
     try
     {
@@ -192,6 +225,9 @@ main(int argc, char* argv[])
         drp::RequireInRange<uint32_t>("size", rpc.size, 1, 1 << 20);
         drp::RequireInRange<uint32_t>("reply", rpc.reply, 1, 1 << 20);
         drp::RequireCapturePrefix("pcap", pcap);
+        drp::RequireInRange<Time>("lateReceive", rpc.lateReceive, Seconds(0), Seconds(1));
+        serverDrops = drp::ParseFrameList("dropAtServer", dropAtServer);
+        clientDrops = drp::ParseFrameList("dropAtClient", dropAtClient);
         rnicHelper.SetMethod(method);
     }
     catch (const std::invalid_argument& e)
@@ -232,6 +268,16 @@ main(int argc, char* argv[])
                              }));
     }
     Simulator::Run(); // the registrations
+    for (auto [side, drops] :
+         {std::make_pair(&rpc.client, clientDrops), std::make_pair(&rpc.server, serverDrops)})
+    {
+        if (!drops.empty())
+        {
+            Ptr<ReceiveListErrorModel> model = CreateObject<ReceiveListErrorModel>();
+            model->SetList(drops);
+            side->rnic->SetReceiveErrorModel(model);
+        }
+    }
 
     auto handler = [&rpc](Side& side) {
         return drp::FunctorCallback<void, Ptr<RdmaCmId>, RdmaCmEvent>(

@@ -61,39 +61,6 @@ PrintTransfer(const DrpTransferRecord& record)
 }
 
 /**
- * Reads a list of frame numbers: "0", "0,5,17" ("" is none).
- * \param name the option
- * \param text its value
- * \return the numbers
- */
-static std::list<uint32_t>
-ParseFrameList(const std::string& name, const std::string& text)
-{
-    std::list<uint32_t> frames;
-    for (std::size_t start = 0; !text.empty();)
-    {
-        std::size_t comma = text.find(',', start);
-        try
-        {
-            // Each number as the strict options read one: digits only, 0 to 2^32 - 1.
-            frames.push_back(drp::ParseStrict<uint32_t>(name, text.substr(start, comma - start)));
-        }
-        catch (const std::invalid_argument&)
-        {
-            throw std::invalid_argument(name + " = \"" + text +
-                                        "\" is not a comma-separated list of frame numbers "
-                                        "(0-based, e.g. 0 or 0,5,17)");
-        }
-        if (comma == std::string::npos)
-        {
-            break;
-        }
-        start = comma + 1;
-    }
-    return frames;
-}
-
-/**
  * \param frames frame numbers to drop (0-based, in arrival order)
  * \return ns-3's ReceiveListErrorModel dropping them
  */
@@ -195,8 +162,8 @@ main(int argc, char* argv[])
         drp::RequireInRange<uint32_t>("transfers", transfers, 1, 10000);
         drp::RequireOneOf("method", method, {"traditional", "dynamic"});
         drp::RequireInRange<uint32_t>("failRegistrations", failRegistrations, 0, 1000);
-        responderDrops = ParseFrameList("dropAtResponder", dropAtResponder);
-        initiatorDrops = ParseFrameList("dropAtInitiator", dropAtInitiator);
+        responderDrops = drp::ParseFrameList("dropAtResponder", dropAtResponder);
+        initiatorDrops = drp::ParseFrameList("dropAtInitiator", dropAtInitiator);
         if (lfp > 0 && (!responderDrops.empty() || !initiatorDrops.empty()))
         {
             std::ostringstream message;

@@ -272,5 +272,32 @@ StrictOptions::CheckArguments(int argc, char* argv[])
     return defaults;
 }
 
+std::list<uint32_t>
+ParseFrameList(const std::string& name, const std::string& text)
+{
+    std::list<uint32_t> frames;
+    for (std::size_t start = 0; !text.empty();)
+    {
+        std::size_t comma = text.find(',', start);
+        try
+        {
+            // Each number as the strict options read one: digits only, 0 to 2^32 - 1.
+            frames.push_back(ParseStrict<uint32_t>(name, text.substr(start, comma - start)));
+        }
+        catch (const std::invalid_argument&)
+        {
+            throw std::invalid_argument(name + " = \"" + text +
+                                        "\" is not a comma-separated list of frame numbers "
+                                        "(0-based, e.g. 0 or 0,5,17)");
+        }
+        if (comma == std::string::npos)
+        {
+            break;
+        }
+        start = comma + 1;
+    }
+    return frames;
+}
+
 } // namespace drp
 } // namespace ns3

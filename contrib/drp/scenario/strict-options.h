@@ -45,6 +45,17 @@ T ParseStrict(const std::string& name, const std::string& text);
 
 /**
  * \ingroup drp
+ * Parses a list of frame numbers, as the programs' --dropAt... options take
+ * them: "0", "0,5,17" ("" is none), each number as ParseStrict<uint32_t>
+ * reads it.
+ * \param name the option
+ * \param text its value
+ * \return the numbers (throws std::invalid_argument with the option's name)
+ */
+std::list<uint32_t> ParseFrameList(const std::string& name, const std::string& text);
+
+/**
+ * \ingroup drp
  * Parses a data rate as ns-3's DataRate(std::string) does, but strictly and
  * exactly: a decimal number (digits with at most one point, no sign, no
  * exponent, no white space), then nothing (bit/s) or a unit, bps, b/s, Bps or
