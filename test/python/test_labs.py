@@ -110,6 +110,17 @@ EXPECTED = {
     ],
 }
 
+RPC = "$DRP/build/examples/rdma-cm-rpc --method=roce --calls=4 --size=4096 --reply=64"
+EXPECTED[6] = [
+    f"{RPC} --pcap=rpc",
+    "tshark -r rpc-0-0.pcap",
+    f"{RPC} --dropAtServer=2 --pcap=lost",
+    "tshark -r lost-0-0.pcap -Y 'frame.number >= 3 && frame.number <= 14'",
+    f"{RPC} --dropAtServer=5",
+    f"{RPC} --lateReceive=1ms --pcap=late",
+    "tshark -r late-0-0.pcap -Y 'infiniband.aeth.syndrome.opcode == 1'",
+]
+
 #: Per lab, (text, replacement) applied to its commands before they run here.
 REDUCED = {}
 
@@ -561,3 +572,30 @@ def test_lab5_incast(drp_root, tmp_path):
     assert 8 * 64 * slot < longest < 8 * 64 * slot + 50
     # Step 5: the dynamic method is not faster under incast.
     assert "indirect" in outputs[7] and results[7][0] >= results[6][0]
+
+
+def test_lab6_roce_on_the_wire(drp_root, tmp_path):
+    outputs = run_lab(6, drp_root, tmp_path)
+    calls = [re.search(r"round trip min ([\d.]+) us, mean ([\d.]+) us, max ([\d.]+) us", o)
+             for o in (outputs[0], outputs[2], outputs[4], outputs[5])]
+    assert all(calls)
+    base, lost, last, late = (tuple(m.groups()) for m in calls)
+    text = key_text(6)
+    assert "Connected after 49.556 µs" in text and "connected after +49.556us" in outputs[0]
+    assert f"(max {base[2]} µs)" in text
+    # Step 2: stock tshark names the CM's messages and the RC packets.
+    for name in ("CM: ConnectRequest", "CM: ConnectReply", "RC Send First", "RC Send Middle",
+                 "CM: ReadyToUse", "RC Send Last", "RC Acknowledge", "RC Send Only"):
+        assert name in outputs[1], name
+    # Step 3: one sequence NAK, the call a round trip and two packets longer.
+    assert outputs[3].count("[PSN Sequence Error]") == 1
+    assert f"The first call takes {lost[2]} µs instead of {base[2]}" in text
+    assert 8.85 * 2 - 1 < float(lost[2]) - float(base[2]) < 8.85 * 2 + 5
+    # Step 4: the local ACK timeout, 4.096 us x 2^14.
+    assert f"Max {last[2]} µs" in text
+    assert 67108.864 < float(last[2]) < 67108.864 + 100
+    # Step 5: two RNR NAKs, 0.64 ms apart; the call taken at the third try.
+    naks = [line for line in outputs[6].splitlines() if "RC Acknowledge" in line]
+    assert len(naks) == 2
+    assert f"The second call takes {late[2]} µs (max), the mean of the four {late[1]} µs" in text
+    assert 1000 < float(late[2]) < 1000 + 640 + 100
