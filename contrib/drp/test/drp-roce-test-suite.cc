@@ -368,6 +368,149 @@ class DrpRocePsnWrapTestCase : public TestCase
 
 /**
  * \ingroup drp-tests
+ * What the responder orders and what waits: an RNR NAK on a WRITE with
+ * immediate data, then success once a receive is posted; a zero-length
+ * WRITE with immediate after a 64 KiB WRITE completes its receive only when
+ * the WRITE's bytes are all in memory; a zero-length SEND after a longer
+ * one ends the receives in order, each with its own length; a FETCH_ADD on
+ * the bytes the WRITE before it wrote adds to them; a READ whose responses
+ * are lost, followed by a WRITE the responder refuses, still completes
+ * (the timer asks for it again) before the WRITE's error.
+ */
+class DrpRoceOrderTestCase : public TestCase
+{
+  public:
+    DrpRoceOrderTestCase()
+        : TestCase("responder order: RNR with immediate, zero-length messages, atomics, a READ "
+                   "before an error")
+    {
+    }
+
+  private:
+    /// \param bed the bed \param opcode the request \param local its SGE's address
+    /// \param bytes its length (0: no SGE) \param id its wr_id \return the request
+    static RdmaSendWr Wr(const RoceBed& bed,
+                         RdmaWrOpcode opcode,
+                         uint64_t local,
+                         uint32_t bytes,
+                         uint64_t id)
+    {
+        RdmaSendWr wr;
+        wr.wrId = id;
+        wr.opcode = opcode;
+        if (bytes > 0)
+        {
+            wr.sgList.push_back({local, bytes, bed.mr[0]->GetLkey()});
+        }
+        wr.remoteAddr = TARGET;
+        wr.rkey = bed.mr[1]->GetRkey();
+        return wr;
+    }
+
+    /// \param bed the bed \param id wr_id \param address where it lands (0: no SGE)
+    static void Receive(const RoceBed& bed, uint64_t id, uint64_t address = 0)
+    {
+        RdmaRecvWr wr;
+        wr.wrId = id;
+        if (address != 0)
+        {
+            wr.sgList.push_back({address, 4096, bed.mr[1]->GetLkey()});
+        }
+        bed.qp[1]->PostRecv({wr});
+    }
+
+    void DoRun() override
+    {
+        {
+            RoceBed bed({}, {});
+            RdmaSendWr write = Wr(bed, RdmaWrOpcode::RDMA_WRITE_WITH_IMM, SOURCE, 100, 1);
+            write.immData = 5;
+            bed.qp[0]->PostSend({write});
+            Simulator::Schedule(MicroSeconds(5), [&bed]() { Receive(bed, 77); });
+            Simulator::Run();
+            std::vector<RdmaWc> sent = bed.cq[0]->Poll(4);
+            std::vector<RdmaWc> got = bed.cq[1]->Poll(4);
+            NS_TEST_ASSERT_MSG_EQ(sent.size(), 1u, "RNR, then the WRITE ends");
+            NS_TEST_EXPECT_MSG_EQ(sent[0].status, RdmaWcStatus::SUCCESS, "taken at the retry");
+            NS_TEST_ASSERT_MSG_EQ(got.size(), 1u, "the receive ends");
+            NS_TEST_EXPECT_MSG_EQ(got[0].immData, 5u, "with the immediate data");
+            Ptr<RoceTransport> responder = bed.device[1]->GetObject<RoceTransport>();
+            NS_TEST_EXPECT_MSG_EQ(responder->GetRnrNaks(), 1u, "one RNR NAK");
+            NS_TEST_EXPECT_MSG_EQ(responder->GetNaks(), 0u, "and no other NAK");
+            Simulator::Destroy();
+        }
+        {
+            RoceBed bed({}, {});
+            Receive(bed, 77);
+            uint64_t missing = LENGTH;
+            bed.cq[1]->SetEventCallback(drp::FunctorCallback<void, Ptr<RdmaCompletionQueue>>(
+                [&bed, &missing](Ptr<RdmaCompletionQueue>) {
+                    missing = bed.WriteDifferences(LENGTH);
+                }));
+            bed.cq[1]->ReqNotify(false);
+            RdmaSendWr notify = Wr(bed, RdmaWrOpcode::RDMA_WRITE_WITH_IMM, SOURCE, 0, 2);
+            bed.qp[0]->PostSend({Wr(bed, RdmaWrOpcode::RDMA_WRITE, SOURCE, LENGTH, 1), notify});
+            Simulator::Run();
+            NS_TEST_EXPECT_MSG_EQ(bed.cq[1]->Poll(4).size(), 1u, "the notification's receive");
+            NS_TEST_EXPECT_MSG_EQ(missing, 0u, "completed once the WRITE's bytes were all there");
+            Simulator::Destroy();
+        }
+        {
+            RoceBed bed({}, {});
+            Receive(bed, 10, TARGET);
+            Receive(bed, 11, TARGET + 8192);
+            RdmaSendWr empty = Wr(bed, RdmaWrOpcode::SEND_WITH_IMM, SOURCE, 0, 2);
+            empty.immData = 3;
+            bed.qp[0]->PostSend({Wr(bed, RdmaWrOpcode::SEND, SOURCE, 4000, 1), empty});
+            Simulator::Run();
+            std::vector<RdmaWc> got = bed.cq[1]->Poll(4);
+            NS_TEST_ASSERT_MSG_EQ(got.size(), 2u, "two receives");
+            NS_TEST_EXPECT_MSG_EQ(got[0].wrId, 10u, "in order");
+            NS_TEST_EXPECT_MSG_EQ(got[0].byteLen, 4000u, "the first SEND's length");
+            NS_TEST_EXPECT_MSG_EQ(got[1].byteLen, 0u, "the empty one's");
+            NS_TEST_EXPECT_MSG_EQ(got[1].immData, 3u, "its immediate data");
+            Simulator::Destroy();
+        }
+        {
+            RoceBed bed({}, {});
+            const uint64_t word = TARGET + LENGTH - 8;
+            uint8_t hundred[8] = {100, 0, 0, 0, 0, 0, 0, 0};
+            bed.device[0]->GetHostMemory()->Write(SOURCE + LENGTH - 8, hundred, 8);
+            RdmaSendWr add = Wr(bed, RdmaWrOpcode::ATOMIC_FETCH_AND_ADD, BACK, 8, 2);
+            add.remoteAddr = word;
+            add.compareAdd = 1;
+            bed.qp[0]->PostSend({Wr(bed, RdmaWrOpcode::RDMA_WRITE, SOURCE, LENGTH, 1), add});
+            Simulator::Run();
+            NS_TEST_EXPECT_MSG_EQ(bed.cq[0]->Poll(4).size(), 2u, "both end");
+            uint8_t fetched[8];
+            uint8_t now[8];
+            bed.device[0]->GetHostMemory()->Read(BACK, fetched, 8);
+            bed.device[1]->GetHostMemory()->Read(word, now, 8);
+            NS_TEST_EXPECT_MSG_EQ(unsigned(fetched[0]), 100u, "the value the WRITE wrote");
+            NS_TEST_EXPECT_MSG_EQ(unsigned(now[0]), 101u, "plus one, after the WRITE");
+            Simulator::Destroy();
+        }
+        {
+            // Host 0 loses the READ's responses (frames 0, 2, 3, 4: frame 1 is the NAK).
+            RoceBed bed({}, {0, 2, 3, 4});
+            RdmaSendWr bad = Wr(bed, RdmaWrOpcode::RDMA_WRITE, SOURCE, 100, 2);
+            bad.rkey = 12345;
+            bed.qp[0]->PostSend({Wr(bed, RdmaWrOpcode::RDMA_READ, BACK, 4096, 1), bad});
+            Simulator::Stop(Seconds(1));
+            Simulator::Run();
+            std::vector<RdmaWc> wcs = bed.cq[0]->Poll(4);
+            NS_TEST_ASSERT_MSG_EQ(wcs.size(), 2u, "both end");
+            NS_TEST_EXPECT_MSG_EQ(wcs[0].status, RdmaWcStatus::SUCCESS, "the READ, asked again");
+            NS_TEST_EXPECT_MSG_EQ(bed.ReadDifferences(4096), 0u, "its bytes");
+            NS_TEST_EXPECT_MSG_EQ(wcs[1].status, RdmaWcStatus::REM_ACCESS_ERR, "then the error");
+            NS_TEST_EXPECT_MSG_EQ(bed.qp[0]->GetState(), RdmaQpState::ERR, "in ERR");
+            Simulator::Destroy();
+        }
+    }
+};
+
+/**
+ * \ingroup drp-tests
  * RoCEv2's reliable-connected transport.
  */
 class DrpRoceTestSuite : public TestSuite
@@ -380,6 +523,7 @@ class DrpRoceTestSuite : public TestSuite
         AddTestCase(new DrpRoceTimeoutTestCase, DRP_TEST_QUICK);
         AddTestCase(new DrpRoceReadTestCase, DRP_TEST_QUICK);
         AddTestCase(new DrpRocePsnWrapTestCase, DRP_TEST_QUICK);
+        AddTestCase(new DrpRoceOrderTestCase, DRP_TEST_QUICK);
     }
 };
 

@@ -130,9 +130,15 @@ RoceV2Frame::Decapsulate(Ptr<Packet> packet, Ipv4Header& ip)
     Ipv4Header header;
     header.EnableChecksum();
     packet->PeekHeader(header);
-    if (!header.IsChecksumOk() || header.GetPayloadSize() + IPV4_SIZE != packet->GetSize())
+    const uint32_t total = header.GetPayloadSize() + IPV4_SIZE;
+    if (!header.IsChecksumOk() || total > packet->GetSize() ||
+        total < IPV4_SIZE + UDP_SIZE + 12 + ICRC_SIZE)
     {
         return false;
+    }
+    if (total < packet->GetSize())
+    {
+        packet->RemoveAtEnd(packet->GetSize() - total); // Ethernet's padding, as IPv4 trims it
     }
     uint8_t tail[ICRC_SIZE];
     Ptr<Packet> end = packet->CreateFragment(packet->GetSize() - ICRC_SIZE, ICRC_SIZE);

@@ -69,8 +69,10 @@ class RoceV2Frame
     /**
      * Unwraps a RoCEv2 packet: checks that it is IPv4 carrying UDP to port
      * 4791 with a valid IP checksum and ICRC, and removes the IPv4 and UDP
-     * headers and the ICRC.
-     * \param packet the IPv4 packet, changed in place only on success
+     * headers and the ICRC (and the Ethernet padding after the IP packet,
+     * as IPv4 trims it).
+     * \param packet the IPv4 packet, changed in place (padding trimmed) even
+     *        when it is refused
      * \param [out] ip its IPv4 header
      * \return true if it was a valid RoCEv2 packet (now the transport packet)
      */

@@ -191,6 +191,10 @@ RoceRequester::Pump()
     {
         if (m_started && PsnDiff(m_sendPsn, m_nextPsn) < 0)
         {
+            if (PsnDiff(m_sendPsn, m_ackPsn) < 0)
+            {
+                m_sendPsn = m_ackPsn; // nothing to send again that is answered
+            }
             Message* m = Find(m_sendPsn);
             if (!m || m->status != RdmaWcStatus::SUCCESS)
             {
@@ -478,7 +482,7 @@ RoceRequester::ArmTimer()
 {
     m_timer.Remove();
     const uint8_t timeout = m_qp->GetAttr().timeout;
-    if (timeout == 0 || !m_started || PsnDiff(m_highestSent, m_ackPsn) <= 0)
+    if (timeout == 0 || !m_started || m_rnrWait || PsnDiff(m_highestSent, m_ackPsn) <= 0)
     {
         return; // no timeout, or nothing outstanding
     }
@@ -513,6 +517,10 @@ RoceRequester::GoBack(uint32_t psn)
     m_queued = 0;
     m_timer.Remove();
     Pump();
+    if (!m_timer.IsRunning())
+    {
+        ArmTimer(); // in case nothing could be sent again (the timer restarts on a send)
+    }
 }
 
 void
@@ -520,6 +528,10 @@ RoceRequester::RnrWaitOver()
 {
     m_rnrWait = false;
     Pump();
+    if (!m_timer.IsRunning())
+    {
+        ArmTimer();
+    }
 }
 
 void
@@ -558,6 +570,10 @@ RoceRequester::Receive(const IbBthHeader& bth, Ptr<Packet> packet)
         AckThrough(psn);
         return;
     case IbAethHeader::RNR_NAK: {
+        if (PsnDiff(psn, m_ackPsn) < 0)
+        {
+            return; // for a PSN answered already
+        }
         AckThrough(before);
         const uint8_t rnrRetry = m_qp->GetAttr().rnrRetry;
         if (rnrRetry != 7 && m_rnrRetries >= rnrRetry)
@@ -779,6 +795,10 @@ RoceRequester::Fail(uint32_t psn, RdmaWcStatus status)
     {
         NS_LOG_LOGIC("QP " << m_qp->GetQpNum() << ": wr " << m->wr.wrId << " fails: " << status);
         m->status = status;
+        if (m->packets > 0 && PsnDiff(m->firstPsn, m_sendPsn) < 0)
+        {
+            m_sendPsn = m->firstPsn; // nothing past it is sent again
+        }
     }
     ++m_generation;
     m_staged.clear();
@@ -786,6 +806,11 @@ RoceRequester::Fail(uint32_t psn, RdmaWcStatus status)
     m_queued = 0;
     m_timer.Remove();
     Complete();
+    if (!Stale())
+    {
+        // Earlier requests may still wait for READ responses: keep the timer.
+        ArmTimer();
+    }
 }
 
 void

@@ -218,7 +218,7 @@ RoceResponder::ExecuteSend(const IbBthHeader& bth, Ptr<Packet> packet)
         const uint32_t value = imm.GetImmediate();
         const bool solicited = bth.IsSolicited();
         done = [self, qp, epoch, total, withImm, value, solicited]() {
-            if (qp->GetEpoch() == epoch && self->m_epoch == epoch)
+            if (self->IsCurrent(epoch))
             {
                 --self->m_claimed;
                 qp->EndRecv(RdmaWcStatus::SUCCESS,
@@ -240,6 +240,13 @@ RoceResponder::ExecuteWrite(const IbBthHeader& bth, Ptr<Packet> packet)
 {
     const uint8_t opcode = bth.GetOpcode();
     const uint32_t psn = bth.GetPsn();
+    const bool withImm = IbOpcode::HasImmediate(opcode);
+    if (withImm && !m_qp->PeekRecv(m_claimed))
+    {
+        // Checked before anything changes: the same PSN comes again after the RNR timer.
+        Acknowledge(IbAethHeader::RNR_NAK, m_qp->GetAttr().minRnrTimer, psn);
+        return;
+    }
     if (IbOpcode::HasReth(opcode))
     {
         IbRethHeader reth;
@@ -261,15 +268,9 @@ RoceResponder::ExecuteWrite(const IbBthHeader& bth, Ptr<Packet> packet)
         m_current.length = reth.GetDmaLength();
     }
     IbImmDtHeader imm;
-    const bool withImm = IbOpcode::HasImmediate(opcode);
     if (withImm)
     {
         packet->RemoveHeader(imm);
-        if (!m_qp->PeekRecv(m_claimed))
-        {
-            Acknowledge(IbAethHeader::RNR_NAK, m_qp->GetAttr().minRnrTimer, psn);
-            return;
-        }
     }
     const uint32_t size = packet->GetSize();
     if (m_current.offset + size > m_current.length)
@@ -295,7 +296,7 @@ RoceResponder::ExecuteWrite(const IbBthHeader& bth, Ptr<Packet> packet)
         const uint32_t value = imm.GetImmediate();
         const bool solicited = bth.IsSolicited();
         done = [self, qp, epoch, total, value, solicited]() {
-            if (qp->GetEpoch() == epoch && self->m_epoch == epoch)
+            if (self->IsCurrent(epoch))
             {
                 --self->m_claimed;
                 qp->EndRecv(RdmaWcStatus::SUCCESS,
@@ -367,8 +368,33 @@ RoceResponder::ExecuteAtomic(const IbBthHeader& bth, Ptr<Packet> packet)
         Refuse(psn, IbAethHeader::REMOTE_ACCESS_ERROR);
         return;
     }
-    // Executed once, now; the DMA read and write of the 8 bytes take their time.
+    // Executed once, behind the writes before it in the write engine (their
+    // data must be in memory first), then the 8 bytes' read and answer.
+    Advance(1, true);
+    Ptr<RoceResponder> self = this;
+    const uint32_t epoch = m_epoch;
+    Ptr<PcieLink> pcie = m_transport->GetPcie();
+    const bool cas = bth.GetOpcode() == IbOpcode::COMPARE_SWAP;
+    pcie->DmaMove(true, ATOMIC_BYTES, [self, epoch, psn, pcie, atomic, cas]() {
+        if (!self->IsCurrent(epoch))
+        {
+            return;
+        }
+        self->Execute(atomic, cas, psn);
+        pcie->DmaMove(false, ATOMIC_BYTES, [self, epoch, psn]() {
+            if (self->IsCurrent(epoch))
+            {
+                self->AnswerAtomic(psn);
+            }
+        });
+    });
+}
+
+void
+RoceResponder::Execute(const IbAtomicEthHeader& atomic, bool cas, uint32_t psn)
+{
     Ptr<HostMemory> memory = m_transport->GetPcie()->GetHostMemory();
+    const uint64_t address = atomic.GetVirtualAddress();
     uint8_t bytes[ATOMIC_BYTES];
     memory->Read(address, bytes, ATOMIC_BYTES);
     uint64_t original = 0;
@@ -376,7 +402,6 @@ RoceResponder::ExecuteAtomic(const IbBthHeader& bth, Ptr<Packet> packet)
     {
         original = (original << 8) | bytes[i];
     }
-    const bool cas = bth.GetOpcode() == IbOpcode::COMPARE_SWAP;
     const uint64_t result = cas ? (original == atomic.GetCompare() ? atomic.GetSwapAdd() : original)
                                 : original + atomic.GetSwapAdd();
     for (uint32_t i = 0; i < ATOMIC_BYTES; ++i)
@@ -392,18 +417,12 @@ RoceResponder::ExecuteAtomic(const IbBthHeader& bth, Ptr<Packet> packet)
         m_atomics.erase(m_atomicOrder.front());
         m_atomicOrder.pop_front();
     }
-    Advance(1, true);
-    Ptr<RoceResponder> self = this;
-    const uint32_t epoch = m_epoch;
-    Ptr<PcieLink> pcie = m_transport->GetPcie();
-    pcie->DmaMove(false, ATOMIC_BYTES, [self, epoch, psn, pcie]() {
-        pcie->DmaMove(true, ATOMIC_BYTES, [self, epoch, psn]() {
-            if (self->m_epoch == epoch)
-            {
-                self->AnswerAtomic(psn);
-            }
-        });
-    });
+}
+
+bool
+RoceResponder::IsCurrent(uint32_t epoch) const
+{
+    return m_epoch == epoch && m_qp->GetEpoch() == epoch;
 }
 
 void
@@ -480,7 +499,7 @@ RoceResponder::Place(const std::vector<std::pair<uint64_t, uint32_t>>& pieces,
         {
             done();
         }
-        if (ack && self->m_epoch == epoch)
+        if (ack && self->IsCurrent(epoch))
         {
             self->Acknowledge(IbAethHeader::ACK, IbAethHeader::NO_CREDITS, psn);
         }
@@ -489,12 +508,13 @@ RoceResponder::Place(const std::vector<std::pair<uint64_t, uint32_t>>& pieces,
     {
         m_sinceAck = 0;
     }
+    Ptr<PcieLink> pcie = m_transport->GetPcie();
     if (pieces.empty())
     {
-        after();
+        // Nothing to write, but in the write engine's order: after the data before it.
+        pcie->DmaMove(true, 0, after);
         return;
     }
-    Ptr<PcieLink> pcie = m_transport->GetPcie();
     uint32_t at = 0;
     for (size_t i = 0; i < pieces.size(); ++i)
     {
@@ -537,6 +557,10 @@ RoceResponder::Refuse(uint32_t psn, uint8_t code, RdmaWcStatus localError)
     NS_LOG_LOGIC("QP " << m_qp->GetQpNum() << ": PSN " << psn << " refused, NAK code "
                        << unsigned(code));
     Acknowledge(IbAethHeader::NAK, code, psn);
+    if (localError == RdmaWcStatus::SUCCESS && m_current.active && m_current.send)
+    {
+        localError = RdmaWcStatus::REM_INV_REQ_ERR; // the SEND it interrupts ends too
+    }
     m_current = Current();
     if (localError != RdmaWcStatus::SUCCESS && m_claimed > 0)
     {
@@ -580,7 +604,7 @@ RoceResponder::PumpReads()
         const uint32_t epoch = m_epoch;
         const uint32_t msn = m_msn;
         auto build = [self, slot, epoch, bth, opcode, msn](Ptr<Packet> payload) {
-            if (self->m_epoch != epoch || self->m_staged.find(slot) == self->m_staged.end())
+            if (!self->IsCurrent(epoch) || self->m_staged.find(slot) == self->m_staged.end())
             {
                 return;
             }
@@ -624,7 +648,7 @@ RoceResponder::ReleaseReads()
         Ptr<RoceResponder> self = this;
         const uint32_t epoch = m_epoch;
         m_transport->Emit(m_qp, packet, m_flow, [self, epoch]() {
-            if (self->m_epoch == epoch)
+            if (self->IsCurrent(epoch))
             {
                 self->m_queued = self->m_queued > 0 ? self->m_queued - 1 : 0;
                 self->PumpReads();

@@ -6,6 +6,7 @@
 #define ROCE_RESPONDER_H
 
 #include "ns3/ib-aeth-header.h"
+#include "ns3/ib-atomic-eth-header.h"
 #include "ns3/ib-bth-header.h"
 #include "ns3/packet.h"
 #include "ns3/rdma-verbs-types.h"
@@ -47,10 +48,11 @@ class RoceTransport;
  *   path MTU (FIRST, MIDDLE..., LAST, or ONLY; AETH on the first and last),
  *   are read from host memory and sent in this responder's flow;
  * * atomics: 8-byte aligned (else a NAK for an invalid request) and
- *   REMOTE_ATOMIC; executed on host memory at once, exactly once: the
- *   original value is kept in the responder resources (the last
- *   MAX_ATOMIC_RESULTS, by PSN) and sent in an ATOMIC_ACKNOWLEDGE, after a
- *   DMA read and write of the 8 bytes.
+ *   REMOTE_ATOMIC; executed on host memory exactly once, behind the writes
+ *   before it in the write engine: the original value is kept in the
+ *   responder resources (the last MAX_ATOMIC_RESULTS, by PSN, the device's
+ *   most READs and atomics outstanding) and sent in an
+ *   ATOMIC_ACKNOWLEDGE, after a DMA write and read of the 8 bytes.
  *
  * Acknowledgements: an ACK for each packet with the A bit (the last of each
  * message) and every AckInterval packets (1, the default: every packet),
@@ -66,7 +68,7 @@ class RoceResponder : public SimpleRefCount<RoceResponder>
 {
   public:
     /// Atomic results kept for duplicates (the responder resources).
-    static constexpr uint32_t MAX_ATOMIC_RESULTS = 64;
+    static constexpr uint32_t MAX_ATOMIC_RESULTS = 255;
 
     /**
      * \param transport the RNIC's transport (outlives this)
@@ -155,6 +157,14 @@ class RoceResponder : public SimpleRefCount<RoceResponder>
                bool ackRequest);
     /// \param psn an atomic's PSN: its ATOMIC_ACKNOWLEDGE from the responder resources
     void AnswerAtomic(uint32_t psn);
+    /**
+     * Runs an atomic on host memory and keeps the value before it.
+     * \param atomic its AtomicETH \param cas compare and swap (else fetch and add)
+     * \param psn its PSN
+     */
+    void Execute(const IbAtomicEthHeader& atomic, bool cas, uint32_t psn);
+    /// \param epoch an epoch a callback was made in \return true if the queue pair is still in it
+    bool IsCurrent(uint32_t epoch) const;
     /**
      * Sends an ACK, RNR NAK or NAK.
      * \param kind its kind \param value its value \param psn its PSN

@@ -137,6 +137,7 @@ RoceTransport::Bind(Ptr<RdmaQueuePair> qp)
     qp->SetDoorbell(MakeCallback(&RoceTransport::Kick, this));
     Qp halves;
     halves.qp = qp;
+    halves.flow = m_nextFlow;
     halves.requester = Create<RoceRequester>(this, qp, m_nextFlow++);
     halves.responder = Create<RoceResponder>(this, qp, m_nextFlow++);
     m_qps[qp] = halves;
@@ -151,6 +152,8 @@ RoceTransport::Unbind(Ptr<RdmaQueuePair> qp)
     {
         halves->requester->Stop();
         halves->responder->Stop();
+        Discard(halves->flow); // its packets not yet sent go with it
+        Discard(halves->flow + 1);
         m_qps.erase(qp);
     }
 }

@@ -186,6 +186,7 @@ class RoceTransport : public RdmaVerbsProvider
         Ptr<RdmaQueuePair> qp;        //!< the queue pair
         Ptr<RoceRequester> requester; //!< its send side
         Ptr<RoceResponder> responder; //!< its receive side
+        uint64_t flow{0};             //!< the requester's flow; the responder's is the next
     };
 
     /// A frame waiting for the port.
