@@ -470,7 +470,7 @@ RoceRequester::Sent(uint32_t endPsn)
     {
         m_highestSent = endPsn;
     }
-    if (!m_timer.IsRunning())
+    if (m_timer.IsExpired())
     {
         ArmTimer();
     }
@@ -517,7 +517,7 @@ RoceRequester::GoBack(uint32_t psn)
     m_queued = 0;
     m_timer.Remove();
     Pump();
-    if (!m_timer.IsRunning())
+    if (m_timer.IsExpired())
     {
         ArmTimer(); // in case nothing could be sent again (the timer restarts on a send)
     }
@@ -528,7 +528,7 @@ RoceRequester::RnrWaitOver()
 {
     m_rnrWait = false;
     Pump();
-    if (!m_timer.IsRunning())
+    if (m_timer.IsExpired())
     {
         ArmTimer();
     }
