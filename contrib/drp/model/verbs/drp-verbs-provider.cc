@@ -62,7 +62,6 @@ void
 DrpVerbsProvider::DoDispose()
 {
     Simulator::Cancel(m_retry);
-    m_contexts.clear();
     m_requests.clear();
     m_transfers.clear();
     m_waiting.clear();
@@ -72,7 +71,7 @@ DrpVerbsProvider::DoDispose()
     m_freeSlots.clear();
     m_rnic = nullptr;
     m_cpus = nullptr;
-    Object::DoDispose();
+    RdmaVerbsProvider::DoDispose();
 }
 
 void
@@ -174,21 +173,9 @@ DrpVerbsProvider::Attach(Ptr<RnicNetDevice> rnic)
 }
 
 void
-DrpVerbsProvider::AddContext(Ptr<RdmaContext> context)
-{
-    m_contexts.push_back(context);
-}
-
-void
 DrpVerbsProvider::Bind(Ptr<RdmaQueuePair> qp)
 {
-    const uint32_t executed =
-        (1u << uint32_t(RdmaWrOpcode::RDMA_WRITE)) |
-        (1u << uint32_t(RdmaWrOpcode::RDMA_WRITE_WITH_IMM)) | (1u << uint32_t(RdmaWrOpcode::SEND)) |
-        (1u << uint32_t(RdmaWrOpcode::SEND_WITH_IMM)) | (1u << uint32_t(RdmaWrOpcode::RDMA_READ)) |
-        (1u << uint32_t(RdmaWrOpcode::ATOMIC_CMP_AND_SWP)) |
-        (1u << uint32_t(RdmaWrOpcode::ATOMIC_FETCH_AND_ADD));
-    qp->SetSupportedOpcodes(executed);
+    qp->SetSupportedOpcodes(ALL_OPCODES);
     qp->SetDoorbell(MakeCallback(&DrpVerbsProvider::Kick, this));
 }
 
@@ -197,16 +184,6 @@ DrpVerbsProvider::Unbind(Ptr<RdmaQueuePair> qp)
 {
     qp->SetDoorbell(Callback<void, Ptr<RdmaQueuePair>>());
     m_requests.erase(qp);
-}
-
-void
-DrpVerbsProvider::RemoveContext(const RdmaContext* context)
-{
-    m_contexts.erase(
-        std::remove_if(m_contexts.begin(),
-                       m_contexts.end(),
-                       [context](const Ptr<RdmaContext>& c) { return PeekPointer(c) == context; }),
-        m_contexts.end());
 }
 
 DrpVerbsProvider::QpRequests&
@@ -220,19 +197,6 @@ DrpVerbsProvider::StateOf(Ptr<RdmaQueuePair> qp)
         st.epoch = qp->GetEpoch();
     }
     return st;
-}
-
-Ptr<RdmaContext>
-DrpVerbsProvider::ContextOf(Ptr<RdmaQueuePair> qp) const
-{
-    for (const auto& context : m_contexts)
-    {
-        if (context->FindQp(qp->GetQpNum()) == qp)
-        {
-            return context;
-        }
-    }
-    return nullptr;
 }
 
 RdmaWcStatus

@@ -122,11 +122,8 @@ class DrpVerbsProvider : public RdmaVerbsProvider
      * \return the RNIC's provider, made and aggregated to it on first use
      */
     static Ptr<DrpVerbsProvider> Attach(Ptr<RnicNetDevice> rnic);
-    void AddContext(Ptr<RdmaContext> context) override;
     void Bind(Ptr<RdmaQueuePair> qp) override;
     void Unbind(Ptr<RdmaQueuePair> qp) override;
-    /// \param context a context being disposed: it grants nothing any more
-    void RemoveContext(const RdmaContext* context) override;
 
     /// \param latency HandlerLatency (0 to 10 s)
     void SetHandlerLatency(Time latency);
@@ -233,8 +230,6 @@ class DrpVerbsProvider : public RdmaVerbsProvider
                                bool read,
                                uint64_t address,
                                uint32_t length) const;
-    /// \param qp a queue pair \return the context that made it
-    Ptr<RdmaContext> ContextOf(Ptr<RdmaQueuePair> qp) const;
     /// \param qp a queue pair \param st its requests: end those done, in order
     void Drain(Ptr<RdmaQueuePair> qp, QpRequests& st);
     /// \param qp a queue pair \return its requests, forgotten if its epoch changed
@@ -364,7 +359,6 @@ class DrpVerbsProvider : public RdmaVerbsProvider
     Ptr<RnicNetDevice> m_rnic;                           //!< the RNIC
     Ptr<HostCpus> m_cpus;                                //!< its host's CPUs
     Time m_handlerLatency;                               //!< attribute
-    std::vector<Ptr<RdmaContext>> m_contexts;            //!< contexts on the RNIC
     std::map<Ptr<RdmaQueuePair>, QpRequests> m_requests; //!< per queue pair
     std::map<uint16_t, Transfer> m_transfers;            //!< DRP transfers by TID
     std::deque<std::function<void()>> m_waiting;         //!< posts waiting for a TID

@@ -6,6 +6,7 @@
 
 #include "drp-verbs-provider.h"
 #include "rdma-cm-id.h"
+#include "rdma-verbs-types.h"
 
 #include "ns3/drp-compat.h"
 #include "ns3/host-cpus.h"
@@ -22,7 +23,6 @@
 #include "ns3/uinteger.h"
 
 #include <cerrno>
-#include <cmath>
 
 namespace ns3
 {
@@ -378,7 +378,7 @@ RdmaConnectionManager::GetRnic() const
 Time
 RdmaConnectionManager::GetResponseTimeout() const
 {
-    return NanoSeconds(int64_t(std::ldexp(4096.0, m_responseTimeout)));
+    return GetIbTimeout(m_responseTimeout);
 }
 
 uint8_t

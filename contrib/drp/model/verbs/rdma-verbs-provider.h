@@ -6,6 +6,10 @@
 #define RDMA_VERBS_PROVIDER_H
 
 #include "ns3/object.h"
+#include "ns3/ptr.h"
+
+#include <cstdint>
+#include <vector>
 
 namespace ns3
 {
@@ -35,15 +39,26 @@ class RdmaVerbsProvider : public Object
      */
     static TypeId GetTypeId();
 
+    /// The send opcodes both providers execute, as RdmaQueuePair::SetSupportedOpcodes
+    /// takes them (every RdmaWrOpcode).
+    static const uint32_t ALL_OPCODES;
+
     /// \param context a context opened on this provider's RNIC
-    virtual void AddContext(Ptr<RdmaContext> context) = 0;
+    void AddContext(Ptr<RdmaContext> context);
     /// \param context a context being disposed (a raw pointer: its count
     ///        may be 0 already): its queue pairs and regions are gone
-    virtual void RemoveContext(const RdmaContext* context) = 0;
+    void RemoveContext(const RdmaContext* context);
+    /// \param qp a queue pair \return the context of this RNIC that made it, or null
+    Ptr<RdmaContext> ContextOf(Ptr<RdmaQueuePair> qp) const;
     /// \param qp a queue pair of one of its contexts: its requests run here
     virtual void Bind(Ptr<RdmaQueuePair> qp) = 0;
     /// \param qp a queue pair being destroyed (reset before): forget it
     virtual void Unbind(Ptr<RdmaQueuePair> qp) = 0;
+
+  protected:
+    void DoDispose() override;
+
+    std::vector<Ptr<RdmaContext>> m_contexts; //!< contexts opened on the RNIC
 };
 
 } // namespace ns3

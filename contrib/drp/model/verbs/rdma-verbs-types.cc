@@ -4,6 +4,9 @@
 
 #include "rdma-verbs-types.h"
 
+#include <algorithm>
+#include <cmath>
+
 namespace ns3
 {
 
@@ -35,6 +38,33 @@ GetQpStateName(RdmaQpState state)
     static const char* const names[] = {"RESET", "INIT", "RTR", "RTS", "SQD", "SQE", "ERR"};
     const auto index = static_cast<size_t>(state);
     return index < sizeof(names) / sizeof(names[0]) ? names[index] : "unknown";
+}
+
+std::vector<RdmaSge>
+SliceSges(const std::vector<RdmaSge>& sges, uint32_t offset, uint32_t size)
+{
+    std::vector<RdmaSge> pieces;
+    uint64_t at = 0;
+    for (const RdmaSge& sge : sges)
+    {
+        const uint64_t end = at + sge.length;
+        if (size > 0 && offset < end)
+        {
+            const uint32_t skip = offset > at ? offset - at : 0;
+            const uint32_t take = std::min<uint64_t>(size, sge.length - skip);
+            pieces.push_back({sge.addr + skip, take, sge.lkey});
+            offset += take;
+            size -= take;
+        }
+        at = end;
+    }
+    return pieces;
+}
+
+Time
+GetIbTimeout(uint8_t exponent)
+{
+    return NanoSeconds(int64_t(std::ldexp(4096.0, exponent)));
 }
 
 double

@@ -5,6 +5,7 @@
 #ifndef RDMA_VERBS_TYPES_H
 #define RDMA_VERBS_TYPES_H
 
+#include "ns3/nstime.h"
 #include "ns3/ptr.h"
 
 #include <cstdint>
@@ -237,6 +238,25 @@ std::string GetWcStatusName(RdmaWcStatus status);
  * \return its name: "RESET", "INIT", "RTR", "RTS", "SQD", "SQE" or "ERR"
  */
 std::string GetQpStateName(RdmaQpState state);
+
+/**
+ * Where bytes of a message lie in a scatter-gather list: the bytes from
+ * \p offset on, \p size of them, as the SGEs' pieces that hold them.
+ * \param sges the list, in order
+ * \param offset the first byte, counted from the list's start
+ * \param size bytes (fewer are returned if the list ends first)
+ * \return the pieces, in order, each with its SGE's lkey
+ */
+std::vector<RdmaSge> SliceSges(const std::vector<RdmaSge>& sges, uint32_t offset, uint32_t size);
+
+/**
+ * The InfiniBand Architecture Specification's encoded timeouts, 4.096 us x
+ * 2^exponent: a queue pair's local ACK timeout (``timeout``) and the
+ * connection manager's response timeouts.
+ * \param exponent 0 to 31
+ * \return the time
+ */
+Time GetIbTimeout(uint8_t exponent);
 
 /**
  * The RNR NAK timer that an encoded MIN_RNR_TIMER value stands for (the

@@ -20,7 +20,6 @@
 #include "ns3/simulator.h"
 
 #include <algorithm>
-#include <cmath>
 #include <memory>
 #include <vector>
 
@@ -56,40 +55,6 @@ StatusOfNak(uint8_t code)
     default:
         return RdmaWcStatus::REM_OP_ERR;
     }
-}
-
-/// A piece of a message's bytes in one SGE.
-struct Piece
-{
-    uint64_t address; //!< host address
-    uint32_t length;  //!< bytes
-};
-
-/**
- * \param sges a request's scatter-gather list
- * \param offset the first byte in the message
- * \param size bytes
- * \return where those bytes lie, in order
- */
-std::vector<Piece>
-PiecesOf(const std::vector<RdmaSge>& sges, uint32_t offset, uint32_t size)
-{
-    std::vector<Piece> pieces;
-    uint64_t at = 0;
-    for (const RdmaSge& sge : sges)
-    {
-        const uint64_t end = at + sge.length;
-        if (size > 0 && offset < end)
-        {
-            const uint32_t skip = offset > at ? offset - at : 0;
-            const uint32_t take = std::min<uint64_t>(size, sge.length - skip);
-            pieces.push_back({sge.addr + skip, take});
-            offset += take;
-            size -= take;
-        }
-        at = end;
-    }
-    return pieces;
 }
 
 } // namespace
@@ -396,7 +361,7 @@ RoceRequester::MakePacket(Message& m)
 void
 RoceRequester::ReadPayload(const Message& m, uint32_t offset, uint32_t size, uint64_t slot)
 {
-    std::vector<Piece> pieces = PiecesOf(m.wr.sgList, offset, size);
+    std::vector<RdmaSge> pieces = SliceSges(m.wr.sgList, offset, size);
     auto parts = std::make_shared<std::vector<Ptr<Packet>>>(pieces.size());
     auto left = std::make_shared<uint32_t>(pieces.size());
     Ptr<RoceRequester> self = this;
@@ -430,7 +395,7 @@ RoceRequester::ReadPayload(const Message& m, uint32_t offset, uint32_t size, uin
     Ptr<PcieLink> pcie = m_transport->GetPcie();
     for (size_t i = 0; i < pieces.size(); ++i)
     {
-        pcie->DmaRead(pieces[i].address,
+        pcie->DmaRead(pieces[i].addr,
                       pieces[i].length,
                       [parts, left, i, assemble](Ptr<Packet> bytes) {
                           (*parts)[i] = bytes;
@@ -486,7 +451,7 @@ RoceRequester::ArmTimer()
     {
         return; // no timeout, or nothing outstanding
     }
-    const Time wait = NanoSeconds(int64_t(std::ldexp(4096.0, timeout)));
+    const Time wait = GetIbTimeout(timeout);
     m_timer = Simulator::Schedule(wait, &RoceRequester::Timeout, this);
 }
 
@@ -762,15 +727,15 @@ RoceRequester::ReceiveAtomicAck(const IbBthHeader& bth, Ptr<Packet> packet)
 void
 RoceRequester::Place(Message& m, uint32_t offset, Ptr<Packet> data)
 {
-    std::vector<Piece> pieces = PiecesOf(m.wr.sgList, offset, data->GetSize());
+    std::vector<RdmaSge> pieces = SliceSges(m.wr.sgList, offset, data->GetSize());
     Ptr<PcieLink> pcie = m_transport->GetPcie();
     Ptr<RoceRequester> self = this;
     const uint64_t id = m.id;
     uint32_t at = 0;
-    for (const Piece& piece : pieces)
+    for (const RdmaSge& piece : pieces)
     {
         ++m.placing;
-        pcie->DmaWrite(piece.address, data->CreateFragment(at, piece.length), [self, id]() {
+        pcie->DmaWrite(piece.addr, data->CreateFragment(at, piece.length), [self, id]() {
             Message* m = self->FindId(id);
             if (m)
             {

@@ -182,29 +182,15 @@ RoceResponder::ExecuteSend(const IbBthHeader& bth, Ptr<Packet> packet)
         return;
     }
     // Scatter into the receive's SGEs from the message's offset.
-    std::vector<std::pair<uint64_t, uint32_t>> pieces;
+    const std::vector<RdmaSge> pieces = SliceSges(m_current.sges, m_current.offset, size);
     Ptr<RdmaContext> context = m_transport->ContextOf(m_qp);
-    uint32_t offset = m_current.offset;
-    uint32_t left = size;
-    uint64_t at = 0;
-    for (const RdmaSge& sge : m_current.sges)
+    for (const RdmaSge& piece : pieces)
     {
-        if (left > 0 && offset < at + sge.length)
+        if (!context || context->CheckSge(m_qp, piece, piece.length, true) != RdmaWcStatus::SUCCESS)
         {
-            const uint32_t skip = offset - at;
-            const uint32_t take = std::min(left, sge.length - skip);
-            RdmaSge piece = sge;
-            piece.addr += skip;
-            if (!context || context->CheckSge(m_qp, piece, take, true) != RdmaWcStatus::SUCCESS)
-            {
-                Refuse(psn, IbAethHeader::REMOTE_OPERATIONAL_ERROR, RdmaWcStatus::LOC_PROT_ERR);
-                return;
-            }
-            pieces.emplace_back(piece.addr, take);
-            offset += take;
-            left -= take;
+            Refuse(psn, IbAethHeader::REMOTE_OPERATIONAL_ERROR, RdmaWcStatus::LOC_PROT_ERR);
+            return;
         }
-        at += sge.length;
     }
     m_current.offset += size;
     const bool ends = IbOpcode::EndsMessage(opcode);
@@ -278,10 +264,10 @@ RoceResponder::ExecuteWrite(const IbBthHeader& bth, Ptr<Packet> packet)
         Refuse(psn, IbAethHeader::INVALID_REQUEST);
         return;
     }
-    std::vector<std::pair<uint64_t, uint32_t>> pieces;
+    std::vector<RdmaSge> pieces;
     if (size > 0)
     {
-        pieces.emplace_back(m_current.address + m_current.offset, size);
+        pieces.push_back({m_current.address + m_current.offset, size, 0});
     }
     m_current.offset += size;
     const bool ends = IbOpcode::EndsMessage(opcode);
@@ -485,7 +471,7 @@ RoceResponder::Advance(uint32_t packets, bool ends)
 }
 
 void
-RoceResponder::Place(const std::vector<std::pair<uint64_t, uint32_t>>& pieces,
+RoceResponder::Place(const std::vector<RdmaSge>& pieces,
                      Ptr<Packet> data,
                      std::function<void()> done,
                      bool ackRequest)
@@ -518,15 +504,15 @@ RoceResponder::Place(const std::vector<std::pair<uint64_t, uint32_t>>& pieces,
     uint32_t at = 0;
     for (size_t i = 0; i < pieces.size(); ++i)
     {
-        Ptr<Packet> part = data->CreateFragment(at, pieces[i].second);
-        at += pieces[i].second;
+        Ptr<Packet> part = data->CreateFragment(at, pieces[i].length);
+        at += pieces[i].length;
         if (i + 1 < pieces.size())
         {
-            pcie->DmaWrite(pieces[i].first, part, []() {});
+            pcie->DmaWrite(pieces[i].addr, part, []() {});
         }
         else
         {
-            pcie->DmaWrite(pieces[i].first, part, after);
+            pcie->DmaWrite(pieces[i].addr, part, after);
         }
     }
 }

@@ -146,12 +146,12 @@ class RoceResponder : public SimpleRefCount<RoceResponder>
     /**
      * Writes bytes into the receive's SGEs or a WRITE's target, then runs
      * \p done.
-     * \param pieces addresses and lengths, in order
+     * \param pieces where the bytes go (address and length; lkey unused), in order
      * \param data the bytes
      * \param done runs when all are in host memory
      * \param ackRequest the packet's A bit: acknowledge it whatever the interval
      */
-    void Place(const std::vector<std::pair<uint64_t, uint32_t>>& pieces,
+    void Place(const std::vector<RdmaSge>& pieces,
                Ptr<Packet> data,
                std::function<void()> done,
                bool ackRequest);

@@ -75,7 +75,6 @@ RoceTransport::DoDispose()
         halves.responder->Stop();
     }
     m_qps.clear();
-    m_contexts.clear();
     m_control.clear();
     m_data.clear();
     if (m_rnic)
@@ -109,31 +108,9 @@ RoceTransport::SetFrameReadyCallback(Callback<void> ready)
 }
 
 void
-RoceTransport::AddContext(Ptr<RdmaContext> context)
-{
-    m_contexts.push_back(context);
-}
-
-void
-RoceTransport::RemoveContext(const RdmaContext* context)
-{
-    m_contexts.erase(
-        std::remove_if(m_contexts.begin(),
-                       m_contexts.end(),
-                       [context](const Ptr<RdmaContext>& c) { return PeekPointer(c) == context; }),
-        m_contexts.end());
-}
-
-void
 RoceTransport::Bind(Ptr<RdmaQueuePair> qp)
 {
-    const uint32_t executed =
-        (1u << uint32_t(RdmaWrOpcode::RDMA_WRITE)) |
-        (1u << uint32_t(RdmaWrOpcode::RDMA_WRITE_WITH_IMM)) | (1u << uint32_t(RdmaWrOpcode::SEND)) |
-        (1u << uint32_t(RdmaWrOpcode::SEND_WITH_IMM)) | (1u << uint32_t(RdmaWrOpcode::RDMA_READ)) |
-        (1u << uint32_t(RdmaWrOpcode::ATOMIC_CMP_AND_SWP)) |
-        (1u << uint32_t(RdmaWrOpcode::ATOMIC_FETCH_AND_ADD));
-    qp->SetSupportedOpcodes(executed);
+    qp->SetSupportedOpcodes(ALL_OPCODES);
     qp->SetDoorbell(MakeCallback(&RoceTransport::Kick, this));
     Qp halves;
     halves.qp = qp;
@@ -190,19 +167,6 @@ RoceTransport::Kick(Ptr<RdmaQueuePair> qp)
     // The doorbell crosses PCIe; the RNIC then fetches the requests.
     Ptr<RoceRequester> requester = halves->requester;
     m_rnic->GetPcieLink()->Doorbell([requester]() { requester->Kick(); });
-}
-
-Ptr<RdmaContext>
-RoceTransport::ContextOf(Ptr<RdmaQueuePair> qp) const
-{
-    for (const auto& context : m_contexts)
-    {
-        if (context->FindQp(qp->GetQpNum()) == qp)
-        {
-            return context;
-        }
-    }
-    return nullptr;
 }
 
 Ptr<PcieLink>

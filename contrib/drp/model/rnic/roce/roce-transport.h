@@ -84,8 +84,6 @@ class RoceTransport : public RdmaVerbsProvider
     static Ptr<RoceTransport> Attach(Ptr<RnicNetDevice> rnic);
 
     // RdmaVerbsProvider
-    void AddContext(Ptr<RdmaContext> context) override;
-    void RemoveContext(const RdmaContext* context) override;
     void Bind(Ptr<RdmaQueuePair> qp) override;
     void Unbind(Ptr<RdmaQueuePair> qp) override;
 
@@ -132,8 +130,6 @@ class RoceTransport : public RdmaVerbsProvider
     uint32_t Discard(uint64_t flow);
     /// \return the RNIC's PCIe link
     Ptr<PcieLink> GetPcie() const;
-    /// \param qp a queue pair \return the context that made it, or null
-    Ptr<RdmaContext> ContextOf(Ptr<RdmaQueuePair> qp) const;
     /**
      * \param qp a queue pair
      * \return its path MTU, at most the port's active MTU
@@ -212,7 +208,6 @@ class RoceTransport : public RdmaVerbsProvider
 
     Ptr<RnicNetDevice> m_rnic;                    //!< the RNIC
     Callback<void> m_frameReady;                  //!< the port's
-    std::vector<Ptr<RdmaContext>> m_contexts;     //!< contexts opened on it
     std::map<Ptr<RdmaQueuePair>, Qp> m_qps;       //!< bound queue pairs
     std::map<uint64_t, Ipv4Address> m_peers;      //!< RoCEv2 addresses by MAC
     std::deque<Frame> m_control;                  //!< acknowledgements
