@@ -633,3 +633,28 @@ def test_a_run_without_flows_says_why(tmp_path, capsys):
     assert capsys.readouterr().out.splitlines()[-1].split()[-2:] == ["no", "flows"]
     with drp.FabricCampaign(store, read_only=True) as campaign:
         assert list(campaign.runs_dataframe()["note"]) == ["no flows"]
+
+
+def test_roce_runs_the_fabric_workloads_over_the_verbs(tmp_path):
+    """method="roce": the same workloads over RoCEv2's reliable connection.
+    Alone, a write takes its ideal to the nanosecond; in a lossy incast,
+    go-back-N resends what the full queue dropped; lossless (PFC), nothing
+    is dropped or resent. Campaigns take the three methods in one grid."""
+    alone = drp.run_fabric(hosts=3, degree=1, bytes=100000, method="roce")
+    row = alone.transfers.iloc[0]
+    assert row["status"] == "success" and row["fct_us"] == pytest.approx(row["ideal_us"], abs=1e-3)
+    lossy = drp.run_fabric(hosts=9, bytes=65536, queue="8p", method="roce")
+    assert lossy.summary["successes"] == 8
+    assert lossy.counters["drops"] > 0 and lossy.transfers["retransmissions"].sum() > 0
+    lossless = drp.run_fabric(hosts=9, bytes=65536, lossless=True, buffer="1MB", method="roce")
+    assert lossless.summary["successes"] == 8
+    assert lossless.counters["drops"] == 0 and lossless.transfers["retransmissions"].sum() == 0
+    with pytest.raises(ValueError, match=r"method = roce runs without congestion control"):
+        drp.run_fabric(method="roce", ecn=True, cc="dcqcn")
+    grid = {"hosts": 5, "bytes": 16384, "queue": "8p",
+            "method": ["traditional", "dynamic", "roce"]}
+    with drp.FabricCampaign(tmp_path / "results.db") as campaign:
+        assert campaign.run(grid, repetitions=1, workers=1, progress=False) == 3
+        runs = campaign.runs_dataframe(grid)
+        assert sorted(runs["method"]) == ["dynamic", "roce", "traditional"]
+        assert (runs["successes"] == 4).all()

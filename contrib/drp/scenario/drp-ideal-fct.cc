@@ -8,10 +8,15 @@
 #include "ns3/drp-header.h"
 #include "ns3/drp-transport.h"
 #include "ns3/ethernet-channel.h"
+#include "ns3/ib-aeth-header.h"
+#include "ns3/ib-bth-header.h"
+#include "ns3/ib-reth-header.h"
 #include "ns3/pcie-link.h"
 #include "ns3/rdma-host-application.h"
 #include "ns3/rnic-net-device.h"
+#include "ns3/roce-v2-frame.h"
 #include "ns3/uinteger.h"
+#include "ns3/verbs-transfer-engine.h"
 
 #include <algorithm>
 #include <stdexcept>
@@ -37,19 +42,30 @@ DrpIdealFct::DrpIdealFct(Ptr<RdmaHostApplication> initiator,
     Ptr<DrpTransport> receiver = responder->GetRnic()->GetTransport();
     m_readLink = initiator->GetRnic()->GetPcieLink();
     m_writeLink = responder->GetRnic()->GetPcieLink();
+    m_roce = initiator->GetRnic()->GetMethod() == ModePolicy::ROCE;
     m_payloadSize = sender->GetPayloadSize();
     UintegerValue window;
     sender->GetAttribute("Window", window);
     m_window = window.Get();
+    if (m_roce)
+    {
+        // A packet per path MTU; the transmit engine's read-ahead is the
+        // only limit on packets in flight.
+        UintegerValue mtu;
+        initiator->GetVerbsEngine()->GetAttribute("PathMtu", mtu);
+        m_payloadSize = std::min<uint32_t>(mtu.Get(), initiator->GetRnic()->GetRoceActiveMtu());
+        m_window = sender->GetTxPrefetchPerTransfer();
+    }
     m_initiatorPcie = m_readLink->GetLatency();
     m_responderPcie = m_writeLink->GetLatency();
     TimeValue handler;
     initiator->GetAttribute("HandlerLatency", handler);
     m_handler = handler.Get();
-    m_initiatorTx = sender->GetTxDelay();
-    m_initiatorRx = sender->GetRxDelay();
-    m_responderTx = receiver->GetTxDelay();
-    m_responderRx = receiver->GetRxDelay();
+    // The RoCE transport spends no processing time of its own per packet.
+    m_initiatorTx = m_roce ? Time() : sender->GetTxDelay();
+    m_initiatorRx = m_roce ? Time() : sender->GetRxDelay();
+    m_responderTx = m_roce ? Time() : receiver->GetTxDelay();
+    m_responderRx = m_roce ? Time() : receiver->GetRxDelay();
     m_readSetup = m_readLink->GetDmaSetupTime();
     m_writeSetup = m_writeLink->GetDmaSetupTime();
     m_afterRequest = AfterControl(true);
@@ -57,10 +73,19 @@ DrpIdealFct::DrpIdealFct(Ptr<RdmaHostApplication> initiator,
 }
 
 uint32_t
-DrpIdealFct::FrameSize(uint32_t payload)
+DrpIdealFct::FrameSize(uint32_t payload, bool first) const
 {
+    uint32_t header = DrpHeader::SIZE;
+    if (m_roce)
+    {
+        // IPv4, UDP, BTH, the first packet's RETH, the payload padded to 4
+        // bytes, ICRC; an acknowledgement (payload 0) carries an AETH.
+        header = RoceV2Frame::OVERHEAD + IbBthHeader::SIZE +
+                 (payload == 0 ? IbAethHeader::SIZE : (first ? IbRethHeader::SIZE : 0));
+        payload = (payload + 3) / 4 * 4;
+    }
     return EthernetNetDevice::HEADER_SIZE +
-           std::max(EthernetNetDevice::MIN_PAYLOAD_SIZE, DrpHeader::SIZE + payload) +
+           std::max(EthernetNetDevice::MIN_PAYLOAD_SIZE, header + payload) +
            EthernetNetDevice::FCS_SIZE;
 }
 
@@ -124,19 +149,19 @@ DrpIdealFct::Crossing(bool forward) const
 DrpIdealFct::FrameTimes
 DrpIdealFct::Next(uint32_t payload, const FrameTimes* previous, Time windowOpen) const
 {
-    const uint32_t size = FrameSize(payload);
+    const uint32_t size = FrameSize(payload, !previous);
     FrameTimes t;
     // The frame is read once the window lets it go; the read engine takes
     // one request after the other, and the payload is back after the
     // request went up and the completions came down.
     t.readDone = std::max(previous ? previous->readDone : Time(), windowOpen) + m_readSetup +
                  m_readLink->GetSerializationTime(payload);
-    // The first frame follows the request on every port, the others the
-    // frame before them.
+    // The first frame follows the request on every port (RoCE: none), the
+    // others the frame before them.
     Time ready = Pass(true,
                       size,
                       t.readDone + 2 * m_initiatorPcie + m_initiatorTx,
-                      previous ? previous->data : m_afterRequest,
+                      previous ? previous->data : (m_roce ? Idle(true) : m_afterRequest),
                       t.data);
     t.received = std::max(ready, previous ? previous->received : Time()) + m_responderRx;
     t.written = std::max(t.received, previous ? previous->written : Time()) + m_writeSetup +
@@ -146,7 +171,7 @@ DrpIdealFct::Next(uint32_t payload, const FrameTimes* previous, Time windowOpen)
     ready = Pass(false,
                  FrameSize(0),
                  t.written + m_responderPcie + m_responderTx,
-                 previous ? previous->ack : m_afterReply,
+                 previous ? previous->ack : (m_roce ? Idle(false) : m_afterReply),
                  t.ack);
     // The initiator's receive engine takes one frame at a time, as the
     // responder's does.
@@ -160,7 +185,7 @@ DrpIdealFct::Frame(uint32_t index, uint32_t payload) const
     while (m_full.size() < index + (payload == m_payloadSize ? 1 : 0))
     {
         const std::size_t i = m_full.size();
-        const Time windowOpen = i >= m_window ? m_full[i - m_window].acknowledged : Time();
+        const Time windowOpen = i >= m_window ? WindowOpen(m_full[i - m_window]) : Time();
         FrameTimes next = Next(m_payloadSize, i > 0 ? &m_full[i - 1] : nullptr, windowOpen);
         m_full.push_back(std::move(next));
     }
@@ -168,8 +193,16 @@ DrpIdealFct::Frame(uint32_t index, uint32_t payload) const
     {
         return m_full[index];
     }
-    const Time windowOpen = index >= m_window ? m_full[index - m_window].acknowledged : Time();
+    const Time windowOpen = index >= m_window ? WindowOpen(m_full[index - m_window]) : Time();
     return Next(payload, index > 0 ? &m_full[index - 1] : nullptr, windowOpen);
+}
+
+Time
+DrpIdealFct::WindowOpen(const FrameTimes& earlier) const
+{
+    // DRP: the window's first frame was acknowledged; RoCE: the read-ahead's
+    // first packet left the port.
+    return m_roce ? earlier.data.departures.front() : earlier.acknowledged;
 }
 
 Time
@@ -178,6 +211,14 @@ DrpIdealFct::GetWrite(uint32_t bytes, uint64_t address) const
     if (bytes == 0)
     {
         throw std::invalid_argument("DrpIdealFct: bytes = 0 is no transfer (1 or more)");
+    }
+    if (m_roce)
+    {
+        // The queue pair's doorbell, the packets, the last acknowledgement,
+        // the completion's interrupt.
+        const uint32_t packets = (bytes + m_payloadSize - 1) / m_payloadSize;
+        const FrameTimes last = Frame(packets - 1, bytes - (packets - 1) * m_payloadSize);
+        return m_initiatorPcie + last.acknowledged + m_initiatorPcie;
     }
     const Time forward = m_initiatorTx + Crossing(true) + m_responderRx;
     const Time backward = m_responderTx + Crossing(false) + m_initiatorRx;

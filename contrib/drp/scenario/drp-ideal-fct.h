@@ -73,6 +73,18 @@ class RdmaHostApplication;
  * and the reply, as on ports that have carried nothing else); it does not
  * hold for reads (the
  * responder sends the data after a three-way handshake), which Get() refuses.
+ * \par RoCE
+ * When the initiator's RNIC runs the roce method, its transfers are RDMA
+ * WRITEs on a queue pair connected, and memory registered, beforehand
+ * (VerbsTransferEngine): no handshake, no registration, no release. The
+ * ideal is then the queue pair's doorbell (PCIe Latency), the packets
+ * (path MTU payloads, RoCEv2 framing: IPv4, UDP, BTH, the first packet's
+ * RETH, the payload padded to 4 bytes, ICRC) through the same stages with
+ * no processing time of the transport's own, a packet read only once the
+ * one TxPrefetchPerTransfer before it has left the port (the transmit
+ * engine's read-ahead, RoCE's only limit on packets in flight), each
+ * acknowledged (an AETH) once its write has landed, and the completion's
+ * interrupt (Latency) after the last acknowledgement.
  */
 class DrpIdealFct
 {
@@ -174,16 +186,24 @@ class DrpIdealFct
      */
     static std::vector<Time> Delays(const std::vector<Ptr<EthernetNetDevice>>& path);
     /**
-     * \param payload data bytes (0: a control frame)
-     * \return the Ethernet frame size of a DRP frame
+     * \param payload data bytes (0: a control frame, or RoCE's acknowledgement)
+     * \param first the message's first packet (RoCE: it carries the RETH)
+     * \return the Ethernet frame size of a DRP frame, or a RoCEv2 one
      */
-    static uint32_t FrameSize(uint32_t payload);
+    uint32_t FrameSize(uint32_t payload, bool first = false) const;
+    /**
+     * \param earlier the frame a window's length before
+     * \return when it lets the next frame be read: DRP, its acknowledgement
+     *         reached the initiator; RoCE, it left the port (read-ahead)
+     */
+    Time WindowOpen(const FrameTimes& earlier) const;
 
     Ptr<RdmaHostApplication> m_responder;           //!< registers the region
     std::vector<Ptr<EthernetNetDevice>> m_forward;  //!< initiator to responder
     std::vector<Ptr<EthernetNetDevice>> m_backward; //!< responder to initiator
     std::vector<Time> m_forwardDelays;              //!< forward cables' delays
     std::vector<Time> m_backwardDelays;             //!< backward cables' delays
+    bool m_roce;                                    //!< the RoCE method (no handshake)
     uint32_t m_payloadSize;                         //!< data bytes per full frame
     uint32_t m_window;                              //!< frames unacknowledged at most
     Time m_initiatorPcie;                           //!< initiator's PCIe latency

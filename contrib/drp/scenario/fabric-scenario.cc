@@ -927,7 +927,7 @@ FabricScenario::Config::Validate() const
 {
     drp::RequireOneOf("topology", topology, {"star", "tree", "leaf-spine", "fat-tree"});
     drp::RequireOneOf("workload", workload, {"incast", "permutation", "all-to-all", "poisson"});
-    drp::RequireOneOf("method", method, {"traditional", "dynamic"});
+    drp::RequireOneOf("method", method, {"traditional", "dynamic", "roce"});
     drp::RequireOneOf("timeoutMode", timeoutMode, {"fixed", "adaptive"});
     NicProfile::Resolve(nic, GetHostRate()); // throws for an unknown profile, naming the valid ones
     drp::RequireMtuAndPayload(mtu, payload);
@@ -1037,6 +1037,13 @@ FabricScenario::Config::Validate() const
     drp::RequireOneOf("cc", cc, GetCongestionControls());
     RefuseScenarioAttributes(defaults);
     drp::CheckAttributeDefaults(defaults);
+    if (method == "roce" && (cc != "none" || ecn))
+    {
+        throw std::invalid_argument(
+            "method = roce runs without congestion control and ECN for now: cc = " + cc +
+            ", ecn = " + (ecn ? std::string("true") : std::string("false")) +
+            " (use cc = none and ecn = false, or the traditional or dynamic method)");
+    }
     if (ReactsToEcn(cc) && !ecn)
     {
         throw std::invalid_argument("cc = " + cc +
@@ -1410,7 +1417,9 @@ FabricScenario::Config::AddToCommandLine(CommandLine& cmd, drp::StrictOptions& s
     strict.AddValue(cmd, "load", "poisson: load of each host link, (0, 1]", load);
     cmd.AddValue("cdf", "poisson: web-search, data-mining or a CDF file", cdf);
     strict.AddValue(cmd, "duration", "poisson: arrivals come this long", duration);
-    cmd.AddValue("method", "traditional or dynamic", method);
+    cmd.AddValue("method",
+                 "traditional, dynamic or roce (RoCEv2's reliable connection over the verbs)",
+                 method);
     strict.AddValue(cmd, "frp", "probability that a registration fails (0 to 1)", frp);
     strict.AddValue(cmd, "hostRate", "rate of the host links", hostRate);
     strict.AddValue(cmd, "fabricRate", "rate of the links between switches", fabricRate);

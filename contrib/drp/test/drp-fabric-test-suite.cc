@@ -20,6 +20,7 @@
 #include "ns3/fat-tree-fabric-helper.h"
 #include "ns3/internet-stack-helper.h"
 #include "ns3/ipv4-address-helper.h"
+#include "ns3/ipv4-header.h"
 #include "ns3/leaf-spine-fabric-helper.h"
 #include "ns3/nic-profile.h"
 #include "ns3/pfc-header.h"
@@ -28,6 +29,7 @@
 #include "ns3/string.h"
 #include "ns3/test.h"
 #include "ns3/tree-fabric-helper.h"
+#include "ns3/udp-header.h"
 
 #include <functional>
 #include <map>
@@ -94,6 +96,27 @@ TidOf(Ptr<const Packet> packet)
     DrpHeader header;
     packet->PeekHeader(header);
     return header.GetTid();
+}
+
+/**
+ * \param packet a DRP frame's payload, or a RoCEv2 frame's (IPv4)
+ * \param roce true for RoCEv2
+ * \return its flow: the DRP frame's TID, or the RoCEv2 frame's UDP source
+ *         port (a queue pair's ECMP entropy)
+ */
+uint16_t
+FlowOf(Ptr<const Packet> packet, bool roce)
+{
+    if (!roce)
+    {
+        return TidOf(packet);
+    }
+    Ptr<Packet> copy = packet->Copy();
+    Ipv4Header ip;
+    copy->RemoveHeader(ip);
+    UdpHeader udp;
+    copy->PeekHeader(udp);
+    return udp.GetSourcePort();
 }
 
 /**
@@ -188,7 +211,7 @@ class DrpRefusalTestCase : public TestCase
 class DrpFabricEcmpTestCase : public TestCase
 {
   public:
-    /// \param method traditional or dynamic
+    /// \param method traditional, dynamic or roce
     explicit DrpFabricEcmpTestCase(const std::string& method)
         : TestCase("Fabric: ECMP on a 2-leaf, 4-spine fabric, " + method),
           m_method(method)
@@ -199,6 +222,7 @@ class DrpFabricEcmpTestCase : public TestCase
     void DoRun() override
     {
         const uint32_t transfers = 32;
+        const bool roce = m_method == "roce"; // flows: queue pairs' UDP source ports
         RnicHelper rnic;
         rnic.SetMethod(m_method);
         EthernetHelper uplinks;
@@ -214,11 +238,12 @@ class DrpFabricEcmpTestCase : public TestCase
                 [&](Ptr<const Packet> packet, uint32_t in, uint32_t out) {
                     if (in == 0)
                     {
-                        uplinkOfTid[TidOf(packet)].insert(out);
+                        uplinkOfTid[FlowOf(packet, roce)].insert(out);
                         selectAgrees &=
                             leaf->SelectPort(
                                 packet,
-                                fabric.GetRnic(0)->GetEtherType(),
+                                roce ? RnicNetDevice::IPV4_ETHER_TYPE
+                                     : fabric.GetRnic(0)->GetEtherType(),
                                 Mac48Address::ConvertFrom(fabric.GetRnic(0)->GetAddress()),
                                 Mac48Address::ConvertFrom(fabric.GetRnic(2)->GetAddress())) == out;
                     }
@@ -568,7 +593,7 @@ class DrpFabricIdealFctTestCase : public TestCase
      * \param hostRate host links' rate
      * \param fabricRate trunks' rate
      * \param delay every cable's delay
-     * \param method traditional or dynamic
+     * \param method traditional, dynamic or roce
      * \param nic the RNICs' NIC profile
      */
     DrpFabricIdealFctTestCase(const std::string& name,
@@ -597,7 +622,7 @@ class DrpFabricIdealFctTestCase : public TestCase
   private:
     void DoRun() override
     {
-        for (uint32_t bytes : {1U, 1024U, 1025U, 65536U, 300000U})
+        for (uint32_t bytes : {1U, 1024U, 1025U, 4097U, 65536U, 300000U})
         {
             RnicHelper rnic;
             rnic.SetProfile(m_nic);
@@ -1507,7 +1532,7 @@ class DrpFabricTestSuite : public TestSuite
     {
         AddTestCase(new DrpFabricShapeTestCase, DRP_TEST_QUICK);
         AddTestCase(new DrpFabricBadInputTestCase, DRP_TEST_QUICK);
-        for (const char* method : {"traditional", "dynamic"})
+        for (const char* method : {"traditional", "dynamic", "roce"})
         {
             AddTestCase(new DrpFabricEcmpTestCase(method), DRP_TEST_QUICK);
             AddTestCase(new DrpFabricIncastTestCase(method), DRP_TEST_QUICK);
@@ -1607,6 +1632,49 @@ class DrpFabricTestSuite : public TestSuite
                         "25Gbps",
                         NanoSeconds(300),
                         "dynamic",
+                        "25g-pcie3x8"),
+                    DRP_TEST_QUICK);
+        // RoCE: the doorbell, the packets through the same stages, the last
+        // acknowledgement, the completion's interrupt.
+        AddTestCase(new DrpFabricIdealFctTestCase(
+                        "line of 2 switches",
+                        [](RnicHelper& rnic, EthernetHelper& links) {
+                            return std::make_unique<LineFabric>(2, rnic, links);
+                        },
+                        0,
+                        1,
+                        2,
+                        "1Gbps",
+                        "1Gbps",
+                        MicroSeconds(1),
+                        "roce"),
+                    DRP_TEST_QUICK);
+        AddTestCase(new DrpFabricIdealFctTestCase(
+                        "leaf-spine across leaves, 100 Gbps hosts, 400 Gbps uplinks, 1 us cables",
+                        [](RnicHelper& rnic, EthernetHelper& links) {
+                            return std::make_unique<LeafSpineFabricHelper>(2, 2, 2, rnic, links);
+                        },
+                        0,
+                        3,
+                        3,
+                        "100Gbps",
+                        "400Gbps",
+                        MicroSeconds(1),
+                        "roce",
+                        "100g-pcie3x16"),
+                    DRP_TEST_QUICK);
+        AddTestCase(new DrpFabricIdealFctTestCase(
+                        "star at 25 Gbps",
+                        [](RnicHelper& rnic, EthernetHelper& links) {
+                            return std::make_unique<StarFabricHelper>(2, rnic, links);
+                        },
+                        0,
+                        1,
+                        1,
+                        "25Gbps",
+                        "25Gbps",
+                        NanoSeconds(300),
+                        "roce",
                         "25g-pcie3x8"),
                     DRP_TEST_QUICK);
     }

@@ -214,6 +214,11 @@ RdmaHostApplication::DoDispose()
     m_rnic = nullptr;
     m_cpus = nullptr;
     m_peerHosts.clear();
+    if (m_verbs)
+    {
+        m_verbs->Dispose();
+        m_verbs = nullptr;
+    }
     m_registrationRv = nullptr;
     m_contentRv = nullptr;
     Application::DoDispose();
@@ -426,24 +431,17 @@ void
 RdmaHostApplication::StartApplication()
 {
     NS_LOG_FUNCTION(this);
-    for (uint32_t i = 0; i < GetNode()->GetNDevices() && !m_rnic; ++i)
-    {
-        m_rnic = DynamicCast<RnicNetDevice>(GetNode()->GetDevice(i));
-    }
-    NS_ABORT_MSG_IF(!m_rnic,
-                    "RdmaHostApplication on node " << GetNode()->GetId()
-                                                   << " has no RnicNetDevice");
+    FindRnic();
     m_cpus = GetNode()->GetObject<HostCpus>();
     if (!m_cpus)
     {
         m_cpus = CreateObject<HostCpus>();
         GetNode()->AggregateObject(m_cpus);
     }
-    NS_ABORT_MSG_IF(m_rnic->GetMethod() == ModePolicy::ROCE,
-                    "node " << GetNode()->GetId()
-                            << ": RdmaHostApplication posts DRP transfers, and this RNIC's method "
-                               "is roce: use traditional or dynamic, or the verbs (RdmaContext) "
-                               "for roce");
+    if (m_rnic->GetMethod() == ModePolicy::ROCE)
+    {
+        GetVerbsEngine();
+    }
     NS_ABORT_MSG_IF(m_rnic->GetTransport()->HasHost(),
                     "node " << GetNode()->GetId()
                             << ": the RNIC already serves another RdmaHostApplication (one host "
@@ -475,6 +473,35 @@ RdmaHostApplication::StartApplication()
             StartTransfer(slot);
         }
     }
+}
+
+void
+RdmaHostApplication::FindRnic()
+{
+    for (uint32_t i = 0; i < GetNode()->GetNDevices() && !m_rnic; ++i)
+    {
+        m_rnic = DynamicCast<RnicNetDevice>(GetNode()->GetDevice(i));
+    }
+    NS_ABORT_MSG_IF(!m_rnic,
+                    "RdmaHostApplication on node " << GetNode()->GetId()
+                                                   << " has no RnicNetDevice");
+}
+
+Ptr<VerbsTransferEngine>
+RdmaHostApplication::GetVerbsEngine()
+{
+    if (!m_verbs)
+    {
+        FindRnic();
+        NS_ABORT_MSG_IF(m_rnic->GetMethod() != ModePolicy::ROCE,
+                        "node " << GetNode()->GetId()
+                                << ": a roce RNIC's transfer reached an RNIC whose method is "
+                                << ModePolicy::GetName(m_rnic->GetMethod())
+                                << " (every host of a run takes one method)");
+        m_verbs = CreateObject<VerbsTransferEngine>();
+        m_verbs->Open(m_rnic, MakeCallback(&RdmaHostApplication::OnVerbsCompletion, this));
+    }
+    return m_verbs;
 }
 
 void
@@ -595,8 +622,12 @@ RdmaHostApplication::Prepare(const Pending& pending)
     m_rnic->GetHostMemory()->Fill(pending.sba, pending.length, seed);
     // The transfer's own buffer is registered before it is posted, as an
     // RDMA application registers its buffers (instantly here: the model's
-    // registration cost is the responder's).
-    m_rnic->GetHostMemory()->Register(pending.sba, pending.length);
+    // registration cost is the responder's). Over the verbs, its memory
+    // region is that registration.
+    if (!m_verbs)
+    {
+        m_rnic->GetHostMemory()->Register(pending.sba, pending.length);
+    }
     m_waiting.push_back(pending);
     PostWaiting();
 }
@@ -635,8 +666,9 @@ RdmaHostApplication::PostWaiting()
 {
     while (!m_waiting.empty() && m_inFlight < m_maxInFlight)
     {
-        // The posts already rung take their TIDs first.
-        Time freeAt = m_rnic->GetTransport()->GetTidsFreeAt(m_doorbells + 1);
+        // The posts already rung take their TIDs first (a DRP transport's).
+        Time freeAt =
+            m_verbs ? Simulator::Now() : m_rnic->GetTransport()->GetTidsFreeAt(m_doorbells + 1);
         if (freeAt > Simulator::Now())
         {
             // Every TID is in use or held back. A transfer of ours that ends
@@ -662,8 +694,25 @@ RdmaHostApplication::Post(const Pending& pending)
 {
     NS_LOG_FUNCTION(this << pending.index);
     ++m_inFlight;
-    ++m_doorbells;
     m_transferPostTrace(pending.index, Simulator::Now() - pending.start);
+    if (m_verbs)
+    {
+        // The queue pair's doorbell crosses PCIe (the transport rings it).
+        Ptr<RdmaHostApplication> peer = FindHostOf(pending.peer);
+        NS_ABORT_MSG_IF(!peer,
+                        "node " << GetNode()->GetId() << ": no RdmaHostApplication behind "
+                                << pending.peer << " to take a roce transfer");
+        const uint32_t key = m_nextVerbsKey++;
+        m_pending[key] = pending;
+        m_verbs->Post(key,
+                      peer->GetVerbsEngine(),
+                      pending.read,
+                      pending.sba,
+                      pending.dba,
+                      pending.length);
+        return;
+    }
+    ++m_doorbells;
     m_rnic->GetPcieLink()->Doorbell([this, pending]() {
         --m_doorbells;
         uint16_t tid = m_rnic->GetTransport()->PostTransfer(pending.peer,
@@ -945,8 +994,20 @@ RdmaHostApplication::ForgetRegions(const DrpTransferRecord& record)
 void
 RdmaHostApplication::OnCompletion(const DrpTransferRecord& completed)
 {
-    auto it = m_pending.find(completed.tid);
-    NS_ABORT_MSG_IF(it == m_pending.end(), "completion of unknown transfer " << completed.tid);
+    Complete(completed.tid, completed);
+}
+
+void
+RdmaHostApplication::OnVerbsCompletion(uint32_t key, const DrpTransferRecord& completed)
+{
+    Complete(key, completed);
+}
+
+void
+RdmaHostApplication::Complete(uint32_t key, const DrpTransferRecord& completed)
+{
+    auto it = m_pending.find(key);
+    NS_ABORT_MSG_IF(it == m_pending.end(), "completion of unknown transfer " << key);
     DrpTransferRecord record = completed;
     record.index = it->second.index;
     record.start = it->second.start;
@@ -954,7 +1015,11 @@ RdmaHostApplication::OnCompletion(const DrpTransferRecord& completed)
     uint32_t slot = it->second.slot;
     m_pending.erase(it);
     --m_inFlight;
-    m_rnic->GetHostMemory()->Deregister(record.sba, record.length);
+    if (!m_verbs)
+    {
+        m_rnic->GetHostMemory()->Deregister(record.sba,
+                                            record.length); // (the verbs' region is gone)
+    }
     NS_LOG_INFO("transfer " << record.index << " (tid " << record.tid << ") "
                             << record.GetStatusName() << " in " << record.GetDuration().As(Time::US)
                             << ", " << record.GetModeName());

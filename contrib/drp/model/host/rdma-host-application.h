@@ -13,6 +13,7 @@
 #include "ns3/random-variable-stream.h"
 #include "ns3/rnic-net-device.h"
 #include "ns3/traced-callback.h"
+#include "ns3/verbs-transfer-engine.h"
 
 #include <boost/icl/interval_set.hpp>
 #include <deque>
@@ -219,6 +220,12 @@ class RdmaHostApplication : public Application
     std::pair<uint64_t, uint64_t> GetWorkloadRegion(Mac48Address peer) const;
     /// \return the RNIC this host uses
     Ptr<RnicNetDevice> GetRnic() const;
+    /**
+     * \return the engine that moves this host's transfers over the verbs,
+     *         opened on first use; only on an RNIC whose method is roce
+     *         (aborts otherwise: every host of a run takes one method)
+     */
+    Ptr<VerbsTransferEngine> GetVerbsEngine();
 
     /**
      * Adds a transfer to this host's list (see "Transfer lists" above); call
@@ -275,6 +282,8 @@ class RdmaHostApplication : public Application
 
     void StartApplication() override;
     void StopApplication() override;
+    /// Finds the node's RNIC (aborts if it has none).
+    void FindRnic();
 
     // Attribute accessors; the setters check their values.
     void SetTransferSize(uint32_t bytes);      //!< \param bytes transfer size
@@ -415,6 +424,17 @@ class RdmaHostApplication : public Application
      */
     void OnCompletion(const DrpTransferRecord& record);
     /**
+     * The verbs engine: one of our transfers ended.
+     * \param key its key in m_pending \param record what it did
+     */
+    void OnVerbsCompletion(uint32_t key, const DrpTransferRecord& record);
+    /**
+     * Ends one of our transfers: its record, its slot or ring region, the next.
+     * \param key its key in m_pending (a DRP transfer's TID, or the verbs engine's number)
+     * \param record what the RNIC reported
+     */
+    void Complete(uint32_t key, const DrpTransferRecord& record);
+    /**
      * Forgets the bytes of an ended transfer's two regions (ForgetData).
      * \param record the transfer
      */
@@ -468,7 +488,9 @@ class RdmaHostApplication : public Application
     bool m_stopped{false};                               //!< StopApplication() ran
     bool m_forgetData{false};                            //!< ForgetData attribute
     uint32_t m_failedRegistrations;                      //!< registration attempts that failed
-    std::map<uint16_t, Pending> m_pending;               //!< our transfers in flight, by TID
+    std::map<uint32_t, Pending> m_pending; //!< our transfers in flight, by TID (DRP) or key (verbs)
+    Ptr<VerbsTransferEngine> m_verbs;      //!< a roce RNIC's transfers, over the verbs
+    uint32_t m_nextVerbsKey{0};            //!< the next verbs transfer's key
     std::map<std::pair<Mac48Address, uint16_t>, std::pair<uint64_t, uint32_t>>
         m_registrations;                                //!< regions registered for peers' transfers
     std::vector<DrpTransferRecord> m_records;           //!< ended transfers

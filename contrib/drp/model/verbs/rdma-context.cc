@@ -276,11 +276,7 @@ RdmaContext::RegMr(Ptr<RdmaProtectionDomain> pd,
                    uint32_t access,
                    RegMrCallback done)
 {
-    using namespace RdmaAccess;
-    const bool remoteNeedsLocal =
-        (access & (REMOTE_WRITE | REMOTE_ATOMIC)) && !(access & LOCAL_WRITE);
-    if (!m_rnic || !Owns(pd) || !HostMemory::IsValidRegion(address, length) ||
-        (access & ~uint32_t(ALL)) || remoteNeedsLocal || length > (uint64_t(1) << 32) - 1)
+    if (!IsValidRegistration(pd, address, length, access))
     {
         return EINVAL;
     }
@@ -291,6 +287,46 @@ RdmaContext::RegMr(Ptr<RdmaProtectionDomain> pd,
         self->FinishRegistration(pd, address, length, access, done);
     });
     return 0;
+}
+
+bool
+RdmaContext::IsValidRegistration(Ptr<RdmaProtectionDomain> pd,
+                                 uint64_t address,
+                                 uint64_t length,
+                                 uint32_t access) const
+{
+    using namespace RdmaAccess;
+    const bool remoteNeedsLocal =
+        (access & (REMOTE_WRITE | REMOTE_ATOMIC)) && !(access & LOCAL_WRITE);
+    return m_rnic && Owns(pd) && HostMemory::IsValidRegion(address, length) &&
+           !(access & ~uint32_t(ALL)) && !remoteNeedsLocal && length <= (uint64_t(1) << 32) - 1;
+}
+
+Ptr<RdmaMemoryRegion>
+RdmaContext::RegMrAtSetUp(Ptr<RdmaProtectionDomain> pd,
+                          uint64_t address,
+                          uint64_t length,
+                          uint32_t access,
+                          int& error)
+{
+    error = IsValidRegistration(pd, address, length, access) ? 0 : EINVAL;
+    const bool room = length <= m_maxRegistered && m_registered <= m_maxRegistered - length;
+    if (error == 0 && !room)
+    {
+        error = ENOMEM;
+    }
+    if (error != 0)
+    {
+        return nullptr;
+    }
+    m_registrationTrace(address, length, true);
+    m_memory->Register(address, uint32_t(length));
+    m_registered += length;
+    pd->AddUser();
+    Ptr<RdmaMemoryRegion> mr = CreateObject<RdmaMemoryRegion>();
+    mr->Init(pd, address, length, access, m_nextKey++);
+    m_mrs[mr->GetLkey()] = mr;
+    return mr;
 }
 
 void

@@ -125,6 +125,23 @@ class RdmaContext : public Object
               uint32_t access,
               RegMrCallback done);
     /**
+     * Registers a memory region at once: memory an application registered
+     * before the simulated time it measures (a buffer pool pinned at
+     * start-up, as RoCE programs and benchmarks do), so no host time passes
+     * and no failure is drawn; MaxRegisteredBytes still holds.
+     * \param pd its domain, of this context
+     * \param address first byte
+     * \param length bytes (as RegMr)
+     * \param access RdmaAccess flags (as RegMr)
+     * \param [out] error 0, EINVAL (bad arguments) or ENOMEM (over the limit)
+     * \return the region, or null
+     */
+    Ptr<RdmaMemoryRegion> RegMrAtSetUp(Ptr<RdmaProtectionDomain> pd,
+                                       uint64_t address,
+                                       uint64_t length,
+                                       uint32_t access,
+                                       int& error);
+    /**
      * \param mr a valid region of this context
      * \return 0, or EINVAL
      */
@@ -286,6 +303,16 @@ class RdmaContext : public Object
                             RegMrCallback done);
     /// \param pd a domain \return true if this context allocated it and has not freed it
     bool Owns(Ptr<RdmaProtectionDomain> pd) const;
+    /**
+     * RegMr's checks of its arguments.
+     * \param pd the domain \param address first byte \param length bytes
+     * \param access RdmaAccess flags
+     * \return true if a registration may be tried
+     */
+    bool IsValidRegistration(Ptr<RdmaProtectionDomain> pd,
+                             uint64_t address,
+                             uint64_t length,
+                             uint32_t access) const;
     /// \param cq a queue \return true if this context made it and has not destroyed it
     bool Owns(Ptr<RdmaCompletionQueue> cq) const;
 

@@ -284,6 +284,12 @@ RoceRequester::OpcodeOf(const Message& m, uint32_t k) const
                 : IbOpcode::RDMA_WRITE_MIDDLE;
 }
 
+uint32_t
+RoceRequester::GetRetransmissions() const
+{
+    return m_retransmissions;
+}
+
 void
 RoceRequester::MakePacket(Message& m)
 {
@@ -294,6 +300,7 @@ RoceRequester::MakePacket(Message& m)
     if (PsnDiff(psn, m_highestSent) < 0)
     {
         m_transport->CountRetransmission(psn);
+        ++m_retransmissions;
     }
     Staged staged;
     staged.bth.SetDestQp(attr.destQpNum);

@@ -77,6 +77,8 @@ class RoceRequester : public SimpleRefCount<RoceRequester>
     void Receive(const IbBthHeader& bth, Ptr<Packet> packet);
     /// Stops its timers and forgets everything (the queue pair is gone).
     void Stop();
+    /// \return packets this requester sent again (go-back-N, timeouts, RNR)
+    uint32_t GetRetransmissions() const;
 
   private:
     /// What a request is on the wire.
@@ -198,6 +200,7 @@ class RoceRequester : public SimpleRefCount<RoceRequester>
     uint32_t m_ackPsn{0};           //!< the first PSN not acknowledged (go-back point)
     uint32_t m_ackedThrough{0};     //!< one past the highest PSN an ACK covered
     uint32_t m_highestSent{0};      //!< one past the highest PSN sent (for retransmission counts)
+    uint32_t m_retransmissions{0};  //!< packets sent again
     uint32_t m_generation{0};       //!< changes on each go-back
     uint64_t m_nextId{0};           //!< the next message's number
     std::map<uint64_t, Staged> m_staged; //!< made, payload pending or ready, by slot

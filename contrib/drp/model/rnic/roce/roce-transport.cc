@@ -75,6 +75,7 @@ RoceTransport::DoDispose()
         halves.responder->Stop();
     }
     m_qps.clear();
+    m_byNumber.clear();
     m_control.clear();
     m_data.clear();
     if (m_rnic)
@@ -118,6 +119,7 @@ RoceTransport::Bind(Ptr<RdmaQueuePair> qp)
     halves.requester = Create<RoceRequester>(this, qp, m_nextFlow++);
     halves.responder = Create<RoceResponder>(this, qp, m_nextFlow++);
     m_qps[qp] = halves;
+    m_byNumber.emplace(qp->GetQpNum(), qp);
 }
 
 void
@@ -132,6 +134,15 @@ RoceTransport::Unbind(Ptr<RdmaQueuePair> qp)
         Discard(halves->flow); // its packets not yet sent go with it
         Discard(halves->flow + 1);
         m_qps.erase(qp);
+        auto [first, last] = m_byNumber.equal_range(qp->GetQpNum());
+        for (auto it = first; it != last; ++it)
+        {
+            if (it->second == qp)
+            {
+                m_byNumber.erase(it);
+                break;
+            }
+        }
     }
 }
 
@@ -145,12 +156,14 @@ RoceTransport::Find(Ptr<RdmaQueuePair> qp)
 RoceTransport::Qp*
 RoceTransport::FindConnected(uint32_t qpn, Mac48Address from)
 {
+    // Numbers are unique in a context, not on the RNIC: the peer decides.
     const uint64_t peer = DrpVerbsProvider::ToPeer(from);
-    for (auto& [qp, halves] : m_qps)
+    auto [first, last] = m_byNumber.equal_range(qpn);
+    for (auto it = first; it != last; ++it)
     {
-        if (qp->GetQpNum() == qpn && qp->GetAttr().peer == peer)
+        if (it->second->GetAttr().peer == peer)
         {
-            return &halves;
+            return Find(it->second);
         }
     }
     return nullptr;
@@ -209,6 +222,20 @@ RoceTransport::PeerAddress(Ptr<RdmaQueuePair> qp)
     return address;
 }
 
+uint16_t
+RoceTransport::GetUdpSourcePort(uint32_t localQpn, uint32_t remoteQpn)
+{
+    // Linux's rdma_calc_flow_label() and rdma_flow_label_to_udp_sport():
+    // the flow label hashes the product of the two numbers, and its 20
+    // bits fold into the 14 low bits of a port from 0xc000.
+    uint64_t v = uint64_t(localQpn) * remoteQpn;
+    v ^= v >> 20;
+    v ^= v >> 40;
+    const uint32_t label = uint32_t(v) & 0xfffff;
+    const uint32_t low = (label & 0x3fff) ^ ((label & 0xfc000) >> 14);
+    return uint16_t(0xc000 | low);
+}
+
 void
 RoceTransport::Emit(Ptr<RdmaQueuePair> qp, Ptr<Packet> packet, uint64_t flow, SentCallback sent)
 {
@@ -216,7 +243,7 @@ RoceTransport::Emit(Ptr<RdmaQueuePair> qp, Ptr<Packet> packet, uint64_t flow, Se
     RoceV2Frame::Addressing addressing;
     addressing.source = m_rnic->GetRoceAddress();
     addressing.destination = PeerAddress(qp);
-    addressing.sourcePort = 0xc000 | ((qp->GetQpNum() ^ attr.destQpNum) & 0x3fff);
+    addressing.sourcePort = GetUdpSourcePort(qp->GetQpNum(), attr.destQpNum);
     RoceV2Frame::Encapsulate(packet, addressing);
     Frame frame{packet, DrpVerbsProvider::ToMac(attr.peer), std::move(sent)};
     if (flow == 0)
@@ -386,6 +413,13 @@ uint64_t
 RoceTransport::GetDropped() const
 {
     return m_dropped;
+}
+
+uint32_t
+RoceTransport::GetRetransmissions(Ptr<RdmaQueuePair> qp) const
+{
+    auto it = m_qps.find(qp);
+    return it == m_qps.end() ? 0 : it->second.requester->GetRetransmissions();
 }
 
 uint64_t

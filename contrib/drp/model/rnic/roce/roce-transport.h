@@ -49,12 +49,11 @@ class RoceResponder;
  *
  * \par Frames
  * Every packet is a RoCEv2 frame (RoceV2Frame): IPv4 between the RNICs'
- * RoCEv2 addresses, UDP to port 4791 from a source port of the two queue
- * pairs' numbers (ECMP entropy), the BTH and the extension headers its
- * opcode carries (IbOpcode), the payload padded to 4 bytes (PadCnt), the
- * ICRC. A frame that fails RoCEv2's checks (IP checksum, ICRC), carries an
- * unknown opcode, or is for no queue pair of this RNIC connected to its
- * sender (or one not in RTR, RTS or SQD) is dropped and counted (Drop).
+ * RoCEv2 addresses, UDP to port 4791 from a source port hashed from the two queue
+ * pairs' numbers as Linux does (ECMP entropy: GetUdpSourcePort), the BTH and the extension headers
+ * its opcode carries (IbOpcode), the payload padded to 4 bytes (PadCnt), the ICRC. A frame that
+ * fails RoCEv2's checks (IP checksum, ICRC), carries an unknown opcode, or is for no queue pair of
+ * this RNIC connected to its sender (or one not in RTR, RTS or SQD) is dropped and counted (Drop).
  *
  * \par The port
  * The port pulls the transport's frames as it pulls DRP's: acknowledgements
@@ -131,6 +130,14 @@ class RoceTransport : public RdmaVerbsProvider
     /// \return the RNIC's PCIe link
     Ptr<PcieLink> GetPcie() const;
     /**
+     * The UDP source port of a queue pair's frames, its ECMP entropy, as
+     * Linux computes it (rdma_calc_flow_label, rdma_flow_label_to_udp_sport):
+     * a hash of the two queue pairs' numbers, in 0xc000 to 0xffff.
+     * \param localQpn the sending queue pair \param remoteQpn its peer
+     * \return the port
+     */
+    static uint16_t GetUdpSourcePort(uint32_t localQpn, uint32_t remoteQpn);
+    /**
      * \param qp a queue pair
      * \return its path MTU, at most the port's active MTU
      *         (RnicNetDevice::GetRoceActiveMtu), as a RoCE NIC clamps it
@@ -160,6 +167,11 @@ class RoceTransport : public RdmaVerbsProvider
     uint64_t GetDropped() const;
     /// \return packets sent again (go-back-N, timeouts, RNR)
     uint64_t GetRetransmissions() const;
+    /**
+     * \param qp a queue pair bound here
+     * \return packets its requester sent again (0 for one not bound)
+     */
+    uint32_t GetRetransmissions(Ptr<RdmaQueuePair> qp) const;
     /// \return NAKs the responders sent (sequence errors, invalid requests, access errors)
     uint64_t GetNaks() const;
     /// \return RNR NAKs the responders sent
@@ -206,21 +218,22 @@ class RoceTransport : public RdmaVerbsProvider
     /// \param qp a queue pair \return its peer's RoCEv2 address (cached)
     Ipv4Address PeerAddress(Ptr<RdmaQueuePair> qp);
 
-    Ptr<RnicNetDevice> m_rnic;                    //!< the RNIC
-    Callback<void> m_frameReady;                  //!< the port's
-    std::map<Ptr<RdmaQueuePair>, Qp> m_qps;       //!< bound queue pairs
-    std::map<uint64_t, Ipv4Address> m_peers;      //!< RoCEv2 addresses by MAC
-    std::deque<Frame> m_control;                  //!< acknowledgements
-    std::map<uint64_t, std::deque<Frame>> m_data; //!< data packets by flow
-    uint64_t m_nextFlow{1};                       //!< the next flow id
-    uint64_t m_lastFlow{0};                       //!< the flow served last (round robin)
-    bool m_dequeuing{false};                      //!< the port is taking a frame
-    uint32_t m_ackInterval;                       //!< attribute
-    uint64_t m_dropped{0};                        //!< frames dropped
-    uint64_t m_retransmissions{0};                //!< packets sent again
-    uint64_t m_naks{0};                           //!< NAKs sent
-    uint64_t m_rnrNaks{0};                        //!< RNR NAKs sent
-    uint64_t m_atomics{0};                        //!< atomics executed as responder
+    Ptr<RnicNetDevice> m_rnic;                              //!< the RNIC
+    Callback<void> m_frameReady;                            //!< the port's
+    std::map<Ptr<RdmaQueuePair>, Qp> m_qps;                 //!< bound queue pairs
+    std::multimap<uint32_t, Ptr<RdmaQueuePair>> m_byNumber; //!< bound queue pairs by number
+    std::map<uint64_t, Ipv4Address> m_peers;                //!< RoCEv2 addresses by MAC
+    std::deque<Frame> m_control;                            //!< acknowledgements
+    std::map<uint64_t, std::deque<Frame>> m_data;           //!< data packets by flow
+    uint64_t m_nextFlow{1};                                 //!< the next flow id
+    uint64_t m_lastFlow{0};                                 //!< the flow served last (round robin)
+    bool m_dequeuing{false};                                //!< the port is taking a frame
+    uint32_t m_ackInterval;                                 //!< attribute
+    uint64_t m_dropped{0};                                  //!< frames dropped
+    uint64_t m_retransmissions{0};                          //!< packets sent again
+    uint64_t m_naks{0};                                     //!< NAKs sent
+    uint64_t m_rnrNaks{0};                                  //!< RNR NAKs sent
+    uint64_t m_atomics{0};                                  //!< atomics executed as responder
     TracedCallback<Ptr<const Packet>, const std::string&> m_dropTrace; //!< drops
     TracedCallback<uint32_t> m_retransmitTrace;                        //!< retransmitted PSNs
 };
