@@ -649,8 +649,6 @@ def test_roce_runs_the_fabric_workloads_over_the_verbs(tmp_path):
     lossless = drp.run_fabric(hosts=9, bytes=65536, lossless=True, buffer="1MB", method="roce")
     assert lossless.summary["successes"] == 8
     assert lossless.counters["drops"] == 0 and lossless.transfers["retransmissions"].sum() == 0
-    with pytest.raises(ValueError, match=r"method = roce runs without congestion control"):
-        drp.run_fabric(method="roce", ecn=True, cc="dcqcn")
     grid = {"hosts": 5, "bytes": 16384, "queue": "8p",
             "method": ["traditional", "dynamic", "roce"]}
     with drp.FabricCampaign(tmp_path / "results.db") as campaign:
@@ -658,3 +656,22 @@ def test_roce_runs_the_fabric_workloads_over_the_verbs(tmp_path):
         runs = campaign.runs_dataframe(grid)
         assert sorted(runs["method"]) == ["dynamic", "roce", "traditional"]
         assert (runs["successes"] == 4).all()
+
+
+def test_dcqcn_and_timely_over_roce():
+    """RoCE under DCQCN: switches mark CE, receivers send CNPs at most one per CnpInterval
+    (50 us) per queue pair, senders slow down: a lossless incast sends far fewer PFC pauses
+    than without congestion control. TIMELY runs too; hpcc and dctcp are refused."""
+    params = {"hosts": 17, "bytes": 1000000, "lossless": True, "buffer": "1MB", "method": "roce"}
+    plain = drp.run_fabric(**params)
+    dcqcn = drp.run_fabric(**params, ecn=True, cc="dcqcn")
+    timely = drp.run_fabric(**params, cc="timely")
+    for run in (plain, dcqcn, timely):
+        assert run.summary["successes"] == 16 and run.counters["drops"] == 0
+    assert plain.counters["cnps"] == 0 and dcqcn.counters["cnps"] > 0
+    assert dcqcn.counters["pauses_sent"] * 5 < plain.counters["pauses_sent"]
+    fct_us = dcqcn.transfers["fct_us"]
+    assert (dcqcn.transfers["cnps"] <= fct_us / 50 + 1).all(), "one CNP per 50 us at most"
+    for cc in ("hpcc", "dctcp"):
+        with pytest.raises(ValueError, match=f"cc = {cc} is not built for method = roce"):
+            drp.run_fabric(method="roce", ecn=True, cc=cc)

@@ -588,3 +588,52 @@ def test_roce_frames_decode_in_stock_wireshark(roce_captures, home):
         assert mine["opcodes"][:len(ROCE_REQUESTS[test])] == ROCE_REQUESTS[test], test
         step = 2 if test == "read_lat" else 1
         assert all(b - a == step for a, b in zip(mine["psns"], mine["psns"][1:])), test
+
+
+@pytest.fixture(scope="module")
+def roce_ecn_captures(tmp_path_factory):
+    """Every RNIC's and switch port's capture of a lossless RoCE incast under DCQCN."""
+    pcaps, stdout = fabric_captures(tmp_path_factory, "roce-ecn", "--hosts=5", "--bytes=300000",
+                                    "--method=roce", "--lossless=true", "--buffer=1MB",
+                                    "--ecn=true", "--cc=dcqcn")
+    assert re.search(r"ECN: [1-9]\d* frames marked CE; [1-9]\d* congestion", stdout), stdout
+    return pcaps
+
+
+def test_roce_ecn_marks_and_cnps_decode_in_stock_wireshark(roce_ecn_captures, home):
+    """RoCEv2 data leave ECT(0) and switches mark them CE in the IP header (checksum and
+    ICRC still valid); the receivers answer with CNPs (BTH opcode 0x81, BECN set, 16
+    reserved bytes, Not-ECT) that stock tshark decodes with no expert information."""
+    seen = {"ect0": 0, "ce": 0, "cnp": 0}
+    fields = ["infiniband.bth.opcode", "ip.dsfield.ecn", "ip.checksum.status"]
+    for pcap in roce_ecn_captures:
+        frames = [f for f in read_pcap(pcap) if f[12:14] == b"\x08\x00"]
+        if not frames:
+            continue
+        summary = tshark(home, pcap, "-q", "-z", "expert,note", lua=False, check_fcs=True)
+        assert "Errors" not in summary and "Warns" not in summary, (pcap.name, summary)
+        args = ["-Y", "infiniband", "-o", "ip.check_checksum:TRUE", "-T", "fields",
+                "-E", "separator=\t", "-E", "occurrence=f"]
+        for field in fields:
+            args += ["-e", field]
+        rows = [dict(zip(fields, line.split("\t")))
+                for line in tshark(home, pcap, *args, lua=False).splitlines()]
+        assert len(rows) == len(frames), pcap.name
+        for frame, row in zip(frames, rows):
+            packet = frame[14:-4]
+            ecn = packet[1] & 3
+            assert int(row["ip.dsfield.ecn"], 0) == ecn
+            assert row["ip.checksum.status"] == "1", "the IP checksum good after marking"
+            assert int.from_bytes(packet[-4:], "little") == roce_icrc(packet)
+            opcode = packet[28]
+            assert int(row["infiniband.bth.opcode"]) == opcode
+            if opcode == 0x81:
+                seen["cnp"] += 1
+                assert packet[32] & 0x40, "BECN set"
+                assert len(packet) == 20 + 8 + 12 + 16 + 4 and ecn == 0
+            elif ecn == 2:
+                seen["ect0"] += 1
+            elif ecn == 3:
+                seen["ce"] += 1
+                assert opcode not in (0x11, 0x81), "only data is marked"
+    assert seen["ect0"] > 0 and seen["ce"] > 0 and seen["cnp"] > 0, seen

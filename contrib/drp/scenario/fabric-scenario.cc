@@ -1037,12 +1037,12 @@ FabricScenario::Config::Validate() const
     drp::RequireOneOf("cc", cc, GetCongestionControls());
     RefuseScenarioAttributes(defaults);
     drp::CheckAttributeDefaults(defaults);
-    if (method == "roce" && (cc != "none" || ecn))
+    if (method == "roce" && cc != "none" && cc != "dcqcn" && cc != "timely")
     {
         throw std::invalid_argument(
-            "method = roce runs without congestion control and ECN for now: cc = " + cc +
-            ", ecn = " + (ecn ? std::string("true") : std::string("false")) +
-            " (use cc = none and ecn = false, or the traditional or dynamic method)");
+            "cc = " + cc +
+            " is not built for method = roce (use none, dcqcn or timely: RoCE frames carry "
+            "no in-band telemetry for hpcc, and dctcp's window echo rides DRP's ACKs)");
     }
     if (ReactsToEcn(cc) && !ecn)
     {

@@ -292,6 +292,19 @@ class DrpHeaderInfinibandTestCase : public HeaderSerializationTestCase
                     "BTH, RETH, ImmDt");
         NS_TEST_EXPECT_MSG_EQ(IbOpcode::GetExtensionSize(bth.GetOpcode()), 20u, "RETH and ImmDt");
 
+        // A CNP's BTH (annex A17): BECN is bit 6 of byte 4, kept by a round trip.
+        IbBthHeader cnp;
+        cnp.SetOpcode(IbOpcode::CNP);
+        cnp.SetDestQp(0x000102);
+        cnp.SetBecn(true);
+        TestHeaderSerialization(cnp);
+        Ptr<Packet> c = Create<Packet>();
+        c->AddHeader(cnp);
+        ExpectBytes(c, {0x81, 0, 0xff, 0xff, 0x40, 0, 1, 2, 0, 0, 0, 0}, "CNP's BTH");
+        IbBthHeader cnpBack;
+        c->RemoveHeader(cnpBack);
+        NS_TEST_EXPECT_MSG_EQ(cnpBack.GetBecn(), true, "BECN read back");
+
         IbAethHeader aeth;
         aeth.SetSyndrome(IbAethHeader::NAK, IbAethHeader::REMOTE_ACCESS_ERROR);
         aeth.SetMsn(0x010203);

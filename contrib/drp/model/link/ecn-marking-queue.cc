@@ -222,14 +222,19 @@ EcnMarkingQueue::Mark(Ptr<const Packet> frame)
 bool
 EcnMarkingQueue::MarkIpv4(Ptr<Packet> payload)
 {
-    Ipv4Header ip;
-    if (Node::ChecksumEnabled())
-    {
-        ip.EnableChecksum();
-    }
-    if (payload->PeekHeader(ip) == 0 || ip.GetEcn() == Ipv4Header::ECN_NotECT)
+    Ipv4Header checked;
+    checked.EnableChecksum(); // to learn whether the header carries a valid checksum
+    if (payload->PeekHeader(checked) == 0 || checked.GetEcn() == Ipv4Header::ECN_NotECT)
     {
         return false;
+    }
+    // A router that changes a header updates its checksum (RFC 1624): a
+    // header that carried a valid one (RoCEv2's always do) gets one again,
+    // as does every header where ns-3 computes them.
+    Ipv4Header ip;
+    if (checked.IsChecksumOk() || Node::ChecksumEnabled())
+    {
+        ip.EnableChecksum();
     }
     payload->RemoveHeader(ip);
     ip.SetEcn(Ipv4Header::ECN_CE);

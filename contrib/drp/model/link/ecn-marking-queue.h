@@ -58,8 +58,9 @@ namespace ns3
  * it reads the frame's EtherType and asks that protocol's marker (a
  * function registered with SetMarker()) to mark the frame's payload. IPv4
  * (0x0800) is registered here: its ECN field (RFC 3168) is marked when it
- * is ECT(0) or ECT(1), and its header checksum is recomputed when
- * Node::ChecksumEnabled(). RnicNetDevice registers DRP's EtherType
+ * is ECT(0) or ECT(1), and its header checksum is recomputed when the
+ * header carried a valid one (as a router updates it, RFC 1624: RoCEv2's
+ * packets) or Node::ChecksumEnabled(). RnicNetDevice registers DRP's EtherType
  * (DrpHeader's ECN field in STATUS). A frame of any other EtherType, or
  * whose field says Not-ECT, is never marked (it is counted, GetNotCapable(),
  * when it would have been). A marked frame's FCS is computed again when it
@@ -113,7 +114,8 @@ class EcnMarkingQueue : public DropTailQueue<Packet>
 
     /**
      * IPv4's marker (RFC 3168: ECT(0) or ECT(1) becomes CE; the header
-     * checksum is recomputed when Node::ChecksumEnabled()), registered for
+     * checksum is recomputed when the header carried a valid one or
+     * Node::ChecksumEnabled()), registered for
      * EtherType 0x0800 from the start.
      * \param payload an IPv4 packet
      * \return true if ECN-capable (then marked CE)

@@ -1100,6 +1100,24 @@ DrpTransport::GetCongestionControl() const
     return m_congestionControl;
 }
 
+Ptr<DrpCongestionOps>
+DrpTransport::ForkCongestionControl() const
+{
+    if (!m_congestionActive)
+    {
+        return nullptr;
+    }
+    ObjectFactory factory;
+    factory.SetTypeId(m_congestionControl);
+    return factory.Create<DrpCongestionOps>()->Fork();
+}
+
+bool
+DrpTransport::IsEcnCapable() const
+{
+    return m_ecnCapable;
+}
+
 void
 DrpTransport::AttachCongestionControl(DrpSender& sender,
                                       uint64_t flow,

@@ -489,6 +489,14 @@ class DrpTransport : public Object
      * \param tid the transfer
      */
     void AttachCongestionControl(DrpSender& sender, uint64_t flow, Mac48Address peer, uint16_t tid);
+    /**
+     * \return a Fork() of the CongestionControl attribute's scheme, for a
+     *         sender of another transport on this RNIC (a RoCE queue pair);
+     *         null with the base class (no congestion control)
+     */
+    Ptr<DrpCongestionOps> ForkCongestionControl() const;
+    /// \return EcnCapable: data frames leave ECT(0)
+    bool IsEcnCapable() const;
     /// \param type CongestionControl (a DrpCongestionOps subclass)
     void SetCongestionControl(TypeId type);
     /// \return CongestionControl

@@ -18,6 +18,7 @@ namespace
 constexpr uint8_t SE_BIT = 0x80;      // byte 1
 constexpr uint8_t PAD_MASK = 0x30;    // byte 1
 constexpr uint8_t ACK_REQUEST = 0x80; // byte 8
+constexpr uint8_t BECN = 0x40;        // byte 4
 } // namespace
 
 IbBthHeader::IbBthHeader()
@@ -26,6 +27,7 @@ IbBthHeader::IbBthHeader()
       m_pkey(DEFAULT_PKEY),
       m_destQp(0),
       m_ackRequest(false),
+      m_becn(false),
       m_psn(0)
 {
 }
@@ -50,7 +52,8 @@ void
 IbBthHeader::Print(std::ostream& os) const
 {
     os << "BTH opcode=0x" << std::hex << unsigned(m_opcode) << std::dec << " dqp=" << m_destQp
-       << " psn=" << m_psn << (m_ackRequest ? " A" : "") << (IsSolicited() ? " SE" : "");
+       << " psn=" << m_psn << (m_ackRequest ? " A" : "") << (IsSolicited() ? " SE" : "")
+       << (m_becn ? " BECN" : "");
 }
 
 uint32_t
@@ -65,7 +68,7 @@ IbBthHeader::Serialize(Buffer::Iterator start) const
     start.WriteU8(m_opcode);
     start.WriteU8(m_flags);
     start.WriteHtonU16(m_pkey);
-    start.WriteU8(0); // FECN, BECN, reserved
+    start.WriteU8(m_becn ? BECN : 0); // FECN, BECN, reserved
     start.WriteU8((m_destQp >> 16) & 0xff);
     start.WriteHtonU16(m_destQp & 0xffff);
     start.WriteU8(m_ackRequest ? ACK_REQUEST : 0);
@@ -79,7 +82,7 @@ IbBthHeader::Deserialize(Buffer::Iterator start)
     m_opcode = start.ReadU8();
     m_flags = start.ReadU8();
     m_pkey = start.ReadNtohU16();
-    start.ReadU8();
+    m_becn = (start.ReadU8() & BECN) != 0;
     m_destQp = uint32_t(start.ReadU8()) << 16;
     m_destQp |= start.ReadNtohU16();
     m_ackRequest = (start.ReadU8() & ACK_REQUEST) != 0;
@@ -170,6 +173,18 @@ uint32_t
 IbBthHeader::GetPsn() const
 {
     return m_psn;
+}
+
+void
+IbBthHeader::SetBecn(bool becn)
+{
+    m_becn = becn;
+}
+
+bool
+IbBthHeader::GetBecn() const
+{
+    return m_becn;
 }
 
 } // namespace ns3

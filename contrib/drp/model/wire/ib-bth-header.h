@@ -86,6 +86,10 @@ class IbBthHeader : public Header
     void SetPsn(uint32_t psn);
     /// \return PSN
     uint32_t GetPsn() const;
+    /// \param becn BECN (byte 4, bit 6): set in a RoCEv2 CNP
+    void SetBecn(bool becn);
+    /// \return BECN
+    bool GetBecn() const;
 
   private:
     uint8_t m_opcode;  //!< OpCode
@@ -93,6 +97,7 @@ class IbBthHeader : public Header
     uint16_t m_pkey;   //!< P_Key
     uint32_t m_destQp; //!< DestQP
     bool m_ackRequest; //!< A
+    bool m_becn;       //!< BECN
     uint32_t m_psn;    //!< PSN
 };
 

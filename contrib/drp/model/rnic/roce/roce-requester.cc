@@ -7,6 +7,7 @@
 #include "roce-psn.h"
 #include "roce-transport.h"
 
+#include "ns3/ethernet-net-device.h"
 #include "ns3/ib-aeth-header.h"
 #include "ns3/ib-atomic-ack-eth-header.h"
 #include "ns3/ib-atomic-eth-header.h"
@@ -17,6 +18,7 @@
 #include "ns3/pcie-link.h"
 #include "ns3/rdma-context.h"
 #include "ns3/rdma-queue-pair.h"
+#include "ns3/roce-v2-frame.h"
 #include "ns3/simulator.h"
 
 #include <algorithm>
@@ -71,6 +73,11 @@ RoceRequester::~RoceRequester()
 {
     m_timer.Remove();
     m_rnrTimer.Remove();
+    m_paceTimer.Remove();
+    if (m_cc)
+    {
+        m_cc->Stop();
+    }
 }
 
 void
@@ -78,9 +85,16 @@ RoceRequester::Stop()
 {
     m_timer.Remove();
     m_rnrTimer.Remove();
+    m_paceTimer.Remove();
     m_messages.clear();
     m_staged.clear();
+    m_sentAt.clear();
     ++m_generation;
+    if (m_cc)
+    {
+        m_cc->Stop(); // a new start (RTS again) starts it afresh
+        m_cc = nullptr;
+    }
 }
 
 bool
@@ -151,8 +165,12 @@ RoceRequester::Pump()
         return; // Complete() from within: the loop goes on
     }
     m_pumping = true;
-    while (!Stale() && m_qp->GetState() == RdmaQpState::RTS && !m_rnrWait &&
-           m_staged.size() + m_queued < m_transport->GetStage())
+    while (
+        !Stale() && m_qp->GetState() == RdmaQpState::RTS && !m_rnrWait &&
+        m_staged.size() + m_queued < m_transport->GetStage() &&
+        (m_ccWindow == 0 || !m_started ||
+         PsnDiff(m_sendPsn, m_ackPsn) < int32_t(std::min(m_ccWindow, IbBthHeader::MAX_24 / 2))) &&
+        IsDue())
     {
         if (m_started && PsnDiff(m_sendPsn, m_nextPsn) < 0)
         {
@@ -232,6 +250,7 @@ RoceRequester::Take()
     {
         m_nextPsn = m_sendPsn = m_ackPsn = m_highestSent = m_ackedThrough = attr.sqPsn;
         m_started = true;
+        StartCongestionControl();
     }
     Ptr<RdmaContext> context = m_transport->ContextOf(m_qp);
     m.status = context ? context->CheckLocal(m_qp, m.wr) : RdmaWcStatus::LOC_PROT_ERR;
@@ -301,6 +320,7 @@ RoceRequester::MakePacket(Message& m)
     {
         m_transport->CountRetransmission(psn);
         ++m_retransmissions;
+        m_sentAt.erase(psn); // Karn: no round-trip sample from a packet sent again
     }
     Staged staged;
     staged.bth.SetDestQp(attr.destQpNum);
@@ -360,6 +380,15 @@ RoceRequester::MakePacket(Message& m)
         staged.endPsn = PsnAdd(psn, 1);
     }
     m_sendPsn = staged.endPsn;
+    if (m_rate.GetBitRate() > 0)
+    {
+        // The rate limiter spaces the packets by their bytes on the wire.
+        const uint32_t wire = size + (4 - size % 4) % 4 + staged.headers->GetSize() +
+                              IbBthHeader::SIZE + RoceV2Frame::OVERHEAD +
+                              EthernetNetDevice::HEADER_SIZE + EthernetNetDevice::FCS_SIZE +
+                              EthernetNetDevice::PREAMBLE_SFD_SIZE + 12; // inter-frame gap
+        m_nextDue = std::max(m_nextDue, Simulator::Now()) + m_rate.CalculateBytesTxTime(wire);
+    }
     const uint64_t slot = m_nextSlot++;
     m_staged[slot] = staged;
     ReadPayload(m, offset, size, slot);
@@ -424,23 +453,37 @@ RoceRequester::Release()
         ++m_queued;
         Ptr<RoceRequester> self = this;
         const uint32_t endPsn = staged.endPsn;
+        const uint32_t psn = staged.bth.GetPsn();
+        const uint32_t bytes = staged.packet->GetSize();
         const uint32_t generation = m_generation;
-        m_transport->Emit(m_qp, staged.packet, m_flow, [self, endPsn, generation]() {
+        m_transport->Emit(m_qp, staged.packet, m_flow, [self, endPsn, psn, bytes, generation]() {
             if (generation == self->m_generation)
             {
-                self->Sent(endPsn);
+                self->Sent(endPsn, psn, bytes);
             }
         });
     }
 }
 
 void
-RoceRequester::Sent(uint32_t endPsn)
+RoceRequester::Sent(uint32_t endPsn, uint32_t psn, uint32_t bytes)
 {
     m_queued = m_queued > 0 ? m_queued - 1 : 0;
     if (PsnDiff(endPsn, m_highestSent) > 0)
     {
+        if (m_cc && m_cc->NeedsRttSamples())
+        {
+            m_sentAt[psn] = Simulator::Now(); // sent for the first time
+        }
         m_highestSent = endPsn;
+    }
+    if (m_cc)
+    {
+        const uint32_t first = m_qp->GetAttr().sqPsn;
+        m_cc->SetSequence(PsnDiff(m_ackPsn, first),
+                          PsnDiff(m_highestSent, first),
+                          PsnDiff(m_sendPsn, first));
+        m_cc->OnSent(bytes);
     }
     if (m_timer.IsExpired())
     {
@@ -477,6 +520,73 @@ RoceRequester::Timeout()
     }
     NS_LOG_LOGIC("QP " << m_qp->GetQpNum() << ": local ACK timeout, back to PSN " << m_ackPsn);
     GoBack(m_ackPsn);
+}
+
+void
+RoceRequester::StartCongestionControl()
+{
+    m_cc = m_transport->ForkCongestionControl();
+    if (!m_cc)
+    {
+        return;
+    }
+    NS_ABORT_MSG_IF(m_cc->NeedsTelemetry(),
+                    "the roce method carries no in-band telemetry: "
+                        << m_cc->GetName() << " needs it (use dcqcn or timely on roce)");
+    m_cc->SetOutputCallback(MakeCallback(&RoceRequester::OnCongestionOutput, this));
+    // RoCE has no window of its own: the scheme's window is the only one.
+    m_cc->Start(m_transport->GetLineRate(), IbBthHeader::MAX_24 / 2);
+    OnCongestionOutput();
+}
+
+void
+RoceRequester::OnCongestionOutput()
+{
+    const DataRate rate = m_cc->GetRate();
+    m_rate = rate >= m_transport->GetLineRate() ? DataRate(0) : rate;
+    m_ccWindow = std::max<uint32_t>(m_cc->GetWindow(), 1);
+    if (!m_pumping && m_started)
+    {
+        // A higher rate or a wider window may let a packet go now.
+        m_paceTimer.Remove();
+        m_paceTimer = Simulator::ScheduleNow(&RoceRequester::Pump, this);
+    }
+}
+
+bool
+RoceRequester::IsDue()
+{
+    if (m_rate.GetBitRate() == 0 || Simulator::Now() >= m_nextDue)
+    {
+        return true;
+    }
+    if (m_paceTimer.IsExpired())
+    {
+        m_paceTimer = Simulator::Schedule(m_nextDue - Simulator::Now(), &RoceRequester::Pump, this);
+    }
+    return false;
+}
+
+uint32_t
+RoceRequester::GetCnps() const
+{
+    return m_cnps;
+}
+
+void
+RoceRequester::ReceiveCnp()
+{
+    ++m_cnps;
+    if (m_cc)
+    {
+        m_cc->OnAck(0, true);
+    }
+}
+
+Ptr<DrpCongestionOps>
+RoceRequester::GetCongestionControl() const
+{
+    return m_cc;
 }
 
 void
@@ -638,7 +748,26 @@ RoceRequester::AdvanceAcked()
     }
     if (PsnDiff(point, m_ackPsn) > 0)
     {
+        const uint32_t acked = PsnDiff(point, m_ackPsn);
         m_ackPsn = point;
+        if (m_cc)
+        {
+            const uint32_t first = m_qp->GetAttr().sqPsn;
+            m_cc->SetSequence(PsnDiff(m_ackPsn, first),
+                              PsnDiff(m_highestSent, first),
+                              PsnDiff(m_sendPsn, first));
+            m_cc->OnAck(acked, false);
+            // A sample from the newest packet acknowledged, if it was sent once.
+            auto newest = m_sentAt.find(PsnAdd(point, IbBthHeader::MAX_24));
+            if (newest != m_sentAt.end())
+            {
+                m_cc->OnRttSample(Simulator::Now() - newest->second);
+            }
+            for (auto it = m_sentAt.begin(); it != m_sentAt.end();)
+            {
+                it = PsnDiff(it->first, point) < 0 ? m_sentAt.erase(it) : std::next(it);
+            }
+        }
         m_retries = 0;
         m_rnrRetries = 0;
         if (PsnDiff(m_sendPsn, m_ackPsn) < 0)

@@ -5,6 +5,8 @@
 #ifndef ROCE_REQUESTER_H
 #define ROCE_REQUESTER_H
 
+#include "ns3/data-rate.h"
+#include "ns3/drp-congestion-ops.h"
 #include "ns3/event-id.h"
 #include "ns3/ib-bth-header.h"
 #include "ns3/packet.h"
@@ -79,6 +81,12 @@ class RoceRequester : public SimpleRefCount<RoceRequester>
     void Stop();
     /// \return packets this requester sent again (go-back-N, timeouts, RNR)
     uint32_t GetRetransmissions() const;
+    /// A CNP for this queue pair arrived: its congestion control reacts.
+    void ReceiveCnp();
+    /// \return CNPs this queue pair received
+    uint32_t GetCnps() const;
+    /// \return its congestion control (null: none)
+    Ptr<DrpCongestionOps> GetCongestionControl() const;
 
   private:
     /// What a request is on the wire.
@@ -114,6 +122,12 @@ class RoceRequester : public SimpleRefCount<RoceRequester>
         uint32_t endPsn{0};  //!< one past the PSNs it accounts for (a READ: its responses')
     };
 
+    /// Starts the congestion control, if the RNIC has one, with the first request.
+    void StartCongestionControl();
+    /// The congestion control's rate or window changed.
+    void OnCongestionOutput();
+    /// \return true if the rate limiter lets a packet be made now (else it wakes Pump())
+    bool IsDue();
     /// Takes requests and makes packets while the stage has room.
     void Pump();
     /// \return true if a request was taken (or none could be: false)
@@ -143,8 +157,13 @@ class RoceRequester : public SimpleRefCount<RoceRequester>
     void ReadPayload(const Message& m, uint32_t offset, uint32_t size, uint64_t slot);
     /// Hands the staged packets whose payloads are in, in order, to the transport.
     void Release();
-    /// \param endPsn one past the PSNs of a packet that left the port
-    void Sent(uint32_t endPsn);
+    /**
+     * A packet left the port.
+     * \param endPsn one past the PSNs it accounts for
+     * \param psn its PSN
+     * \param bytes its bytes (the IPv4 packet)
+     */
+    void Sent(uint32_t endPsn, uint32_t psn, uint32_t bytes);
     /// \param id a message's number \return the message, or null if it ended
     Message* FindId(uint64_t id);
 
@@ -201,6 +220,7 @@ class RoceRequester : public SimpleRefCount<RoceRequester>
     uint32_t m_ackedThrough{0};     //!< one past the highest PSN an ACK covered
     uint32_t m_highestSent{0};      //!< one past the highest PSN sent (for retransmission counts)
     uint32_t m_retransmissions{0};  //!< packets sent again
+    uint32_t m_cnps{0};             //!< CNPs received
     uint32_t m_generation{0};       //!< changes on each go-back
     uint64_t m_nextId{0};           //!< the next message's number
     std::map<uint64_t, Staged> m_staged; //!< made, payload pending or ready, by slot
@@ -213,6 +233,12 @@ class RoceRequester : public SimpleRefCount<RoceRequester>
     bool m_pumping{false};               //!< Pump() is running
     EventId m_timer;                     //!< the local ACK timeout
     EventId m_rnrTimer;                  //!< the RNR wait
+    Ptr<DrpCongestionOps> m_cc;          //!< its congestion control, or null
+    DataRate m_rate;                     //!< the rate limiter's rate (0: unpaced)
+    uint32_t m_ccWindow{0};              //!< packets outstanding at most (0: no limit)
+    Time m_nextDue;                      //!< the rate limiter lets the next packet be made
+    EventId m_paceTimer;                 //!< wakes Pump() when a packet is due
+    std::map<uint32_t, Time> m_sentAt;   //!< first departures of outstanding PSNs (RTT samples)
 };
 
 } // namespace ns3

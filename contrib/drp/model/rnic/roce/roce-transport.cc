@@ -244,6 +244,10 @@ RoceTransport::Emit(Ptr<RdmaQueuePair> qp, Ptr<Packet> packet, uint64_t flow, Se
     addressing.source = m_rnic->GetRoceAddress();
     addressing.destination = PeerAddress(qp);
     addressing.sourcePort = GetUdpSourcePort(qp->GetQpNum(), attr.destQpNum);
+    if (flow != 0 && m_rnic->GetTransport()->IsEcnCapable())
+    {
+        addressing.ecn = Ipv4Header::ECN_ECT0; // data: switch queues mark it rather than drop it
+    }
     RoceV2Frame::Encapsulate(packet, addressing);
     Frame frame{packet, DrpVerbsProvider::ToMac(attr.peer), std::move(sent)};
     if (flow == 0)
@@ -331,7 +335,12 @@ RoceTransport::Receive(Ptr<Packet> packet, Mac48Address from)
     }
     packet->RemoveHeader(bth);
     const uint8_t opcode = bth.GetOpcode();
-    if (!IbOpcode::IsKnown(opcode) || opcode == IbOpcode::CNP ||
+    if (opcode == IbOpcode::CNP)
+    {
+        ReceiveCnp(bth, packet, from);
+        return;
+    }
+    if (!IbOpcode::IsKnown(opcode) ||
         packet->GetSize() < IbOpcode::GetExtensionSize(opcode) + bth.GetPadCount())
     {
         Drop(packet, "an opcode drp does not take");
@@ -351,6 +360,10 @@ RoceTransport::Receive(Ptr<Packet> packet, Mac48Address from)
         Drop(packet, "for no queue pair connected to its sender");
         return;
     }
+    if (ip.GetEcn() == Ipv4Header::ECN_CE)
+    {
+        NotifyCongestion(*halves);
+    }
     // Both halves may end the queue pair: keep them alive through the call.
     Ptr<RoceRequester> requester = halves->requester;
     Ptr<RoceResponder> responder = halves->responder;
@@ -362,6 +375,79 @@ RoceTransport::Receive(Ptr<Packet> packet, Mac48Address from)
     {
         requester->Receive(bth, packet);
     }
+}
+
+void
+RoceTransport::ReceiveCnp(const IbBthHeader& bth, Ptr<Packet> packet, Mac48Address from)
+{
+    if (packet->GetSize() != IbOpcode::CNP_PAYLOAD + bth.GetPadCount())
+    {
+        Drop(packet, "a CNP of the wrong length");
+        return;
+    }
+    Qp* halves = FindConnected(bth.GetDestQp(), from);
+    if (!halves)
+    {
+        Drop(packet, "a CNP for no queue pair connected to its sender");
+        return;
+    }
+    ++m_cnpsReceived;
+    Ptr<RoceRequester> requester = halves->requester;
+    requester->ReceiveCnp();
+}
+
+void
+RoceTransport::NotifyCongestion(Qp& halves)
+{
+    const Time interval = m_rnic->GetTransport()->GetCnpInterval();
+    if (halves.lastCnp != Time::Min() && Simulator::Now() - halves.lastCnp < interval)
+    {
+        return;
+    }
+    halves.lastCnp = Simulator::Now();
+    ++m_cnpsSent;
+    // Annex A17: BTH with opcode CNP, the peer's queue pair, BECN set, then
+    // 16 reserved bytes.
+    Ptr<Packet> cnp = Create<Packet>(IbOpcode::CNP_PAYLOAD);
+    IbBthHeader bth;
+    bth.SetOpcode(IbOpcode::CNP);
+    bth.SetDestQp(halves.qp->GetAttr().destQpNum);
+    bth.SetBecn(true);
+    cnp->AddHeader(bth);
+    Emit(halves.qp, cnp, 0, SentCallback());
+}
+
+DataRate
+RoceTransport::GetLineRate() const
+{
+    DataRateValue rate;
+    m_rnic->GetAttribute("DataRate", rate);
+    return rate.Get();
+}
+
+Ptr<DrpCongestionOps>
+RoceTransport::ForkCongestionControl() const
+{
+    return m_rnic->GetTransport()->ForkCongestionControl();
+}
+
+uint64_t
+RoceTransport::GetCnpsSent() const
+{
+    return m_cnpsSent;
+}
+
+uint32_t
+RoceTransport::GetCnpsReceived(Ptr<RdmaQueuePair> qp) const
+{
+    auto it = m_qps.find(qp);
+    return it == m_qps.end() ? 0 : it->second.requester->GetCnps();
+}
+
+uint64_t
+RoceTransport::GetCnpsReceived() const
+{
+    return m_cnpsReceived;
 }
 
 void

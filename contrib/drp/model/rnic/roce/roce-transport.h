@@ -6,6 +6,8 @@
 #define ROCE_TRANSPORT_H
 
 #include "ns3/callback.h"
+#include "ns3/data-rate.h"
+#include "ns3/drp-congestion-ops.h"
 #include "ns3/ipv4-address.h"
 #include "ns3/mac48-address.h"
 #include "ns3/nstime.h"
@@ -27,6 +29,7 @@ class RdmaQueuePair;
 class RnicNetDevice;
 class RoceRequester;
 class RoceResponder;
+class IbBthHeader;
 
 /**
  * \ingroup drp
@@ -148,6 +151,13 @@ class RoceTransport : public RdmaVerbsProvider
     uint32_t GetStage() const;
     /// \return AckInterval: the responder acknowledges every this many packets
     uint32_t GetAckInterval() const;
+    /// \return the port's line rate
+    DataRate GetLineRate() const;
+    /**
+     * \return a Fork() of the RNIC's congestion control (its DRP engine's
+     *         CongestionControl: one setting for both transports), or null
+     */
+    Ptr<DrpCongestionOps> ForkCongestionControl() const;
     /**
      * Counts and traces a packet dropped on arrival.
      * \param packet what was dropped
@@ -172,10 +182,19 @@ class RoceTransport : public RdmaVerbsProvider
      * \return packets its requester sent again (0 for one not bound)
      */
     uint32_t GetRetransmissions(Ptr<RdmaQueuePair> qp) const;
+    /**
+     * \param qp a queue pair bound here
+     * \return CNPs it received (0 for one not bound)
+     */
+    uint32_t GetCnpsReceived(Ptr<RdmaQueuePair> qp) const;
     /// \return NAKs the responders sent (sequence errors, invalid requests, access errors)
     uint64_t GetNaks() const;
     /// \return RNR NAKs the responders sent
     uint64_t GetRnrNaks() const;
+    /// \return CNPs this RNIC sent (as notification point)
+    uint64_t GetCnpsSent() const;
+    /// \return CNPs this RNIC received (as reaction point)
+    uint64_t GetCnpsReceived() const;
 
     /**
      * TracedCallback signature for drops.
@@ -195,6 +214,7 @@ class RoceTransport : public RdmaVerbsProvider
         Ptr<RoceRequester> requester; //!< its send side
         Ptr<RoceResponder> responder; //!< its receive side
         uint64_t flow{0};             //!< the requester's flow; the responder's is the next
+        Time lastCnp{Time::Min()};    //!< when it last sent a CNP
     };
 
     /// A frame waiting for the port.
@@ -215,6 +235,18 @@ class RoceTransport : public RdmaVerbsProvider
     Qp* FindConnected(uint32_t qpn, Mac48Address from);
     /// \param qp a queue pair whose send queue has new requests (its doorbell)
     void Kick(Ptr<RdmaQueuePair> qp);
+    /**
+     * A CE-marked packet arrived for a queue pair: it sends its peer a CNP,
+     * at most one per the RNIC's CnpInterval.
+     * \param halves the queue pair
+     */
+    void NotifyCongestion(Qp& halves);
+    /**
+     * A CNP arrived: the queue pair it names slows down (its requester's
+     * congestion control).
+     * \param bth its BTH \param packet what follows it \param from the sender
+     */
+    void ReceiveCnp(const IbBthHeader& bth, Ptr<Packet> packet, Mac48Address from);
     /// \param qp a queue pair \return its peer's RoCEv2 address (cached)
     Ipv4Address PeerAddress(Ptr<RdmaQueuePair> qp);
 
@@ -234,6 +266,8 @@ class RoceTransport : public RdmaVerbsProvider
     uint64_t m_naks{0};                                     //!< NAKs sent
     uint64_t m_rnrNaks{0};                                  //!< RNR NAKs sent
     uint64_t m_atomics{0};                                  //!< atomics executed as responder
+    uint64_t m_cnpsSent{0};                                 //!< CNPs sent
+    uint64_t m_cnpsReceived{0};                             //!< CNPs received
     TracedCallback<Ptr<const Packet>, const std::string&> m_dropTrace; //!< drops
     TracedCallback<uint32_t> m_retransmitTrace;                        //!< retransmitted PSNs
 };
