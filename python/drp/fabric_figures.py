@@ -122,6 +122,15 @@ ARGUMENT_FIGURES = {
     "lossless with DCQCN",
 }
 
+#: The methods of each argument figure: the incast compares RoCEv2 (its
+#: reliable connection over the verbs: memory registered and queue pairs
+#: connected beforehand, go-back-N, the 67 ms local ACK timeout of perftest's
+#: default) with DRP's two methods on each network.
+ARGUMENT_METHODS = {
+    "lossless-incast": ("traditional", "dynamic", "roce"),
+    "lossless-web-search": METHODS,
+}
+
 #: Repetitions of each argument figure (``--fabric-repetitions`` overrides):
 #: those of doc/fabrics.rst.
 FABRIC_REPETITIONS.update({"lossless-incast": 10, "lossless-web-search": 10})
@@ -139,7 +148,7 @@ def fabric_grids(name):
             workload: dict[str, Any] = {**INCAST, "degree": list(INCAST_DEGREES)}
         else:
             workload = {**WEB_SEARCH, "duration": ARGUMENT_DURATION, "load": list(WEB_SEARCH_LOADS)}
-        workload.update(methods, frp=list(ARGUMENT_FRPS), **ARGUMENT)
+        workload.update(method=list(ARGUMENT_METHODS[name]), frp=list(ARGUMENT_FRPS), **ARGUMENT)
         buffer = {"buffer": ARGUMENT_BUFFERS[name]}
         return [
             {**workload, **network, **(buffer if network["lossless"] else {})}
@@ -418,7 +427,7 @@ def summarize_lossless_incast(campaign, repetitions):
         for network in NETWORKS:
             group = setting[setting["network"] == network]
             row = {"frp": frp, "degree": degree, "network": network, "runs": 0}
-            for m in METHODS:
+            for m in ARGUMENT_METHODS["lossless-incast"]:
                 part = group[group["method"] == m]
                 row["runs"] = max(row["runs"], len(part))
                 row[f"{m}_p50"], row[f"{m}_p50_ci95"] = _interval(part["p50_slowdown"])
@@ -476,7 +485,7 @@ def summarize_lossless_web_search(campaign, repetitions):
                     bucket = flows[chosen]
                     row: dict[str, Any] = {"frp": frp, "load": load, "network": network, "bucket": label}
                     row.update(min_bytes=low, max_bytes=high, runs=0)
-                    for m in METHODS:
+                    for m in ARGUMENT_METHODS[name]:
                         mine = bucket[bucket["method"] == m]
                         ok = mine[mine["status"] == "success"]
                         stats = ok.groupby("run")["slowdown"].agg(
@@ -496,6 +505,7 @@ def summarize_lossless_web_search(campaign, repetitions):
 def _argument_markdown(table, name):
     """Return argument figure ``name``'s tables as Markdown."""
     incast = name == "lossless-incast"
+    methods = ARGUMENT_METHODS[name]
     setting = ["FRP", "senders" if incast else "load", "network"]
     lines = []
 
@@ -510,12 +520,12 @@ def _argument_markdown(table, name):
 
     slowdown = [] if incast else ["flow size"]
     header = setting + slowdown + ["runs"]
-    for m in METHODS:
+    for m in methods:
         header += [f"{m} p50", f"{m} p99"] + ([] if incast else [f"{m} flows"])
     rows = []
     for _, row in table.iterrows():
         cells = head(row) + ([] if incast else [row["bucket"]]) + [f"{int(row['runs'])}"]
-        for m in METHODS:
+        for m in methods:
             cells += [
                 _cell(row[f"{m}_p50"], row[f"{m}_p50_ci95"], 2),
                 _cell(row[f"{m}_p99"], row[f"{m}_p99_ci95"], 2),
@@ -525,13 +535,13 @@ def _argument_markdown(table, name):
     lines.append("")
     emit(header, rows)
     header = setting + ["runs"]
-    for m in METHODS:
+    for m in methods:
         header += [f"{m} drops", f"{m} retransmissions", f"{m} RNICs paused (ms)"]
     rows = []
     counters = table if incast else table[table["bucket"] == ALL_FLOWS]
     for _, row in counters.iterrows():
         cells = head(row) + [f"{int(row['runs'])}"]
-        for m in METHODS:
+        for m in methods:
             cells += [
                 _cell(row[f"{m}_drops"], row[f"{m}_drops_ci95"]),
                 _cell(row[f"{m}_retransmissions"], row[f"{m}_retransmissions_ci95"]),
@@ -558,8 +568,9 @@ def plot_argument(table, name, out):
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    markers = dict(zip(METHODS, ("o", "s")))
-    styles = dict(zip(METHODS, ("--", "-")))
+    methods = ARGUMENT_METHODS[name]
+    markers = dict(zip(methods, ("o", "s", "^")))
+    styles = dict(zip(methods, ("--", "-", ":")))
     colors = {network: f"C{i}" for i, network in enumerate(NETWORKS)}
     counters = (
         ("drops", "frames dropped per run"),
@@ -570,7 +581,7 @@ def plot_argument(table, name, out):
     def lines(ax, part, x, stat):
         for network in NETWORKS:
             mine = part[part["network"] == network]
-            for m in METHODS:
+            for m in methods:
                 ax.errorbar(
                     mine[x],
                     mine[f"{m}_{stat}"],
@@ -585,7 +596,7 @@ def plot_argument(table, name, out):
         if stat not in ("p50", "p99"):
             # Counters: from 0 (symlog), up to 1 at least (an all-0 panel reads as 0).
             top = max(
-                (part[f"{m}_{stat}"] + part[f"{m}_{stat}_ci95"].fillna(0)).max() for m in METHODS
+                (part[f"{m}_{stat}"] + part[f"{m}_{stat}_ci95"].fillna(0)).max() for m in methods
             )
             ax.set_yscale("symlog", linthresh=1)
             ax.set_ylim(0, 1.0 if math.isnan(top) else max(1.0, 1.3 * top))
@@ -609,12 +620,12 @@ def plot_argument(table, name, out):
         fig, axes = plt.subplots(2, len(WEB_SEARCH_LOADS), figsize=(15, 8), squeeze=False)
         labels = [label for label, _, _ in SIZE_BUCKETS] + [ALL_FLOWS]
         x = np.arange(len(labels))
-        width = 0.8 / (len(NETWORKS) * len(METHODS))
+        width = 0.8 / (len(NETWORKS) * len(methods))
         for ax, load in zip(axes[0], WEB_SEARCH_LOADS):
             at_load = part[np.isclose(part["load"], load)].set_index("bucket")
-            for i, (network, m) in enumerate((n, m) for n in NETWORKS for m in METHODS):
+            for i, (network, m) in enumerate((n, m) for n in NETWORKS for m in methods):
                 mine = at_load[at_load["network"] == network].reindex(labels)
-                offset = (i - (len(NETWORKS) * len(METHODS) - 1) / 2) * width
+                offset = (i - (len(NETWORKS) * len(methods) - 1) / 2) * width
                 ax.bar(
                     x + offset,
                     mine[f"{m}_p99"],

@@ -142,6 +142,12 @@ def test_argument_figures_from_a_small_campaign(tmp_path, monkeypatch):
         assert (lossy["traditional_port_paused_ms"] == 0).all()
         lossless = incast[incast["network"] == "lossless+DCQCN"]
         assert (lossless["dynamic_drops"] == 0).all() and (lossless["traditional_drops"] == 0).all()
+        # RoCE beside them: lossless it drops and resends nothing; lossy, go-back-N resends.
+        assert (lossless["roce_drops"] == 0).all() and (lossless["roce_retransmissions"] == 0).all()
+        assert (lossless["roce_ok"] == lossless["roce_flows"]).all()
+        lossy8 = incast[(incast["network"] == "lossy") & (incast["degree"] == 8)]
+        assert (lossy8["roce_retransmissions"] > lossy8["dynamic_retransmissions"]).all()
+        assert "roce p99" in (tmp_path / "lossless-incast.md").read_text()
         # The 8:1 incast drops in 100-frame queues; the mean over runs is what a run drops.
         plain = runs[(runs["cc"] == "none") & (runs["degree"] == 8) & (runs["method"] == "dynamic")]
         at = (incast["degree"] == 8) & (incast["frp"] == 0.3)
