@@ -237,7 +237,7 @@ def run(
 
     Parameters (keyword-only, all optional; defaults are the paper's
     simulation, those of ``drp.Config``; ``defaults=None`` sets no attribute):
-    method ("traditional" or "dynamic"), frp, lfp, loss_model ("rate" or
+    method ("traditional", "dynamic" or "roce"), frp, lfp, loss_model ("rate" or
     "burst"), mean_burst, transfers, concurrency (transfers in flight at
     once, default 1), size, payload, operation ("write" or "read"), topology
     ("p2p" or "line"), switches, rate (line rate of every link: bit/s, or a

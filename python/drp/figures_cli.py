@@ -5,7 +5,8 @@
     drp-figures all --transfers 50 --repetitions 2 --out /tmp/quick   # a quick look
     drp-figures fabric                # the fabric figures: incast, web-search
     drp-figures congestion            # DCQCN convergence, PFC incast, PFC victim flow
-    drp-figures argument -j 2         # lossy, lossy with DCQCN, lossless on both fabrics
+    drp-figures argument -j 2         # lossy, lossy with DCQCN, lossless on both fabrics;
+                                      # one long flow against link loss, RoCEv2 beside DRP
     drp-figures cc-validation         # congestion control beside its published analysis
 
 Runs go into a results store (default results/paper.db), so a second
@@ -29,6 +30,7 @@ from drp.fabric_figures import (
     make_fabric_figure,
 )
 from drp.figures import FIGURES, PAPER, grids, make_figure, validate, validation_fig6
+from drp.loss_figures import LOSS_FIGURES, make_loss_figure
 
 
 def _parser():
@@ -43,11 +45,11 @@ def _parser():
         default=["all"],
         help=f"figures to make: "
         f"{', '.join([*FIGURES, *FABRIC_FIGURES, *CONGESTION_FIGURES, *ARGUMENT_FIGURES])}, "
-        f"{', '.join(CC_VALIDATION_FIGURES)}, "
+        f"{', '.join([*LOSS_FIGURES, *CC_VALIDATION_FIGURES])}, "
         "all (the paper's, with the validation; the default), fabric (the fabric figures), "
         "congestion (the congestion-control and PFC figures), argument (lossy, lossy with "
-        "DCQCN and lossless on the fabrics) or cc-validation (congestion control beside its "
-        "published analysis)",
+        "DCQCN and lossless on the fabrics, and one long flow against link loss) or "
+        "cc-validation (congestion control beside its published analysis)",
     )
     parser.add_argument("--store", default="results/paper.db", help="results store (SQLite)")
     parser.add_argument("--out", default="doc/figures", help="output folder")
@@ -86,13 +88,14 @@ def main(argv=None):
         *FABRIC_FIGURES,
         *CONGESTION_FIGURES,
         *ARGUMENT_FIGURES,
+        *LOSS_FIGURES,
         *CC_VALIDATION_FIGURES,
     ]
     groups = {
         "all": list(FIGURES),
         "fabric": list(FABRIC_FIGURES),
         "congestion": list(CONGESTION_FIGURES),
-        "argument": list(ARGUMENT_FIGURES),
+        "argument": [*ARGUMENT_FIGURES, *LOSS_FIGURES],
         "cc-validation": list(CC_VALIDATION_FIGURES),
     }
     names = []
@@ -128,6 +131,12 @@ def main(argv=None):
             for name in fabric:
                 reps = args.fabric_repetitions or FABRIC_REPETITIONS[name]
                 make_fabric_figure(campaign, name, out, reps, **options)
+                print(f"{name}: {out / name}.png, .pdf, .csv, .md", file=sys.stderr)
+    loss = [name for name in names if name in LOSS_FIGURES]
+    if loss:
+        with Campaign(args.store) as campaign:
+            for name in loss:
+                make_loss_figure(campaign, name, out, args.fabric_repetitions, **options)
                 print(f"{name}: {out / name}.png, .pdf, .csv, .md", file=sys.stderr)
     tables = {}
     with Campaign(args.store) as campaign:

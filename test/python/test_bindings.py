@@ -125,6 +125,23 @@ def test_lfp_and_loss_models():
     assert (longer_bursts.records["status"] == "success").all()
 
 
+def test_roce_runs_the_point_to_point_scenario():
+    """method="roce": the paper's scenario over RoCEv2. No handshake, no registration in
+    the transfer (FRP does nothing); lost frames are repaired by go-back-N, a lost last
+    packet by the local ACK timeout (67 ms), byte-exact either way."""
+    clean = drp.run(method="roce", transfers=10, size=131072, frp=0.5)
+    assert (clean.records["status"] == "success").all() and clean.summary["indirect"] == 0
+    assert (clean.records["requests"] == 0).all() and (clean.records["invalid_replies"] == 0).all()
+    assert clean.summary["ci95_us"] < 1e-6, "every transfer alike: nothing random touches it"
+    # Without the handshake and the responder's registration it is the faster.
+    assert clean.summary["mean_us"] < drp.run(transfers=10, size=131072).summary["mean_us"]
+    lossy = drp.run(method="roce", transfers=30, size=131072, lfp=0.01)
+    assert (lossy.records["status"] == "success").all() and lossy.summary["corrupt_transfers"] == 0
+    assert lossy.records["retransmissions"].sum() > lossy.counters["frames_lost"] / 2
+    slow = lossy.records[lossy.records["timeouts"] > 0]
+    assert len(slow) > 0 and (slow["duration_us"] > 67108).all(), "a timeout costs 2^14 x 4.096 us"
+
+
 def test_read_and_write():
     read = drp.run(**SMALL, operation="read", frp=0.3, lfp=0.05)
     assert (read.records["status"] == "success").all()

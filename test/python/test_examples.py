@@ -110,7 +110,7 @@ def test_paper_p2p_takes_well_formed_options():
         ("--lfp=1e", 'lfp = "1e" is not a number'),
         ("--frp=1.5", "frp = 1.5 is out of range [0, 1]"),
         ("--method=fastest", 'method = "fastest" is not valid; valid: traditional, dynamic'),
-        ("--method=roce", 'method = "roce" is not valid; valid: traditional, dynamic'),
+        ("--method=iwarp", 'method = "iwarp" is not valid; valid: traditional, dynamic, roce'),
         ("--ns3::DrpTransport::Window=abc", 'ns3::DrpTransport::Window = "abc" is not a number'),
         ("--etherType=0x1g", 'etherType = "0x1g" is not a 16-bit number'),
         ("--etherType=0x10000", 'etherType = "0x10000" is not a 16-bit number'),

@@ -179,3 +179,25 @@ def test_argument_is_a_figure_group():
     )
     assert done.returncode == 2 and "lossless-incast" in done.stderr
     assert "all, fabric, congestion, argument" in done.stderr
+
+
+def test_long_flow_loss_figure_from_a_small_campaign(tmp_path, monkeypatch):
+    """One long write against link loss, on a grid cut down to seconds: RoCE's go-back-N
+    loses more of its lossless goodput than DRP's methods at the highest loss rate."""
+    from drp import Campaign, loss_figures
+
+    monkeypatch.setattr(loss_figures, "LOSS_RATES", (0.0, 1e-3, 1e-2))
+    monkeypatch.setattr(loss_figures, "LONG_FLOW", {**loss_figures.LONG_FLOW,
+                                                    "size": 1024 * 1024, "transfers": 4})
+    with Campaign(tmp_path / "loss.db") as campaign:
+        table = loss_figures.make_loss_figure(campaign, "long-flow-loss", tmp_path, 2,
+                                              workers=2, progress=False)
+    for extension in ("png", "pdf", "csv", "md"):
+        assert (tmp_path / f"long-flow-loss.{extension}").stat().st_size > 0
+    assert table["lfp"].tolist() == [0.0, 1e-3, 1e-2] and (table["runs"] == 2).all()
+    for m in loss_figures.METHODS:
+        assert table[f"{m}_of_lossless"].iloc[0] == 1.0
+        assert (table[f"{m}_ok"] == table[f"{m}_n"]).all()
+    worst = table.iloc[-1]
+    assert worst["roce_of_lossless"] < worst["dynamic_of_lossless"]
+    assert "roce (Gb/s)" in (tmp_path / "long-flow-loss.md").read_text()

@@ -114,7 +114,7 @@ main(int argc, char* argv[])
     std::string nic = NicProfile::PAPER;
 
     CommandLine cmd(__FILE__);
-    cmd.AddValue("method", "traditional or dynamic", method);
+    cmd.AddValue("method", "traditional, dynamic or roce (RoCEv2 over the verbs)", method);
     cmd.AddValue("nic",
                  "the RNICs' NIC profile, the link at its rate: " + NicProfile::GetNamesText() +
                      " (paper-1g: the paper's Gigabit card)",
@@ -160,7 +160,7 @@ main(int argc, char* argv[])
         drp::RequireInRange("frp", frp, 0.0, 1.0);
         drp::RequireInRange("lfp", lfp, 0.0, 0.99);
         drp::RequireInRange<uint32_t>("transfers", transfers, 1, 10000);
-        drp::RequireOneOf("method", method, {"traditional", "dynamic"});
+        drp::RequireOneOf("method", method, {"traditional", "dynamic", "roce"});
         drp::RequireInRange<uint32_t>("failRegistrations", failRegistrations, 0, 1000);
         responderDrops = drp::ParseFrameList("dropAtResponder", dropAtResponder);
         initiatorDrops = drp::ParseFrameList("dropAtInitiator", dropAtInitiator);

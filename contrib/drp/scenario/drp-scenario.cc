@@ -146,7 +146,7 @@ DrpScenario::RefuseScenarioAttributes(const std::map<std::string, std::string>& 
 void
 DrpScenario::Config::Validate() const
 {
-    drp::RequireOneOf("method", method, {"traditional", "dynamic"});
+    drp::RequireOneOf("method", method, {"traditional", "dynamic", "roce"});
     drp::RequireInRange("frp", frp, 0.0, 1.0);
     drp::RequireInRange("lfp", lfp, 0.0, 0.99);
     drp::RequireOneOf("lossModel", lossModel, {"rate", "burst"});

@@ -251,6 +251,7 @@ VerbsTransferEngine::End(const RdmaWc& wc)
     }
     t.record.retransmissions = m_rnic->GetRoceTransport()->GetRetransmissions(t.qp);
     t.record.cnps = m_rnic->GetRoceTransport()->GetCnpsReceived(t.qp);
+    t.record.timeouts = m_rnic->GetRoceTransport()->GetTimeouts(t.qp);
     NS_LOG_INFO("transfer " << t.record.index << " on queue pair " << wc.qpNum << ": "
                             << GetWcStatusName(wc.status));
     Release(t.qp, t.mr);

@@ -52,8 +52,9 @@ class RnicNetDevice;
  * completion interrupt does. The transfer's record (DrpTransferRecord) is
  * then direct, with its status from the work completion:
  * SUCCESS; DATA_FAILED for RETRY_EXC_ERR and RNR_RETRY_EXC_ERR (the retry
- * count ran out); REFUSED for every other error. Its retransmissions and
- * CNPs are its queue pair's. Both queue pairs and regions are then destroyed.
+ * count ran out); REFUSED for every other error. Its retransmissions, CNPs
+ * and timeouts (local ACK timeouts) are its queue pair's. Both queue pairs and regions are then
+ * destroyed.
  */
 class VerbsTransferEngine : public Object
 {

@@ -512,6 +512,7 @@ RoceRequester::Timeout()
     {
         return;
     }
+    ++m_timeouts;
     if (++m_retries > m_qp->GetAttr().retryCnt)
     {
         NS_LOG_LOGIC("QP " << m_qp->GetQpNum() << ": retries exhausted at PSN " << m_ackPsn);
@@ -571,6 +572,12 @@ uint32_t
 RoceRequester::GetCnps() const
 {
     return m_cnps;
+}
+
+uint32_t
+RoceRequester::GetTimeouts() const
+{
+    return m_timeouts;
 }
 
 void

@@ -85,6 +85,8 @@ class RoceRequester : public SimpleRefCount<RoceRequester>
     void ReceiveCnp();
     /// \return CNPs this queue pair received
     uint32_t GetCnps() const;
+    /// \return local ACK timeouts that expired
+    uint32_t GetTimeouts() const;
     /// \return its congestion control (null: none)
     Ptr<DrpCongestionOps> GetCongestionControl() const;
 
@@ -221,6 +223,7 @@ class RoceRequester : public SimpleRefCount<RoceRequester>
     uint32_t m_highestSent{0};      //!< one past the highest PSN sent (for retransmission counts)
     uint32_t m_retransmissions{0};  //!< packets sent again
     uint32_t m_cnps{0};             //!< CNPs received
+    uint32_t m_timeouts{0};         //!< local ACK timeouts expired
     uint32_t m_generation{0};       //!< changes on each go-back
     uint64_t m_nextId{0};           //!< the next message's number
     std::map<uint64_t, Staged> m_staged; //!< made, payload pending or ready, by slot

@@ -444,6 +444,13 @@ RoceTransport::GetCnpsReceived(Ptr<RdmaQueuePair> qp) const
     return it == m_qps.end() ? 0 : it->second.requester->GetCnps();
 }
 
+uint32_t
+RoceTransport::GetTimeouts(Ptr<RdmaQueuePair> qp) const
+{
+    auto it = m_qps.find(qp);
+    return it == m_qps.end() ? 0 : it->second.requester->GetTimeouts();
+}
+
 uint64_t
 RoceTransport::GetCnpsReceived() const
 {

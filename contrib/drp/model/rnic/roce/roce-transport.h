@@ -187,6 +187,11 @@ class RoceTransport : public RdmaVerbsProvider
      * \return CNPs it received (0 for one not bound)
      */
     uint32_t GetCnpsReceived(Ptr<RdmaQueuePair> qp) const;
+    /**
+     * \param qp a queue pair bound here
+     * \return its local ACK timeouts that expired (0 for one not bound)
+     */
+    uint32_t GetTimeouts(Ptr<RdmaQueuePair> qp) const;
     /// \return NAKs the responders sent (sequence errors, invalid requests, access errors)
     uint64_t GetNaks() const;
     /// \return RNR NAKs the responders sent

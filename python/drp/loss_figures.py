@@ -1,0 +1,163 @@
+"""The long-flow loss figure: one long write against random link loss, RoCEv2 beside DRP.
+
+``long-flow-loss`` (``drp-figures argument``, or by name): 8 MiB writes, one
+at a time, between two server RNICs (``100g-pcie3x16``) on one 100 Gb/s
+link that loses frames at random (ns-3's ``RateErrorModel``, LFP 0 to 1 %),
+by ``traditional``, ``dynamic`` and ``roce``. It shows what the literature
+reports of RoCE's go-back-N (IRN, Mittal et al., SIGCOMM 2018): fine at
+small loss rates, collapsing once losses hit a message's last packets or
+a packet sent again often enough that the local ACK timeout decides.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import numpy as np
+
+from drp import _drp
+from drp.plots import save_png_and_pdf
+
+#: Bytes of each write.
+SIZE = 8 * 1024 * 1024
+
+#: The run: 8 MiB writes, one at a time, on 100 Gb/s server RNICs.
+LONG_FLOW: dict[str, Any] = {
+    "size": SIZE,
+    "transfers": 5,
+    "nic": "100g-pcie3x16",
+    "rate": "100Gbps",
+    "frp": 0.0,
+}
+
+#: Link loss rates (lost-frame probability of each frame, each direction).
+LOSS_RATES = (0.0, 1e-5, 1e-4, 1e-3, 3e-3, 1e-2)
+
+#: The methods compared.
+METHODS = ("traditional", "dynamic", "roce")
+
+#: Figure names and what each shows.
+LOSS_FIGURES = {
+    "long-flow-loss": "one 8 MiB write at a time on a 100 Gb/s link against random frame loss",
+}
+
+#: Repetitions of each figure.
+LOSS_REPETITIONS = {"long-flow-loss": 5}
+
+
+def loss_grids(name):
+    """Return the parameter grids of figure ``name``."""
+    if name != "long-flow-loss":
+        raise ValueError(f"figure = {name!r} is not a loss figure; valid: {', '.join(LOSS_FIGURES)}")
+    return [{**LONG_FLOW, "method": list(METHODS), "lfp": list(LOSS_RATES)}]
+
+
+def _interval(sample):
+    """Return (mean, 95% half width) of a sample, Student-t over its size."""
+    values = [float(x) for x in sample]
+    if not values:
+        return math.nan, math.nan
+    interval = _drp.mean_interval(values, 0.95)
+    return interval.mean, interval.half_width if interval.count > 1 else math.nan
+
+
+def summarize_loss_figure(campaign, name, repetitions):
+    """Return one row per loss rate of figure ``name`` as a DataFrame.
+
+    Per method, over runs 1..``repetitions``: ``<method>_us`` (mean transfer
+    time, the mean of the runs' means) and ``<method>_gbps`` (goodput: the
+    write's bytes over its mean time), each with ``_ci95`` (95 % half width
+    over runs), ``<method>_ok`` and ``<method>_n`` (transfers succeeded and
+    made, all runs), and ``<method>_of_lossless`` (goodput over the same
+    method's at LFP 0).
+    """
+    import pandas as pd
+
+    runs = campaign.runs_dataframe(loss_grids(name))
+    runs = runs[runs["run"] <= repetitions]
+    bits = 8 * int(LONG_FLOW["size"])
+    rows = []
+    for lfp in LOSS_RATES:
+        row = {"lfp": lfp, "runs": 0}
+        for m in METHODS:
+            part = runs[np.isclose(runs["lfp"], lfp) & (runs["method"] == m)]
+            row["runs"] = max(row["runs"], len(part))
+            row[f"{m}_us"], row[f"{m}_us_ci95"] = _interval(part["mean_us"])
+            row[f"{m}_gbps"], row[f"{m}_gbps_ci95"] = _interval(bits / part["mean_us"] / 1e3)
+            row[f"{m}_ok"] = int(part["successes"].sum())
+            row[f"{m}_n"] = int(part["n"].sum())
+        rows.append(row)
+    table = pd.DataFrame(rows)
+    for m in METHODS:
+        table[f"{m}_of_lossless"] = table[f"{m}_gbps"] / table[f"{m}_gbps"].iloc[0]
+    return table
+
+
+def _markdown(table, name):
+    """Return figure ``name``'s table as Markdown."""
+    header = ["LFP", "runs"]
+    for m in METHODS:
+        header += [f"{m} (Gb/s)", f"{m} of lossless"]
+    lines = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
+    for _, row in table.iterrows():
+        cells = [f"{row['lfp']:g}", f"{int(row['runs'])}"]
+        for m in METHODS:
+            half = row[f"{m}_gbps_ci95"]
+            cells += [
+                f"{row[f'{m}_gbps']:.2f} ± {0.0 if math.isnan(half) else half:.2f}",
+                f"{row[f'{m}_of_lossless']:.3f}",
+            ]
+        lines.append("| " + " | ".join(cells) + " |")
+    lines.append("")
+    lines.append(
+        "(goodput: 8 MiB over the mean transfer time; mean ± half width of the 95% interval "
+        "over repetitions; every transfer succeeded unless the CSV's `_ok` says otherwise)"
+    )
+    return "\n".join(lines) + "\n"
+
+
+def plot_loss_figure(table, name, out):
+    """Plot figure ``name`` from its table into ``out``/<name>.png and .pdf."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    fig, axes = plt.subplots(1, 2, figsize=(11, 4))
+    lossy = table[table["lfp"] > 0]
+    for m, marker in zip(METHODS, ("o", "s", "^")):
+        axes[0].errorbar(
+            lossy["lfp"],
+            lossy[f"{m}_gbps"],
+            yerr=lossy[f"{m}_gbps_ci95"].fillna(0),
+            marker=marker,
+            capsize=3,
+            label=m,
+        )
+        axes[1].plot(lossy["lfp"], lossy[f"{m}_of_lossless"], marker=marker, label=m)
+    for ax in axes:
+        ax.set_xscale("log")
+        ax.set_xlabel("lost-frame probability of the link (LFP)")
+        ax.grid(True, alpha=0.3, which="both")
+        ax.legend()
+    axes[0].set_ylabel("goodput of one 8 MiB write (Gb/s)")
+    axes[1].set_ylabel("goodput / the method's goodput without loss")
+    axes[1].set_ylim(0, 1.05)
+    fig.suptitle(f"drp {name}: {LOSS_FIGURES[name]}", fontsize=9)
+    save_png_and_pdf(fig, out, name)
+
+
+def make_loss_figure(campaign, name, out, repetitions=None, **run_options):
+    """Run figure ``name``'s campaign (what is missing) and write its files to ``out``.
+
+    Returns the figure's table (see :func:`summarize_loss_figure`).
+    """
+    reps = repetitions or LOSS_REPETITIONS[name]
+    campaign.run(loss_grids(name), reps, **run_options)
+    table = summarize_loss_figure(campaign, name, reps)
+    out.mkdir(parents=True, exist_ok=True)
+    table.to_csv(out / f"{name}.csv", index=False)
+    (out / f"{name}.md").write_text(f"# drp {name}: {LOSS_FIGURES[name]}\n\n" + _markdown(table, name))
+    plot_loss_figure(table, name, out)
+    return table
