@@ -477,3 +477,21 @@ def test_hexadecimal_values_of_integer_attributes():
     assert (fabric.transfers["status"] == "success").all()
     with pytest.raises(ValueError, match=r"EtherType = 0x1FFFFF \(2097151\) is not a valid"):
         drp.run(transfers=2, defaults={"ns3::RnicNetDevice::EtherType": "0x1FFFFF"})
+
+
+def test_roce_with_a_connection_per_transfer():
+    """VerbsTransferEngine::Connection=PerTransfer: each RoCE transfer connects through the
+    connection manager and has the responder register its region first, so it takes
+    longer than over a connection made beforehand, and a failed registration refuses it."""
+    per = {"ns3::VerbsTransferEngine::Connection": "PerTransfer"}
+    before = drp.run(method="roce", transfers=10, size=65536)
+    each = drp.run(method="roce", transfers=10, size=65536, defaults=per)
+    assert (each.records["status"] == "success").all() and (each.records["requests"] == 1).all()
+    # REQ, REP and the registration of 16 pages (8 us + 16 x 375 ns) at least.
+    assert each.summary["mean_us"] > before.summary["mean_us"] + 14
+    failing = drp.run(method="roce", transfers=40, size=65536, frp=0.3, defaults=per)
+    refused = failing.records[failing.records["status"] == "refused"]
+    assert 0 < len(refused) < 40 and (refused["invalid_replies"] == 1).all()
+    assert (failing.records[failing.records["status"] == "success"]["duration_us"]
+            > before.summary["mean_us"]).all()
+    assert failing.summary["corrupt_transfers"] == 0

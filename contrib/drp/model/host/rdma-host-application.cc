@@ -14,6 +14,7 @@
 #include "ns3/node-list.h"
 #include "ns3/node.h"
 #include "ns3/pointer.h"
+#include "ns3/rdma-context.h"
 #include "ns3/simulator.h"
 #include "ns3/string.h"
 #include "ns3/uinteger.h"
@@ -500,6 +501,12 @@ RdmaHostApplication::GetVerbsEngine()
                                 << " (every host of a run takes one method)");
         m_verbs = CreateObject<VerbsTransferEngine>();
         m_verbs->Open(m_rnic, MakeCallback(&RdmaHostApplication::OnVerbsCompletion, this));
+        // Registrations over the verbs (a connection per transfer's) cost
+        // what this host's cost, and fail as they fail.
+        Ptr<RdmaContext> context = m_verbs->GetContext();
+        context->SetRegistrationFixed(m_registrationFixed);
+        context->SetRegistrationPerPage(m_registrationPerPage);
+        context->SetFailureProbability(m_failureProbability);
     }
     return m_verbs;
 }

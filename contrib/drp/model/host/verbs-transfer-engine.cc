@@ -5,9 +5,12 @@
 #include "verbs-transfer-engine.h"
 
 #include "ns3/abort.h"
+#include "ns3/drp-compat.h"
 #include "ns3/drp-verbs-provider.h"
+#include "ns3/enum.h"
 #include "ns3/log.h"
 #include "ns3/pcie-link.h"
+#include "ns3/rdma-cm-id.h"
 #include "ns3/rdma-completion-queue.h"
 #include "ns3/rdma-context.h"
 #include "ns3/rdma-memory-region.h"
@@ -49,6 +52,15 @@ VerbsTransferEngine::GetTypeId()
                           UintegerValue(4096),
                           MakeUintegerAccessor(&VerbsTransferEngine::m_pathMtu),
                           MakeUintegerChecker<uint32_t>(256, 4096))
+            .AddAttribute(
+                "Connection",
+                "How each transfer's queue pair is connected: PreEstablished "
+                "(before it, at no cost: long-lived connections and memory "
+                "registered at start-up) or PerTransfer (by the connection "
+                "manager at its start, the responder registering the region)",
+                EnumValue(PRE_ESTABLISHED),
+                DRP_ENUM_ACCESSOR(Connection, &VerbsTransferEngine::m_connection),
+                MakeEnumChecker(PRE_ESTABLISHED, "PreEstablished", PER_TRANSFER, "PerTransfer"))
             .AddAttribute("CompletionQueueDepth",
                           "Entries of the completion queue all transfers share (1 to 4194303)",
                           UintegerValue(65536),
@@ -58,7 +70,8 @@ VerbsTransferEngine::GetTypeId()
 }
 
 VerbsTransferEngine::VerbsTransferEngine()
-    : m_timeout(14),
+    : m_connection(PRE_ESTABLISHED),
+      m_timeout(14),
       m_retryCount(7),
       m_pathMtu(4096),
       m_cqDepth(65536)
@@ -73,6 +86,13 @@ void
 VerbsTransferEngine::DoDispose()
 {
     m_transfers.clear();
+    m_accepted.clear();
+    m_closing.clear();
+    if (m_listener)
+    {
+        m_listener->Destroy();
+        m_listener = nullptr;
+    }
     m_cq = nullptr;
     m_pd = nullptr;
     m_context = nullptr;
@@ -100,6 +120,19 @@ VerbsTransferEngine::Open(Ptr<RnicNetDevice> rnic, CompletionCallback completed)
     NS_ABORT_MSG_IF(!m_cq, "VerbsTransferEngine: no completion queue of " << depth << " entries");
     m_cq->SetEventCallback(MakeCallback(&VerbsTransferEngine::OnEvent, this));
     m_cq->ReqNotify(false);
+    if (m_connection == PER_TRANSFER)
+    {
+        m_listener =
+            RdmaCmId::Create(m_context, MakeCallback(&VerbsTransferEngine::OnServerEvent, this));
+        NS_ABORT_MSG_IF(m_listener->BindAddr(CM_PORT) != 0 || m_listener->Listen(65535) != 0,
+                        "VerbsTransferEngine: cannot listen on port " << CM_PORT);
+    }
+}
+
+Ptr<RdmaContext>
+VerbsTransferEngine::GetContext() const
+{
+    return m_context;
 }
 
 Ptr<RnicNetDevice>
@@ -188,32 +221,227 @@ VerbsTransferEngine::Post(uint32_t number,
     Transfer t;
     t.peer = peer;
     t.mr = Register(sba, length, RdmaAccess::LOCAL_WRITE);
-    t.qp = CreateQp();
-    t.peerQp = peer->Accept(remote, dba, length, t.peerMr);
-    Connect(t.qp, peer->m_rnic, t.peerQp, 0);
-    peer->Connect(t.peerQp, m_rnic, t.qp, remote);
-
-    t.record.tid = uint16_t(t.qp->GetQpNum());
     t.record.index = number;
     t.record.peer = Mac48Address::ConvertFrom(peer->m_rnic->GetAddress());
     t.record.read = read;
     t.record.sba = sba;
     t.record.dba = dba;
     t.record.length = length;
-    t.record.mode = DrpTransferRecord::DIRECT;
+    if (m_connection == PER_TRANSFER)
+    {
+        // rdma_resolve_addr, rdma_resolve_route, rdma_connect: OnClientEvent.
+        t.id = RdmaCmId::Create(
+            m_context,
+            drp::FunctorCallback<void, Ptr<RdmaCmId>, RdmaCmEvent>(
+                [this, number](Ptr<RdmaCmId> id, RdmaCmEvent e) { OnClientEvent(number, id, e); }));
+        m_transfers[number] = t;
+        t.id->ResolveAddr(peer->m_rnic->GetRoceAddress(), CM_PORT, Seconds(1));
+        return;
+    }
+    t.qp = CreateQp();
+    t.peerQp = peer->Accept(remote, dba, length, t.peerMr);
+    Connect(t.qp, peer->m_rnic, t.peerQp, 0);
+    peer->Connect(t.peerQp, m_rnic, t.qp, remote);
+    Start(m_transfers[number] = t, t.peerMr->GetRkey());
+}
 
+void
+VerbsTransferEngine::Start(Transfer& t, uint32_t rkey)
+{
+    t.record.tid = uint16_t(t.qp->GetQpNum());
+    t.record.mode = DrpTransferRecord::DIRECT;
     RdmaSendWr wr;
-    wr.wrId = number;
-    wr.opcode = read ? RdmaWrOpcode::RDMA_READ : RdmaWrOpcode::RDMA_WRITE;
+    wr.wrId = t.record.index;
+    wr.opcode = t.record.read ? RdmaWrOpcode::RDMA_READ : RdmaWrOpcode::RDMA_WRITE;
     wr.sendFlags = RdmaSendFlags::SIGNALED;
-    wr.sgList = {RdmaSge{sba, length, t.mr->GetLkey()}};
-    wr.remoteAddr = dba;
-    wr.rkey = t.peerMr->GetRkey();
-    Ptr<RdmaQueuePair> qp = t.qp;
-    m_transfers[qp->GetQpNum()] = t;
-    const int error = qp->PostSend({wr});
+    wr.sgList = {RdmaSge{t.record.sba, t.record.length, t.mr->GetLkey()}};
+    wr.remoteAddr = t.record.dba;
+    wr.rkey = rkey;
+    const int error = t.qp->PostSend({wr});
     NS_ABORT_MSG_IF(error != 0,
-                    "VerbsTransferEngine: posting transfer " << number << " failed: " << error);
+                    "VerbsTransferEngine: posting transfer " << t.record.index
+                                                             << " failed: " << error);
+}
+
+void
+VerbsTransferEngine::OnClientEvent(uint32_t number, Ptr<RdmaCmId> id, RdmaCmEvent event)
+{
+    if (event.event == RdmaCmEventType::DISCONNECTED)
+    {
+        // The transfer ended before: its queue pair and id go now.
+        auto closing = m_closing.find(id);
+        if (closing != m_closing.end())
+        {
+            m_context->DestroyQp(closing->second);
+            m_closing.erase(closing);
+        }
+        id->Destroy();
+        return;
+    }
+    auto it = m_transfers.find(number);
+    if (it == m_transfers.end())
+    {
+        return;
+    }
+    Transfer& t = it->second;
+    switch (event.event)
+    {
+    case RdmaCmEventType::ADDR_RESOLVED:
+        id->ResolveRoute(Seconds(1));
+        break;
+    case RdmaCmEventType::ROUTE_RESOLVED: {
+        RdmaQpInitAttr init;
+        init.sendCq = m_cq;
+        init.recvCq = m_cq;
+        init.cap.maxSendWr = 1;
+        init.cap.maxRecvWr = 1;
+        int error = 0;
+        t.qp = id->CreateQp(m_pd, init, error);
+        NS_ABORT_MSG_IF(!t.qp, "VerbsTransferEngine: no queue pair: error " << error);
+        // The REQ's private data names the region: address, length, read.
+        RdmaConnParam param;
+        param.retryCount = m_retryCount;
+        param.privateData.resize(13);
+        for (int i = 0; i < 8; ++i)
+        {
+            param.privateData[i] = uint8_t(t.record.dba >> (8 * i));
+        }
+        for (int i = 0; i < 4; ++i)
+        {
+            param.privateData[8 + i] = uint8_t(t.record.length >> (8 * i));
+        }
+        param.privateData[12] = t.record.read ? 1 : 0;
+        NS_ABORT_MSG_IF(id->Connect(param) != 0, "VerbsTransferEngine: rdma_connect failed");
+        t.record.requests = 1;
+        break;
+    }
+    case RdmaCmEventType::ESTABLISHED: {
+        uint32_t rkey = 0;
+        for (int i = 0; i < 4 && i < int(event.param.privateData.size()); ++i)
+        {
+            rkey |= uint32_t(event.param.privateData[i]) << (8 * i);
+        }
+        Start(t, rkey);
+        break;
+    }
+    case RdmaCmEventType::REJECTED:
+        ++t.record.invalidReplies;
+        Abandon(number, DrpTransferRecord::REFUSED);
+        break;
+    default: // unreachable, address, route or connection errors
+        Abandon(number, DrpTransferRecord::HANDSHAKE_FAILED);
+        break;
+    }
+}
+
+void
+VerbsTransferEngine::Abandon(uint32_t number, DrpTransferRecord::Status status)
+{
+    auto it = m_transfers.find(number);
+    Transfer t = it->second;
+    m_transfers.erase(it);
+    NS_LOG_INFO("transfer " << number << ": its connection failed");
+    t.record.status = status;
+    t.record.mode = DrpTransferRecord::UNDECIDED;
+    if (t.qp)
+    {
+        m_context->DestroyQp(t.qp);
+    }
+    m_context->DeregMr(t.mr);
+    t.id->Destroy();
+    Deliver(t.record);
+}
+
+void
+VerbsTransferEngine::OnServerEvent(Ptr<RdmaCmId> id, RdmaCmEvent event)
+{
+    if (event.event == RdmaCmEventType::CONNECT_REQUEST)
+    {
+        const std::vector<uint8_t>& data = event.param.privateData;
+        if (data.size() < 13)
+        {
+            id->Reject({});
+            return;
+        }
+        uint64_t dba = 0;
+        uint32_t length = 0;
+        for (int i = 0; i < 8; ++i)
+        {
+            dba |= uint64_t(data[i]) << (8 * i);
+        }
+        for (int i = 0; i < 4; ++i)
+        {
+            length |= uint32_t(data[8 + i]) << (8 * i);
+        }
+        const uint32_t access = RdmaAccess::LOCAL_WRITE |
+                                (data[12] ? RdmaAccess::REMOTE_READ : RdmaAccess::REMOTE_WRITE);
+        // The host registers the region (its time, its failures), then answers.
+        Ptr<VerbsTransferEngine> self = this;
+        const int error = m_context->RegMr(
+            m_pd,
+            dba,
+            length,
+            access,
+            drp::FunctorCallback<void, Ptr<RdmaMemoryRegion>, int>(
+                [self, id](Ptr<RdmaMemoryRegion> mr, int) {
+                    if (!self->m_context)
+                    {
+                        return;
+                    }
+                    if (!mr)
+                    {
+                        id->Reject({});
+                        id->Destroy();
+                        return;
+                    }
+                    RdmaQpInitAttr init;
+                    init.sendCq = self->m_cq;
+                    init.recvCq = self->m_cq;
+                    init.cap.maxSendWr = 1;
+                    init.cap.maxRecvWr = 1;
+                    int e = 0;
+                    Ptr<RdmaQueuePair> qp = id->CreateQp(self->m_pd, init, e);
+                    NS_ABORT_MSG_IF(!qp, "VerbsTransferEngine: no queue pair: error " << e);
+                    RdmaConnParam accept;
+                    accept.privateData.resize(4);
+                    for (int i = 0; i < 4; ++i)
+                    {
+                        accept.privateData[i] = uint8_t(mr->GetRkey() >> (8 * i));
+                    }
+                    self->m_accepted[id] = Accepted{qp, mr};
+                    NS_ABORT_MSG_IF(id->Accept(accept) != 0,
+                                    "VerbsTransferEngine: rdma_accept failed");
+                }));
+        if (error != 0)
+        {
+            id->Reject({});
+            id->Destroy();
+        }
+        return;
+    }
+    if (event.event == RdmaCmEventType::DISCONNECTED)
+    {
+        auto it = m_accepted.find(id);
+        if (it != m_accepted.end())
+        {
+            m_context->DestroyQp(it->second.qp);
+            m_context->DeregMr(it->second.mr);
+            m_accepted.erase(it);
+        }
+        id->Destroy();
+    }
+}
+
+void
+VerbsTransferEngine::Deliver(const DrpTransferRecord& record)
+{
+    Ptr<VerbsTransferEngine> self = this;
+    m_rnic->GetPcieLink()->Interrupt([self, record]() {
+        if (!self->m_completed.IsNull())
+        {
+            self->m_completed(record.index, record);
+        }
+    });
 }
 
 void
@@ -229,8 +457,8 @@ VerbsTransferEngine::OnEvent(Ptr<RdmaCompletionQueue> cq)
 void
 VerbsTransferEngine::End(const RdmaWc& wc)
 {
-    auto it = m_transfers.find(wc.qpNum);
-    if (it == m_transfers.end())
+    auto it = m_transfers.find(uint32_t(wc.wrId));
+    if (it == m_transfers.end() || !it->second.qp || it->second.qp->GetQpNum() != wc.qpNum)
     {
         return; // a flushed request of a queue pair already released
     }
@@ -254,16 +482,19 @@ VerbsTransferEngine::End(const RdmaWc& wc)
     t.record.timeouts = m_rnic->GetRoceTransport()->GetTimeouts(t.qp);
     NS_LOG_INFO("transfer " << t.record.index << " on queue pair " << wc.qpNum << ": "
                             << GetWcStatusName(wc.status));
-    Release(t.qp, t.mr);
-    t.peer->Release(t.peerQp, t.peerMr);
-    const DrpTransferRecord record = t.record;
-    Ptr<VerbsTransferEngine> self = this;
-    m_rnic->GetPcieLink()->Interrupt([self, record]() {
-        if (!self->m_completed.IsNull())
-        {
-            self->m_completed(record.index, record);
-        }
-    });
+    if (t.id)
+    {
+        // rdma_disconnect: the queue pair and the id go when it is done.
+        m_context->DeregMr(t.mr);
+        m_closing[t.id] = t.qp;
+        t.id->Disconnect();
+    }
+    else
+    {
+        Release(t.qp, t.mr);
+        t.peer->Release(t.peerQp, t.peerMr);
+    }
+    Deliver(t.record);
 }
 
 void

@@ -9,6 +9,7 @@
 #include "ns3/drp-transfer-record.h"
 #include "ns3/mac48-address.h"
 #include "ns3/object.h"
+#include "ns3/rdma-cm-types.h"
 #include "ns3/rdma-verbs-types.h"
 
 #include <cstdint>
@@ -17,6 +18,7 @@
 namespace ns3
 {
 
+class RdmaCmId;
 class RdmaCompletionQueue;
 class RdmaContext;
 class RdmaMemoryRegion;
@@ -44,6 +46,22 @@ class RnicNetDevice;
  * transfers between two hosts run side by side, each with its own PSNs and
  * congestion control, as DRP's transfers do.
  *
+ * \par A connection per transfer
+ * With Connection PerTransfer, a transfer pays what an application that
+ * connects on demand pays (the paper's assumption for RDMA without the
+ * dynamic method): the initiator resolves the peer and connects through
+ * the connection manager (RdmaCmId: REQ, REP, RTU, each with the
+ * manager's host time and the wire), its REQ's private data naming the
+ * region; the responder's host registers the region (RdmaContext::RegMr:
+ * its registration time, and failure with RegistrationFailureProbability,
+ * as RdmaHostApplication configures it) and accepts with the R_Key in the
+ * REP's private data, or rejects if the registration failed; the initiator
+ * then posts the request. The transfer ends at the request's completion;
+ * the initiator then disconnects, and each side releases its region and
+ * queue pair when the disconnection is done. A rejected or unreachable
+ * connection ends the transfer refused (handshake-failed when unreachable)
+ * with no data moved.
+ *
  * The queue pairs take their attributes from Timeout, RetryCount and
  * PathMtu (clamped to the port's active MTU by the transport). Post()
  * rings the queue pair's doorbell (the transport carries it over PCIe);
@@ -59,6 +77,16 @@ class RnicNetDevice;
 class VerbsTransferEngine : public Object
 {
   public:
+    /// How a transfer's queue pair comes to be connected.
+    enum Connection
+    {
+        PRE_ESTABLISHED, //!< before the transfer, at no cost (long-lived connections)
+        PER_TRANSFER,    //!< by the connection manager, at the transfer's start
+    };
+
+    /// The connection manager's port of the engines' listeners (perftest's default).
+    static constexpr uint16_t CM_PORT = 18515;
+
     /// What the engine hands the host when a transfer has ended: its number and record.
     typedef Callback<void, uint32_t, const DrpTransferRecord&> CompletionCallback;
 
@@ -96,6 +124,8 @@ class VerbsTransferEngine : public Object
 
     /// \return the RNIC opened (null before Open())
     Ptr<RnicNetDevice> GetRnic() const;
+    /// \return the context opened on it (its registration attributes are the host's)
+    Ptr<RdmaContext> GetContext() const;
     /// \return transfers posted and not yet ended
     uint32_t GetInFlight() const;
 
@@ -112,6 +142,14 @@ class VerbsTransferEngine : public Object
         Ptr<RdmaQueuePair> peerQp;     //!< there
         Ptr<RdmaMemoryRegion> peerMr;  //!< the peer's region
         DrpTransferRecord record;      //!< filled in as it goes
+        Ptr<RdmaCmId> id;              //!< PerTransfer: the connection's id
+    };
+
+    /// PerTransfer, the responder's side of a connection.
+    struct Accepted
+    {
+        Ptr<RdmaQueuePair> qp;    //!< its queue pair
+        Ptr<RdmaMemoryRegion> mr; //!< the region registered for it
     };
 
     /**
@@ -142,6 +180,31 @@ class VerbsTransferEngine : public Object
                  Ptr<RnicNetDevice> peer,
                  Ptr<RdmaQueuePair> peerQp,
                  uint32_t access);
+    /**
+     * PerTransfer: the initiator's connection events.
+     * \param number the transfer \param id its id \param event what happened
+     */
+    void OnClientEvent(uint32_t number, Ptr<RdmaCmId> id, RdmaCmEvent event);
+    /**
+     * PerTransfer: the listener's events (connection requests, disconnections).
+     * \param id the connection's id \param event what happened
+     */
+    void OnServerEvent(Ptr<RdmaCmId> id, RdmaCmEvent event);
+    /**
+     * Ends a transfer whose connection failed: no data moved.
+     * \param number the transfer \param status its status
+     */
+    void Abandon(uint32_t number, DrpTransferRecord::Status status);
+    /**
+     * Posts a transfer's request on its connected queue pair.
+     * \param t the transfer \param rkey the peer region's key
+     */
+    void Start(Transfer& t, uint32_t rkey);
+    /**
+     * Hands a record to the host after the PCIe interrupt.
+     * \param record the ended transfer's
+     */
+    void Deliver(const DrpTransferRecord& record);
     /// The completion queue's event: polls it and re-arms.
     void OnEvent(Ptr<RdmaCompletionQueue> cq);
     /**
@@ -155,16 +218,20 @@ class VerbsTransferEngine : public Object
      */
     void Release(Ptr<RdmaQueuePair> qp, Ptr<RdmaMemoryRegion> mr);
 
-    Ptr<RnicNetDevice> m_rnic;                //!< the RNIC
-    Ptr<RdmaContext> m_context;               //!< opened on it
-    Ptr<RdmaProtectionDomain> m_pd;           //!< every region and queue pair's
-    Ptr<RdmaCompletionQueue> m_cq;            //!< every queue pair's two queues
-    CompletionCallback m_completed;           //!< the host's
-    std::map<uint32_t, Transfer> m_transfers; //!< in flight, by local queue-pair number
-    uint8_t m_timeout;                        //!< attribute: local ACK timeout (exponent)
-    uint8_t m_retryCount;                     //!< attribute: transport retries
-    uint32_t m_pathMtu;                       //!< attribute: path MTU (bytes)
-    uint32_t m_cqDepth;                       //!< attribute: completion-queue entries
+    Ptr<RnicNetDevice> m_rnic;                    //!< the RNIC
+    Ptr<RdmaContext> m_context;                   //!< opened on it
+    Ptr<RdmaProtectionDomain> m_pd;               //!< every region and queue pair's
+    Ptr<RdmaCompletionQueue> m_cq;                //!< every queue pair's two queues
+    CompletionCallback m_completed;               //!< the host's
+    std::map<uint32_t, Transfer> m_transfers;     //!< in flight, by the host's number
+    std::map<Ptr<RdmaCmId>, Accepted> m_accepted; //!< PerTransfer: the responder's connections
+    std::map<Ptr<RdmaCmId>, Ptr<RdmaQueuePair>> m_closing; //!< PerTransfer: disconnecting
+    Ptr<RdmaCmId> m_listener;                              //!< PerTransfer: accepts connections
+    Connection m_connection;                               //!< attribute
+    uint8_t m_timeout;    //!< attribute: local ACK timeout (exponent)
+    uint8_t m_retryCount; //!< attribute: transport retries
+    uint32_t m_pathMtu;   //!< attribute: path MTU (bytes)
+    uint32_t m_cqDepth;   //!< attribute: completion-queue entries
 };
 
 } // namespace ns3
