@@ -85,6 +85,22 @@ VerbsTransferEngine::~VerbsTransferEngine()
 void
 VerbsTransferEngine::DoDispose()
 {
+    // No connection event may reach this engine once it is gone.
+    for (auto& [number, t] : m_transfers)
+    {
+        if (t.id)
+        {
+            t.id->Destroy();
+        }
+    }
+    for (auto& [id, accepted] : m_accepted)
+    {
+        id->Destroy();
+    }
+    for (auto& [id, qp] : m_closing)
+    {
+        id->Destroy();
+    }
     m_transfers.clear();
     m_accepted.clear();
     m_closing.clear();
