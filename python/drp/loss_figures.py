@@ -16,7 +16,7 @@ from typing import Any
 
 import numpy as np
 
-from drp import _drp
+from drp.fabric_figures import _interval
 from drp.plots import save_png_and_pdf
 
 #: Bytes of each write.
@@ -51,15 +51,6 @@ def loss_grids(name):
     if name != "long-flow-loss":
         raise ValueError(f"figure = {name!r} is not a loss figure; valid: {', '.join(LOSS_FIGURES)}")
     return [{**LONG_FLOW, "method": list(METHODS), "lfp": list(LOSS_RATES)}]
-
-
-def _interval(sample):
-    """Return (mean, 95% half width) of a sample, Student-t over its size."""
-    values = [float(x) for x in sample]
-    if not values:
-        return math.nan, math.nan
-    interval = _drp.mean_interval(values, 0.95)
-    return interval.mean, interval.half_width if interval.count > 1 else math.nan
 
 
 def summarize_loss_figure(campaign, name, repetitions):

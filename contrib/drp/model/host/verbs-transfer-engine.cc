@@ -25,6 +25,40 @@ namespace ns3
 
 NS_LOG_COMPONENT_DEFINE("VerbsTransferEngine");
 
+namespace
+{
+
+/**
+ * Writes the low \p bytes bytes of \p value, least significant first (the
+ * private data's byte order between two engines).
+ * \param out where \param value the value \param bytes how many
+ */
+void
+PutLittleEndian(uint8_t* out, uint64_t value, int bytes)
+{
+    for (int i = 0; i < bytes; ++i)
+    {
+        out[i] = uint8_t(value >> (8 * i));
+    }
+}
+
+/**
+ * \param in where \param bytes how many
+ * \return the value PutLittleEndian() wrote there
+ */
+uint64_t
+GetLittleEndian(const uint8_t* in, int bytes)
+{
+    uint64_t value = 0;
+    for (int i = 0; i < bytes; ++i)
+    {
+        value |= uint64_t(in[i]) << (8 * i);
+    }
+    return value;
+}
+
+} // namespace
+
 NS_OBJECT_ENSURE_REGISTERED(VerbsTransferEngine);
 
 TypeId
@@ -175,16 +209,23 @@ VerbsTransferEngine::Register(uint64_t address, uint32_t length, uint32_t access
     return mr;
 }
 
-Ptr<RdmaQueuePair>
-VerbsTransferEngine::CreateQp()
+RdmaQpInitAttr
+VerbsTransferEngine::GetInitAttr() const
 {
+    // One request at a time, and no receive: a WRITE or READ needs none.
     RdmaQpInitAttr init;
     init.sendCq = m_cq;
     init.recvCq = m_cq;
     init.cap.maxSendWr = 1;
     init.cap.maxRecvWr = 1;
+    return init;
+}
+
+Ptr<RdmaQueuePair>
+VerbsTransferEngine::CreateQp()
+{
     int error = 0;
-    Ptr<RdmaQueuePair> qp = m_context->CreateQp(m_pd, init, error);
+    Ptr<RdmaQueuePair> qp = m_context->CreateQp(m_pd, GetInitAttr(), error);
     NS_ABORT_MSG_IF(!qp, "VerbsTransferEngine: creating a queue pair failed with error " << error);
     return qp;
 }
@@ -306,38 +347,23 @@ VerbsTransferEngine::OnClientEvent(uint32_t number, Ptr<RdmaCmId> id, RdmaCmEven
         id->ResolveRoute(Seconds(1));
         break;
     case RdmaCmEventType::ROUTE_RESOLVED: {
-        RdmaQpInitAttr init;
-        init.sendCq = m_cq;
-        init.recvCq = m_cq;
-        init.cap.maxSendWr = 1;
-        init.cap.maxRecvWr = 1;
         int error = 0;
-        t.qp = id->CreateQp(m_pd, init, error);
+        t.qp = id->CreateQp(m_pd, GetInitAttr(), error);
         NS_ABORT_MSG_IF(!t.qp, "VerbsTransferEngine: no queue pair: error " << error);
         // The REQ's private data names the region: address, length, read.
         RdmaConnParam param;
         param.retryCount = m_retryCount;
         param.privateData.resize(13);
-        for (int i = 0; i < 8; ++i)
-        {
-            param.privateData[i] = uint8_t(t.record.dba >> (8 * i));
-        }
-        for (int i = 0; i < 4; ++i)
-        {
-            param.privateData[8 + i] = uint8_t(t.record.length >> (8 * i));
-        }
+        PutLittleEndian(param.privateData.data(), t.record.dba, 8);
+        PutLittleEndian(param.privateData.data() + 8, t.record.length, 4);
         param.privateData[12] = t.record.read ? 1 : 0;
         NS_ABORT_MSG_IF(id->Connect(param) != 0, "VerbsTransferEngine: rdma_connect failed");
         t.record.requests = 1;
         break;
     }
     case RdmaCmEventType::ESTABLISHED: {
-        uint32_t rkey = 0;
-        for (int i = 0; i < 4 && i < int(event.param.privateData.size()); ++i)
-        {
-            rkey |= uint32_t(event.param.privateData[i]) << (8 * i);
-        }
-        Start(t, rkey);
+        const std::vector<uint8_t>& data = event.param.privateData;
+        Start(t, data.size() < 4 ? 0 : uint32_t(GetLittleEndian(data.data(), 4)));
         break;
     }
     case RdmaCmEventType::REJECTED:
@@ -379,16 +405,8 @@ VerbsTransferEngine::OnServerEvent(Ptr<RdmaCmId> id, RdmaCmEvent event)
             id->Reject({});
             return;
         }
-        uint64_t dba = 0;
-        uint32_t length = 0;
-        for (int i = 0; i < 8; ++i)
-        {
-            dba |= uint64_t(data[i]) << (8 * i);
-        }
-        for (int i = 0; i < 4; ++i)
-        {
-            length |= uint32_t(data[8 + i]) << (8 * i);
-        }
+        const uint64_t dba = GetLittleEndian(data.data(), 8);
+        const uint32_t length = uint32_t(GetLittleEndian(data.data() + 8, 4));
         const uint32_t access = RdmaAccess::LOCAL_WRITE |
                                 (data[12] ? RdmaAccess::REMOTE_READ : RdmaAccess::REMOTE_WRITE);
         // The host registers the region (its time, its failures), then answers.
@@ -410,20 +428,12 @@ VerbsTransferEngine::OnServerEvent(Ptr<RdmaCmId> id, RdmaCmEvent event)
                         id->Destroy();
                         return;
                     }
-                    RdmaQpInitAttr init;
-                    init.sendCq = self->m_cq;
-                    init.recvCq = self->m_cq;
-                    init.cap.maxSendWr = 1;
-                    init.cap.maxRecvWr = 1;
                     int e = 0;
-                    Ptr<RdmaQueuePair> qp = id->CreateQp(self->m_pd, init, e);
+                    Ptr<RdmaQueuePair> qp = id->CreateQp(self->m_pd, self->GetInitAttr(), e);
                     NS_ABORT_MSG_IF(!qp, "VerbsTransferEngine: no queue pair: error " << e);
                     RdmaConnParam accept;
                     accept.privateData.resize(4);
-                    for (int i = 0; i < 4; ++i)
-                    {
-                        accept.privateData[i] = uint8_t(mr->GetRkey() >> (8 * i));
-                    }
+                    PutLittleEndian(accept.privateData.data(), mr->GetRkey(), 4);
                     self->m_accepted[id] = Accepted{qp, mr};
                     NS_ABORT_MSG_IF(id->Accept(accept) != 0,
                                     "VerbsTransferEngine: rdma_accept failed");
@@ -493,9 +503,10 @@ VerbsTransferEngine::End(const RdmaWc& wc)
         t.record.status = DrpTransferRecord::REFUSED;
         break;
     }
-    t.record.retransmissions = m_rnic->GetRoceTransport()->GetRetransmissions(t.qp);
-    t.record.cnps = m_rnic->GetRoceTransport()->GetCnpsReceived(t.qp);
-    t.record.timeouts = m_rnic->GetRoceTransport()->GetTimeouts(t.qp);
+    const RoceTransport::QpCounters counters = m_rnic->GetRoceTransport()->GetCounters(t.qp);
+    t.record.retransmissions = counters.retransmissions;
+    t.record.cnps = counters.cnps;
+    t.record.timeouts = counters.timeouts;
     NS_LOG_INFO("transfer " << t.record.index << " on queue pair " << wc.qpNum << ": "
                             << GetWcStatusName(wc.status));
     if (t.id)

@@ -169,6 +169,8 @@ class VerbsTransferEngine : public Object
      * \return a region registered at once (aborts with the error: a set-up fault)
      */
     Ptr<RdmaMemoryRegion> Register(uint64_t address, uint32_t length, uint32_t access);
+    /// \return the creation attributes of every queue pair of the engine
+    RdmaQpInitAttr GetInitAttr() const;
     /// \return a new queue pair on the completion queue, in RESET (aborts on error)
     Ptr<RdmaQueuePair> CreateQp();
     /**

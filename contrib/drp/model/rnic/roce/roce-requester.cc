@@ -479,10 +479,7 @@ RoceRequester::Sent(uint32_t endPsn, uint32_t psn, uint32_t bytes)
     }
     if (m_cc)
     {
-        const uint32_t first = m_qp->GetAttr().sqPsn;
-        m_cc->SetSequence(PsnDiff(m_ackPsn, first),
-                          PsnDiff(m_highestSent, first),
-                          PsnDiff(m_sendPsn, first));
+        SetCcSequence();
         m_cc->OnSent(bytes);
     }
     if (m_timer.IsExpired())
@@ -538,6 +535,16 @@ RoceRequester::StartCongestionControl()
     // RoCE has no window of its own: the scheme's window is the only one.
     m_cc->Start(m_transport->GetLineRate(), IbBthHeader::MAX_24 / 2);
     OnCongestionOutput();
+}
+
+void
+RoceRequester::SetCcSequence()
+{
+    // In packets from the first PSN.
+    const uint32_t first = m_qp->GetAttr().sqPsn;
+    m_cc->SetSequence(PsnDiff(m_ackPsn, first),
+                      PsnDiff(m_highestSent, first),
+                      PsnDiff(m_sendPsn, first));
 }
 
 void
@@ -759,10 +766,7 @@ RoceRequester::AdvanceAcked()
         m_ackPsn = point;
         if (m_cc)
         {
-            const uint32_t first = m_qp->GetAttr().sqPsn;
-            m_cc->SetSequence(PsnDiff(m_ackPsn, first),
-                              PsnDiff(m_highestSent, first),
-                              PsnDiff(m_sendPsn, first));
+            SetCcSequence();
             m_cc->OnAck(acked, false);
             // A sample from the newest packet acknowledged, if it was sent once.
             auto newest = m_sentAt.find(PsnAdd(point, IbBthHeader::MAX_24));

@@ -126,6 +126,8 @@ class RoceRequester : public SimpleRefCount<RoceRequester>
 
     /// Starts the congestion control, if the RNIC has one, with the first request.
     void StartCongestionControl();
+    /// Gives the congestion control the sequence state (acknowledged, sent, next).
+    void SetCcSequence();
     /// The congestion control's rate or window changed.
     void OnCongestionOutput();
     /// \return true if the rate limiter lets a packet be made now (else it wakes Pump())

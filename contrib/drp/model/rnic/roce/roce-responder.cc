@@ -451,12 +451,7 @@ RoceResponder::AnswerAtomic(uint32_t psn)
     aeth.SetSyndrome(IbAethHeader::ACK, IbAethHeader::NO_CREDITS);
     aeth.SetMsn(m_msn);
     ack->AddHeader(aeth);
-    IbBthHeader bth;
-    bth.SetOpcode(IbOpcode::ATOMIC_ACKNOWLEDGE);
-    bth.SetDestQp(m_qp->GetAttr().destQpNum);
-    bth.SetPsn(psn);
-    ack->AddHeader(bth);
-    m_transport->Emit(m_qp, ack, 0, nullptr);
+    m_transport->EmitControl(m_qp, ack, IbOpcode::ATOMIC_ACKNOWLEDGE, psn);
 }
 
 void
@@ -529,12 +524,7 @@ RoceResponder::Acknowledge(IbAethHeader::Kind kind, uint8_t value, uint32_t psn)
     aeth.SetSyndrome(kind, value);
     aeth.SetMsn(m_msn);
     packet->AddHeader(aeth);
-    IbBthHeader bth;
-    bth.SetOpcode(IbOpcode::ACKNOWLEDGE);
-    bth.SetDestQp(m_qp->GetAttr().destQpNum);
-    bth.SetPsn(psn);
-    packet->AddHeader(bth);
-    m_transport->Emit(m_qp, packet, 0, nullptr);
+    m_transport->EmitControl(m_qp, packet, IbOpcode::ACKNOWLEDGE, psn);
 }
 
 void

@@ -408,13 +408,23 @@ RoceTransport::NotifyCongestion(Qp& halves)
     ++m_cnpsSent;
     // Annex A17: BTH with opcode CNP, the peer's queue pair, BECN set, then
     // 16 reserved bytes.
-    Ptr<Packet> cnp = Create<Packet>(IbOpcode::CNP_PAYLOAD);
+    EmitControl(halves.qp, Create<Packet>(IbOpcode::CNP_PAYLOAD), IbOpcode::CNP, 0, true);
+}
+
+void
+RoceTransport::EmitControl(Ptr<RdmaQueuePair> qp,
+                           Ptr<Packet> packet,
+                           uint8_t opcode,
+                           uint32_t psn,
+                           bool becn)
+{
     IbBthHeader bth;
-    bth.SetOpcode(IbOpcode::CNP);
-    bth.SetDestQp(halves.qp->GetAttr().destQpNum);
-    bth.SetBecn(true);
-    cnp->AddHeader(bth);
-    Emit(halves.qp, cnp, 0, SentCallback());
+    bth.SetOpcode(opcode);
+    bth.SetDestQp(qp->GetAttr().destQpNum);
+    bth.SetPsn(psn);
+    bth.SetBecn(becn);
+    packet->AddHeader(bth);
+    Emit(qp, packet, 0, SentCallback());
 }
 
 DataRate
@@ -435,20 +445,6 @@ uint64_t
 RoceTransport::GetCnpsSent() const
 {
     return m_cnpsSent;
-}
-
-uint32_t
-RoceTransport::GetCnpsReceived(Ptr<RdmaQueuePair> qp) const
-{
-    auto it = m_qps.find(qp);
-    return it == m_qps.end() ? 0 : it->second.requester->GetCnps();
-}
-
-uint32_t
-RoceTransport::GetTimeouts(Ptr<RdmaQueuePair> qp) const
-{
-    auto it = m_qps.find(qp);
-    return it == m_qps.end() ? 0 : it->second.requester->GetTimeouts();
 }
 
 uint64_t
@@ -508,11 +504,16 @@ RoceTransport::GetDropped() const
     return m_dropped;
 }
 
-uint32_t
-RoceTransport::GetRetransmissions(Ptr<RdmaQueuePair> qp) const
+RoceTransport::QpCounters
+RoceTransport::GetCounters(Ptr<RdmaQueuePair> qp) const
 {
     auto it = m_qps.find(qp);
-    return it == m_qps.end() ? 0 : it->second.requester->GetRetransmissions();
+    if (it == m_qps.end())
+    {
+        return QpCounters();
+    }
+    const Ptr<RoceRequester> requester = it->second.requester;
+    return {requester->GetRetransmissions(), requester->GetCnps(), requester->GetTimeouts()};
 }
 
 uint64_t

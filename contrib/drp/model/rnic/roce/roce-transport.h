@@ -125,6 +125,21 @@ class RoceTransport : public RdmaVerbsProvider
      */
     void Emit(Ptr<RdmaQueuePair> qp, Ptr<Packet> packet, uint64_t flow, SentCallback sent);
     /**
+     * Puts a BTH for the queue pair's peer in front of a control packet
+     * (an acknowledgement, an atomic acknowledgement, a CNP) and queues it
+     * as control (Emit() with flow 0).
+     * \param qp the queue pair that sends it
+     * \param packet what follows the BTH
+     * \param opcode its opcode
+     * \param psn its PSN
+     * \param becn BECN (a CNP's)
+     */
+    void EmitControl(Ptr<RdmaQueuePair> qp,
+                     Ptr<Packet> packet,
+                     uint8_t opcode,
+                     uint32_t psn,
+                     bool becn = false);
+    /**
      * Discards a flow's data packets not yet sent (go-back-N).
      * \param flow the flow
      * \return packets discarded
@@ -177,21 +192,20 @@ class RoceTransport : public RdmaVerbsProvider
     uint64_t GetDropped() const;
     /// \return packets sent again (go-back-N, timeouts, RNR)
     uint64_t GetRetransmissions() const;
+
+    /// What one queue pair's requester counted.
+    struct QpCounters
+    {
+        uint32_t retransmissions{0}; //!< packets sent again
+        uint32_t cnps{0};            //!< CNPs received
+        uint32_t timeouts{0};        //!< local ACK timeouts that expired
+    };
+
     /**
      * \param qp a queue pair bound here
-     * \return packets its requester sent again (0 for one not bound)
+     * \return its requester's counters (all 0 for one not bound)
      */
-    uint32_t GetRetransmissions(Ptr<RdmaQueuePair> qp) const;
-    /**
-     * \param qp a queue pair bound here
-     * \return CNPs it received (0 for one not bound)
-     */
-    uint32_t GetCnpsReceived(Ptr<RdmaQueuePair> qp) const;
-    /**
-     * \param qp a queue pair bound here
-     * \return its local ACK timeouts that expired (0 for one not bound)
-     */
-    uint32_t GetTimeouts(Ptr<RdmaQueuePair> qp) const;
+    QpCounters GetCounters(Ptr<RdmaQueuePair> qp) const;
     /// \return NAKs the responders sent (sequence errors, invalid requests, access errors)
     uint64_t GetNaks() const;
     /// \return RNR NAKs the responders sent
