@@ -324,7 +324,8 @@ DrpTransport::GetTypeId()
 }
 
 DrpTransport::DrpTransport()
-    : m_regions(CreateObject<RegionTable>()),
+    : m_etherType(DrpHeader::PROT_NUMBER),
+      m_regions(CreateObject<RegionTable>()),
       m_txPrefetch(8),
       m_window(8),
       m_payloadSize(1024),
@@ -640,6 +641,18 @@ void
 DrpTransport::SetDevice(Ptr<NetDevice> device)
 {
     m_device = device;
+}
+
+uint16_t
+DrpTransport::GetEtherType() const
+{
+    return m_etherType;
+}
+
+void
+DrpTransport::SetEtherType(uint16_t etherType)
+{
+    m_etherType = etherType;
 }
 
 void

@@ -16,6 +16,7 @@
 #include "mode-policy.h"
 #include "region-table.h"
 #include "responder-connection.h"
+#include "rnic-transport.h"
 
 #include "ns3/data-rate.h"
 #include "ns3/drp-header.h"
@@ -125,7 +126,7 @@ class DrpCongestionOps;
  * passes the end of the 64-bit address space, is answered invalid without
  * troubling the host.
  */
-class DrpTransport : public Object
+class DrpTransport : public Object, public RnicTransport
 {
   public:
     /// Why a received frame was dropped.
@@ -287,7 +288,7 @@ class DrpTransport : public Object
      * \param ready runs whenever a frame joins the transmit scheduler (the
      *        port, if idle, pulls it at once)
      */
-    void SetFrameReadyCallback(Callback<void> ready);
+    void SetFrameReadyCallback(Callback<void> ready) override;
     /**
      * \param paused gives the time a PFC pause has held the port's DRP data
      *        class so far (RnicNetDevice sets it); with PauseAwareTimer and
@@ -303,7 +304,7 @@ class DrpTransport : public Object
      * \param kinds the kinds of frame the port may take now (DrpTxScheduler::Kinds)
      * \return true if a DRP frame of those kinds waits for the port
      */
-    bool HasFrameToSend(uint8_t kinds = DrpTxScheduler::ANY) const;
+    bool HasFrameToSend(uint8_t kinds = DrpTxScheduler::ANY) const override;
     /**
      * The port starts the next DRP frame now: takes it from the transmit
      * scheduler (fires Tx, and starts the timers that run from transmission).
@@ -314,7 +315,11 @@ class DrpTransport : public Object
      */
     Ptr<Packet> DequeueFrame(Mac48Address& to,
                              uint8_t kinds = DrpTxScheduler::ANY,
-                             bool* control = nullptr);
+                             bool* control = nullptr) override;
+    /// \return the EtherType of DRP frames (the RNIC's EtherType attribute)
+    uint16_t GetEtherType() const override;
+    /// \param etherType the EtherType of DRP frames (the RNIC sets it)
+    void SetEtherType(uint16_t etherType);
     /// \return DRP frames waiting for the port
     uint64_t GetFramesWaiting() const;
 
@@ -404,7 +409,7 @@ class DrpTransport : public Object
      * \param packet DRP header and payload
      * \param from the sender's MAC address
      */
-    void Receive(Ptr<Packet> packet, Mac48Address from);
+    void Receive(Ptr<Packet> packet, Mac48Address from) override;
 
     /// \return the transmit processing of one frame: TxProcessingCycles at ClockFrequency
     Time GetTxDelay() const;
@@ -1020,6 +1025,7 @@ class DrpTransport : public Object
     Time GetHandshakeWait(const DrpRttEstimator* rtt, uint32_t expiries) const;
 
     Ptr<NetDevice> m_device;      //!< the port
+    uint16_t m_etherType;         //!< DRP frames' EtherType (the port's)
     Ptr<PcieLink> m_pcie;         //!< to the host
     Ptr<ModePolicy> m_policy;     //!< traditional or dynamic
     Ptr<IndirectBuffer> m_buffer; //!< dynamic RNIC only

@@ -173,6 +173,10 @@ RnicNetDevice::SetEtherType(uint16_t etherType)
     NS_LOG_FUNCTION(this << etherType);
     CheckEtherType("RnicNetDevice::EtherType", etherType);
     m_etherType = etherType;
+    if (m_transport)
+    {
+        m_transport->SetEtherType(m_etherType);
+    }
     // Switch queues that mark ECN find DRP's field through its EtherType.
     EcnMarkingQueue::SetMarker(m_etherType, MakeCallback(&DrpHeader::MarkCongestion));
     // Switch ports with in-band telemetry stamp DRP's INT extension (HPCC).
@@ -207,6 +211,7 @@ RnicNetDevice::AttachTransport(Ptr<DrpTransport> transport)
     }
     m_transport = transport;
     m_transport->SetDevice(this);
+    m_transport->SetEtherType(m_etherType);
     m_transport->SetFrameReadyCallback(MakeCallback(&RnicNetDevice::StartNextFrame, this));
     m_transport->SetPausedTimeCallback(MakeCallback(&RnicNetDevice::GetDataTimePaused, this));
     m_transport->TraceConnectWithoutContext("Drop",
@@ -390,18 +395,34 @@ RnicNetDevice::GetUnpausedDrpKinds() const
 bool
 RnicNetDevice::HasFrameWaiting() const
 {
-    const uint8_t kinds = GetUnpausedDrpKinds();
-    return EthernetNetDevice::HasFrameWaiting() ||
-           (kinds != 0 &&
-            (m_transport->HasFrameToSend(kinds) || (m_roce && m_roce->HasFrameToSend(kinds))));
+    return EthernetNetDevice::HasFrameWaiting() || FindFrameSource(GetUnpausedDrpKinds());
+}
+
+RnicTransport*
+RnicNetDevice::FindFrameSource(uint8_t kinds) const
+{
+    if (kinds == 0)
+    {
+        return nullptr;
+    }
+    // RoCEv2's queue pairs first: on a roce RNIC, DRP's engine stays idle.
+    RnicTransport* const transports[] = {PeekPointer(m_roce), PeekPointer(m_transport)};
+    for (RnicTransport* transport : transports)
+    {
+        if (transport && transport->HasFrameToSend(kinds))
+        {
+            return transport;
+        }
+    }
+    return nullptr;
 }
 
 Ptr<Packet>
 RnicNetDevice::DequeueFrame()
 {
     const uint8_t kinds = GetUnpausedDrpKinds();
-    const bool roce = kinds != 0 && m_roce && m_roce->HasFrameToSend(kinds);
-    bool drp = roce || (kinds != 0 && m_transport->HasFrameToSend(kinds));
+    RnicTransport* source = FindFrameSource(kinds);
+    bool drp = source != nullptr;
     bool other = HasQueuedFrame();
     if (!drp || !other)
     {
@@ -411,15 +432,14 @@ RnicNetDevice::DequeueFrame()
     {
         Mac48Address to;
         bool control = false;
-        Ptr<Packet> frame = roce ? m_roce->DequeueFrame(to, kinds, &control)
-                                 : m_transport->DequeueFrame(to, kinds, &control);
+        Ptr<Packet> frame = source->DequeueFrame(to, kinds, &control);
         if (IsPfcEnabled())
         {
             SocketPriorityTag tag; // the class, for the switches on the way
             tag.SetPriority(control ? m_drpControlClass : m_drpClass);
             frame->ReplacePacketTag(tag);
         }
-        FrameForTransmission(frame, to, roce ? IPV4_ETHER_TYPE : m_etherType);
+        FrameForTransmission(frame, to, source->GetEtherType());
         m_drpBytesAhead += other ? GetWireSize(frame->GetSize()) : 0;
         return frame;
     }

@@ -74,6 +74,7 @@ namespace ns3
  * RnicHelper.
  */
 class RoceTransport;
+class RnicTransport;
 
 class RnicNetDevice : public EthernetNetDevice
 {
@@ -260,6 +261,12 @@ class RnicNetDevice : public EthernetNetDevice
      *         now: with PFC, data and control each by its class; without, any
      */
     uint8_t GetUnpausedDrpKinds() const;
+    /**
+     * \param kinds the kinds of frame the port may take now
+     * \return the transport whose frame the port sends next (RoCEv2's,
+     *         then DRP's engine), or null if none has one of those kinds
+     */
+    RnicTransport* FindFrameSource(uint8_t kinds) const;
     /// \return the time a pause has held the DRP data class so far (0 with PFC off)
     Time GetDataTimePaused() const;
     /**

@@ -290,11 +290,11 @@ Ptr<Packet>
 RoceTransport::DequeueFrame(Mac48Address& to, uint8_t kinds, bool* control)
 {
     Frame frame;
-    if ((kinds & DrpTxScheduler::CONTROL) && !m_control.empty())
+    const bool isControl = (kinds & DrpTxScheduler::CONTROL) && !m_control.empty();
+    if (isControl)
     {
         frame = std::move(m_control.front());
         m_control.pop_front();
-        *control = true;
     }
     else
     {
@@ -311,7 +311,10 @@ RoceTransport::DequeueFrame(Mac48Address& to, uint8_t kinds, bool* control)
         {
             m_data.erase(it);
         }
-        *control = false;
+    }
+    if (control)
+    {
+        *control = isControl;
     }
     to = frame.to;
     if (frame.sent)
@@ -321,6 +324,12 @@ RoceTransport::DequeueFrame(Mac48Address& to, uint8_t kinds, bool* control)
         m_dequeuing = false;
     }
     return frame.packet;
+}
+
+uint16_t
+RoceTransport::GetEtherType() const
+{
+    return RnicNetDevice::IPV4_ETHER_TYPE;
 }
 
 void

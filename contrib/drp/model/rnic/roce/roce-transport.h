@@ -13,6 +13,7 @@
 #include "ns3/nstime.h"
 #include "ns3/packet.h"
 #include "ns3/rdma-verbs-provider.h"
+#include "ns3/rnic-transport.h"
 #include "ns3/traced-callback.h"
 
 #include <deque>
@@ -68,7 +69,7 @@ class IbBthHeader;
  * requester's timers start when its packets leave the port. With PFC, data
  * go in the RNIC's DrpClass and acknowledgements in DrpControlClass.
  */
-class RoceTransport : public RdmaVerbsProvider
+class RoceTransport : public RdmaVerbsProvider, public RnicTransport
 {
   public:
     /**
@@ -89,28 +90,18 @@ class RoceTransport : public RdmaVerbsProvider
     void Bind(Ptr<RdmaQueuePair> qp) override;
     void Unbind(Ptr<RdmaQueuePair> qp) override;
 
-    // The port's side.
-
-    /// \param ready runs each time a frame is queued (the port may pull it at once)
-    void SetFrameReadyCallback(Callback<void> ready);
-    /**
-     * \param kinds DrpTxScheduler::CONTROL and/or DATA: the kinds PFC lets go
-     * \return true if a frame of those kinds waits
-     */
-    bool HasFrameToSend(uint8_t kinds) const;
-    /**
-     * \param [out] to the frame's destination
-     * \param kinds the kinds PFC lets go (HasFrameToSend() holds for them)
-     * \param [out] control true for an acknowledgement
-     * \return the IPv4 packet (the Ethernet payload)
-     */
-    Ptr<Packet> DequeueFrame(Mac48Address& to, uint8_t kinds, bool* control);
-    /**
-     * A RoCEv2 frame from the port, for a queue pair other than 1.
-     * \param packet the IPv4 packet
-     * \param from the sending RNIC
-     */
-    void Receive(Ptr<Packet> packet, Mac48Address from);
+    // RnicTransport: the port's side. DequeueFrame gives the IPv4 packet;
+    // control frames are acknowledgements, NAKs and CNPs. Receive takes a
+    // RoCEv2 frame for a queue pair other than 1 (the GSI's are the
+    // connection manager's).
+    void SetFrameReadyCallback(Callback<void> ready) override;
+    bool HasFrameToSend(uint8_t kinds = DrpTxScheduler::ANY) const override;
+    Ptr<Packet> DequeueFrame(Mac48Address& to,
+                             uint8_t kinds = DrpTxScheduler::ANY,
+                             bool* control = nullptr) override;
+    /// \return IPv4's EtherType
+    uint16_t GetEtherType() const override;
+    void Receive(Ptr<Packet> packet, Mac48Address from) override;
 
     // The requesters' and responders' side.
 
