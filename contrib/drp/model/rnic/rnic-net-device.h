@@ -5,11 +5,10 @@
 #ifndef RNIC_NET_DEVICE_H
 #define RNIC_NET_DEVICE_H
 
-#include "drp-transport.h"
-#include "mode-policy.h"
-
+#include "ns3/drp-transport.h"
 #include "ns3/ethernet-net-device.h"
 #include "ns3/ipv4-address.h"
+#include "ns3/mode-policy.h"
 #include "ns3/pcie-link.h"
 #include "ns3/queue.h"
 

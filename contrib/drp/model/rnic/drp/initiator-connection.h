@@ -7,10 +7,10 @@
 
 #include "drp-receiver.h"
 #include "drp-sender.h"
-#include "drp-transfer-record.h"
 
 #include "ns3/drp-header.h"
 #include "ns3/drp-message-header.h"
+#include "ns3/drp-transfer-record.h"
 #include "ns3/event-id.h"
 #include "ns3/nstime.h"
 #include "ns3/packet.h"

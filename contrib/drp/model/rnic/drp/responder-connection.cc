@@ -85,7 +85,8 @@ ResponderConnection::IsReleased() const
 bool
 ResponderConnection::IsExpired() const
 {
-    return IsReleased() && Simulator::Now() - m_lastHeard >= m_transport->GetIdleTime();
+    return IsReleased() &&
+           Simulator::Now() - m_lastHeard >= m_transport->GetTimeouts().GetIdleTime();
 }
 
 ResponderConnection::Registration
@@ -282,13 +283,14 @@ ResponderConnection::SendReply(bool valid)
         {
             DrpTransport* transport = m_transport;
             Key key = GetKey();
-            m_confirmTimer = drp::Schedule(m_transport->GetHandshakeWait(m_rtt, m_confirmExpiries),
-                                           [transport, key]() {
-                                               if (ResponderConnection* r = Find(transport, key))
-                                               {
-                                                   r->OnConfirmTimeout();
-                                               }
-                                           });
+            m_confirmTimer =
+                drp::Schedule(m_transport->GetTimeouts().GetHandshakeWait(m_rtt, m_confirmExpiries),
+                              [transport, key]() {
+                                  if (ResponderConnection* r = Find(transport, key))
+                                  {
+                                      r->OnConfirmTimeout();
+                                  }
+                              });
         }
     });
 }
@@ -312,7 +314,7 @@ ResponderConnection::OnConfirmTimeout()
     {
         return;
     }
-    if (++m_confirmExpiries > m_transport->m_maxRetries)
+    if (++m_confirmExpiries > m_transport->m_timeouts.GetConfig().maxRetries)
     {
         m_transport->AbandonResponder(GetKey());
         return;
@@ -624,7 +626,7 @@ void
 ResponderConnection::ArmIdleTimer()
 {
     Simulator::Remove(m_idleTimer);
-    ScheduleIdleCheck(m_transport->GetIdleTime());
+    ScheduleIdleCheck(m_transport->GetTimeouts().GetIdleTime());
 }
 
 void
@@ -644,11 +646,11 @@ void
 ResponderConnection::OnIdleTimeout()
 {
     Time quiet = Simulator::Now() - m_lastHeard;
-    if (quiet < m_transport->GetIdleTime())
+    if (quiet < m_transport->GetTimeouts().GetIdleTime())
     {
         // Heard from meanwhile: check again when the idle time has passed
         // since then. No cancel: another check may be pending (see the class).
-        ScheduleIdleCheck(m_transport->GetIdleTime() - quiet);
+        ScheduleIdleCheck(m_transport->GetTimeouts().GetIdleTime() - quiet);
         return;
     }
     m_transport->AbandonResponder(GetKey());

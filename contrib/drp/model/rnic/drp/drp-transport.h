@@ -5,28 +5,31 @@
 #ifndef DRP_TRANSPORT_H
 #define DRP_TRANSPORT_H
 
-#include "drp-read-ahead.h"
 #include "drp-receiver.h"
 #include "drp-rtt-estimator.h"
 #include "drp-sender.h"
-#include "drp-transfer-record.h"
-#include "drp-tx-scheduler.h"
+#include "drp-timeouts.h"
+#include "drp-tx-engine.h"
 #include "indirect-buffer.h"
 #include "initiator-connection.h"
+#include "initiator-table.h"
 #include "mode-policy.h"
-#include "region-table.h"
 #include "responder-connection.h"
-#include "rnic-transport.h"
+#include "responder-table.h"
 
 #include "ns3/data-rate.h"
 #include "ns3/drp-header.h"
 #include "ns3/drp-int-header.h"
 #include "ns3/drp-message-header.h"
+#include "ns3/drp-transfer-record.h"
+#include "ns3/drp-tx-scheduler.h"
 #include "ns3/event-id.h"
 #include "ns3/mac-address-hash.h"
 #include "ns3/net-device.h"
 #include "ns3/object.h"
 #include "ns3/pcie-link.h"
+#include "ns3/region-table.h"
+#include "ns3/rnic-transport.h"
 #include "ns3/traced-callback.h"
 #include "ns3/traced-value.h"
 #include "ns3/type-id.h"
@@ -79,33 +82,11 @@ class DrpCongestionOps;
  * interrupts (it pays those) for registration requests, replies,
  * completions and the responder's end of a transfer.
  *
- * The data-phase timers (data, release, read progress) double with each
- * expiry in a row, up to MaxBackoff times, so that transfers sharing a
- * congested switch port do not retransmit faster than it drains.
- *
- * TimeoutMode chooses where the timeouts come from. Fixed (the default,
- * the published protocol): RetransmissionTimeout for the data phase and the
- * release, HandshakeTimeout for the handshake. Adaptive: RFC 6298's RTO,
- * estimated per peer (DrpRttEstimator) from round-trip samples of data
- * frames sent once (Karn), RetransmissionTimeout before the first sample,
- * within [MinRto, MaxRto]. The estimate is kept per peer, as an RNIC keeps
- * it per queue pair (one QP carries every message between two hosts): a new
- * transfer to a peer starts from the peer's last estimate, and concurrent
- * transfers to one peer feed and read the same estimate; each timer keeps
- * its own backoff (MaxBackoff, never beyond MaxRto). The data, release and
- * read-progress timers wait the backed-off RTO; the handshake timers (the
- * request, a read's confirmation) wait the backed-off RTO plus
- * HandshakeTimeout, which then stands for the host's part of the exchange
- * (the responder host's registration, or the initiator host's handling of
- * a read's reply): that part is the host's, not the path's, so no round
- * trip measures it, and a handshake exchange gives no sample.
- *
- * Transfers never hang: each phase has a retry limit (MaxRetries), after
- * which the initiator ends the transfer with an error status; a responder
- * that hears nothing of a transfer for the idle time (MaxRetries + 2 times
- * the longest wait of any timer: in the Fixed mode the longer of
- * HandshakeTimeout and MaxBackoff x RetransmissionTimeout, in the Adaptive
- * mode HandshakeTimeout + MaxRto) drops it and tells its host.
+ * Its timers' waits, their backoff and the retry limits (TimeoutMode Fixed,
+ * the published protocol, or Adaptive, RFC 6298's RTO per peer) are
+ * DrpTimeouts'. Transfers never hang: after MaxRetries expiries in a row the
+ * initiator ends a transfer with an error status, and a responder that
+ * hears nothing of a transfer for the idle time drops it and tells its host.
  *
  * A responder keeps a record per transfer only once it admits the transfer:
  * at most MaxTransfersPerPeer records per initiator and MaxTransfers in
@@ -554,8 +535,12 @@ class DrpTransport : public Object, public RnicTransport
     friend class ResponderConnection;
 
     // Attribute accessors; the setters check their values.
-    void SetWindow(uint32_t window); //!< \param window frames
-    uint32_t GetWindow() const;      //!< \return frames
+    void SetWindow(uint32_t window);               //!< \param window frames
+    void SetMaxTransfersPerPeer(uint32_t records); //!< \param records MaxTransfersPerPeer
+    uint32_t GetMaxTransfersPerPeer() const;       //!< \return MaxTransfersPerPeer
+    void SetMaxTransfers(uint32_t records);        //!< \param records MaxTransfers
+    uint32_t GetMaxTransfers() const;              //!< \return MaxTransfers
+    uint32_t GetWindow() const;                    //!< \return frames
     /**
      * Shares IndirectLimit among this RNIC's writes to one responder that
      * send indirectly and have no valid reply yet: each may send
@@ -601,6 +586,8 @@ class DrpTransport : public Object, public RnicTransport
     DrpTxScheduler::Arbitration GetTxArbitration() const;
     void SetTxPrefetchPerTransfer(uint32_t frames); //!< \param frames read ahead per transfer
     void SetTxReadBytes(uint32_t bytes);            //!< \param bytes one payload read, at most
+    void SetTxPrefetch(uint32_t frames);            //!< \param frames read ahead of the port
+    uint32_t GetTxPrefetch() const;                 //!< \return frames read ahead of the port
     uint32_t GetTxReadBytes() const;                //!< \return payload bytes one read fetches
 
     // Transmit path: every frame waits in the transmit scheduler until the port pulls it.
@@ -622,12 +609,6 @@ class DrpTransport : public Object, public RnicTransport
                      uint64_t flow = 0,
                      DrpTxScheduler::SentCallback sent = nullptr,
                      const DrpMessageHeader* message = nullptr);
-    /**
-     * SendControl() of a frame already built (a header and its extension).
-     * \param packet the frame's payload, the DRP header first
-     * \param to destination
-     */
-    void SendControlFrame(Ptr<Packet> packet, Mac48Address to);
     /**
      * \param tid transfer id
      * \param read read transfer
@@ -652,7 +633,7 @@ class DrpTransport : public Object, public RnicTransport
                                uint32_t length);
     /**
      * Queues a data frame in its flow; its payload is read from host memory
-     * when the arbitration picks it (FetchAhead()).
+     * when the arbitration picks it (DrpTxEngine).
      * \param peer destination
      * \param header the data frame's header (addresses, LEN, SN filled in)
      * \param localAddress where the payload is in this host's memory
@@ -671,28 +652,6 @@ class DrpTransport : public Object, public RnicTransport
                   DrpTxScheduler::SentCallback sent,
                   std::function<bool()> mayRead = nullptr,
                   DrpTxScheduler::SentCallback unsent = nullptr);
-    /// Reads the payloads of the next data frames, up to TxPrefetch ahead of the port.
-    void FetchAhead();
-    /**
-     * Reads one frame's payload by a DMA request of its own.
-     * \param frame a frame TakeNextData() gave, counted in m_fetching
-     */
-    void ReadPayload(std::shared_ptr<DrpTxScheduler::DataFrame> frame);
-    /**
-     * Takes one frame's payload from its transfer's read-ahead chunk
-     * (TxReadBytes), reading the chunk first if the frame opens it.
-     * \param frame a frame TakeNextData() gave, counted in m_fetching
-     */
-    void ReadAhead(std::shared_ptr<DrpTxScheduler::DataFrame> frame);
-    /**
-     * Hands a frame whose payload was read to the scheduler.
-     * \param frame the frame, counted in m_fetching
-     * \param payload its payload
-     * \return false if it was discarded (its transfer ended meanwhile)
-     */
-    bool Fetched(DrpTxScheduler::DataFrame& frame, Ptr<Packet> payload);
-    /// \return true if TxPrefetch leaves room for one more payload read
-    bool MayReadAhead() const;
     /// \return frames needed for \p length bytes
     uint32_t FrameCount(uint32_t length) const;
     /**
@@ -717,15 +676,8 @@ class DrpTransport : public Object, public RnicTransport
      */
     void Drop(Ptr<const Packet> packet, DropReason reason);
 
-    // Initiator: TIDs, dispatch and the connections' end (the transfer
-    // itself is InitiatorConnection's).
-    /// \return a TID neither in use nor held back (std::runtime_error if none is free)
-    uint16_t AllocateTid();
-    /**
-     * \param tid a transfer id
-     * \return true if it is held back after a failed transfer
-     */
-    bool IsHeld(uint16_t tid);
+    // Initiator: dispatch and the connections' end (the transfer itself is
+    // InitiatorConnection's, the TIDs InitiatorTable's).
     /**
      * \param tid a transfer id
      * \return its connection, or null
@@ -779,22 +731,11 @@ class DrpTransport : public Object, public RnicTransport
      */
     bool AdmitResponder(Mac48Address peer);
     /**
-     * \param peer an initiator
-     * \return true if a new record of \p peer exceeds MaxTransfersPerPeer or MaxTransfers
-     */
-    bool IsResponderFull(Mac48Address peer) const;
-    /**
      * Forgets released records whose idle time has passed (they run no timer).
      * \param oldestOnly stop at the first released record that has not expired
      *        (cheap; a full pass otherwise)
      */
     void ForgetExpiredResponders(bool oldestOnly);
-    /**
-     * Takes a record out of the table (and uncounts it).
-     * \param key the record's key
-     * \return the record, for its caller to destroy now or later
-     */
-    std::unique_ptr<ResponderConnection> EraseResponder(ResponderKey key);
     /**
      * Write data for a transfer with no record (its request was lost): the
      * dynamic RNIC keeps it in the indirect buffer, and only then makes a record.
@@ -976,24 +917,13 @@ class DrpTransport : public Object, public RnicTransport
                    uint32_t sn,
                    uint64_t base,
                    uint32_t transferLength) const;
-    /// \return how long a responder keeps a record it hears nothing of
-    Time GetIdleTime() const;
+    /// \return the timers' settings and waits
+    const DrpTimeouts& GetTimeouts() const;
     /**
      * \param peer a responder
      * \return when a frame of one of this RNIC's transfers with it last arrived (0: never)
      */
     Time GetLastHeard(Mac48Address peer) const;
-    /**
-     * \param timeout a data-phase timer
-     * \param expiries its expiries in a row so far
-     * \return the timer doubled per expiry, at most MaxBackoff times
-     */
-    Time BackedOff(Time timeout, uint32_t expiries) const;
-    /**
-     * \param expiries a timer's expiries in a row so far
-     * \return 2^expiries, at most MaxBackoff
-     */
-    uint32_t BackoffFactor(uint32_t expiries) const;
     /**
      * \param rtt the peer's round-trip estimate (null: Fixed mode)
      * \return the data phase's parameters, from the attributes
@@ -1007,22 +937,6 @@ class DrpTransport : public Object, public RnicTransport
      *         null (Fixed mode)
      */
     DrpRttEstimator* GetRttEstimator(Mac48Address peer);
-    /**
-     * The wait of a data-phase timer (data, release, read progress).
-     * \param rtt the peer's round-trip estimate (null: Fixed mode)
-     * \param expiries the timer's expiries in a row so far
-     * \return Fixed: RetransmissionTimeout backed off (BackedOff()); Adaptive:
-     *         the peer's RTO backed off likewise, at most MaxRto
-     */
-    Time GetDataWait(const DrpRttEstimator* rtt, uint32_t expiries) const;
-    /**
-     * The wait of a handshake timer (request, read confirmation).
-     * \param rtt the peer's round-trip estimate (null: Fixed mode)
-     * \param expiries the timer's expiries in a row so far
-     * \return Fixed: HandshakeTimeout; Adaptive: HandshakeTimeout (the host's
-     *         allowance) plus GetDataWait()
-     */
-    Time GetHandshakeWait(const DrpRttEstimator* rtt, uint32_t expiries) const;
 
     Ptr<NetDevice> m_device;      //!< the port
     uint16_t m_etherType;         //!< DRP frames' EtherType (the port's)
@@ -1030,30 +944,17 @@ class DrpTransport : public Object, public RnicTransport
     Ptr<ModePolicy> m_policy;     //!< traditional or dynamic
     Ptr<IndirectBuffer> m_buffer; //!< dynamic RNIC only
     Ptr<RegionTable> m_regions;   //!< the host's registered memory, as this RNIC sees it
-    DrpTxScheduler m_scheduler;   //!< frames waiting for the port (outlives the connections)
-    uint32_t m_txPrefetch;        //!< data frames read ahead of the port, at most
-    uint32_t m_fetching{0};       //!< data frames whose payload is being read
-    DrpReadAhead m_readAhead; //!< TxReadBytes and the read-ahead chunks (off: one read per frame)
-    bool m_disposing{false};  //!< DoDispose() has begun
+    DrpTxEngine m_tx;             //!< frames on their way to the port (outlives the connections)
 
-    uint32_t m_window;            //!< data frames in flight
-    uint32_t m_payloadSize;       //!< payload bytes per data frame
-    Time m_handshakeTimeout;      //!< request / reply / confirmation timer
-    Time m_retransmissionTimeout; //!< data and release timer
-    uint32_t m_maxRetries;        //!< expiries in a row before giving up
+    uint32_t m_window;      //!< data frames in flight
+    uint32_t m_payloadSize; //!< payload bytes per data frame
     uint32_t m_indirectLimit{
         0}; //!< IndirectLimit: bytes sent indirectly before the reply (0: no limit)
     uint32_t m_dupAckThreshold;   //!< duplicate ACKs for a fast retransmit
-    uint32_t m_maxBackoff;        //!< largest data timer multiplier
     bool m_pauseAwareTimer{true}; //!< PauseAwareTimer
     Time m_minLossTimeout;        //!< MinLossTimeout
     Callback<Time> m_pausedTime;  //!< the data class's time paused (SetPausedTimeCallback)
-    TimeoutMode m_timeoutMode;    //!< fixed or adaptive timeouts
-    Time m_minRto;                //!< adaptive RTO's floor
-    Time m_maxRto;                //!< adaptive RTO's ceiling
-    Time m_granularity;           //!< adaptive RTO's G
-    std::unordered_map<Mac48Address, DrpRttEstimator, MacAddressHash>
-        m_rtt;                    //!< adaptive: round-trip estimate per peer
+    DrpTimeouts m_timeouts;       //!< the timers' settings, and the RTO estimates per peer
     uint64_t m_clockHz;           //!< RNIC clock
     uint32_t m_txCycles;          //!< transmit processing per frame, cycles
     uint32_t m_rxCycles;          //!< receive processing per frame, cycles
@@ -1063,28 +964,19 @@ class DrpTransport : public Object, public RnicTransport
     DrpMessageHeader m_rxMessage; //!< the message extension of the REQ being processed
     bool m_txTelemetry{false};    //!< data frames carry INT (the congestion control asks)
 
-    uint16_t m_nextTid;                  //!< next transfer id to try
-    std::map<uint16_t, Time> m_heldTids; //!< failed transfers' TIDs, held until then
     std::unordered_map<Mac48Address, Time, MacAddressHash>
-        m_lastHeard; //!< responders: last frame of one of our transfers
-    std::map<uint16_t, std::unique_ptr<InitiatorConnection>>
-        m_initiators; //!< transfers initiated here
-    std::unordered_map<ResponderKey, std::unique_ptr<ResponderConnection>, MacAddressHash>
-        m_responders; //!< transfers responded to here
-    std::unordered_map<Mac48Address, uint32_t, MacAddressHash>
-        m_respondersPerPeer;                  //!< records per initiator
-    std::deque<ResponderKey> m_releasedOrder; //!< released records, oldest first (some stale)
-    uint32_t m_maxTransfersPerPeer;           //!< records per initiator, at most
-    uint32_t m_maxTransfers;                  //!< records in all, at most
-    uint64_t m_drops[DROP_REASONS];           //!< drops per reason
-    uint64_t m_abandoned;                     //!< responded transfers abandoned
-    uint64_t m_duplicates;                    //!< data frames received again
-    bool m_ecnCapable{false};                 //!< data frames leave ECT(0)
-    Time m_cnpInterval;                       //!< shortest time between a transfer's CNPs
-    uint32_t m_ackEvery{1};                   //!< coalescing: frames per acknowledgement
-    Time m_ackDelay{MicroSeconds(50)};        //!< coalescing: an owed acknowledgement's wait
-    uint64_t m_cnpsSent{0};                   //!< CNPs sent
-    uint64_t m_cnpsReceived{0};               //!< CNPs received
+        m_lastHeard;                   //!< responders: last frame of one of our transfers
+    InitiatorTable m_initiators;       //!< transfers initiated here, and the TIDs
+    ResponderTable m_responders;       //!< transfers responded to here, within their limits
+    uint64_t m_drops[DROP_REASONS];    //!< drops per reason
+    uint64_t m_abandoned;              //!< responded transfers abandoned
+    uint64_t m_duplicates;             //!< data frames received again
+    bool m_ecnCapable{false};          //!< data frames leave ECT(0)
+    Time m_cnpInterval;                //!< shortest time between a transfer's CNPs
+    uint32_t m_ackEvery{1};            //!< coalescing: frames per acknowledgement
+    Time m_ackDelay{MicroSeconds(50)}; //!< coalescing: an owed acknowledgement's wait
+    uint64_t m_cnpsSent{0};            //!< CNPs sent
+    uint64_t m_cnpsReceived{0};        //!< CNPs received
 
     RegistrationRequestCallback m_registrationCallback; //!< host upcall
     ReplyCallback m_replyCallback;                      //!< host upcall

@@ -172,12 +172,13 @@ DrpTransport::GetTypeId()
                                           "RoundRobin",
                                           DrpTxScheduler::FIFO,
                                           "Fifo"))
-            .AddAttribute("TxPrefetch",
-                          "Data frames whose payload the RNIC reads from host memory ahead of "
-                          "the port, in the arbitration's order (1 to 1024).",
-                          UintegerValue(8),
-                          MakeUintegerAccessor(&DrpTransport::m_txPrefetch),
-                          MakeUintegerChecker<uint32_t>(1, 1024))
+            .AddAttribute(
+                "TxPrefetch",
+                "Data frames whose payload the RNIC reads from host memory ahead of "
+                "the port, in the arbitration's order (1 to 1024).",
+                UintegerValue(8),
+                MakeUintegerAccessor(&DrpTransport::SetTxPrefetch, &DrpTransport::GetTxPrefetch),
+                MakeUintegerChecker<uint32_t>(1, 1024))
             .AddAttribute("IndirectLimit",
                           "Payload bytes a write sends in indirect mode before its valid "
                           "reply, at most (0 to 64 MiB): it then holds its data, requesting, "
@@ -216,13 +217,15 @@ DrpTransport::GetTypeId()
                           "Transfers one initiator may have this RNIC respond to at once "
                           "(records kept, released ones included; 1 to 65535).",
                           UintegerValue(1024),
-                          MakeUintegerAccessor(&DrpTransport::m_maxTransfersPerPeer),
+                          MakeUintegerAccessor(&DrpTransport::SetMaxTransfersPerPeer,
+                                               &DrpTransport::GetMaxTransfersPerPeer),
                           MakeUintegerChecker<uint32_t>(1, 65535))
             .AddAttribute("MaxTransfers",
                           "Transfers this RNIC responds to at once, all initiators together "
                           "(1 to 2^20).",
                           UintegerValue(16384),
-                          MakeUintegerAccessor(&DrpTransport::m_maxTransfers),
+                          MakeUintegerAccessor(&DrpTransport::SetMaxTransfers,
+                                               &DrpTransport::GetMaxTransfers),
                           MakeUintegerChecker<uint32_t>(1, 1u << 20))
             .AddAttribute(
                 "ModePolicy",
@@ -326,32 +329,20 @@ DrpTransport::GetTypeId()
 DrpTransport::DrpTransport()
     : m_etherType(DrpHeader::PROT_NUMBER),
       m_regions(CreateObject<RegionTable>()),
-      m_txPrefetch(8),
       m_window(8),
       m_payloadSize(1024),
-      m_handshakeTimeout(MilliSeconds(1)),
-      m_retransmissionTimeout(MicroSeconds(60)),
-      m_maxRetries(16),
       m_dupAckThreshold(3),
-      m_maxBackoff(64),
-      m_timeoutMode(FIXED),
-      m_minRto(MicroSeconds(50)),
-      m_maxRto(MilliSeconds(10)),
-      m_granularity(MicroSeconds(10)),
       m_clockHz(125000000),
       m_txCycles(16),
       m_rxCycles(16),
-      m_nextTid(1),
-      m_maxTransfersPerPeer(1024),
-      m_maxTransfers(16384),
       m_drops{},
       m_abandoned(0),
       m_duplicates(0)
 {
     NS_LOG_FUNCTION(this);
     // A paced frame's time at its rate counts its bytes on the wire.
-    m_scheduler.SetPacingOverhead(WIRE_OVERHEAD);
-    m_scheduler.SetWakeCallback(MakeCallback(&DrpTransport::FetchAhead, this));
+    m_tx.SetPacingOverhead(WIRE_OVERHEAD);
+    m_tx.SetProcessingDelay(GetTxDelay());
 }
 
 DrpTransport::~DrpTransport()
@@ -362,14 +353,13 @@ DrpTransport::~DrpTransport()
 void
 DrpTransport::DoDispose()
 {
-    m_disposing = true; // the connections' ends below read nothing ahead
-    m_initiators.clear();
-    m_responders.clear();
-    m_respondersPerPeer.clear();
-    m_releasedOrder.clear();
-    m_rtt.clear(); // after the connections that point to the estimates
+    m_tx.Stop(); // the connections' ends below read nothing ahead
+    m_initiators.Clear();
+    m_responders.Clear();
+    m_timeouts.ForgetEstimates(); // after the connections that point to the estimates
     m_device = nullptr;
     m_pcie = nullptr;
+    m_tx.SetPcieLink(nullptr);
     m_policy = nullptr;
     m_buffer = nullptr;
     m_regions->Dispose();
@@ -399,7 +389,7 @@ DrpTransport::ShareIndirectLimit(Mac48Address peer)
         return;
     }
     std::vector<InitiatorConnection*> holding;
-    for (const auto& [tid, connection] : m_initiators)
+    for (const auto& [tid, connection] : m_initiators.GetAll())
     {
         if (connection && connection->GetPeer() == peer && connection->IsHoldingIndirect())
         {
@@ -471,7 +461,7 @@ void
 DrpTransport::SetMaxRetries(uint32_t retries)
 {
     drp::RequireInRange<uint32_t>("DrpTransport::MaxRetries", retries, 1, 1000);
-    m_maxRetries = retries;
+    m_timeouts.GetConfig().maxRetries = retries;
 }
 
 void
@@ -481,7 +471,7 @@ DrpTransport::SetHandshakeTimeout(Time timeout)
                               timeout,
                               NanoSeconds(1),
                               Seconds(100));
-    m_handshakeTimeout = timeout;
+    m_timeouts.GetConfig().handshake = timeout;
 }
 
 void
@@ -491,7 +481,7 @@ DrpTransport::SetRetransmissionTimeout(Time timeout)
                               timeout,
                               NanoSeconds(1),
                               Seconds(100));
-    m_retransmissionTimeout = timeout;
+    m_timeouts.GetConfig().retransmission = timeout;
 }
 
 uint32_t
@@ -503,70 +493,70 @@ DrpTransport::GetWindow() const
 Time
 DrpTransport::GetHandshakeTimeout() const
 {
-    return m_handshakeTimeout;
+    return m_timeouts.GetConfig().handshake;
 }
 
 Time
 DrpTransport::GetRetransmissionTimeout() const
 {
-    return m_retransmissionTimeout;
+    return m_timeouts.GetConfig().retransmission;
 }
 
 uint32_t
 DrpTransport::GetMaxRetries() const
 {
-    return m_maxRetries;
+    return m_timeouts.GetConfig().maxRetries;
 }
 
 void
 DrpTransport::SetMaxBackoff(uint32_t factor)
 {
     drp::RequireInRange<uint32_t>("DrpTransport::MaxBackoff", factor, 1, 1024);
-    m_maxBackoff = factor;
+    m_timeouts.GetConfig().maxBackoff = factor;
 }
 
 uint32_t
 DrpTransport::GetMaxBackoff() const
 {
-    return m_maxBackoff;
+    return m_timeouts.GetConfig().maxBackoff;
 }
 
 void
 DrpTransport::SetTimeoutMode(TimeoutMode mode)
 {
-    m_timeoutMode = mode;
+    m_timeouts.GetConfig().adaptive = mode == ADAPTIVE;
 }
 
 DrpTransport::TimeoutMode
 DrpTransport::GetTimeoutMode() const
 {
-    return m_timeoutMode;
+    return m_timeouts.GetConfig().adaptive ? ADAPTIVE : FIXED;
 }
 
 void
 DrpTransport::SetMinRto(Time rto)
 {
     drp::RequireInRange<Time>("DrpTransport::MinRto", rto, Seconds(0), Seconds(100));
-    m_minRto = rto;
+    m_timeouts.GetConfig().minRto = rto;
 }
 
 Time
 DrpTransport::GetMinRto() const
 {
-    return m_minRto;
+    return m_timeouts.GetConfig().minRto;
 }
 
 void
 DrpTransport::SetMaxRto(Time rto)
 {
     drp::RequireInRange<Time>("DrpTransport::MaxRto", rto, NanoSeconds(1), Seconds(100));
-    m_maxRto = rto;
+    m_timeouts.GetConfig().maxRto = rto;
 }
 
 Time
 DrpTransport::GetMaxRto() const
 {
-    return m_maxRto;
+    return m_timeouts.GetConfig().maxRto;
 }
 
 void
@@ -576,13 +566,13 @@ DrpTransport::SetClockGranularity(Time granularity)
                               granularity,
                               Seconds(0),
                               Seconds(1));
-    m_granularity = granularity;
+    m_timeouts.GetConfig().granularity = granularity;
 }
 
 Time
 DrpTransport::GetClockGranularity() const
 {
-    return m_granularity;
+    return m_timeouts.GetConfig().granularity;
 }
 
 void
@@ -603,6 +593,7 @@ DrpTransport::SetClockFrequency(uint64_t hz)
 {
     drp::RequireInRange<uint64_t>("DrpTransport::ClockFrequency (Hz)", hz, 1000000, 10000000000);
     m_clockHz = hz;
+    m_tx.SetProcessingDelay(GetTxDelay());
 }
 
 uint64_t
@@ -616,6 +607,7 @@ DrpTransport::SetTxProcessingCycles(uint32_t cycles)
 {
     drp::RequireInRange<uint32_t>("DrpTransport::TxProcessingCycles", cycles, 0, 1000000);
     m_txCycles = cycles;
+    m_tx.SetProcessingDelay(GetTxDelay());
 }
 
 uint32_t
@@ -659,6 +651,7 @@ void
 DrpTransport::SetPcieLink(Ptr<PcieLink> pcie)
 {
     m_pcie = pcie;
+    m_tx.SetPcieLink(pcie);
 }
 
 Ptr<PcieLink>
@@ -730,24 +723,43 @@ DrpTransport::GetTotalDrops() const
 size_t
 DrpTransport::GetActiveInitiated() const
 {
-    return m_initiators.size();
+    return m_initiators.GetSize();
 }
 
 size_t
 DrpTransport::GetActiveResponded() const
 {
-    size_t active = 0;
-    for (const auto& record : m_responders)
-    {
-        active += !record.second->IsReleased();
-    }
-    return active;
+    return m_responders.GetActive();
 }
 
 size_t
 DrpTransport::GetRespondedRecords() const
 {
-    return m_responders.size();
+    return m_responders.GetSize();
+}
+
+void
+DrpTransport::SetMaxTransfersPerPeer(uint32_t records)
+{
+    m_responders.SetLimits(records, m_responders.GetMaxTotal());
+}
+
+uint32_t
+DrpTransport::GetMaxTransfersPerPeer() const
+{
+    return m_responders.GetMaxPerPeer();
+}
+
+void
+DrpTransport::SetMaxTransfers(uint32_t records)
+{
+    m_responders.SetLimits(m_responders.GetMaxPerPeer(), records);
+}
+
+uint32_t
+DrpTransport::GetMaxTransfers() const
+{
+    return m_responders.GetMaxTotal();
 }
 
 uint64_t
@@ -837,46 +849,18 @@ DrpTransport::GetLastHeard(Mac48Address peer) const
     return it == m_lastHeard.end() ? Time(0) : it->second;
 }
 
-Time
-DrpTransport::GetIdleTime() const
-{
-    // Longer than any retry sequence of the initiator, backed-off periods
-    // included, so that a live initiator is never forgotten: every wait is
-    // at most the longest below (Adaptive: MaxRto bounds the backed-off RTO).
-    const Time longest = m_timeoutMode == ADAPTIVE
-                             ? m_handshakeTimeout + m_maxRto
-                             : std::max(m_handshakeTimeout, m_retransmissionTimeout * m_maxBackoff);
-    return (m_maxRetries + 2) * longest;
-}
-
-Time
-DrpTransport::BackedOff(Time timeout, uint32_t expiries) const
-{
-    return timeout * BackoffFactor(expiries);
-}
-
-uint32_t
-DrpTransport::BackoffFactor(uint32_t expiries) const
-{
-    uint32_t factor = 1;
-    while (expiries-- > 0 && factor < m_maxBackoff)
-    {
-        factor *= 2;
-    }
-    return std::min(factor, m_maxBackoff);
-}
-
 DrpSender::Config
 DrpTransport::SenderConfig(DrpRttEstimator* rtt) const
 {
     // Read once per transfer: without PFC the timer calls nothing more.
     Ptr<EthernetNetDevice> port = DynamicCast<EthernetNetDevice>(m_device);
     const bool pauseAware = m_pauseAwareTimer && port && port->IsPfcEnabled();
+    const DrpTimeouts::Config& timeouts = m_timeouts.GetConfig();
     return DrpSender::Config{m_window,
-                             m_retransmissionTimeout,
-                             m_maxRetries,
+                             timeouts.retransmission,
+                             timeouts.maxRetries,
                              m_dupAckThreshold,
-                             m_maxBackoff,
+                             timeouts.maxBackoff,
                              rtt,
                              pauseAware ? m_pausedTime : Callback<Time>(),
                              m_minLossTimeout};
@@ -885,43 +869,21 @@ DrpTransport::SenderConfig(DrpRttEstimator* rtt) const
 DrpRttEstimator*
 DrpTransport::GetRttEstimator(Mac48Address peer)
 {
-    if (m_timeoutMode != ADAPTIVE)
-    {
-        return nullptr;
-    }
-    auto it = m_rtt.find(peer);
-    if (it == m_rtt.end())
-    {
-        // The peer coalesces as this RNIC does (both from one helper): an
-        // acknowledgement may wait its AckDelay, which the timeout must allow.
-        const DrpRttEstimator::Config config{m_retransmissionTimeout,
-                                             m_minRto,
-                                             m_maxRto,
-                                             m_granularity,
-                                             m_ackEvery > 1 ? m_ackDelay : Time(0)};
-        it = m_rtt.emplace(peer, DrpRttEstimator(config)).first;
-    }
-    return &it->second;
+    // The peer coalesces as this RNIC does (both from one helper): an
+    // acknowledgement may wait its AckDelay, which the timeout must allow.
+    return m_timeouts.GetRttEstimator(peer, m_ackEvery > 1 ? m_ackDelay : Time(0));
 }
 
 const DrpRttEstimator*
 DrpTransport::GetRttEstimate(Mac48Address peer) const
 {
-    auto it = m_rtt.find(peer);
-    return it == m_rtt.end() ? nullptr : &it->second;
+    return m_timeouts.GetRttEstimate(peer);
 }
 
-Time
-DrpTransport::GetDataWait(const DrpRttEstimator* rtt, uint32_t expiries) const
+const DrpTimeouts&
+DrpTransport::GetTimeouts() const
 {
-    return rtt ? rtt->GetBackedOff(BackoffFactor(expiries))
-               : BackedOff(m_retransmissionTimeout, expiries);
-}
-
-Time
-DrpTransport::GetHandshakeWait(const DrpRttEstimator* rtt, uint32_t expiries) const
-{
-    return rtt ? m_handshakeTimeout + GetDataWait(rtt, expiries) : m_handshakeTimeout;
+    return m_timeouts;
 }
 
 // ---------------------------------------------------------------------------
@@ -995,44 +957,56 @@ DrpTransport::GetRxDelay() const
 void
 DrpTransport::SetTxArbitration(DrpTxScheduler::Arbitration arbitration)
 {
-    m_scheduler.SetArbitration(arbitration);
+    m_tx.SetArbitration(arbitration);
 }
 
 DrpTxScheduler::Arbitration
 DrpTransport::GetTxArbitration() const
 {
-    return m_scheduler.GetArbitration();
+    return m_tx.GetArbitration();
 }
 
 void
 DrpTransport::SetTxPrefetchPerTransfer(uint32_t frames)
 {
-    m_scheduler.SetStageLimit(frames);
+    m_tx.SetPrefetchPerFlow(frames);
 }
 
 uint32_t
 DrpTransport::GetTxPrefetchPerTransfer() const
 {
-    return m_scheduler.GetStageLimit();
+    return m_tx.GetPrefetchPerFlow();
 }
 
 void
 DrpTransport::SetTxReadBytes(uint32_t bytes)
 {
     drp::RequireInRange<uint32_t>("DrpTransport::TxReadBytes", bytes, 0, 65536);
-    m_readAhead.SetRequestBytes(bytes);
+    m_tx.SetReadBytes(bytes);
 }
 
 uint32_t
 DrpTransport::GetTxReadBytes() const
 {
-    return m_readAhead.GetRequestBytes();
+    return m_tx.GetReadBytes();
+}
+
+void
+DrpTransport::SetTxPrefetch(uint32_t frames)
+{
+    m_tx.SetPrefetch(frames);
+}
+
+uint32_t
+DrpTransport::GetTxPrefetch() const
+{
+    return m_tx.GetPrefetch();
 }
 
 void
 DrpTransport::SetFrameReadyCallback(Callback<void> ready)
 {
-    m_scheduler.SetReadyCallback(ready);
+    m_tx.SetReadyCallback(ready);
 }
 
 void
@@ -1057,38 +1031,37 @@ DrpTransport::GetMinLossTimeout() const
 bool
 DrpTransport::HasFrameToSend(uint8_t kinds) const
 {
-    return m_scheduler.HasFrame(kinds);
+    return m_tx.HasFrame(kinds);
 }
 
 Ptr<Packet>
 DrpTransport::DequeueFrame(Mac48Address& to, uint8_t kinds, bool* control)
 {
-    Ptr<Packet> packet = m_scheduler.Dequeue(to, kinds, control);
+    Ptr<Packet> packet = m_tx.Dequeue(to, kinds, control);
     if (packet)
     {
         m_txTrace(packet);
     }
-    FetchAhead();
+    m_tx.FetchAhead();
     return packet;
 }
 
 uint64_t
 DrpTransport::GetFramesWaiting() const
 {
-    return m_scheduler.GetWaiting();
+    return m_tx.GetWaiting();
 }
 
 uint64_t
 DrpTransport::OpenFlow()
 {
-    return m_scheduler.OpenFlow();
+    return m_tx.OpenFlow();
 }
 
 void
 DrpTransport::SetFlowRate(uint64_t flow, DataRate rate)
 {
-    m_scheduler.SetFlowRate(flow, rate);
-    FetchAhead(); // a higher rate may make a frame due now
+    m_tx.SetFlowRate(flow, rate);
 }
 
 void
@@ -1163,7 +1136,7 @@ DrpTransport::AttachCongestionControl(DrpSender& sender,
         lineRate.Get(),
         m_payloadSize + DrpHeader::SIZE + (m_txTelemetry ? DrpIntHeader::SIZE : 0),
         drp::FunctorCallback<void, DataRate>([this, flow, peer, tid](DataRate rate) {
-            const DataRate old = m_scheduler.GetFlowRate(flow);
+            const DataRate old = m_tx.GetFlowRate(flow);
             if (old != rate)
             {
                 SetFlowRate(flow, rate);
@@ -1175,14 +1148,7 @@ DrpTransport::AttachCongestionControl(DrpSender& sender,
 void
 DrpTransport::CloseFlow(uint64_t flow)
 {
-    m_readAhead.Forget(flow);
-    if (m_scheduler.CloseFlow(flow) > 0 && m_pcie && !m_disposing)
-    {
-        // Frames read ahead were discarded: their room is read ahead again
-        // now, as when a frame leaves. Nothing else would ask (the port may
-        // have nothing left to pull), and transfers would wait for good.
-        FetchAhead();
-    }
+    m_tx.CloseFlow(flow);
 }
 
 void
@@ -1199,10 +1165,7 @@ DrpTransport::SendControl(const DrpHeader& header,
         packet->AddHeader(*message);
     }
     packet->AddHeader(header);
-    // The transmit processing, then the scheduler's control queue.
-    drp::Schedule(GetTxDelay(), [this, packet, to, flow, sent]() {
-        m_scheduler.EnqueueControl({packet, to, flow, sent});
-    });
+    m_tx.SendControl(packet, to, flow, std::move(sent));
 }
 
 void
@@ -1215,128 +1178,14 @@ DrpTransport::SendData(Mac48Address peer,
                        std::function<bool()> mayRead,
                        DrpTxScheduler::SentCallback unsent)
 {
-    m_scheduler.EnqueueData({std::move(header),
-                             peer,
-                             localAddress,
-                             flow,
-                             std::move(sent),
-                             std::move(mayRead),
-                             std::move(unsent),
-                             sourceEnd});
-    FetchAhead();
-}
-
-bool
-DrpTransport::MayReadAhead() const
-{
-    return m_fetching + m_scheduler.GetFetched() < m_txPrefetch;
-}
-
-void
-DrpTransport::FetchAhead()
-{
-    DrpTxScheduler::DataFrame next;
-    while (MayReadAhead() && m_scheduler.TakeNextData(next))
-    {
-        if (next.mayRead && !next.mayRead())
-        {
-            m_scheduler.Unfetched(next);
-            if (next.unsent)
-            {
-                next.unsent();
-            }
-            continue;
-        }
-        ++m_fetching;
-        // The frame waits for its payload on the heap, once: the event that
-        // ends the read (and ns-3, which copies it) then copies a pointer,
-        // not a header and the frame's callbacks.
-        auto fetch = std::make_shared<DrpTxScheduler::DataFrame>(std::move(next));
-        if (!m_readAhead.IsOn())
-        {
-            ReadPayload(fetch);
-        }
-        else
-        {
-            ReadAhead(fetch);
-        }
-    }
-}
-
-bool
-DrpTransport::Fetched(DrpTxScheduler::DataFrame& frame, Ptr<Packet> payload)
-{
-    --m_fetching;
-    if (frame.header.HasTelemetry())
-    {
-        payload->AddHeader(DrpIntHeader()); // the switches fill it on the way
-    }
-    payload->AddHeader(frame.header);
-    return m_scheduler.AddFetched({payload, frame.to, frame.flow, std::move(frame.sent)});
-}
-
-void
-DrpTransport::ReadPayload(std::shared_ptr<DrpTxScheduler::DataFrame> fetch)
-{
-    m_pcie->DmaRead(
-        fetch->localAddress,
-        fetch->header.GetLength(),
-        [this, fetch](Ptr<Packet> payload) {
-            if (!Fetched(*fetch, payload))
-            {
-                // Its transfer ended while the payload was read: nothing
-                // waits for the port, so no departure will read ahead
-                // again; this read's place goes to the next frame now.
-                FetchAhead();
-            }
-        },
-        GetTxDelay()); // transmit processing, in the same event
-}
-
-void
-DrpTransport::ReadAhead(std::shared_ptr<DrpTxScheduler::DataFrame> fetch)
-{
-    const uint64_t address = fetch->localAddress;
-    const uint32_t length = fetch->header.GetLength();
-    DrpReadAhead::Source source = m_readAhead.Find(fetch->flow, address, length, fetch->sourceEnd);
-    if (!source.chunk)
-    {
-        ReadPayload(fetch); // a re-sent frame behind the chunks
-        return;
-    }
-    std::shared_ptr<DrpReadAhead::Chunk> chunk = source.chunk;
-    auto deliver = [this, fetch, chunk, address, length]() {
-        if (!Fetched(*fetch, chunk->Cut(address, length)))
-        {
-            FetchAhead(); // as in ReadPayload
-        }
-    };
-    if (chunk->data)
-    {
-        // Read already: only the frame's transmit processing remains.
-        drp::Schedule(GetTxDelay(), deliver);
-    }
-    else
-    {
-        chunk->waiting.emplace_back(deliver);
-    }
-    for (const auto& opened : source.opened)
-    {
-        m_pcie->DmaRead(
-            opened->start,
-            static_cast<uint32_t>(opened->end - opened->start),
-            [opened](Ptr<Packet> data) {
-                opened->data = data;
-                // Frames taken while these run find the data; those waiting go in order.
-                auto waiting = std::move(opened->waiting);
-                opened->waiting.clear();
-                for (auto& frame : waiting)
-                {
-                    frame();
-                }
-            },
-            GetTxDelay()); // the first frame's transmit processing, in the same event
-    }
+    m_tx.SendData({std::move(header),
+                   peer,
+                   localAddress,
+                   flow,
+                   std::move(sent),
+                   std::move(mayRead),
+                   std::move(unsent),
+                   sourceEnd});
 }
 
 void
@@ -1384,7 +1233,7 @@ DrpTransport::SendAck(Mac48Address to,
         {
             Ptr<Packet> packet = Create<Packet>();
             packet->AddHeader(header);
-            m_scheduler.EnqueueControl({packet, to, 0, nullptr});
+            m_tx.SendProcessedControl(packet, to);
             return;
         }
         SendControl(header, to);
@@ -1397,18 +1246,10 @@ DrpTransport::SendAck(Mac48Address to,
     packet->AddHeader(header);
     if (processed)
     {
-        m_scheduler.EnqueueControl({packet, to, 0, nullptr});
+        m_tx.SendProcessedControl(packet, to);
         return;
     }
-    SendControlFrame(packet, to);
-}
-
-void
-DrpTransport::SendControlFrame(Ptr<Packet> packet, Mac48Address to)
-{
-    drp::Schedule(GetTxDelay(), [this, packet, to]() {
-        m_scheduler.EnqueueControl({packet, to, 0, nullptr});
-    });
+    m_tx.SendControl(packet, to, 0, nullptr);
 }
 
 const DrpIntHeader*
@@ -1594,97 +1435,38 @@ DrpTransport::Post(Mac48Address peer,
     NS_ABORT_MSG_IF(!m_pcie || !m_policy || !m_device,
                     "DrpTransport used before RnicNetDevice connected it");
     DrpTransferRecord record;
-    record.tid = AllocateTid();
+    record.tid = m_initiators.Allocate();
     record.peer = peer;
     record.read = read;
     record.sba = sba;
     record.dba = dba;
     record.length = length;
     uint16_t tid = record.tid;
-    auto& c = m_initiators[tid];
-    c = std::make_unique<InitiatorConnection>(this, record);
+    InitiatorConnection& c =
+        m_initiators.Insert(tid, std::make_unique<InitiatorConnection>(this, record));
     if (message)
     {
-        c->SetMessage(*message);
+        c.SetMessage(*message);
     }
-    c->ConnectTrace(
+    c.ConnectTrace(
         drp::FunctorCallback<void, InitiatorConnection::State, InitiatorConnection::State>(
             [this, tid](InitiatorConnection::State from, InitiatorConnection::State to) {
                 m_initiatorStateTrace(tid, from, to);
             }));
-    c->Open();
+    c.Open();
     return tid;
-}
-
-uint16_t
-DrpTransport::AllocateTid()
-{
-    for (uint32_t tries = 0; m_nextTid == 0 || m_initiators.count(m_nextTid) || IsHeld(m_nextTid);
-         ++tries)
-    {
-        if (tries > 65536)
-        {
-            throw std::runtime_error("DrpTransport: all 65535 transfer ids are in use or held "
-                                     "back after failed transfers");
-        }
-        ++m_nextTid;
-    }
-    return m_nextTid++;
 }
 
 Time
 DrpTransport::GetTidsFreeAt(uint32_t count) const
 {
-    // AllocateTid gives 1 to 65535. A TID is never both in use and held.
-    const size_t tids = 65535;
-    Time now = Simulator::Now();
-    if (m_initiators.size() + m_heldTids.size() + count <= tids)
-    {
-        return now; // free even if no hold has ended
-    }
-    std::vector<Time> holds; // holds not yet ended
-    for (const auto& held : m_heldTids)
-    {
-        if (held.second > now)
-        {
-            holds.push_back(held.second);
-        }
-    }
-    size_t free = tids - m_initiators.size() - holds.size();
-    if (free >= count)
-    {
-        return now;
-    }
-    size_t missing = count - free;
-    if (missing > holds.size())
-    {
-        return Time::Max();
-    }
-    std::nth_element(holds.begin(), holds.begin() + (missing - 1), holds.end());
-    return holds[missing - 1];
-}
-
-bool
-DrpTransport::IsHeld(uint16_t tid)
-{
-    auto it = m_heldTids.find(tid);
-    if (it == m_heldTids.end())
-    {
-        return false;
-    }
-    if (it->second <= Simulator::Now())
-    {
-        m_heldTids.erase(it);
-        return false;
-    }
-    return true;
+    return m_initiators.GetFreeAt(count);
 }
 
 InitiatorConnection*
 DrpTransport::FindInitiator(uint16_t tid)
 {
-    auto it = m_initiators.find(tid);
-    return it == m_initiators.end() ? nullptr : it->second.get();
+    return m_initiators.Find(tid);
 }
 
 void
@@ -1732,13 +1514,11 @@ DrpTransport::NotifyReply(uint16_t tid)
 void
 DrpTransport::RetireInitiator(const DrpTransferRecord& record)
 {
-    auto it = m_initiators.find(record.tid);
-    NS_ASSERT(it != m_initiators.end());
     // The connection is on the call stack (its sender's retry limit, maybe):
     // let it go once the current event ends.
-    std::shared_ptr<InitiatorConnection> gone(std::move(it->second));
+    std::shared_ptr<InitiatorConnection> gone(m_initiators.Remove(record.tid));
+    NS_ASSERT(gone);
     drp::ScheduleNow([gone]() {});
-    m_initiators.erase(it);
     if (record.mode == DrpTransferRecord::INDIRECT)
     {
         ShareIndirectLimit(record.peer); // a write that ended holding frees its share
@@ -1748,7 +1528,7 @@ DrpTransport::RetireInitiator(const DrpTransferRecord& record)
         // The responder may still hold this transfer's record, with frames it
         // committed, until it has heard nothing for its idle time: a new
         // transfer under this TID must not meet it.
-        m_heldTids[record.tid] = Simulator::Now() + GetIdleTime();
+        m_initiators.Hold(record.tid, Simulator::Now() + m_timeouts.GetIdleTime());
     }
     m_pcie->Interrupt([this, record]() {
         if (!m_completionCallback.IsNull())
@@ -1765,17 +1545,15 @@ DrpTransport::RetireInitiator(const DrpTransferRecord& record)
 ResponderConnection*
 DrpTransport::FindResponder(Mac48Address peer, uint16_t tid)
 {
-    auto it = m_responders.find(ResponderKey(peer, tid));
-    return it == m_responders.end() ? nullptr : it->second.get();
+    return m_responders.Find(ResponderKey(peer, tid));
 }
 
 ResponderConnection&
 DrpTransport::CreateResponder(Mac48Address peer, uint16_t tid, bool read)
 {
-    ++m_respondersPerPeer[peer];
-    auto& slot = m_responders[ResponderKey(peer, tid)];
-    slot = std::make_unique<ResponderConnection>(this, peer, tid, read);
-    slot->ConnectTraces(
+    ResponderConnection& record =
+        m_responders.Insert(std::make_unique<ResponderConnection>(this, peer, tid, read));
+    record.ConnectTraces(
         drp::FunctorCallback<void, ResponderConnection::State, ResponderConnection::State>(
             [this, peer, tid](ResponderConnection::State from, ResponderConnection::State to) {
                 m_responderStateTrace(peer, tid, from, to);
@@ -1787,99 +1565,39 @@ DrpTransport::CreateResponder(Mac48Address peer, uint16_t tid, bool read)
                               ResponderConnection::Registration to) {
                 m_responderRegistrationTrace(peer, tid, from, to);
             }));
-    slot->Open();
-    return *slot;
+    record.Open();
+    return record;
 }
 
 bool
 DrpTransport::AdmitResponder(Mac48Address peer)
 {
-    if (!IsResponderFull(peer))
+    if (!m_responders.IsFull(peer))
     {
         return true;
     }
     // Expired records count as forgotten since their idle time passed.
     ForgetExpiredResponders(false);
-    if (!IsResponderFull(peer))
+    if (!m_responders.IsFull(peer))
     {
         return true;
     }
-    bool peerFull = m_respondersPerPeer[peer] >= m_maxTransfersPerPeer;
-    for (auto it = m_releasedOrder.begin(); it != m_releasedOrder.end();)
+    ResponderKey key;
+    if (!m_responders.TakeReleasedToEvict(peer, key))
     {
-        ResponderConnection* r = FindResponder(it->first, it->second);
-        if (!r || !r->IsReleased())
-        {
-            it = m_releasedOrder.erase(it); // forgotten, or the key's record is a new one
-            continue;
-        }
-        if (peerFull && it->first != peer)
-        {
-            ++it;
-            continue;
-        }
-        ResponderKey key = *it;
-        m_releasedOrder.erase(it);
-        AbandonResponder(key); // a released record: only a repeated REL still needed it
-        return true;
+        return false;
     }
-    return false;
-}
-
-bool
-DrpTransport::IsResponderFull(Mac48Address peer) const
-{
-    auto it = m_respondersPerPeer.find(peer);
-    return (it != m_respondersPerPeer.end() && it->second >= m_maxTransfersPerPeer) ||
-           m_responders.size() >= m_maxTransfers;
+    AbandonResponder(key); // a released record: only a repeated REL still needed it
+    return true;
 }
 
 void
 DrpTransport::ForgetExpiredResponders(bool oldestOnly)
 {
-    // Released records wait in the order of their release; one heard from
-    // again (a repeated REL) expires later than those behind it, so a full
-    // pass looks at every one, the cheap one stops at the first live record.
-    std::vector<ResponderKey> expired;
-    for (auto it = m_releasedOrder.begin(); it != m_releasedOrder.end();)
-    {
-        ResponderConnection* r = FindResponder(it->first, it->second);
-        if (!r || !r->IsReleased())
-        {
-            it = m_releasedOrder.erase(it); // forgotten, or the key's record is a new one
-            continue;
-        }
-        if (r->IsExpired())
-        {
-            expired.push_back(*it);
-        }
-        else if (oldestOnly)
-        {
-            break;
-        }
-        ++it;
-    }
-    for (const ResponderKey& key : expired)
+    for (const ResponderKey& key : m_responders.GetExpiredReleased(oldestOnly))
     {
         AbandonResponder(key); // released: only a repeated REL needed it
     }
-}
-
-std::unique_ptr<ResponderConnection>
-DrpTransport::EraseResponder(ResponderKey key)
-{
-    auto it = m_responders.find(key);
-    if (it == m_responders.end())
-    {
-        return nullptr;
-    }
-    std::unique_ptr<ResponderConnection> r = std::move(it->second);
-    m_responders.erase(it);
-    if (--m_respondersPerPeer[key.first] == 0)
-    {
-        m_respondersPerPeer.erase(key.first);
-    }
-    return r;
 }
 
 void
@@ -1936,7 +1654,7 @@ DrpTransport::ReceiveAtResponder(const DrpHeader& header,
             if (r)
             {
                 // Forgotten at once; a check it had pending runs on, by key.
-                EraseResponder(ResponderKey(from, tid))->Forget();
+                m_responders.Erase(ResponderKey(from, tid))->Forget();
             }
             if (!AdmitResponder(from))
             {
@@ -2141,7 +1859,7 @@ DrpTransport::IsFrameOf(uint64_t address,
 void
 DrpTransport::OnResponderReleased(ResponderKey key)
 {
-    m_releasedOrder.push_back(key);
+    m_responders.NoteReleased(key);
     ForgetExpiredResponders(true); // keeps the table from growing with released records
     m_responderEndTrace(key.first, key.second, true);
     NotifyResponderDone(key.first, key.second, true);
@@ -2181,13 +1899,9 @@ DrpTransport::AbandonResponder(ResponderKey key)
         m_responderEndTrace(key.first, key.second, false);
     }
     // The record (its sender: the retry limit) may be on the call stack: let it go afterwards.
-    std::shared_ptr<ResponderConnection> gone(EraseResponder(key));
+    std::shared_ptr<ResponderConnection> gone(m_responders.Erase(key));
     drp::ScheduleNow([gone]() {});
-    while (!m_releasedOrder.empty() &&
-           !FindResponder(m_releasedOrder.front().first, m_releasedOrder.front().second))
-    {
-        m_releasedOrder.pop_front(); // forgotten meanwhile
-    }
+    m_responders.TrimReleased();
     if (tellHost)
     {
         NotifyResponderDone(key.first, key.second, false);

@@ -151,7 +151,7 @@ void
 InitiatorConnection::ArmHandshakeTimer(bool unanswered)
 {
     Simulator::Remove(m_handshakeTimer);
-    Time wait = m_transport->GetHandshakeWait(m_rtt, m_handshakeExpiries);
+    Time wait = m_transport->GetTimeouts().GetHandshakeWait(m_rtt, m_handshakeExpiries);
     if (unanswered)
     {
         wait = std::max(wait, m_transport->GetMinLossTimeout());
@@ -190,7 +190,7 @@ InitiatorConnection::OnHandshakeTimeout()
     {
         ++m_expiriesWithoutReply;
     }
-    if (++m_handshakeExpiries > m_transport->m_maxRetries)
+    if (++m_handshakeExpiries > m_transport->m_timeouts.GetConfig().maxRetries)
     {
         Finish(DrpTransferRecord::HANDSHAKE_FAILED);
         return;
@@ -391,8 +391,8 @@ InitiatorConnection::ArmReadTimer()
     // Restarted on every new data frame: move the deadline and let the one
     // pending event re-check it.
     Time wait = m_receiver.GetBytesSeen() == 0
-                    ? m_transport->GetHandshakeWait(m_rtt, m_readExpiries)
-                    : m_transport->GetDataWait(m_rtt, m_readExpiries);
+                    ? m_transport->GetTimeouts().GetHandshakeWait(m_rtt, m_readExpiries)
+                    : m_transport->GetTimeouts().GetDataWait(m_rtt, m_readExpiries);
     m_readWait = wait;
     m_readDeadline = Simulator::Now() + wait;
     if (m_readTimer.IsExpired())
@@ -414,10 +414,11 @@ InitiatorConnection::OnReadTimeout()
     // watchdog waits on, for at most the idle time without progress of its own.
     Time heard = m_transport->GetLastHeard(m_record.peer);
     if (now >= m_readDeadline && heard + m_readWait > now &&
-        now - m_lastReadProgress < m_transport->GetIdleTime())
+        now - m_lastReadProgress < m_transport->GetTimeouts().GetIdleTime())
     {
         // Each wait in a row doubles (up to MaxBackoff), as the data timers do.
-        m_readWait = std::max(m_readWait, m_transport->GetDataWait(m_rtt, ++m_readDeferrals));
+        m_readWait =
+            std::max(m_readWait, m_transport->GetTimeouts().GetDataWait(m_rtt, ++m_readDeferrals));
         m_readDeadline = heard + m_readWait;
     }
     if (now < m_readDeadline)
@@ -427,7 +428,7 @@ InitiatorConnection::OnReadTimeout()
         return;
     }
     ++m_record.timeouts;
-    if (++m_readExpiries > m_transport->m_maxRetries)
+    if (++m_readExpiries > m_transport->m_timeouts.GetConfig().maxRetries)
     {
         Finish(DrpTransferRecord::DATA_FAILED);
         return;
@@ -534,24 +535,25 @@ InitiatorConnection::MaybeRelease()
 void
 InitiatorConnection::SendRelease()
 {
-    m_transport->SendControl(DrpTransport::MakeHeader(m_record.tid, m_record.read, DrpHeader::REL),
-                             m_record.peer,
-                             m_flow,
-                             [this]() {
-                                 Simulator::Remove(m_releaseTimer);
-                                 m_releaseTimer = Simulator::Schedule(
-                                     std::max(m_transport->GetDataWait(m_rtt, m_releaseExpiries),
-                                              m_transport->GetMinLossTimeout()),
-                                     &InitiatorConnection::OnReleaseTimeout,
-                                     this);
-                             });
+    m_transport->SendControl(
+        DrpTransport::MakeHeader(m_record.tid, m_record.read, DrpHeader::REL),
+        m_record.peer,
+        m_flow,
+        [this]() {
+            Simulator::Remove(m_releaseTimer);
+            m_releaseTimer = Simulator::Schedule(
+                std::max(m_transport->GetTimeouts().GetDataWait(m_rtt, m_releaseExpiries),
+                         m_transport->GetMinLossTimeout()),
+                &InitiatorConnection::OnReleaseTimeout,
+                this);
+        });
 }
 
 void
 InitiatorConnection::OnReleaseTimeout()
 {
     ++m_record.timeouts;
-    if (++m_releaseExpiries > m_transport->m_maxRetries)
+    if (++m_releaseExpiries > m_transport->m_timeouts.GetConfig().maxRetries)
     {
         Finish(DrpTransferRecord::RELEASE_FAILED);
         return;
