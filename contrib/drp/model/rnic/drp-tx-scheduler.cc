@@ -205,7 +205,13 @@ DrpTxScheduler::EnqueueControl(Frame frame)
 }
 
 bool
-DrpTxScheduler::EnqueueData(DataFrame frame)
+DrpTxScheduler::EnqueueData(const DataFrame& frame)
+{
+    return EnqueueData(DataFrame(frame));
+}
+
+bool
+DrpTxScheduler::EnqueueData(DataFrame&& frame)
 {
     if (!IsOpen(frame.flow))
     {

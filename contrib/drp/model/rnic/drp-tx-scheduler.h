@@ -142,7 +142,13 @@ class DrpTxScheduler
      * \param frame a data frame of an open flow (a closed flow's is discarded)
      * \return false if it was discarded
      */
-    bool EnqueueData(DataFrame frame);
+    bool EnqueueData(DataFrame&& frame);
+    /**
+     * EnqueueData() of a copy.
+     * \param frame a data frame of an open flow
+     * \return false if it was discarded
+     */
+    bool EnqueueData(const DataFrame& frame);
     /**
      * Paces a flow's data frames.
      * \param flow an open flow

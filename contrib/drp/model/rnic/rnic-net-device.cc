@@ -406,15 +406,11 @@ RnicNetDevice::FindFrameSource(uint8_t kinds) const
         return nullptr;
     }
     // RoCEv2's queue pairs first: on a roce RNIC, DRP's engine stays idle.
-    RnicTransport* const transports[] = {PeekPointer(m_roce), PeekPointer(m_transport)};
-    for (RnicTransport* transport : transports)
+    if (m_roce && m_roce->HasFrameToSend(kinds))
     {
-        if (transport && transport->HasFrameToSend(kinds))
-        {
-            return transport;
-        }
+        return PeekPointer(m_roce);
     }
-    return nullptr;
+    return m_transport->HasFrameToSend(kinds) ? PeekPointer(m_transport) : nullptr;
 }
 
 Ptr<Packet>

@@ -285,7 +285,7 @@ class DrpTransport : public Object, public RnicTransport
      * \param kinds the kinds of frame the port may take now (DrpTxScheduler::Kinds)
      * \return true if a DRP frame of those kinds waits for the port
      */
-    bool HasFrameToSend(uint8_t kinds = DrpTxScheduler::ANY) const override;
+    bool HasFrameToSend(uint8_t kinds = DrpTxScheduler::ANY) const final;
     /**
      * The port starts the next DRP frame now: takes it from the transmit
      * scheduler (fires Tx, and starts the timers that run from transmission).
@@ -296,9 +296,9 @@ class DrpTransport : public Object, public RnicTransport
      */
     Ptr<Packet> DequeueFrame(Mac48Address& to,
                              uint8_t kinds = DrpTxScheduler::ANY,
-                             bool* control = nullptr) override;
+                             bool* control = nullptr) final;
     /// \return the EtherType of DRP frames (the RNIC's EtherType attribute)
-    uint16_t GetEtherType() const override;
+    uint16_t GetEtherType() const final;
     /// \param etherType the EtherType of DRP frames (the RNIC sets it)
     void SetEtherType(uint16_t etherType);
     /// \return DRP frames waiting for the port

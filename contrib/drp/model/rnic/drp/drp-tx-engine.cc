@@ -120,10 +120,10 @@ DrpTxEngine::GetFlowRate(uint64_t flow) const
 }
 
 void
-DrpTxEngine::SendControl(Ptr<Packet> packet, Mac48Address to, uint64_t flow, SentCallback sent)
+DrpTxEngine::SendControl(Ptr<Packet> packet, Mac48Address to, uint64_t flow, SentCallback&& sent)
 {
     // The transmit processing, then the scheduler's control queue.
-    drp::Schedule(m_processing, [this, packet, to, flow, sent]() {
+    drp::Schedule(m_processing, [this, packet, to, flow, sent = std::move(sent)]() {
         m_scheduler.EnqueueControl({packet, to, flow, sent});
     });
 }
@@ -135,7 +135,7 @@ DrpTxEngine::SendProcessedControl(Ptr<Packet> packet, Mac48Address to)
 }
 
 void
-DrpTxEngine::SendData(DrpTxScheduler::DataFrame frame)
+DrpTxEngine::SendData(DrpTxScheduler::DataFrame&& frame)
 {
     m_scheduler.EnqueueData(std::move(frame));
     FetchAhead();
@@ -252,18 +252,6 @@ DrpTxEngine::ReadAhead(std::shared_ptr<DrpTxScheduler::DataFrame> fetch)
             },
             m_processing); // the first frame's transmit processing, in the same event
     }
-}
-
-bool
-DrpTxEngine::HasFrame(uint8_t kinds) const
-{
-    return m_scheduler.HasFrame(kinds);
-}
-
-Ptr<Packet>
-DrpTxEngine::Dequeue(Mac48Address& to, uint8_t kinds, bool* control)
-{
-    return m_scheduler.Dequeue(to, kinds, control);
 }
 
 uint64_t

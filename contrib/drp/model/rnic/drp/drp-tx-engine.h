@@ -96,7 +96,7 @@ class DrpTxEngine
      * \param flow its connection's flow (0: none)
      * \param sent runs when it leaves, if the flow is still open (may be empty)
      */
-    void SendControl(Ptr<Packet> packet, Mac48Address to, uint64_t flow, SentCallback sent);
+    void SendControl(Ptr<Packet> packet, Mac48Address to, uint64_t flow, SentCallback&& sent);
     /**
      * Queues a control frame whose transmit processing was paid in the
      * event that built it.
@@ -109,12 +109,16 @@ class DrpTxEngine
      * arbitration picks it.
      * \param frame the frame
      */
-    void SendData(DrpTxScheduler::DataFrame frame);
+    void SendData(DrpTxScheduler::DataFrame&& frame);
     /// Reads the payloads of the next data frames, up to the prefetch limit.
     void FetchAhead();
 
     /// \param kinds the kinds the port may take \return true if a frame of those kinds waits
-    bool HasFrame(uint8_t kinds) const;
+    bool HasFrame(uint8_t kinds) const
+    {
+        return m_scheduler.HasFrame(kinds);
+    }
+
     /**
      * \param [out] to the frame's destination
      * \param kinds the kinds the port may take
@@ -122,7 +126,11 @@ class DrpTxEngine
      * \return the next frame for the port, or null (the caller reads ahead
      *         again after it: FetchAhead())
      */
-    Ptr<Packet> Dequeue(Mac48Address& to, uint8_t kinds, bool* control);
+    Ptr<Packet> Dequeue(Mac48Address& to, uint8_t kinds, bool* control)
+    {
+        return m_scheduler.Dequeue(to, kinds, control);
+    }
+
     /// \return frames waiting (control, data to read, data read)
     uint64_t GetWaiting() const;
     /// The engine stops: flows closed from now on read nothing ahead.

@@ -95,12 +95,12 @@ class RoceTransport : public RdmaVerbsProvider, public RnicTransport
     // RoCEv2 frame for a queue pair other than 1 (the GSI's are the
     // connection manager's).
     void SetFrameReadyCallback(Callback<void> ready) override;
-    bool HasFrameToSend(uint8_t kinds = DrpTxScheduler::ANY) const override;
+    bool HasFrameToSend(uint8_t kinds = DrpTxScheduler::ANY) const final;
     Ptr<Packet> DequeueFrame(Mac48Address& to,
                              uint8_t kinds = DrpTxScheduler::ANY,
-                             bool* control = nullptr) override;
+                             bool* control = nullptr) final;
     /// \return IPv4's EtherType
-    uint16_t GetEtherType() const override;
+    uint16_t GetEtherType() const final;
     void Receive(Ptr<Packet> packet, Mac48Address from) override;
 
     // The requesters' and responders' side.
