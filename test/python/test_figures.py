@@ -201,3 +201,26 @@ def test_long_flow_loss_figure_from_a_small_campaign(tmp_path, monkeypatch):
     worst = table.iloc[-1]
     assert worst["roce_of_lossless"] < worst["dynamic_of_lossless"]
     assert "roce (Gb/s)" in (tmp_path / "long-flow-loss.md").read_text()
+
+
+def test_connection_per_request_figure_from_a_small_campaign(tmp_path, monkeypatch):
+    """A connection per write against a long-lived queue pair, on a grid cut down to
+    seconds: RoCEv2 through the connection manager takes longer than over a queue pair
+    connected beforehand, and DRP's handshake lies between them at 100 Gb/s."""
+    from drp import Campaign, loss_figures
+
+    monkeypatch.setattr(loss_figures, "REQUEST_SIZES", (4096,))
+    monkeypatch.setattr(loss_figures, "REQUEST_TRANSFERS", 3)
+    monkeypatch.setattr(loss_figures, "REQUEST_CARDS", {"100g-pcie3x16": "100Gbps"})
+    with Campaign(tmp_path / "connection.db") as campaign:
+        table = loss_figures.make_loss_figure(campaign, "connection-per-request", tmp_path, 1,
+                                              workers=2, progress=False)
+    for extension in ("png", "pdf", "csv", "md"):
+        assert (tmp_path / f"connection-per-request.{extension}").stat().st_size > 0
+    row = table.iloc[0]
+    assert row["runs"] == 1 and row["roce_of_roce"] == 1.0
+    for variant in loss_figures.REQUEST_VARIANTS:
+        key = variant.replace(" ", "_")
+        assert row[f"{key}_ok"] == row[f"{key}_n"] == 3
+    assert 1.0 < row["dynamic_of_roce"] < row["roce_per_transfer_of_roce"]
+    assert "roce per transfer (µs)" in (tmp_path / "connection-per-request.md").read_text()
