@@ -122,13 +122,13 @@ ARGUMENT_FIGURES = {
     "lossless with DCQCN",
 }
 
-#: The methods of each argument figure: the incast compares RoCEv2 (its
-#: reliable connection over the verbs: memory registered and queue pairs
-#: connected beforehand, go-back-N, the 67 ms local ACK timeout of perftest's
-#: default) with DRP's two methods on each network.
+#: The methods of each argument figure: both compare RoCEv2 (its reliable
+#: connection over the verbs: memory registered and queue pairs connected
+#: beforehand, go-back-N, the 67 ms local ACK timeout of perftest's default)
+#: with DRP's two methods on each network.
 ARGUMENT_METHODS = {
     "lossless-incast": ("traditional", "dynamic", "roce"),
-    "lossless-web-search": METHODS,
+    "lossless-web-search": ("traditional", "dynamic", "roce"),
 }
 
 #: Repetitions of each argument figure (``--fabric-repetitions`` overrides):
@@ -634,6 +634,7 @@ def plot_argument(table, name, out):
                     capsize=2,
                     color=colors[network],
                     alpha=0.5 if m == "traditional" else 1.0,
+                    hatch="//" if m == "roce" else None,
                     label=f"{network}, {m}",
                 )
                 ax.plot(x + offset, mine[f"{m}_p50"], "k_", markersize=6)
