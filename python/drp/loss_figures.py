@@ -66,7 +66,7 @@ REQUEST_SIZES = (4096, 65536, 1048576)
 REQUEST_CARDS = {"paper-1g": "1Gbps", "100g-pcie3x16": "100Gbps"}
 
 #: connection-per-request: what is compared, and the runs' parameters of each.
-REQUEST_VARIANTS = {
+REQUEST_VARIANTS: dict[str, dict[str, Any]] = {
     "traditional": {"method": "traditional"},
     "dynamic": {"method": "dynamic"},
     "roce": {"method": "roce"},
@@ -123,7 +123,7 @@ def summarize_connection_figure(campaign, repetitions):
     rows = []
     for nic in REQUEST_CARDS:
         for size in REQUEST_SIZES:
-            row = {"nic": nic, "size": size, "runs": 0}
+            row: dict[str, Any] = {"nic": nic, "size": size, "runs": 0}
             for variant, part in runs.items():
                 key = variant.replace(" ", "_")
                 part = part[(part["nic"] == nic) & (part["size"] == size)]
