@@ -23,12 +23,11 @@ would try again), where DRP's request is repeated until it succeeds.
 
 from __future__ import annotations
 
-import math
 from typing import Any
 
 import numpy as np
 
-from drp.fabric_figures import _interval
+from drp.fabric_figures import _cell, _interval
 from drp.plots import save_png_and_pdf
 
 #: Bytes of each write.
@@ -80,6 +79,11 @@ REQUEST_VARIANTS: dict[str, dict[str, Any]] = {
 REQUEST_TRANSFERS = 200
 
 
+def _key(variant):
+    """Return the column prefix of a REQUEST_VARIANTS name (spaces as underscores)."""
+    return variant.replace(" ", "_")
+
+
 def _request_grids(variant):
     """Return the connection-per-request grids of one of REQUEST_VARIANTS."""
     return [
@@ -125,7 +129,7 @@ def summarize_connection_figure(campaign, repetitions):
         for size in REQUEST_SIZES:
             row: dict[str, Any] = {"nic": nic, "size": size, "runs": 0}
             for variant, part in runs.items():
-                key = variant.replace(" ", "_")
+                key = _key(variant)
                 part = part[(part["nic"] == nic) & (part["size"] == size)]
                 row["runs"] = max(row["runs"], len(part))
                 row[f"{key}_us"], row[f"{key}_us_ci95"] = _interval(part["mean_us"])
@@ -134,7 +138,7 @@ def summarize_connection_figure(campaign, repetitions):
             rows.append(row)
     table = pd.DataFrame(rows)
     for variant in REQUEST_VARIANTS:
-        key = variant.replace(" ", "_")
+        key = _key(variant)
         table[f"{key}_of_roce"] = table[f"{key}_us"] / table["roce_us"]
     return table
 
@@ -182,11 +186,9 @@ def _connection_markdown(table):
     for _, row in table.iterrows():
         cells = [row["nic"], f"{int(row['size'])}", f"{int(row['runs'])}"]
         for variant in REQUEST_VARIANTS:
-            key = variant.replace(" ", "_")
-            half = row[f"{key}_us_ci95"]
+            key = _key(variant)
             cells.append(
-                f"{row[f'{key}_us']:.1f} ± {0.0 if math.isnan(half) else half:.1f} "
-                f"({row[f'{key}_of_roce']:.2f})"
+                _cell(row[f"{key}_us"], row[f"{key}_us_ci95"]) + f" ({row[f'{key}_of_roce']:.2f})"
             )
         lines.append("| " + " | ".join(cells) + " |")
     lines.append("")
@@ -209,9 +211,8 @@ def _markdown(table, name):
     for _, row in table.iterrows():
         cells = [f"{row['lfp']:g}", f"{int(row['runs'])}"]
         for m in METHODS:
-            half = row[f"{m}_gbps_ci95"]
             cells += [
-                f"{row[f'{m}_gbps']:.2f} ± {0.0 if math.isnan(half) else half:.2f}",
+                _cell(row[f"{m}_gbps"], row[f"{m}_gbps_ci95"], 2),
                 f"{row[f'{m}_of_lossless']:.3f}",
             ]
         lines.append("| " + " | ".join(cells) + " |")
@@ -234,7 +235,7 @@ def _plot_connection_figure(table, name, out):
         part = table[table["nic"] == nic]
         x = np.arange(len(part))
         for i, variant in enumerate(REQUEST_VARIANTS):
-            key = variant.replace(" ", "_")
+            key = _key(variant)
             ax.bar(
                 x + (i - (len(REQUEST_VARIANTS) - 1) / 2) * width,
                 part[f"{key}_of_roce"],

@@ -57,14 +57,14 @@ class DrpTimeouts
     /// The settings: DrpTransport's attributes of the same names.
     struct Config
     {
-        Time handshake{MilliSeconds(1)};       //!< HandshakeTimeout
-        Time retransmission{MicroSeconds(60)}; //!< RetransmissionTimeout
-        uint32_t maxRetries{16};               //!< MaxRetries
-        uint32_t maxBackoff{64};               //!< MaxBackoff
-        bool adaptive{false};                  //!< TimeoutMode Adaptive
-        Time minRto{MicroSeconds(50)};         //!< MinRto
-        Time maxRto{MilliSeconds(10)};         //!< MaxRto
-        Time granularity{MicroSeconds(10)};    //!< ClockGranularity
+        Time handshake{MicroSeconds(1500)};     //!< HandshakeTimeout
+        Time retransmission{MicroSeconds(120)}; //!< RetransmissionTimeout
+        uint32_t maxRetries{16};                //!< MaxRetries
+        uint32_t maxBackoff{64};                //!< MaxBackoff
+        bool adaptive{false};                   //!< TimeoutMode Adaptive
+        Time minRto{MicroSeconds(50)};          //!< MinRto
+        Time maxRto{MilliSeconds(10)};          //!< MaxRto
+        Time granularity{MicroSeconds(10)};     //!< ClockGranularity
     };
 
     /// \return the settings, to change

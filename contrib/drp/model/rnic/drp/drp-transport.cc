@@ -741,7 +741,7 @@ DrpTransport::GetRespondedRecords() const
 void
 DrpTransport::SetMaxTransfersPerPeer(uint32_t records)
 {
-    m_responders.SetLimits(records, m_responders.GetMaxTotal());
+    m_responders.SetMaxPerPeer(records);
 }
 
 uint32_t
@@ -753,7 +753,7 @@ DrpTransport::GetMaxTransfersPerPeer() const
 void
 DrpTransport::SetMaxTransfers(uint32_t records)
 {
-    m_responders.SetLimits(m_responders.GetMaxPerPeer(), records);
+    m_responders.SetMaxTotal(records);
 }
 
 uint32_t
@@ -1226,24 +1226,15 @@ DrpTransport::SendAck(Mac48Address to,
         header.SetCongestionNotification(true);
         ++m_cnpsSent;
     }
-    const DrpIntHeader* telemetry = receiver.GetTelemetry();
-    if (!telemetry)
-    {
-        if (processed)
-        {
-            Ptr<Packet> packet = Create<Packet>();
-            packet->AddHeader(header);
-            m_tx.SendProcessedControl(packet, to);
-            return;
-        }
-        SendControl(header, to);
-        return;
-    }
-    // HPCC: the acknowledgement echoes the latest data frame's telemetry.
-    header.SetTelemetry(true);
     Ptr<Packet> packet = Create<Packet>();
-    packet->AddHeader(*telemetry);
+    if (const DrpIntHeader* telemetry = receiver.GetTelemetry())
+    {
+        // HPCC: the acknowledgement echoes the latest data frame's telemetry.
+        header.SetTelemetry(true);
+        packet->AddHeader(*telemetry);
+    }
     packet->AddHeader(header);
+    NS_LOG_LOGIC("send " << header << " to " << to);
     if (processed)
     {
         m_tx.SendProcessedControl(packet, to);

@@ -190,7 +190,7 @@ InitiatorConnection::OnHandshakeTimeout()
     {
         ++m_expiriesWithoutReply;
     }
-    if (++m_handshakeExpiries > m_transport->m_timeouts.GetConfig().maxRetries)
+    if (++m_handshakeExpiries > m_transport->GetTimeouts().GetConfig().maxRetries)
     {
         Finish(DrpTransferRecord::HANDSHAKE_FAILED);
         return;
@@ -428,7 +428,7 @@ InitiatorConnection::OnReadTimeout()
         return;
     }
     ++m_record.timeouts;
-    if (++m_readExpiries > m_transport->m_timeouts.GetConfig().maxRetries)
+    if (++m_readExpiries > m_transport->GetTimeouts().GetConfig().maxRetries)
     {
         Finish(DrpTransferRecord::DATA_FAILED);
         return;
@@ -553,7 +553,7 @@ void
 InitiatorConnection::OnReleaseTimeout()
 {
     ++m_record.timeouts;
-    if (++m_releaseExpiries > m_transport->m_timeouts.GetConfig().maxRetries)
+    if (++m_releaseExpiries > m_transport->GetTimeouts().GetConfig().maxRetries)
     {
         Finish(DrpTransferRecord::RELEASE_FAILED);
         return;

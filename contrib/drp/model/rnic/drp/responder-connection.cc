@@ -314,7 +314,7 @@ ResponderConnection::OnConfirmTimeout()
     {
         return;
     }
-    if (++m_confirmExpiries > m_transport->m_timeouts.GetConfig().maxRetries)
+    if (++m_confirmExpiries > m_transport->GetTimeouts().GetConfig().maxRetries)
     {
         m_transport->AbandonResponder(GetKey());
         return;

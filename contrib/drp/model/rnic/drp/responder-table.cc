@@ -8,10 +8,15 @@ namespace ns3
 {
 
 void
-ResponderTable::SetLimits(uint32_t perPeer, uint32_t total)
+ResponderTable::SetMaxPerPeer(uint32_t records)
 {
-    m_maxPerPeer = perPeer;
-    m_maxTotal = total;
+    m_maxPerPeer = records;
+}
+
+void
+ResponderTable::SetMaxTotal(uint32_t records)
+{
+    m_maxTotal = records;
 }
 
 uint32_t

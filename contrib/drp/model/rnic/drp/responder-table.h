@@ -40,11 +40,10 @@ class ResponderTable
     /// A record's key: the initiator and its TID.
     typedef ResponderConnection::Key Key;
 
-    /**
-     * \param perPeer records per initiator, at most
-     * \param total records in all, at most
-     */
-    void SetLimits(uint32_t perPeer, uint32_t total);
+    /// \param records records per initiator, at most
+    void SetMaxPerPeer(uint32_t records);
+    /// \param records records in all, at most
+    void SetMaxTotal(uint32_t records);
     /// \return records per initiator, at most
     uint32_t GetMaxPerPeer() const;
     /// \return records in all, at most
