@@ -12,19 +12,15 @@
 namespace ns3
 {
 
-EthernetArrivalEvent::EthernetArrivalEvent(Ptr<EthernetNetDevice> device, Ptr<Packet> frame)
-    : m_device(device),
-      m_frame(frame)
+EthernetArrivalEvent::EthernetArrivalEvent(EthernetNetDevice* device)
+    : m_device(device)
 {
 }
 
 void
 EthernetArrivalEvent::Schedule(Ptr<EthernetNetDevice> device, Ptr<Packet> frame, Time delay)
 {
-    // The simulator takes the reference that new gives the event.
-    Simulator::ScheduleWithContext(device->GetNode()->GetId(),
-                                   delay,
-                                   new EthernetArrivalEvent(device, frame));
+    device->ScheduleArrival(frame, delay);
 }
 
 uint32_t
@@ -42,7 +38,7 @@ EthernetArrivalEvent::GetIfIndex() const
 void
 EthernetArrivalEvent::Notify()
 {
-    m_device->Receive(m_frame);
+    m_device->ReceiveArrival();
 }
 
 } // namespace ns3

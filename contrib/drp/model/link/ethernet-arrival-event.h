@@ -26,20 +26,25 @@ class EthernetNetDevice;
  * receiving node's context, instead of an anonymous MakeEvent() of
  * Receive(): it does exactly what that did, and with ns-3's schedulers it
  * takes the same place among the events of its time stamp (the order they
- * were scheduled in). ArrivalFirstScheduler recognises it and orders the
- * arrivals of one time stamp by node and interface index, ahead of every
+ * were scheduled in). ArrivalsLastScheduler recognises it and orders the
+ * arrivals of one time stamp by node and interface index, after every
  * other event of that time stamp, whenever they were scheduled: that makes
  * a run's results independent of when the arrivals were scheduled, which a
- * distributed run changes (see ArrivalFirstScheduler).
+ * distributed run changes (see ArrivalsLastScheduler).
+ *
+ * Each port has one such event, made once and scheduled for every frame
+ * that comes to it (the frames wait in the port, oldest first: one cable
+ * brings them one after the other, so they arrive in the order they were
+ * sent), rather than a new event per frame.
  */
 class EthernetArrivalEvent : public EventImpl
 {
   public:
     /**
-     * \param device the receiving port
-     * \param frame the frame (the port takes it as it is)
+     * \param device the receiving port, whose event this is (it outlives
+     *        the event's use: the port cancels it when disposed)
      */
-    EthernetArrivalEvent(Ptr<EthernetNetDevice> device, Ptr<Packet> frame);
+    explicit EthernetArrivalEvent(EthernetNetDevice* device);
 
     /**
      * \brief Schedule the arrival of a frame at a port, in the port's node's
@@ -56,12 +61,11 @@ class EthernetArrivalEvent : public EventImpl
     uint32_t GetIfIndex() const;
 
   protected:
-    /// Hands the frame to EthernetNetDevice::Receive().
+    /// Hands the port's oldest arriving frame to EthernetNetDevice::Receive().
     void Notify() override;
 
   private:
-    Ptr<EthernetNetDevice> m_device; //!< the receiving port
-    Ptr<Packet> m_frame;             //!< the frame
+    EthernetNetDevice* m_device; //!< the receiving port (which holds this event)
 };
 
 } // namespace ns3

@@ -260,7 +260,13 @@ void
 EthernetNetDevice::DoDispose()
 {
     NS_LOG_FUNCTION(this);
-    m_txCompleteEvent.Cancel();
+    m_txComplete.Cancel(m_txCompleteEvent);
+    if (m_arrivalEvent)
+    {
+        m_arrivalEvent->Cancel(); // frames on their way here are lost with the port
+        m_arrivalEvent = nullptr;
+    }
+    m_arrivals.clear();
     SetPfcEnabled(false);
     m_node = nullptr;
     m_channel = nullptr;
@@ -757,7 +763,7 @@ EthernetNetDevice::TransmitStart(Ptr<Packet> frame)
     m_txEnd = Simulator::Now() + slot;
     if (!m_slotEndOnDemand || HasFrameWaiting() || !m_phyTxEndTrace.IsEmpty())
     {
-        m_txCompleteEvent = Simulator::Schedule(slot, &EthernetNetDevice::TransmitComplete, this);
+        m_txCompleteEvent = m_txComplete.Schedule(slot);
     }
     else
     {
@@ -790,8 +796,7 @@ EthernetNetDevice::EndSlotOnDemand()
     if (HasFrameWaiting())
     {
         m_txState = BUSY;
-        m_txCompleteEvent =
-            Simulator::Schedule(m_txEnd - now, &EthernetNetDevice::TransmitComplete, this);
+        m_txCompleteEvent = m_txComplete.Schedule(m_txEnd - now);
     }
     return false;
 }
@@ -863,9 +868,37 @@ EthernetNetDevice::Receive(Ptr<Packet> frame)
     DeliverUp(packet, header.GetLengthType(), from, to, type);
 }
 
+void
+EthernetNetDevice::ScheduleArrival(Ptr<Packet> frame, Time delay)
+{
+    NS_ASSERT_MSG(m_node, "EthernetNetDevice: a frame for a port on no node");
+    if (!m_arrivalEvent)
+    {
+        m_arrivalEvent = Ptr<EthernetArrivalEvent>(new EthernetArrivalEvent(this), false);
+    }
+    m_arrivals.push_back(frame);
+    m_arrivalEvent->Ref(); // the simulator's, released after the event ran
+    Simulator::ScheduleWithContext(m_node->GetId(), delay, PeekPointer(m_arrivalEvent));
+}
+
+void
+EthernetNetDevice::ReceiveArrival()
+{
+    Ptr<Packet> frame = std::move(m_arrivals.front());
+    m_arrivals.pop_front();
+    Receive(frame);
+}
+
 NetDevice::PacketType
 EthernetNetDevice::Classify(Mac48Address dest) const
 {
+    // Most frames are for this port: one comparison (inline) before the
+    // others (out of line). The port's own address is neither broadcast nor
+    // a group address, so the order gives the same answers.
+    if (dest == m_address)
+    {
+        return PACKET_HOST;
+    }
     if (dest.IsBroadcast())
     {
         return PACKET_BROADCAST;
@@ -873,10 +906,6 @@ EthernetNetDevice::Classify(Mac48Address dest) const
     if (dest.IsGroup())
     {
         return PACKET_MULTICAST;
-    }
-    if (dest == m_address)
-    {
-        return PACKET_HOST;
     }
     return PACKET_OTHERHOST;
 }
@@ -1340,7 +1369,12 @@ void
 EthernetNetDevice::SetAddress(Address address)
 {
     NS_LOG_FUNCTION(this << address);
-    m_address = Mac48Address::ConvertFrom(address);
+    const Mac48Address mac = Mac48Address::ConvertFrom(address);
+    NS_ABORT_MSG_IF(mac.IsGroup(),
+                    "EthernetNetDevice: address " << mac
+                                                  << " is a group (multicast or broadcast) "
+                                                     "address; a port needs an individual one");
+    m_address = mac;
 }
 
 Address

@@ -5,6 +5,8 @@
 #ifndef ETHERNET_NET_DEVICE_H
 #define ETHERNET_NET_DEVICE_H
 
+#include "ethernet-arrival-event.h"
+#include "recurring-event.h"
 #include "tx-time-cache.h"
 
 #include "ns3/data-rate.h"
@@ -20,6 +22,7 @@
 
 #include <array>
 #include <cstdint>
+#include <deque>
 #include <memory>
 #include <string>
 
@@ -448,6 +451,18 @@ class EthernetNetDevice : public NetDevice
     void Receive(Ptr<Packet> frame);
 
     /**
+     * \brief Schedule a frame's arrival: Receive() when its last bit has
+     * arrived (EthernetArrivalEvent::Schedule(), which the channels call).
+     * \param frame the frame
+     * \param delay the time from now to the arrival of its last bit (no
+     *        earlier than that of a frame already on its way here)
+     */
+    void ScheduleArrival(Ptr<Packet> frame, Time delay);
+
+    /// Hands the oldest frame on its way here to Receive() (its arrival event's).
+    void ReceiveArrival();
+
+    /**
      * \brief Assign a fixed random variable stream number to the receive
      * error model, if it is a RateErrorModel or a BurstErrorModel.
      * \param stream first stream index to use
@@ -772,6 +787,12 @@ class EthernetNetDevice : public NetDevice
     TxMachineState m_txState;            //!< transmitter state
     Ptr<Packet> m_currentFrame;          //!< the frame being sent
     EventId m_txCompleteEvent;           //!< end of the current slot
+    /// frames on their way here (ScheduleArrival), oldest first
+    std::deque<Ptr<Packet>> m_arrivals;
+    /// the arrival event every frame here is scheduled with (made when first needed)
+    Ptr<EthernetArrivalEvent> m_arrivalEvent;
+    /// TransmitComplete, one event per slot without an allocation each
+    RecurringEvent<EthernetNetDevice> m_txComplete{&EthernetNetDevice::TransmitComplete, this};
     Time m_txEnd;                        //!< when the current slot ends
     bool m_slotEndOnDemand{false};       //!< see SetSlotEndOnDemand()
     bool m_telemetry{false};             //!< InbandTelemetry

@@ -354,6 +354,7 @@ void
 DrpTransport::DoDispose()
 {
     m_tx.Stop(); // the connections' ends below read nothing ahead
+    m_rxPipeline.clear();
     m_initiators.Clear();
     m_responders.Clear();
     m_timeouts.ForgetEstimates(); // after the connections that point to the estimates
@@ -1268,7 +1269,23 @@ DrpTransport::Receive(Ptr<Packet> packet, Mac48Address from)
     Time now = Simulator::Now();
     Time ready = std::max(now, m_rxFree) + GetRxDelay();
     m_rxFree = ready;
-    Simulator::Schedule(ready - now, &DrpTransport::Process, this, packet, from);
+    // Every frame waits the same processing after the one before, so they
+    // leave in the order they came: the events, at non-decreasing times,
+    // take them from the front.
+    m_rxPipeline.emplace_back(packet, from);
+    m_processNext.Schedule(ready - now);
+}
+
+void
+DrpTransport::ProcessNext()
+{
+    if (m_rxPipeline.empty())
+    {
+        return; // disposed while frames were in the pipeline
+    }
+    auto [frame, from] = std::move(m_rxPipeline.front());
+    m_rxPipeline.pop_front();
+    Process(frame, from);
 }
 
 void

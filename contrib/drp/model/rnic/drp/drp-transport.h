@@ -28,6 +28,7 @@
 #include "ns3/net-device.h"
 #include "ns3/object.h"
 #include "ns3/pcie-link.h"
+#include "ns3/recurring-event.h"
 #include "ns3/region-table.h"
 #include "ns3/rnic-transport.h"
 #include "ns3/traced-callback.h"
@@ -667,6 +668,8 @@ class DrpTransport : public Object, public RnicTransport
                         uint64_t sba,
                         uint64_t dba,
                         uint32_t length) const;
+    /// Processes the oldest frame in the receive pipeline (m_rxPipeline).
+    void ProcessNext();
     /// Processes a received frame after the RNIC's receive processing.
     void Process(Ptr<Packet> packet, Mac48Address from);
     /**
@@ -959,6 +962,11 @@ class DrpTransport : public Object, public RnicTransport
     uint32_t m_txCycles;          //!< transmit processing per frame, cycles
     uint32_t m_rxCycles;          //!< receive processing per frame, cycles
     Time m_rxFree;                //!< when the receive engine is free
+    /// the frames in the receive processing, oldest first: each leaves at its
+    /// ProcessNext() event, in the order they came (the engine is a pipeline)
+    std::deque<std::pair<Ptr<Packet>, Mac48Address>> m_rxPipeline;
+    /// ProcessNext, one event per frame without an allocation each
+    RecurringEvent<DrpTransport> m_processNext{&DrpTransport::ProcessNext, this};
     DrpIntHeader m_rxTelemetry;   //!< the INT extension of the frame being processed
     bool m_rxHasTelemetry{false}; //!< the frame being processed carries one
     DrpMessageHeader m_rxMessage; //!< the message extension of the REQ being processed

@@ -150,6 +150,10 @@ DrpTxEngine::MayReadAhead() const
 void
 DrpTxEngine::FetchAhead()
 {
+    if (!MayReadAhead())
+    {
+        return; // most calls: the reads ahead are all taken (no frame made and dropped)
+    }
     DrpTxScheduler::DataFrame next;
     while (MayReadAhead() && m_scheduler.TakeNextData(next))
     {
