@@ -15,6 +15,7 @@
 #include "ns3/mac-address-hash.h"
 #include "ns3/pcie-link.h"
 #include "ns3/random-variable-stream.h"
+#include "ns3/recurring-event.h"
 #include "ns3/simulator.h"
 #include "ns3/test.h"
 #include "ns3/tx-time-cache.h"
@@ -1209,6 +1210,75 @@ class DrpTxTimeCacheTestCase : public TestCase
 
 /**
  * \ingroup drp-tests
+ * RecurringEvent: one EventImpl, scheduled again and again, runs the method
+ * once per scheduling, at its time and in the order ns-3 gives events of
+ * one time; a cancelled one runs no more, and the events after it do.
+ */
+class DrpRecurringEventTestCase : public TestCase
+{
+  public:
+    DrpRecurringEventTestCase()
+        : TestCase("RecurringEvent: each scheduling runs once, in ns-3's order; Cancel renews")
+    {
+    }
+
+  private:
+    /// Notes the time and the tag of the next run.
+    void Tick()
+    {
+        m_runs.emplace_back(Simulator::Now().GetNanoSeconds(), m_next++);
+    }
+
+    void DoRun() override
+    {
+        RecurringEvent<DrpRecurringEventTestCase> tick(&DrpRecurringEventTestCase::Tick, this);
+        tick.Schedule(NanoSeconds(30));
+        EventId second = tick.Schedule(NanoSeconds(10));
+        tick.Schedule(NanoSeconds(10)); // the same time: after the one scheduled before it
+        EventId cancelled = tick.Schedule(NanoSeconds(20));
+        tick.Cancel(cancelled);
+        NS_TEST_ASSERT_MSG_EQ(cancelled.IsExpired(), true, "a cancelled event is expired");
+        NS_TEST_ASSERT_MSG_EQ(second.IsExpired(), true, "Cancel() silences the old EventImpl");
+        EventId later = tick.Schedule(NanoSeconds(40)); // the renewed EventImpl
+        NS_TEST_ASSERT_MSG_EQ(later.IsExpired(), false, "a new event after Cancel() is pending");
+        // An event of the same time scheduled the ordinary way, in between.
+        drp::Schedule(NanoSeconds(40), [this]() { m_runs.emplace_back(-40, 0); });
+        tick.Schedule(NanoSeconds(40));
+        Simulator::Run();
+        Simulator::Destroy();
+        // Cancel() cancelled every pending scheduling of the EventImpl it
+        // renewed (ns-3 marks the EventImpl, not the scheduling): only the
+        // events scheduled after it run.
+        const std::vector<std::pair<int64_t, uint32_t>> expected{{40, 0}, {-40, 0}, {40, 1}};
+        NS_TEST_ASSERT_MSG_EQ(m_runs.size(), expected.size(), "one run per live scheduling");
+        for (size_t i = 0; i < expected.size() && i < m_runs.size(); ++i)
+        {
+            NS_TEST_ASSERT_MSG_EQ(m_runs[i].first, expected[i].first, "run " << i << "'s time");
+            NS_TEST_ASSERT_MSG_EQ(m_runs[i].second, expected[i].second, "run " << i << "'s order");
+        }
+        // Without a Cancel(): every scheduling runs, by time, then in order.
+        m_runs.clear();
+        m_next = 0;
+        RecurringEvent<DrpRecurringEventTestCase> again(&DrpRecurringEventTestCase::Tick, this);
+        again.Schedule(NanoSeconds(30));
+        again.Schedule(NanoSeconds(10));
+        again.Schedule(NanoSeconds(10));
+        Simulator::Run();
+        Simulator::Destroy();
+        const std::vector<int64_t> times{10, 10, 30};
+        NS_TEST_ASSERT_MSG_EQ(m_runs.size(), times.size(), "each scheduling runs once");
+        for (size_t i = 0; i < times.size() && i < m_runs.size(); ++i)
+        {
+            NS_TEST_ASSERT_MSG_EQ(m_runs[i].first, times[i], "run " << i << " at its time");
+        }
+    }
+
+    std::vector<std::pair<int64_t, uint32_t>> m_runs; //!< (time in ns, tag) of each run
+    uint32_t m_next{0};                               //!< the next run's tag
+};
+
+/**
+ * \ingroup drp-tests
  * MacAddressHash: the key is the address's 48 bits, equal keys hash alike,
  * and a table of many (address, TID) records finds each one.
  */
@@ -1285,6 +1355,7 @@ class DrpPartsTestSuite : public TestSuite
         AddTestCase(new DrpReceiverTestCase, DRP_TEST_QUICK);
         AddTestCase(new DrpTxTimeCacheTestCase, DRP_TEST_QUICK);
         AddTestCase(new DrpMacAddressHashTestCase, DRP_TEST_QUICK);
+        AddTestCase(new DrpRecurringEventTestCase, DRP_TEST_QUICK);
     }
 };
 
