@@ -61,7 +61,8 @@ class RecurringEvent
      */
     EventId Schedule(const Time& delay)
     {
-        m_impl->Ref(); // the simulator's, released after the event ran
+        // Simulator::Schedule takes its own reference (GetPointer), and
+        // releases it after the event ran or was dropped.
         return Simulator::Schedule(delay, m_impl);
     }
 
