@@ -33,10 +33,12 @@
 # the fabric sequentially and under mpirun -np 1, 2 and 4 with both of
 # ns-3's synchronizers, every transfer's FCT and port counter the same, for
 # drp-fabric-mpi's default workload and for a permutation whose transfers
-# all start at time 0 (frames in step, many same-time events).
+# all start at time 0 (frames in step, many same-time events); then
+# scripts/check-fabric-ranks.sh: rnic-fabric (FabricScenario) on 2 and 4
+# ranks against its sequential run, for three fabrics.
 #
 # --mpi-only is --mpi without the suites and examples: it builds only what
-# drp-fabric-mpi needs (no tests) and runs the MPI check; the quick form,
+# drp-fabric-mpi and rnic-fabric need (no tests) and runs the MPI checks; the quick form,
 # e.g. on a tree of Debian's own ns-3 source (scripts/debian-ns3-source.sh).
 #
 # Logs go to TREE/drp-check/; JOBS sets the build's parallelism (default: the
@@ -195,7 +197,7 @@ if [ "$system" = waf ]; then
 else
   # Through CMake: ./ns3 build caps its jobs at one less than the processors.
   targets=()
-  [ "$mpi_only" -eq 0 ] || targets=(--target drp-fabric-mpi)
+  [ "$mpi_only" -eq 0 ] || targets=(--target drp-fabric-mpi rnic-fabric)
   (cd "$tree" && step "build (-j $jobs${targets[*]:+, ${targets[*]}})" "$logs/build.log" \
     cmake --build cmake-cache -j "$jobs" "${targets[@]}") || exit 1
 fi
@@ -294,7 +296,8 @@ for example in "${examples[@]}"; do
 done
 
 # 7. --mpi: the fabric on 1, 2 and 4 ranks against the sequential run, for
-#    the default workload and for a permutation started all at once.
+#    the default workload and for a permutation started all at once; and
+#    rnic-fabric's FabricScenario on 2 and 4 ranks, three fabrics.
 mpi_checks=0
 if [ "$mpi" -eq 1 ]; then
   program=$(find "$tree/build/contrib/drp/examples" -type f -perm -u+x -name "*drp-fabric-mpi*" 2>/dev/null | head -n 1)
@@ -307,6 +310,29 @@ if [ "$mpi" -eq 1 ]; then
       "mpi, $workload (the same results sequentially and on 1, 2 and 4 ranks)" \
       "$logs/mpi-ranks-$workload.log" \
       "$DRP_ROOT/scripts/check-mpi-ranks.sh" "$program" -- --workload=$workload; then
+      mpi_checks=$((mpi_checks + 1))
+    else
+      failed=$((failed + 1))
+    fi
+  done
+  # rnic-fabric (FabricScenario) over 2 and 4 ranks: a leaf-spine with
+  # drops and retransmissions, one lossless with ECN and DCQCN, a fat-tree.
+  fabric=$(find "$tree/build/contrib/drp/examples" -type f -perm -u+x -name "*rnic-fabric*" 2>/dev/null | head -n 1)
+  delay=--ns3::EthernetChannel::Delay=1us
+  for name in leaf-spine lossless fat-tree; do
+    case $name in
+    leaf-spine) args=(--topology=leaf-spine --leaves=4 --hosts=4 --workload=poisson --duration=40ms --queue=10p) ;;
+    lossless) args=(--topology=leaf-spine --leaves=4 --hosts=2 --workload=poisson --duration=30ms --ecn=1 --cc=dcqcn --lossless=1) ;;
+    fat-tree) args=(--topology=fat-tree --k=4 --workload=all-to-all --bytes=30000 --queue=8p --timeoutMode=adaptive) ;;
+    esac
+    if [ -z "$fabric" ]; then
+      say "mpi: FAILED, rnic-fabric was not built"
+      failed=$((failed + 1))
+      break
+    elif step_showing "DIFFERS|FAILED" 5 \
+      "mpi, rnic-fabric $name (the same results sequentially and on 2 and 4 ranks)" \
+      "$logs/fabric-ranks-$name.log" \
+      "$DRP_ROOT/scripts/check-fabric-ranks.sh" "$fabric" -- "${args[@]}" "$delay"; then
       mpi_checks=$((mpi_checks + 1))
     else
       failed=$((failed + 1))

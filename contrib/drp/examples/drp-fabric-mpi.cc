@@ -78,38 +78,14 @@ GatherLines(const std::vector<std::string>& lines)
     {
         text += line + "\n";
     }
-    if (!MpiInterface::IsEnabled())
-    {
-        std::vector<std::string> all = lines;
-        std::sort(all.begin(), all.end());
-        return all;
-    }
-    MPI_Comm comm = MpiInterface::GetCommunicator();
-    const int ranks = static_cast<int>(MpiInterface::GetSize());
-    const int rank = static_cast<int>(MpiInterface::GetSystemId());
-    int length = static_cast<int>(text.size());
-    std::vector<int> lengths(ranks);
-    MPI_Gather(&length, 1, MPI_INT, lengths.data(), 1, MPI_INT, 0, comm);
-    std::vector<int> offsets(ranks, 0);
-    for (int r = 1; r < ranks; ++r)
-    {
-        offsets[r] = offsets[r - 1] + lengths[r - 1];
-    }
-    std::string all(rank == 0 ? offsets[ranks - 1] + lengths[ranks - 1] : 0, '\0');
-    MPI_Gatherv(text.data(),
-                length,
-                MPI_CHAR,
-                rank == 0 ? &all[0] : nullptr,
-                lengths.data(),
-                offsets.data(),
-                MPI_CHAR,
-                0,
-                comm);
     std::vector<std::string> result;
-    std::istringstream is(all);
-    for (std::string line; std::getline(is, line);)
+    for (const std::string& part : FabricRanks::GatherTexts(text))
     {
-        result.push_back(line);
+        std::istringstream is(part);
+        for (std::string line; std::getline(is, line);)
+        {
+            result.push_back(line);
+        }
     }
     std::sort(result.begin(), result.end());
     return result;

@@ -38,6 +38,14 @@
  *
  *     rnic-fabric --topology-file=topology.txt --flow-file=flow.txt --fct-file=fct.txt
  *                 --lossless=1 --pfc-file=pfc.txt --queueInterval=10us --qlen-file=qlen.txt
+ *
+ * Over MPI ranks (ns-3 with its mpi module; FabricRanks): a leaf-spine by
+ * leaf or a fat-tree by pod, each rank running its part, rank 0 printing
+ * and writing the whole run's results, those of the sequential run with
+ * --SchedulerType=ns3::ArrivalsLastScheduler; the cables need a delay:
+ *
+ *     mpirun -np 2 rnic-fabric --sync=granted --topology=leaf-spine --leaves=4
+ *                 --workload=poisson --ns3::EthernetChannel::Delay=1us --csv=fct.csv
  */
 
 #include "ns3/core-module.h"
@@ -64,6 +72,11 @@ main(int argc, char* argv[])
     cmd.AddValue("dropsCsv",
                  "write the frames dropped, per device kind and reason, to this file",
                  dropsCsv);
+    std::string sync = "none";
+    cmd.AddValue("sync",
+                 "none (one process) or granted: the fabric split over the ranks of mpirun -np "
+                 "N (ns-3's DistributedSimulatorImpl; needs ns-3's mpi module)",
+                 sync);
     std::string flowRatesCsv;
     cmd.AddValue("flowRatesCsv",
                  "write what every transfer sent per interval (flowRateInterval) to this file",
@@ -78,7 +91,20 @@ main(int argc, char* argv[])
         cmd.Parse(argc, argv);
         strict.Apply();
         drp::RequireInRange<uint32_t>("buckets", buckets, 1, 1000);
+        drp::RequireOneOf("sync", sync, {"none", "granted"});
         config.Validate();
+        if (sync == "granted")
+        {
+            FabricRanks::Enable(&argc, &argv);
+        }
+        // Over ranks, rank 0 has the results and writes them.
+        const bool writes = FabricRanks::GetRank() == 0;
+        if (!writes)
+        {
+            csv.clear();
+            dropsCsv.clear();
+            flowRatesCsv.clear();
+        }
         drp::CsvOutput out("csv", csv); // refused now if it cannot be written
         drp::CsvOutput dropsOut("dropsCsv", dropsCsv);
         if (!flowRatesCsv.empty() && !config.flowRateInterval.IsStrictlyPositive())
@@ -93,6 +119,11 @@ main(int argc, char* argv[])
             std::cerr << note << std::endl;
         }
         const FabricScenario::Result result = FabricScenario::Run(config);
+        FabricRanks::Disable();
+        if (!writes)
+        {
+            return 0;
+        }
         std::cout << config.GetTopologyName() << ": " << result.hosts << " hosts, "
                   << result.switchCount << " switches; " << config.GetWorkloadName() << ", "
                   << config.method << " RNICs\n"
@@ -123,6 +154,7 @@ main(int argc, char* argv[])
     catch (const std::exception& e)
     {
         std::cerr << "error: " << e.what() << std::endl;
+        FabricRanks::Disable();
         return 1;
     }
     return 0;

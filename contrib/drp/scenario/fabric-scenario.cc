@@ -5,6 +5,7 @@
 #include "fabric-scenario.h"
 
 #include "csv-output.h"
+#include "fabric-ranks.h"
 
 #include "ns3/attribute-defaults.h"
 #include "ns3/boolean.h"
@@ -1887,13 +1888,14 @@ FabricScenario::Run(const Config& config)
     // Each output file opened (and emptied) before the run, so that one
     // that cannot be written is refused before the simulation's time is spent.
     std::map<std::string, std::ofstream> outputs;
+    const bool writes = FabricRanks::GetRank() == 0; // over MPI ranks, rank 0 has the results
     const std::vector<std::pair<std::string, const std::string*>> names{
         {"fctFile", &config.fctFile},
         {"pfcFile", &config.pfcFile},
         {"qlenFile", &config.qlenFile}};
     for (const auto& [name, path] : names)
     {
-        if (path->empty())
+        if (path->empty() || !writes)
         {
             continue;
         }
@@ -2010,8 +2012,29 @@ FabricScenario::RunValidated(const Config& config)
     {
         rnic.SetTransportAttribute("CongestionControl", TypeIdValue(DrpHpcc::GetTypeId()));
     }
-    std::unique_ptr<FabricHelper> fabric =
-        BuildFabric(config, topologyFile ? &*topologyFile : nullptr, rnic, links);
+    // Over MPI ranks: each switch on its rank (each host on its edge
+    // switch's), a cable between ranks an EthernetRemoteChannel.
+    const uint32_t ranks = FabricRanks::GetCount();
+    if (ranks > 1)
+    {
+        FabricRanks::RequireSupported(config, ranks);
+        FabricHelper::SetSwitchSystemIds(FabricRanks::GetPlacement(config, ranks));
+    }
+    std::unique_ptr<FabricHelper> fabric;
+    try
+    {
+        fabric = BuildFabric(config, topologyFile ? &*topologyFile : nullptr, rnic, links);
+    }
+    catch (...)
+    {
+        FabricHelper::SetSwitchSystemIds(nullptr);
+        throw;
+    }
+    if (ranks > 1)
+    {
+        FabricHelper::SetSwitchSystemIds(nullptr); // for the fabrics built after this one
+        FabricRanks::RequireLookahead(*fabric);
+    }
     if (config.cc == "hpcc")
     {
         EnableTelemetry(*fabric);
@@ -2107,7 +2130,12 @@ FabricScenario::RunValidated(const Config& config)
             flowRates->Connect(h, fabric->GetRnic(h));
         }
     }
-    StopWhenAllEnded(apps, workload.GetFlows().size());
+    if (ranks == 1)
+    {
+        // Over ranks no process sees every transfer end: each runs until
+        // the events of all run out (the idle timers after the last end).
+        StopWhenAllEnded(apps, workload.GetFlows().size());
+    }
     Simulator::Run();
     RdmaHostHelper::RequireAllEnded(apps);
 
@@ -2199,6 +2227,7 @@ FabricScenario::RunValidated(const Config& config)
     }
     result.simulatorEnd = Simulator::Now();
     result.events = Simulator::GetEventCount();
+    FabricRanks::Gather(result); // before Destroy(), which ends the ranks' use of MPI
     Simulator::Destroy();
     result.wallSeconds =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - wallStart).count();

@@ -15,6 +15,7 @@
 #include "ns3/drp-ideal-fct.h"
 #include "ns3/ecmp-switch-net-device.h"
 #include "ns3/ethernet-channel.h"
+#include "ns3/fabric-ranks.h"
 #include "ns3/fabric-scenario.h"
 #include "ns3/fabric-workload-helper.h"
 #include "ns3/fat-tree-fabric-helper.h"
@@ -1522,6 +1523,132 @@ class DrpFabricSlotEndOrderTestCase : public TestCase
 
 /**
  * \ingroup drp-tests
+ * FabricRanks' gathering, without MPI: a run's results split as ranks hold
+ * them (each host's transfers and each switch's ports on one rank, the
+ * counters in parts), packed, merged and sorted, are the run's results:
+ * the same CSV rows, drops and counters; and the placements keep a
+ * leaf's or a pod's switches on one rank.
+ */
+class DrpFabricRanksTestCase : public TestCase
+{
+  public:
+    DrpFabricRanksTestCase()
+        : TestCase("Fabric: results split over ranks gather to the whole run's")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        FabricScenario::Config config;
+        config.topology = "leaf-spine";
+        config.leaves = 4;
+        config.hosts = 2;
+        config.workload = "all-to-all";
+        config.bytes = 20000;
+        config.queue = "8p"; // drops, retransmissions and timeouts to carry
+        const FabricScenario::Result whole = FabricScenario::Run(config);
+        NS_TEST_ASSERT_MSG_GT(whole.GetDrops(), 0U, "the run drops frames");
+
+        // Two ranks: a leaf's hosts and switches on leaf % 2 (hosts 2 per leaf).
+        FabricScenario::Result parts[2];
+        for (const auto& t : whole.transfers)
+        {
+            parts[(t.source / 2) % 2].transfers.push_back(t);
+        }
+        for (const auto& p : whole.ports)
+        {
+            parts[p.sw % 2].ports.push_back(p);
+        }
+        parts[0].drops = whole.drops;
+        parts[1].drops = FabricScenario::GetDropKinds(); // zeros
+        parts[0].events = whole.events - 1000;
+        parts[1].events = 1000;
+        parts[1].simulatedTime = whole.simulatedTime;
+        parts[0].simulatorEnd = whole.simulatorEnd;
+        FabricScenario::Result merged;
+        for (const auto& part : {parts[1], parts[0]}) // any order
+        {
+            FabricRanks::Merge(FabricRanks::Pack(part), merged);
+        }
+        FabricRanks::Sort(merged);
+
+        std::ostringstream a;
+        std::ostringstream b;
+        FabricScenario::WriteCsvRows(a, whole);
+        FabricScenario::WriteCsvRows(b, merged);
+        NS_TEST_ASSERT_MSG_EQ(b.str(), a.str(), "every transfer, in the sequential order");
+        NS_TEST_ASSERT_MSG_EQ(merged.transfers.size(), whole.transfers.size(), "every transfer");
+        for (size_t i = 0; i < whole.transfers.size() && i < merged.transfers.size(); ++i)
+        {
+            const auto& x = whole.transfers[i];
+            const auto& y = merged.transfers[i];
+            NS_TEST_ASSERT_MSG_EQ(y.record.peer, x.record.peer, "transfer " << i << "'s peer");
+            NS_TEST_ASSERT_MSG_EQ(y.record.end, x.record.end, "its end, to the time step");
+            NS_TEST_ASSERT_MSG_EQ(y.ideal, x.ideal, "its ideal FCT");
+            NS_TEST_ASSERT_MSG_EQ(y.record.index, x.record.index, "its index");
+            NS_TEST_ASSERT_MSG_EQ(y.sourceNode, x.sourceNode, "its source node");
+        }
+        NS_TEST_ASSERT_MSG_EQ(merged.ports.size(), whole.ports.size(), "every port");
+        for (size_t i = 0; i < whole.ports.size() && i < merged.ports.size(); ++i)
+        {
+            NS_TEST_ASSERT_MSG_EQ(merged.ports[i].sw, whole.ports[i].sw, "port " << i);
+            NS_TEST_ASSERT_MSG_EQ(merged.ports[i].port, whole.ports[i].port, "port " << i);
+            NS_TEST_ASSERT_MSG_EQ(merged.ports[i].stats.egressDrops,
+                                  whole.ports[i].stats.egressDrops,
+                                  "port " << i << "'s drops");
+        }
+        std::ostringstream da;
+        std::ostringstream db;
+        FabricScenario::WriteDropsCsv(da, whole);
+        FabricScenario::WriteDropsCsv(db, merged);
+        NS_TEST_ASSERT_MSG_EQ(db.str(), da.str(), "the drops, summed");
+        NS_TEST_ASSERT_MSG_EQ(merged.events, whole.events, "the events, summed");
+        NS_TEST_ASSERT_MSG_EQ(merged.simulatedTime, whole.simulatedTime, "the last end");
+        NS_TEST_ASSERT_MSG_EQ(merged.simulatorEnd, whole.simulatorEnd, "the simulator's end");
+
+        // Placements: a leaf-spine by leaf, spines round-robin; a fat-tree by pod.
+        auto leafSpine = FabricRanks::GetPlacement(config, 3);
+        NS_TEST_ASSERT_MSG_EQ(leafSpine(0), 0U, "leaf 0");
+        NS_TEST_ASSERT_MSG_EQ(leafSpine(3), 0U, "leaf 3 on rank 3 mod 3");
+        NS_TEST_ASSERT_MSG_EQ(leafSpine(4), 0U, "spine 0 from rank 0 again");
+        NS_TEST_ASSERT_MSG_EQ(leafSpine(5), 1U, "spine 1");
+        FabricScenario::Config fatTree;
+        fatTree.topology = "fat-tree";
+        fatTree.k = 4; // 4 cores, then 4 pods of 2 aggregation and 2 edge switches
+        auto byPod = FabricRanks::GetPlacement(fatTree, 2);
+        for (uint32_t sw = 4; sw < 20; ++sw)
+        {
+            NS_TEST_ASSERT_MSG_EQ(byPod(sw), ((sw - 4) / 4) % 2, "switch " << sw << " by pod");
+        }
+        NS_TEST_ASSERT_MSG_EQ(byPod(3), 1U, "core 3 round-robin");
+
+        // What a split does not support is refused, by name.
+        for (const auto& [name, change] :
+             std::vector<std::pair<std::string, std::function<void(FabricScenario::Config&)>>>{
+                 {"topology", [](auto& c) { c.topology = "star"; }},
+                 {"rates", [](auto& c) { c.rates = true; }},
+                 {"queueInterval", [](auto& c) { c.queueInterval = MicroSeconds(10); }}})
+        {
+            FabricScenario::Config c = config;
+            change(c);
+            std::string message;
+            try
+            {
+                FabricRanks::RequireSupported(c, 2);
+            }
+            catch (const std::invalid_argument& e)
+            {
+                message = e.what();
+            }
+            const bool named = message.rfind(name, 0) == 0;
+            NS_TEST_ASSERT_MSG_EQ(named, true, "refused naming " << name << ": " << message);
+        }
+    }
+};
+
+/**
+ * \ingroup drp-tests
  * The fabric suite.
  */
 class DrpFabricTestSuite : public TestSuite
@@ -1552,6 +1679,7 @@ class DrpFabricTestSuite : public TestSuite
         AddTestCase(new DrpFabricEventCountTestCase, DRP_TEST_QUICK);
         AddTestCase(new DrpFabricFlowRateTestCase, DRP_TEST_QUICK);
         AddTestCase(new DrpFabricSlotEndOrderTestCase, DRP_TEST_QUICK);
+        AddTestCase(new DrpFabricRanksTestCase, DRP_TEST_QUICK);
         for (uint32_t switches : {1U, 2U, 4U})
         {
             AddTestCase(new DrpFabricIdealFctTestCase(

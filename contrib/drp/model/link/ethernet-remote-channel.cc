@@ -11,6 +11,7 @@
 #include "ns3/mpi-interface.h"
 #include "ns3/node.h"
 #include "ns3/simulator.h"
+#include "ns3/socket.h"
 
 namespace ns3
 {
@@ -32,6 +33,12 @@ EthernetRemoteChannel::GetTypeId()
 EthernetRemoteChannel::EthernetRemoteChannel()
 {
     NS_LOG_FUNCTION(this);
+    // A frame from another rank comes as bytes, its packet tags named by
+    // their TypeId's hash: the receiving rank must know every tag a frame
+    // can carry before the first arrives. A PFC class travels as a
+    // SocketPriorityTag, which ns-3 (3.37, for one) does not register when
+    // its library loads.
+    SocketPriorityTag::GetTypeId();
 }
 
 bool
