@@ -20,7 +20,6 @@
 #endif
 
 #include <algorithm>
-#include <cstdio>
 #include <sstream>
 #include <stdexcept>
 #include <vector>
@@ -29,51 +28,6 @@ namespace ns3
 {
 
 NS_LOG_COMPONENT_DEFINE("FabricRanks");
-
-namespace
-{
-
-/// \return a time as its integer time steps (exact at any resolution)
-int64_t
-Steps(const Time& t)
-{
-    return t.GetTimeStep();
-}
-
-/// \return a MAC address as 12 hex digits
-std::string
-Hex(Mac48Address address)
-{
-    uint8_t bytes[6];
-    address.CopyTo(bytes);
-    char text[13];
-    std::snprintf(text,
-                  sizeof text,
-                  "%02x%02x%02x%02x%02x%02x",
-                  bytes[0],
-                  bytes[1],
-                  bytes[2],
-                  bytes[3],
-                  bytes[4],
-                  bytes[5]);
-    return text;
-}
-
-/// \return the address that Hex() wrote
-Mac48Address
-FromHex(const std::string& text)
-{
-    uint8_t bytes[6];
-    for (int i = 0; i < 6; ++i)
-    {
-        bytes[i] = static_cast<uint8_t>(std::stoul(text.substr(2 * i, 2), nullptr, 16));
-    }
-    Mac48Address address;
-    address.CopyFrom(bytes);
-    return address;
-}
-
-} // namespace
 
 void
 FabricRanks::Enable(int* argc, char*** argv)
@@ -201,28 +155,28 @@ FabricRanks::Pack(const FabricScenario::Result& result)
     {
         const DrpTransferRecord& r = t.record;
         os << "T " << t.source << ' ' << t.destination << ' ' << t.switches << ' ' << t.sourceNode
-           << ' ' << t.destinationNode << ' ' << t.flowId << ' ' << Steps(t.ideal) << ' ' << r.index
-           << ' ' << r.tid << ' ' << Hex(r.peer) << ' ' << r.read << ' ' << r.sba << ' ' << r.dba
-           << ' ' << r.length << ' ' << r.mode << ' ' << r.status << ' ' << r.requests << ' '
-           << r.invalidReplies << ' ' << r.timeouts << ' ' << r.retransmissions << ' ' << r.cnps
-           << ' ' << unsigned(r.nak) << ' ' << unsigned(r.rnrTimer) << ' ' << Steps(r.start) << ' '
-           << Steps(r.end) << '\n';
+           << ' ' << t.destinationNode << ' ' << t.flowId << ' ' << t.ideal.GetTimeStep() << ' '
+           << r.index << ' ' << r.tid << ' ' << r.peer << ' ' << r.read << ' ' << r.sba << ' '
+           << r.dba << ' ' << r.length << ' ' << r.mode << ' ' << r.status << ' ' << r.requests
+           << ' ' << r.invalidReplies << ' ' << r.timeouts << ' ' << r.retransmissions << ' '
+           << r.cnps << ' ' << unsigned(r.nak) << ' ' << unsigned(r.rnrTimer) << ' '
+           << r.start.GetTimeStep() << ' ' << r.end.GetTimeStep() << '\n';
     }
     for (const auto& p : result.ports)
     {
         os << "P " << p.sw << ' ' << p.port << ' ' << p.stats.framesOut << ' '
            << p.stats.egressDrops << ' ' << p.stats.peakBytes << ' ' << p.stats.peakFrames << ' '
            << p.ecnMarks << ' ' << p.pausesSent << ' ' << p.pausesReceived << ' '
-           << Steps(p.timePaused) << ' ' << p.pfcStorms << ' ' << p.headroomFrames << ' '
+           << p.timePaused.GetTimeStep() << ' ' << p.pfcStorms << ' ' << p.headroomFrames << ' '
            << p.peakIngressBytes << '\n';
     }
     for (const auto& d : result.drops)
     {
         os << "D " << d.device << ' ' << d.reason << ' ' << d.frames << '\n';
     }
-    os << "S " << result.events << ' ' << Steps(result.simulatedTime) << ' '
-       << Steps(result.simulatorEnd) << ' ' << result.rnicPausesReceived << ' '
-       << Steps(result.rnicTimePaused) << ' ' << result.peakBufferBytes << '\n';
+    os << "S " << result.events << ' ' << result.simulatedTime.GetTimeStep() << ' '
+       << result.simulatorEnd.GetTimeStep() << ' ' << result.rnicPausesReceived << ' '
+       << result.rnicTimePaused.GetTimeStep() << ' ' << result.peakBufferBytes << '\n';
     return os.str();
 }
 
@@ -252,7 +206,7 @@ FabricRanks::Merge(const std::string& text, FabricScenario::Result& result)
                 r.length >> mode >> status >> r.requests >> r.invalidReplies >> r.timeouts >>
                 r.retransmissions >> r.cnps >> nak >> rnrTimer >> start >> end;
             t.ideal = TimeStep(ideal);
-            r.peer = FromHex(peer);
+            r.peer = Mac48Address(peer.c_str());
             r.mode = static_cast<DrpTransferRecord::Mode>(mode);
             r.status = static_cast<DrpTransferRecord::Status>(status);
             r.nak = static_cast<uint8_t>(nak);
@@ -370,27 +324,16 @@ FabricRanks::Gather(FabricScenario::Result& result)
     }
     result.pfcEvents.clear(); // each rank's alone would mislead: not gathered
     const std::vector<std::string> texts = GatherTexts(Pack(result));
-    if (GetRank() != 0)
+    if (texts.empty())
     {
-        return;
+        return; // not rank 0
     }
-    // Rank 0's own part is among the texts: start from the run's settings.
-    FabricScenario::Result whole = result;
-    whole.transfers.clear();
-    whole.ports.clear();
-    whole.drops.clear();
-    whole.events = 0;
-    whole.simulatedTime = Seconds(0);
-    whole.simulatorEnd = Seconds(0);
-    whole.rnicPausesReceived = 0;
-    whole.rnicTimePaused = Seconds(0);
-    whole.peakBufferBytes = 0;
-    for (const std::string& text : texts)
+    // Rank 0's own part is in result already: add the others' (texts[0] is its own).
+    for (size_t r = 1; r < texts.size(); ++r)
     {
-        Merge(text, whole);
+        Merge(texts[r], result);
     }
-    Sort(whole);
-    result = std::move(whole);
+    Sort(result);
 }
 
 } // namespace ns3
