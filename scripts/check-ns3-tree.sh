@@ -35,7 +35,10 @@
 # drp-fabric-mpi's default workload and for a permutation whose transfers
 # all start at time 0 (frames in step, many same-time events); then
 # scripts/check-fabric-ranks.sh: rnic-fabric (FabricScenario) on 2 and 4
-# ranks against its sequential run, for three fabrics.
+# ranks against its sequential run, for three fabrics; and, when the
+# project's build has the Python package (DRP_BUILD, default build/),
+# scripts/check-run-fabric-ranks.py: run_fabric and FabricCampaign over ranks
+# through that rnic-fabric.
 #
 # --mpi-only is --mpi without the suites and examples: it builds only what
 # drp-fabric-mpi and rnic-fabric need (no tests) and runs the MPI checks; the quick form,
@@ -338,6 +341,21 @@ if [ "$mpi" -eq 1 ]; then
       failed=$((failed + 1))
     fi
   done
+  # run_fabric and FabricCampaign over ranks (Python, drp.Launch): with the
+  # package drp of the project's own build (scripts/setup.sh), when built.
+  python_path=${DRP_BUILD:-$DRP_ROOT/build}/python
+  if [ -z "$fabric" ]; then
+    : # said above
+  elif ! compgen -G "$python_path/drp/_drp*.so" >/dev/null; then
+    say "mpi: run_fabric over ranks skipped: no package drp in $python_path (scripts/setup.sh builds it)"
+  elif step_showing "DIFFERS|Error" 5 \
+    "mpi, run_fabric and FabricCampaign (the same results sequentially and on 2 and 4 ranks)" \
+    "$logs/run-fabric-ranks.log" \
+    env PYTHONPATH="$python_path" /usr/bin/python3 "$DRP_ROOT/scripts/check-run-fabric-ranks.py" "$fabric"; then
+    mpi_checks=$((mpi_checks + 1))
+  else
+    failed=$((failed + 1))
+  fi
 fi
 
 verdict=PASS

@@ -34,6 +34,7 @@ from drp.campaign import BuildWarning, Campaign, FabricCampaign, param_combinati
 from drp.experiment import RunResult, parameters, run, summarize
 from drp.fabric import (
     FabricRunResult,
+    Launch,
     fabric_parameters,
     hpcc_config,
     run_fabric,
@@ -49,6 +50,7 @@ __all__ = [
     "FabricCampaign",
     "FabricConfig",
     "FabricRunResult",
+    "Launch",
     "MeanInterval",
     "RunResult",
     "__version__",

@@ -50,6 +50,7 @@ from drp.fabric import (
     FABRIC_COUNTERS,
     FABRIC_PARAMETERS,
     FABRIC_SUMMARY,
+    Launch,
     fabric_parameters,
     summarize_fabric,
 )
@@ -293,6 +294,7 @@ class Campaign:
         scheduler: str | None = None,
         progress: bool = True,
         recompute_other_builds: bool = False,
+        launch: Launch | None = None,
     ) -> int:
         """Compute the runs of ``grid`` x ``repetitions`` the store lacks.
 
@@ -308,6 +310,8 @@ class Campaign:
         reported by a :class:`BuildWarning`; ``recompute_other_builds``
         deletes those of run numbers 1..``repetitions`` first, so that this
         build computes them again.
+        ``launch`` (:class:`drp.fabric.Launch`, fabric runs only): each run by
+        that program, e.g. over MPI ranks (:meth:`FabricCampaign.run`).
         """
         check_workers(workers)
         param_combinations(grid, self.kind)  # validate before anything changes
@@ -321,7 +325,9 @@ class Campaign:
             return 0
         from tqdm import tqdm
 
-        results = run_dask(tasks, scheduler) if scheduler else run_local(tasks, workers)
+        results = (
+            run_dask(tasks, scheduler, launch) if scheduler else run_local(tasks, workers, launch)
+        )
         with tqdm(total=len(tasks), unit="run", desc="drp", disable=not progress) as bar:
             bar.set_postfix_str(f"{len(tasks)} left", refresh=False)
             try:
@@ -495,6 +501,37 @@ class FabricCampaign(Campaign):
     """
 
     kind = FABRIC
+
+    def run(
+        self,
+        grid: Grid,
+        repetitions: int = 1,
+        *,
+        ranks: int = 1,
+        program: str | os.PathLike[str] | None = None,
+        mpirun: str | Sequence[str] = "mpirun",
+        workers: int | None = None,
+        **options: Any,
+    ) -> int:
+        """Compute the runs of ``grid`` x ``repetitions`` the store lacks (:meth:`Campaign.run`).
+
+        ``program``, ``ranks`` and ``mpirun`` as :func:`drp.run_fabric`'s:
+        each run by the program ``rnic-fabric``, over ``ranks`` MPI ranks
+        when above 1; then ``workers`` defaults to the cores divided by
+        ``ranks``. The results are those of the run in this process (over
+        ranks, with ``ns3::ArrivalsLastScheduler``), stored as this build's.
+        Every run of the grid is checked first (``ValueError``: what a run
+        over ranks cannot do, see :func:`drp.run_fabric`).
+        """
+        launch = Launch.of(ranks, program, mpirun)
+        if launch:
+            check_workers(workers)
+            for params in param_combinations(grid, self.kind):
+                config = _drp.FabricConfig(**{k: v for k, v in params.items() if k != "scenario"})
+                config.require_carried(launch.ranks)
+            if workers is None:
+                workers = max(1, (os.cpu_count() or 1) // launch.ranks)
+        return super().run(grid, repetitions, workers=workers, launch=launch, **options)
 
     def ports_dataframe(self, grid: Grid | None = None) -> pd.DataFrame:
         """Return the stored switch-port counters of ``grid`` (of every fabric run with None).

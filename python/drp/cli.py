@@ -2,6 +2,7 @@
 
 import argparse
 import itertools
+import shlex
 import sqlite3
 import sys
 import textwrap
@@ -278,6 +279,27 @@ def _parser():
         help="a grid of fabric experiments (FabricScenario parameters; see drp.run_fabric)",
     )
     run.add_argument(
+        "--program",
+        metavar="PATH",
+        help="--fabric: run each experiment by this rnic-fabric (built from the same source in "
+        "an ns-3 tree; see drp.run_fabric)",
+    )
+    run.add_argument(
+        "--ranks",
+        type=_workers,
+        default=1,
+        metavar="N",
+        help="--fabric with --program: split each run over N MPI ranks (mpirun -np N; the "
+        "tree needs ns-3's mpi module) (1)",
+    )
+    run.add_argument(
+        "--mpirun",
+        default="mpirun",
+        metavar="COMMAND",
+        help="--ranks: the launcher and its own options, split as a shell splits words "
+        "('mpirun --oversubscribe') (mpirun)",
+    )
+    run.add_argument(
         "-r", "--repetitions", type=int, default=1, metavar="R", help="run numbers 1..R (1)"
     )
     run.add_argument(
@@ -399,6 +421,8 @@ def _main(parser, args):
     """Run the parsed command; return the exit status."""
     try:
         fabric = args.command == "run" and args.fabric
+        if args.command == "run" and not fabric and (args.program or args.ranks != 1):
+            raise ValueError("--program and --ranks run fabric experiments: give --fabric")
         grid = parse_grid(args.param, args.default, fabric) if args.command == "run" else None
         with Campaign(args.store, read_only=args.command != "run") as campaign:
             if args.command == "plot":
@@ -406,14 +430,18 @@ def _main(parser, args):
                 return 0
             fabric_campaign = _sharing(FabricCampaign, campaign)
             if grid is not None:
-                (fabric_campaign if fabric else campaign).run(
-                    grid,
-                    args.repetitions,
+                options = dict(
                     workers=args.workers,
                     scheduler=args.scheduler,
                     progress=not args.quiet,
                     recompute_other_builds=args.recompute_other_builds,
                 )
+                if fabric:
+                    launch = dict(program=args.program, ranks=args.ranks)
+                    launch["mpirun"] = shlex.split(args.mpirun)
+                    fabric_campaign.run(grid, args.repetitions, **launch, **options)
+                else:
+                    campaign.run(grid, args.repetitions, **options)
             # run: the grid's runs, of its kind; show: every run, of both kinds.
             kinds = [fabric_campaign] if fabric else [campaign]
             if grid is None:

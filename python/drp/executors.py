@@ -40,15 +40,16 @@ from drp.fabric import execute_fabric
 PACKAGE_PATH = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 
-def execute(params):
+def execute(params, launch=None):
     """Run one experiment in this process.
 
     Returns the dict of ``_drp.run`` (params, columns, counters, version) with
     its ``summary`` added; a fabric run's parameters (``scenario = "fabric"``)
-    go to ``_drp.run_fabric`` instead (see :func:`drp.fabric.execute_fabric`).
+    go to ``_drp.run_fabric`` instead, or to the program of ``launch``
+    (:class:`drp.fabric.Launch`; see :func:`drp.fabric.execute_fabric`).
     """
     if params.get("scenario") == FABRIC_SCENARIO:
-        return execute_fabric({k: v for k, v in params.items() if k != "scenario"})
+        return execute_fabric({k: v for k, v in params.items() if k != "scenario"}, launch)
     result = _drp.run(**params)
     result["summary"] = summarize(result["columns"], result["counters"])
     return result
@@ -68,7 +69,7 @@ def _result(future, params):
         raise _noted(error, params)
 
 
-def run_local(tasks, workers=None):
+def run_local(tasks, workers=None, launch=None):
     """Execute ``tasks`` (parameter dicts) in local worker processes.
 
     ``workers`` processes at a time (default: one per core), each forked
@@ -82,6 +83,8 @@ def run_local(tasks, workers=None):
     (The processes are managed here rather than by a ``ProcessPoolExecutor``
     with one task per child, whose replacement of each finished worker costs
     about ten times as long as the fork itself.)
+
+    ``launch`` (:class:`drp.fabric.Launch`): fabric runs by that program.
     """
     if workers is not None and not workers >= 1:
         raise ValueError(f"workers = {workers} is out of range [1, ...]")
@@ -98,7 +101,7 @@ def run_local(tasks, workers=None):
             while waiting and len(running) < workers:
                 params = waiting.pop()
                 receiver, sender = context.Pipe(duplex=False)
-                process = context.Process(target=_serve_run, args=(params, sender), daemon=True)
+                process = context.Process(target=_serve_run, args=(params, sender, launch), daemon=True)
                 process.start()
                 sender.close()  # the child holds the only sending end
                 running[receiver] = (process, params)
@@ -153,10 +156,10 @@ def _let_forkserver_import_drp():
         os.environ["PYTHONPATH"] = os.pathsep.join([PACKAGE_PATH, *paths])
 
 
-def _serve_run(params, sender):
+def _serve_run(params, sender, launch):
     """A worker process: run one experiment and send ``(ok, result or error)``."""
     try:
-        reply = (True, execute(params))
+        reply = (True, execute(params, launch))
     except Exception as error:  # handed to the parent, which raises it
         reply = (False, error)
     try:
@@ -186,13 +189,14 @@ def _answer(receiver, process, params):
     return value
 
 
-def run_dask(tasks, scheduler):
+def run_dask(tasks, scheduler, launch=None):
     """Execute ``tasks`` (parameter dicts) on the Dask cluster at ``scheduler``.
 
     ``scheduler`` is the address of its scheduler (e.g.
     "tcp://127.0.0.1:8786"). Yields ``(params, result)`` in the order runs
     finish; a failed run raises its exception here. Closing the generator
-    early releases the remaining tasks.
+    early releases the remaining tasks. ``launch``: as :func:`run_local`'s
+    (its program must be where the workers run).
     """
     import distributed
 
@@ -201,14 +205,14 @@ def run_dask(tasks, scheduler):
         # exec is pickled by reference, so the workers need not import drp to run it.
         path = repr(PACKAGE_PATH)
         client.run(exec, f"import sys\nif {path} not in sys.path: sys.path.insert(0, {path})", {})
-        futures = {client.submit(execute_isolated, params, pure=False): params for params in tasks}
+        futures = {client.submit(execute_isolated, params, launch, pure=False): params for params in tasks}
         for future in distributed.as_completed(futures):
             yield futures[future], _result(future, futures[future])
     finally:
         client.close()
 
 
-def execute_isolated(params):
+def execute_isolated(params, launch=None):
     """Run :func:`execute` in a child interpreter and return its result.
 
     For executors whose worker processes live on from run to run (Dask).
@@ -216,7 +220,7 @@ def execute_isolated(params):
     path = os.pathsep.join(filter(None, (PACKAGE_PATH, os.environ.get("PYTHONPATH"))))
     child = subprocess.run(
         [sys.executable, "-c", "import drp.executors; drp.executors.serve_child()"],
-        input=pickle.dumps(params),
+        input=pickle.dumps((params, launch)),
         capture_output=True,
         env=dict(os.environ, PYTHONPATH=path),
         check=False,
@@ -235,15 +239,15 @@ def execute_isolated(params):
 def serve_child():
     """The child interpreter of :func:`execute_isolated`.
 
-    Reads the parameters (pickled) from standard input, and writes
+    Reads the parameters and the launch (pickled, a pair) from standard input, and writes
     ``(True, result)`` or ``(False, exception)`` (pickled) to standard output;
     what the simulation itself prints goes to standard error.
     """
     output = os.fdopen(os.dup(sys.stdout.fileno()), "wb")
     os.dup2(sys.stderr.fileno(), sys.stdout.fileno())
-    params = pickle.load(sys.stdin.buffer)
+    params, launch = pickle.load(sys.stdin.buffer)
     try:
-        reply = (True, execute(params))
+        reply = (True, execute(params, launch))
     except Exception as error:  # handed to the parent, which raises it
         reply = (False, error)
     with output:

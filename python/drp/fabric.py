@@ -20,7 +20,11 @@ from __future__ import annotations
 
 import math
 import os
+import shutil
+import subprocess
+import tempfile
 import warnings
+from dataclasses import dataclass
 from functools import cached_property
 from typing import TYPE_CHECKING, Any, Mapping, Sequence
 
@@ -37,6 +41,10 @@ SCENARIO = "fabric"
 
 #: Parameter names, in the order of ``FabricScenario::Config``.
 FABRIC_PARAMETERS = tuple(_drp.FabricConfig().to_dict())
+
+#: The parameters of :func:`run_fabric` after the experiment's: where it runs
+#: (:class:`Launch`), with their defaults (in this process).
+LAUNCH_PARAMETERS: dict[str, Any] = {"ranks": 1, "program": None, "mpirun": "mpirun"}
 
 #: Per-transfer columns, as in the CSV of ``FabricScenario::WriteCsvRows``
 #: (times in microseconds), with the record's handshake counters.
@@ -236,12 +244,90 @@ def slowdown_by_size(transfers: Mapping[str, Any], buckets: int = 4) -> pd.DataF
     return pd.DataFrame(_drp.slowdown_by_size(sizes.tolist(), slowdown.tolist(), buckets))
 
 
-def execute_fabric(params: Mapping[str, Any]) -> dict[str, Any]:
-    """Run one fabric experiment in this process (``params`` without :data:`SCENARIO`).
+@dataclass(frozen=True)
+class Launch:
+    """How a fabric experiment runs when not in this process: by the program ``rnic-fabric``.
 
-    Returns the dict of ``_drp.run_fabric`` with its ``summary`` added.
+    ``program`` is the path of an ``rnic-fabric`` built from the same
+    source (in an ns-3 tree, e.g. by ``scripts/check-ns3-tree.sh``);
+    ``ranks`` above 1 runs it split over that many MPI ranks, as ``mpirun
+    -np RANKS PROGRAM --sync=granted ...``, which needs ns-3's mpi module in
+    its tree; ``mpirun`` is the launcher's command and its own options
+    (a string, or a list such as ``["mpirun", "--oversubscribe"]``);
+    ``options`` are more of the program's own, after those of the
+    parameters (e.g. ``["--SchedulerType=ns3::ArrivalsLastScheduler"]``, a
+    global value no parameter sets).
+    The program writes its whole result (``--resultFile``), read back as
+    ``run_fabric`` returns it, the same to the nanosecond as the run in this
+    process (over ranks: with ``ns3::ArrivalsLastScheduler``, see
+    drp-building.rst, "The fabric experiment over ranks").
     """
-    result = _drp.run_fabric(**params)
+
+    program: str
+    ranks: int = 1
+    mpirun: str | Sequence[str] = "mpirun"
+    options: Sequence[str] = ()
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.ranks, int) or self.ranks < 1:
+            raise ValueError(f"ranks = {self.ranks!r} is out of range [1, ...]")
+        object.__setattr__(self, "program", os.fspath(self.program))
+        if not (os.path.isfile(self.program) and os.access(self.program, os.X_OK)):
+            raise ValueError(f"program = {self.program!r} is not an executable file")
+
+    @staticmethod
+    def of(ranks: int, program: str | os.PathLike[str] | None, mpirun: str | Sequence[str]):
+        """Return the launch of these parameters of :func:`run_fabric`; None: in this process."""
+        if not isinstance(ranks, int) or ranks < 1:
+            raise ValueError(f"ranks = {ranks!r} is out of range [1, ...]")
+        if program is None:
+            if ranks != 1:
+                raise ValueError(
+                    f"ranks = {ranks!r}: a run over MPI ranks is one of the program "
+                    "rnic-fabric, built in an ns-3 tree with its mpi module; give its path as "
+                    "program"
+                )
+            return None
+        return Launch(os.fspath(program), ranks, mpirun)
+
+    def command(self, arguments: Sequence[str]) -> list[str]:
+        """Return the command that runs the program with ``arguments``."""
+        if self.ranks == 1:
+            return [self.program, *arguments]
+        launcher = [self.mpirun] if isinstance(self.mpirun, str) else list(self.mpirun)
+        if shutil.which(launcher[0]) is None:
+            raise FileNotFoundError(
+                f"mpirun = {launcher[0]!r} is not a command here (Debian: apt-get install "
+                "openmpi-bin)"
+            )
+        return [*launcher, "-np", str(self.ranks), self.program, "--sync=granted", *arguments]
+
+    def run(self, params: Mapping[str, Any]) -> dict[str, Any]:
+        """Run the experiment of ``params``; return the dict of ``_drp.run_fabric``."""
+        config = _drp.FabricConfig(**params)
+        config.validate()
+        config.require_carried(self.ranks)
+        with tempfile.TemporaryDirectory(prefix="drp-fabric-") as directory:
+            path = os.path.join(directory, "result.txt")
+            arguments = [*config.arguments(), *self.options, f"--resultFile={path}"]
+            command = self.command(arguments)
+            done = subprocess.run(command, capture_output=True, text=True, check=False)
+            if done.returncode != 0 or not os.path.exists(path):
+                raise RuntimeError(
+                    f"{' '.join(command)} ended with exit status {done.returncode}: "
+                    f"{done.stderr.strip()[-2000:]}"
+                )
+            with open(path, encoding="utf-8") as file:
+                return _drp.read_fabric_result(file.read(), **params)
+
+
+def execute_fabric(params: Mapping[str, Any], launch: Launch | None = None) -> dict[str, Any]:
+    """Run one fabric experiment (``params`` without :data:`SCENARIO`).
+
+    In this process, or by the program of ``launch``. Returns the dict of
+    ``_drp.run_fabric`` with its ``summary`` added.
+    """
+    result = launch.run(params) if launch else _drp.run_fabric(**params)
     result["summary"] = summarize_fabric(result["columns"], result["counters"])
     return result
 
@@ -490,8 +576,20 @@ def run_fabric(
     pfc_file: str = "",
     qlen_file: str = "",
     defaults: Mapping[str, str] | None = None,
+    ranks: int = 1,
+    program: str | os.PathLike[str] | None = None,
+    mpirun: str | Sequence[str] = "mpirun",
 ) -> FabricRunResult:
-    """Run one fabric experiment in this process and return its :class:`FabricRunResult`.
+    """Run one fabric experiment and return its :class:`FabricRunResult`.
+
+    In this process; or, given ``program`` (the path of an ``rnic-fabric``
+    built from the same source), by that program, over ``ranks`` MPI ranks
+    when above 1 (``mpirun -np RANKS``, ``mpirun`` the launcher and its own
+    options): see :class:`Launch`. Over ranks the fabric must be a
+    leaf-spine or a fat-tree with cables of a delay above 0 (``defaults``
+    ``{"ns3::EthernetChannel::Delay": "1us"}``), and a run by a program
+    brings back no records over time (``rates``, ``queue_interval``,
+    ``flow_rate_interval``, ``pfc_file``, ``qlen_file``: ``ValueError``).
 
     Parameters (keyword-only, all optional; defaults those of ``drp.FabricConfig``): topology ("star", "tree", "leaf-spine",
     "fat-tree"), hosts (star: hosts; tree: fan-out; leaf-spine: per leaf),
@@ -571,7 +669,8 @@ def run_fabric(
     """
     params = dict(locals())
     params["defaults"] = {} if defaults is None else defaults
-    result = FabricRunResult(_drp.run_fabric(**params))
+    launch = Launch.of(params.pop("ranks"), params.pop("program"), params.pop("mpirun"))
+    result = FabricRunResult(launch.run(params) if launch else _drp.run_fabric(**params))
     if result.flows_note:
         warnings.warn(result.flows_note, RuntimeWarning, stacklevel=3)
     if result.queue_note:

@@ -23,6 +23,7 @@
 #include "ns3/double.h"
 #include "ns3/drp-check.h"
 #include "ns3/drp-scenario.h"
+#include "ns3/fabric-ranks.h"
 #include "ns3/fabric-scenario.h"
 #include "ns3/hpcc-config.h"
 #include "ns3/nic-profile.h"
@@ -37,6 +38,7 @@
 #include <cctype>
 #include <cmath>
 #include <functional>
+#include <iomanip>
 #include <mutex>
 #include <optional>
 #include <pybind11/numpy.h>
@@ -44,6 +46,7 @@
 #include <pybind11/stl.h>
 #include <sstream>
 #include <stdexcept>
+#include <type_traits>
 
 namespace py = pybind11;
 using namespace ns3;
@@ -268,15 +271,56 @@ ToPython<DataRate>(const DataRate& value)
     return py::int_(value.GetBitRate());
 }
 
+/**
+ * \param value a Config member
+ * \return it as a program's option reads it back exactly: a time in steps
+ *         of the resolution with its unit, a rate in bit/s, a bool as 1 or
+ *         0, a double with every digit; "" for what is no option (a map)
+ */
+template <typename T>
+std::string
+ToText(const T& value)
+{
+    std::ostringstream os;
+    if constexpr (std::is_same_v<T, bool>)
+    {
+        os << (value ? 1 : 0);
+    }
+    else if constexpr (std::is_same_v<T, Time>)
+    {
+        static const std::map<Time::Unit, const char*> units{{Time::S, "s"},
+                                                             {Time::MS, "ms"},
+                                                             {Time::US, "us"},
+                                                             {Time::NS, "ns"},
+                                                             {Time::PS, "ps"},
+                                                             {Time::FS, "fs"}};
+        os << value.GetTimeStep() << units.at(Time::GetResolution());
+    }
+    else if constexpr (std::is_same_v<T, DataRate>)
+    {
+        os << value.GetBitRate() << "bps";
+    }
+    else if constexpr (std::is_floating_point_v<T>)
+    {
+        os << std::setprecision(17) << value;
+    }
+    else if constexpr (std::is_arithmetic_v<T> || std::is_same_v<T, std::string>)
+    {
+        os << value;
+    }
+    return os.str();
+}
+
 /// A field of a configuration (DrpScenario::Config or FabricScenario::Config) as Python sees it.
 template <typename C>
 struct Field
 {
-    const char* name;                        //!< Python name
-    const char* cxxName;                     //!< name of the member, as Validate() reports it
-    const char* doc;                         //!< meaning
-    std::function<py::object(const C&)> get; //!< read it
-    std::function<void(C&, py::handle)> set; //!< convert and write it
+    const char* name;                          //!< Python name
+    const char* cxxName;                       //!< name of the member, as Validate() reports it
+    const char* doc;                           //!< meaning
+    std::function<py::object(const C&)> get;   //!< read it
+    std::function<void(C&, py::handle)> set;   //!< convert and write it
+    std::function<std::string(const C&)> text; //!< as a program's option value (ToText())
 };
 
 /**
@@ -296,7 +340,8 @@ MakeField(const char* name, const char* cxxName, const char* doc, T C::*member)
                     [member](const C& config) { return ToPython(config.*member); },
                     [name, member](C& config, py::handle value) {
                         config.*member = FromPython<T>(name, value);
-                    }};
+                    },
+                    [member](const C& config) { return ToText(config.*member); }};
 }
 
 /// \return every field of a configuration type, in declaration order
@@ -1042,6 +1087,37 @@ Run(const py::kwargs& kwargs)
 }
 
 /**
+ * \param config a fabric experiment
+ * \return the options of rnic-fabric that run it (FabricConfig.arguments())
+ */
+std::vector<std::string>
+ProgramArguments(const FabricConfig& config)
+{
+    const FabricConfig defaults;
+    std::vector<std::string> arguments;
+    for (const auto& field : Fields<FabricConfig>())
+    {
+        const std::string value = field.text(config);
+        if (std::string(field.name) == "defaults" || value == field.text(defaults))
+        {
+            continue;
+        }
+        // The files of HPCC's simulator are spelled as its own options are (topology-file).
+        std::string option = field.cxxName;
+        if (option.size() > 4 && option.compare(option.size() - 4, 4, "File") == 0)
+        {
+            option = option.substr(0, option.size() - 4) + "-file";
+        }
+        arguments.push_back("--" + option + "=" + value);
+    }
+    for (const auto& [name, value] : config.defaults)
+    {
+        arguments.push_back("--" + name + "=" + value);
+    }
+    return arguments;
+}
+
+/**
  * Binds a configuration type: keyword construction, one property per field,
  * validate(), to_dict() and a repr.
  * \param m the module
@@ -1119,7 +1195,34 @@ PYBIND11_MODULE(_drp, m)
             },
             "What rnic-fabric says before a run when the RNICs, not the network, limit the "
             "flows (the payload rate they reach and what bounds it); \"\" when the port is the "
-            "bound. Raises ValueError for an invalid configuration.");
+            "bound. Raises ValueError for an invalid configuration.")
+        .def(
+            "arguments",
+            [](const FabricConfig& c) { return ProgramArguments(c); },
+            "The options of the program rnic-fabric that run this configuration: --option=value "
+            "for each parameter not at its default (times in steps of ns-3's resolution, rates "
+            "in bit/s, exactly), then --NAME=VALUE for each of defaults.")
+        .def(
+            "require_carried",
+            [](const FabricConfig& c, uint32_t ranks) {
+                try
+                {
+                    const std::string where = " in a run over " + std::to_string(ranks) + " ranks";
+                    if (ranks > 1)
+                    {
+                        FabricRanks::RequireSupported(c, ranks);
+                    }
+                    FabricRanks::RequireCarried(c, ranks > 1 ? where : " in a run by a program");
+                }
+                catch (const std::invalid_argument& e)
+                {
+                    throw py::value_error(PythonNames<FabricConfig>(e.what()));
+                }
+            },
+            py::arg("ranks"),
+            "Raises ValueError naming what a run by the program rnic-fabric (over ranks above 1) "
+            "cannot do or bring back: topologies other than leaf-spine and fat-tree over ranks, "
+            "and what records a run over time.");
 
     m.def("run",
           &Run<DrpScenario>,
@@ -1139,6 +1242,30 @@ PYBIND11_MODULE(_drp, m)
           "timeouts, retransmissions), 'ports' (one entry per switch port that carried "
           "traffic), 'counters' and 'version'. Raises TypeError for an unknown parameter or a "
           "wrong type, ValueError for an invalid value.");
+
+    m.def(
+        "read_fabric_result",
+        [](const std::string& text, const py::kwargs& kwargs) {
+            FabricConfig config;
+            Assign(config, kwargs);
+            Validate(config);
+            FabricScenario::Result result;
+            result.config = config;
+            try
+            {
+                FabricRanks::Merge(text, result);
+            }
+            catch (const std::runtime_error& e)
+            {
+                throw py::value_error(e.what());
+            }
+            return ToDict(result);
+        },
+        py::arg("text"),
+        "read_fabric_result(text, **params) -> dict\n\n"
+        "The result of a fabric experiment that the program rnic-fabric ran with params "
+        "(FabricConfig.arguments()) and wrote with --resultFile (FabricRanks::Pack), as "
+        "run_fabric returns it. Raises ValueError for a malformed line.");
 
     m.def(
         "attribute_number",

@@ -25,11 +25,14 @@ def test_run_functions_name_every_parameter_with_its_default(function, config):
     # The fields as set (to_dict() reads nic = "auto" back as the card it names).
     defaults = config()
     fields = {name: getattr(defaults, name) for name in defaults.to_dict()}
-    assert list(parameters) == list(fields)
+    # run_fabric: then where it runs (drp.Launch), no parameter of the experiment.
+    launch = drp.fabric.LAUNCH_PARAMETERS if function is drp.run_fabric else {}
+    assert list(parameters) == list(fields) + list(launch)
+    fields.update(launch)
     for name, parameter in parameters.items():
         assert parameter.kind is inspect.Parameter.KEYWORD_ONLY, name
         assert parameter.annotation is not inspect.Parameter.empty, name
-        default = {} if parameter.default is None else parameter.default
+        default = {} if parameter.default is None and name == "defaults" else parameter.default
         assert default == fields[name] and type(default) is type(fields[name]), name
     # help() shows them.
     assert re.search(r"method: '?str'? = 'dynamic'", pydoc_text(function))

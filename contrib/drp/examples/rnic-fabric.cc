@@ -77,6 +77,11 @@ main(int argc, char* argv[])
                  "none (one process) or granted: the fabric split over the ranks of mpirun -np "
                  "N (ns-3's DistributedSimulatorImpl; needs ns-3's mpi module)",
                  sync);
+    std::string resultFile;
+    cmd.AddValue("resultFile",
+                 "write the whole result as text (FabricRanks::Pack: transfers, ports, drops, "
+                 "counters), which the Python package's run_fabric reads back",
+                 resultFile);
     std::string flowRatesCsv;
     cmd.AddValue("flowRatesCsv",
                  "write what every transfer sent per interval (flowRateInterval) to this file",
@@ -104,7 +109,13 @@ main(int argc, char* argv[])
             csv.clear();
             dropsCsv.clear();
             flowRatesCsv.clear();
+            resultFile.clear();
         }
+        if (!resultFile.empty())
+        {
+            FabricRanks::RequireCarried(config, " with resultFile");
+        }
+        drp::CsvOutput resultOut("resultFile", resultFile);
         drp::CsvOutput out("csv", csv); // refused now if it cannot be written
         drp::CsvOutput dropsOut("dropsCsv", dropsCsv);
         if (!flowRatesCsv.empty() && !config.flowRateInterval.IsStrictlyPositive())
@@ -144,6 +155,11 @@ main(int argc, char* argv[])
         {
             FabricScenario::WriteDropsCsv(dropsOut.Stream(), result);
             dropsOut.Close();
+        }
+        if (resultOut.IsEnabled())
+        {
+            resultOut.Stream() << FabricRanks::Pack(result);
+            resultOut.Close();
         }
         if (flowRatesOut.IsEnabled())
         {

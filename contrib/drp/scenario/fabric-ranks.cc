@@ -20,6 +20,7 @@
 #endif
 
 #include <algorithm>
+#include <iomanip>
 #include <sstream>
 #include <stdexcept>
 #include <vector>
@@ -88,19 +89,25 @@ FabricRanks::RequireSupported(const FabricScenario::Config& config, uint32_t ran
                                     ": a split is defined for leaf-spine (by leaf) and "
                                     "fat-tree (by pod) only");
     }
-    const std::vector<std::pair<const char*, bool>> perRank{
+    RequireCarried(config, over);
+}
+
+void
+FabricRanks::RequireCarried(const FabricScenario::Config& config, const std::string& where)
+{
+    const std::vector<std::pair<const char*, bool>> overTime{
         {"rates", config.rates},
         {"queueInterval", config.queueInterval.IsStrictlyPositive()},
         {"flowRateInterval", config.flowRateInterval.IsStrictlyPositive()},
         {"pfcFile", !config.pfcFile.empty()},
         {"qlenFile", !config.qlenFile.empty()}};
-    for (const auto& [name, given] : perRank)
+    for (const auto& [name, given] : overTime)
     {
         if (given)
         {
-            throw std::invalid_argument(std::string(name) + over +
-                                        ": what it records over time is not gathered from "
-                                        "the ranks; run it in one process");
+            throw std::invalid_argument(std::string(name) + where +
+                                        ": what it records over time is not carried from "
+                                        "process to process; run it in one process");
         }
     }
 }
@@ -151,6 +158,15 @@ std::string
 FabricRanks::Pack(const FabricScenario::Result& result)
 {
     std::ostringstream os;
+    // The run's shape, the same on every rank; doubles with every digit.
+    os << "R " << result.hosts << ' ' << result.switchCount << ' ' << result.flows << ' '
+       << std::setprecision(17) << result.expectedFlows << ' ' << result.wallSeconds << '\n';
+    os << 'N';
+    for (uint32_t node : result.switchNodes)
+    {
+        os << ' ' << node;
+    }
+    os << '\n';
     for (const auto& t : result.transfers)
     {
         const DrpTransferRecord& r = t.record;
@@ -240,6 +256,22 @@ FabricRanks::Merge(const std::string& text, FabricScenario::Result& result)
             {
                 it->frames += d.frames;
             }
+        }
+        else if (kind == 'R')
+        {
+            double wall = 0;
+            is >> result.hosts >> result.switchCount >> result.flows >> result.expectedFlows >>
+                wall;
+            result.wallSeconds = std::max(result.wallSeconds, wall);
+        }
+        else if (kind == 'N')
+        {
+            result.switchNodes.clear();
+            for (uint32_t node = 0; is >> node;)
+            {
+                result.switchNodes.push_back(node);
+            }
+            is.clear(); // the end of the list is no error
         }
         else if (kind == 'S')
         {

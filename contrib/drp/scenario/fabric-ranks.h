@@ -70,6 +70,15 @@ class FabricRanks
      */
     static void RequireSupported(const FabricScenario::Config& config, uint32_t ranks);
     /**
+     * Throws std::invalid_argument naming the first output that follows a
+     * run over time (rates, queueInterval, flowRateInterval, pfcFile,
+     * qlenFile): Pack() does not carry them from one process to another.
+     * \param config the experiment
+     * \param where what carries the results, for the message (" in a run
+     *        over 2 ranks")
+     */
+    static void RequireCarried(const FabricScenario::Config& config, const std::string& where);
+    /**
      * \param config the experiment (leaf-spine or fat-tree)
      * \param ranks the ranks
      * \return where its switches run (FabricHelper::SetSwitchSystemIds())
@@ -103,13 +112,20 @@ class FabricRanks
     static std::vector<std::string> GatherTexts(const std::string& text);
 
     /**
-     * \param result a run's part
+     * The results as text, one line per record: the run's shape (hosts,
+     * switches, flows asked for, the switches' node ids, the wall time),
+     * every transfer, every switch port, the drops, and the counters. Not
+     * what follows a run over time (RequireCarried()). Merge() into an
+     * empty Result (with its config) gives back \p result; rnic-fabric
+     * --resultFile writes it, and the Python package reads it back.
+     * \param result a run or a rank's part of one
      * \return it as text (Merge() reads it)
      */
     static std::string Pack(const FabricScenario::Result& result);
     /**
      * Adds a part packed by Pack() to \p result (transfers and ports
-     * appended, counters summed; Sort() puts them in order).
+     * appended, counters summed, the shape taken; Sort() puts them in
+     * order). Throws std::runtime_error naming a malformed line.
      * \param text the part
      * \param result where it goes
      */
