@@ -373,6 +373,19 @@ ApplyAttributeDefaults(const std::map<std::string, std::string>& defaults)
 void
 CheckGlobalValue(const std::string& name, const std::string& value)
 {
+    if (name == "SchedulerType" && (value == "ns3::HeapScheduler" || value == "HeapScheduler"))
+    {
+        // ns-3's HeapScheduler::Remove() swaps the last event into the
+        // removed one's place and sifts it down only; drp's models remove
+        // events (Simulator::Remove), and a 128-host fabric crashed with a
+        // corrupted heap (ns-3.37).
+        throw std::invalid_argument(
+            "SchedulerType = " + value +
+            ": ns-3's HeapScheduler mis-orders its heap when an event is removed "
+            "(Simulator::Remove(), which drp's timers use), and a fabric crashes with a "
+            "corrupted heap; use ns3::MapScheduler (the default), ns3::PriorityQueueScheduler "
+            "(the same order, faster in fabrics) or ns3::CalendarScheduler");
+    }
     for (auto global = GlobalValue::Begin(); global != GlobalValue::End(); ++global)
     {
         if ((*global)->GetName() == name)

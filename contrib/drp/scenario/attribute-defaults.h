@@ -91,7 +91,8 @@ void RefuseAttributesSetBy(const std::map<std::string, std::vector<std::string>>
  * CheckAttributeDefaults() checks attribute defaults, before
  * Config::SetGlobal or a command line sees it. Does nothing if there is no
  * global value of that name. Throws std::invalid_argument naming the global
- * value and the value.
+ * value and the value; also for SchedulerType = ns3::HeapScheduler, whose
+ * Remove() leaves ns-3's heap out of order (drp's models remove events).
  * \param name the global value
  * \param value its value
  */

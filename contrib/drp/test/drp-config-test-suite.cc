@@ -610,6 +610,13 @@ class DrpConfigStrictOptionsTestCase : public DrpConfigTestCase
                       },
                       {"RngRun = \"abc\" is not a number"});
         Check({"program", "--RngRun=3", "--PrintHelp=no"}); // valid, or not a global: no throw
+        ExpectInvalid(
+            "ns-3's HeapScheduler, which mis-orders removed events",
+            []() {
+                Check({"program", "--SchedulerType=ns3::HeapScheduler"});
+            },
+            {"SchedulerType = ns3::HeapScheduler", "ns3::PriorityQueueScheduler (the same order"});
+        Check({"program", "--SchedulerType=ns3::PriorityQueueScheduler"});
 
         // Hexadecimal for integer attributes, as users write EtherTypes: the
         // value ns-3 reads is the decimal form, on the command line too.

@@ -1433,6 +1433,51 @@ class DrpFabricFlowRateTestCase : public TestCase
     }
 };
 
+namespace
+{
+
+/**
+ * \param result a fabric run's results
+ * \return them as one text: every transfer, port and drop count
+ */
+std::string
+FabricOutcome(const FabricScenario::Result& result)
+{
+    std::ostringstream out;
+    for (const auto& t : result.transfers)
+    {
+        out << t.source << '>' << t.destination << ' ' << t.record.start.GetNanoSeconds() << ' '
+            << t.record.end.GetNanoSeconds() << ' ' << t.record.retransmissions << ' '
+            << t.record.GetStatusName() << '\n';
+    }
+    for (const auto& p : result.ports)
+    {
+        out << p.sw << '.' << p.port << ' ' << p.stats.framesOut << ' ' << p.stats.egressDrops
+            << ' ' << p.stats.peakBytes << ' ' << p.pausesSent << ' ' << p.ecnMarks << '\n';
+    }
+    out << result.GetDrops() << '\n';
+    return out.str();
+}
+
+/**
+ * \param config a fabric run
+ * \param scheduler the scheduler's TypeId name
+ * \param onDemand slot ends on demand
+ * \return the run's result
+ */
+FabricScenario::Result
+RunWithScheduler(const FabricScenario::Config& config, std::string scheduler, bool onDemand = false)
+{
+    ns3::Config::SetGlobal("SchedulerType", StringValue(scheduler));
+    ns3::Config::SetDefault("ns3::EthernetNetDevice::SlotEndOnDemand", BooleanValue(onDemand));
+    FabricScenario::Result result = FabricScenario::Run(config);
+    ns3::Config::SetDefault("ns3::EthernetNetDevice::SlotEndOnDemand", BooleanValue(false));
+    ns3::Config::SetGlobal("SchedulerType", StringValue("ns3::MapScheduler"));
+    return result;
+}
+
+} // namespace
+
 /**
  * \ingroup drp-tests
  * With ArrivalsLastScheduler, a slot's end on demand
@@ -1451,43 +1496,6 @@ class DrpFabricSlotEndOrderTestCase : public TestCase
     }
 
   private:
-    /// What a run's results are, as one text (every transfer, port and drop count).
-    static std::string Outcome(const FabricScenario::Result& result)
-    {
-        std::ostringstream out;
-        for (const auto& t : result.transfers)
-        {
-            out << t.source << '>' << t.destination << ' ' << t.record.start.GetNanoSeconds() << ' '
-                << t.record.end.GetNanoSeconds() << ' ' << t.record.retransmissions << ' '
-                << t.record.GetStatusName() << '\n';
-        }
-        for (const auto& p : result.ports)
-        {
-            out << p.sw << '.' << p.port << ' ' << p.stats.framesOut << ' ' << p.stats.egressDrops
-                << ' ' << p.stats.peakBytes << ' ' << p.pausesSent << ' ' << p.ecnMarks << '\n';
-        }
-        out << result.GetDrops() << '\n';
-        return out.str();
-    }
-
-    /**
-     * \param config the run
-     * \param scheduler the scheduler's TypeId name
-     * \param onDemand slot ends on demand
-     * \return the run's result
-     */
-    static FabricScenario::Result Run(const FabricScenario::Config& config,
-                                      std::string scheduler,
-                                      bool onDemand)
-    {
-        ns3::Config::SetGlobal("SchedulerType", StringValue(scheduler));
-        ns3::Config::SetDefault("ns3::EthernetNetDevice::SlotEndOnDemand", BooleanValue(onDemand));
-        FabricScenario::Result result = FabricScenario::Run(config);
-        ns3::Config::SetDefault("ns3::EthernetNetDevice::SlotEndOnDemand", BooleanValue(false));
-        ns3::Config::SetGlobal("SchedulerType", StringValue("ns3::MapScheduler"));
-        return result;
-    }
-
     void DoRun() override
     {
         FabricScenario::Config star;
@@ -1505,19 +1513,73 @@ class DrpFabricSlotEndOrderTestCase : public TestCase
         for (const auto& config : {star, leafSpine, lossless, dcqcn})
         {
             const FabricScenario::Result scheduled =
-                Run(config, "ns3::ArrivalsLastScheduler", false);
-            const FabricScenario::Result onDemand = Run(config, "ns3::ArrivalsLastScheduler", true);
+                RunWithScheduler(config, "ns3::ArrivalsLastScheduler", false);
+            const FabricScenario::Result onDemand =
+                RunWithScheduler(config, "ns3::ArrivalsLastScheduler", true);
             NS_TEST_ASSERT_MSG_GT(scheduled.transfers.size(), 0, config.topology << ": transfers");
-            NS_TEST_EXPECT_MSG_EQ(Outcome(onDemand),
-                                  Outcome(scheduled),
+            NS_TEST_EXPECT_MSG_EQ(FabricOutcome(onDemand),
+                                  FabricOutcome(scheduled),
                                   config.topology << " " << config.workload << ": the same");
             NS_TEST_EXPECT_MSG_LT(onDemand.events, scheduled.events, "fewer events on demand");
-            const FabricScenario::Result mapScheduled = Run(config, "ns3::MapScheduler", false);
-            const FabricScenario::Result mapOnDemand = Run(config, "ns3::MapScheduler", true);
-            mapChanged += Outcome(mapScheduled) != Outcome(mapOnDemand);
+            const FabricScenario::Result mapScheduled =
+                RunWithScheduler(config, "ns3::MapScheduler", false);
+            const FabricScenario::Result mapOnDemand =
+                RunWithScheduler(config, "ns3::MapScheduler", true);
+            mapChanged += FabricOutcome(mapScheduled) != FabricOutcome(mapOnDemand);
         }
         // The property is the scheduler's: with MapScheduler it does not hold.
         NS_TEST_EXPECT_MSG_GT(mapChanged, 0, "with MapScheduler, some run changes");
+    }
+};
+
+/**
+ * \ingroup drp-tests
+ * ns-3's schedulers that order events as MapScheduler does (time stamp,
+ * then uid) give a fabric the same results and the same events:
+ * PriorityQueueScheduler, which the speed chapter advises for fabrics, and
+ * CalendarScheduler; and ArrivalsLastScheduler gives the same results
+ * twice over.
+ */
+class DrpFabricSchedulersTestCase : public TestCase
+{
+  public:
+    DrpFabricSchedulersTestCase()
+        : TestCase("events: PriorityQueueScheduler and CalendarScheduler run a fabric as "
+                   "MapScheduler does")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        FabricScenario::Config lossy;
+        lossy.topology = "leaf-spine";
+        lossy.workload = "poisson";
+        lossy.queue = "8p"; // drops, timeouts, retransmissions: timers moved and removed
+        FabricScenario::Config dcqcn = lossy;
+        dcqcn.ecn = true;
+        dcqcn.cc = "dcqcn";
+        dcqcn.timeoutMode = "adaptive";
+        for (const auto& config : {lossy, dcqcn})
+        {
+            const FabricScenario::Result map = RunWithScheduler(config, "ns3::MapScheduler");
+            NS_TEST_ASSERT_MSG_GT(map.GetDrops(), 0U, "the run drops frames");
+            for (const std::string scheduler :
+                 {"ns3::PriorityQueueScheduler", "ns3::CalendarScheduler"})
+            {
+                const FabricScenario::Result other = RunWithScheduler(config, scheduler);
+                NS_TEST_EXPECT_MSG_EQ(FabricOutcome(other),
+                                      FabricOutcome(map),
+                                      scheduler << ", cc " << config.cc << ": the same results");
+                NS_TEST_EXPECT_MSG_EQ(other.events, map.events, scheduler << ": the same events");
+            }
+            const FabricScenario::Result last =
+                RunWithScheduler(config, "ns3::ArrivalsLastScheduler");
+            NS_TEST_EXPECT_MSG_EQ(
+                FabricOutcome(RunWithScheduler(config, "ns3::ArrivalsLastScheduler")),
+                FabricOutcome(last),
+                "ArrivalsLastScheduler: the same results again");
+        }
     }
 };
 
@@ -1679,6 +1741,7 @@ class DrpFabricTestSuite : public TestSuite
         AddTestCase(new DrpFabricEventCountTestCase, DRP_TEST_QUICK);
         AddTestCase(new DrpFabricFlowRateTestCase, DRP_TEST_QUICK);
         AddTestCase(new DrpFabricSlotEndOrderTestCase, DRP_TEST_QUICK);
+        AddTestCase(new DrpFabricSchedulersTestCase, DRP_TEST_QUICK);
         AddTestCase(new DrpFabricRanksTestCase, DRP_TEST_QUICK);
         for (uint32_t switches : {1U, 2U, 4U})
         {

@@ -12,6 +12,7 @@
 #include "ns3/drp-tx-scheduler.h"
 #include "ns3/host-memory.h"
 #include "ns3/indirect-buffer.h"
+#include "ns3/lazy-event-heap.h"
 #include "ns3/mac-address-hash.h"
 #include "ns3/pcie-link.h"
 #include "ns3/random-variable-stream.h"
@@ -22,11 +23,13 @@
 #include "ns3/uinteger.h"
 
 #include <algorithm>
+#include <map>
 #include <memory>
 #include <numeric>
 #include <set>
 #include <string>
 #include <sys/resource.h>
+#include <tuple>
 #include <unordered_map>
 #include <utility>
 #include <vector>
@@ -1279,6 +1282,84 @@ class DrpRecurringEventTestCase : public TestCase
 
 /**
  * \ingroup drp-tests
+ * LazyEventHeap: events leave in the order of (time stamp, tie rank, uid),
+ * as a std::map of that key gives them, whatever was removed before, the
+ * first event or any other, so many that the heap is rebuilt; a removed
+ * event never leaves.
+ */
+class DrpLazyEventHeapTestCase : public TestCase
+{
+  public:
+    DrpLazyEventHeapTestCase()
+        : TestCase("LazyEventHeap: std::map's order of (time, tie, uid); removed events never "
+                   "leave")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        Ptr<UniformRandomVariable> draw = CreateObject<UniformRandomVariable>();
+        draw->SetStream(11);
+        LazyEventHeap heap;
+        std::map<std::tuple<uint64_t, uint64_t, uint32_t>, Scheduler::Event> expected;
+        std::vector<Scheduler::Event> pending;
+        uint32_t uid = 0;
+        uint32_t removed = 0;
+        for (uint32_t round = 0; round < 2000; ++round)
+        {
+            // Few time stamps and tie ranks: many events share them.
+            Scheduler::Event ev;
+            ev.impl = nullptr;
+            ev.key.m_ts = draw->GetInteger(0, 50);
+            ev.key.m_uid = uid++;
+            ev.key.m_context = 0;
+            const uint64_t tie = draw->GetInteger(0, 2);
+            heap.Push(ev, tie);
+            expected[{ev.key.m_ts, tie, ev.key.m_uid}] = ev;
+            pending.push_back(ev);
+            // Remove the first event or another, pending one, now and then.
+            const double r = draw->GetValue();
+            if (r < 0.6 && !expected.empty())
+            {
+                auto victim = r < 0.05 ? expected.begin()
+                                       : std::next(expected.begin(),
+                                                   draw->GetInteger(0, expected.size() - 1));
+                heap.Remove(victim->second);
+                expected.erase(victim);
+                ++removed;
+            }
+            NS_TEST_ASSERT_MSG_LT_OR_EQ(heap.GetHeld(),
+                                        2 * expected.size() + 1,
+                                        "removed events are dropped, round " << round);
+            if (r > 0.9 && !expected.empty())
+            {
+                NS_TEST_ASSERT_MSG_EQ(heap.Top().key.m_uid,
+                                      expected.begin()->second.key.m_uid,
+                                      "the first pending event, round " << round);
+                heap.Pop();
+                expected.erase(expected.begin());
+            }
+        }
+        NS_TEST_ASSERT_MSG_GT(removed, 1000U, "more removals than pending events");
+        while (!expected.empty())
+        {
+            NS_TEST_ASSERT_MSG_EQ(heap.IsEmpty(), false, "pending events are left");
+            NS_TEST_ASSERT_MSG_EQ(heap.Top().key.m_uid,
+                                  expected.begin()->second.key.m_uid,
+                                  "the events leave in the map's order");
+            NS_TEST_ASSERT_MSG_EQ(heap.TopTie(),
+                                  std::get<1>(expected.begin()->first),
+                                  "with their tie rank");
+            heap.Pop();
+            expected.erase(expected.begin());
+        }
+        NS_TEST_ASSERT_MSG_EQ(heap.IsEmpty(), true, "no removed event is left");
+    }
+};
+
+/**
+ * \ingroup drp-tests
  * MacAddressHash: the key is the address's 48 bits, equal keys hash alike,
  * and a table of many (address, TID) records finds each one.
  */
@@ -1356,6 +1437,7 @@ class DrpPartsTestSuite : public TestSuite
         AddTestCase(new DrpTxTimeCacheTestCase, DRP_TEST_QUICK);
         AddTestCase(new DrpMacAddressHashTestCase, DRP_TEST_QUICK);
         AddTestCase(new DrpRecurringEventTestCase, DRP_TEST_QUICK);
+        AddTestCase(new DrpLazyEventHeapTestCase, DRP_TEST_QUICK);
     }
 };
 

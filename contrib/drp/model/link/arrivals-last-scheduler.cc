@@ -39,21 +39,23 @@ ArrivalsLastScheduler::~ArrivalsLastScheduler()
     NS_LOG_FUNCTION(this);
 }
 
-ArrivalsLastScheduler::Key
-ArrivalsLastScheduler::KeyOf(const Scheduler::Event& ev)
+uint64_t
+ArrivalsLastScheduler::TieOf(const Scheduler::Event& ev)
 {
     if (const auto* arrival = dynamic_cast<const EthernetArrivalEvent*>(ev.impl))
     {
-        return {ev.key.m_ts, 1, arrival->GetNodeId(), arrival->GetIfIndex(), ev.key.m_uid};
+        const uint64_t port = (uint64_t{arrival->GetNodeId()} << 32) | arrival->GetIfIndex();
+        NS_ASSERT_MSG(port != UINT64_MAX, "ArrivalsLastScheduler: node and interface out of range");
+        return port + 1;
     }
-    return {ev.key.m_ts, 0, 0, 0, ev.key.m_uid};
+    return 0;
 }
 
 Scheduler::Event
-ArrivalsLastScheduler::AsRun(const Key& key, const Scheduler::Event& ev) const
+ArrivalsLastScheduler::AsRun(uint64_t tie, const Scheduler::Event& ev) const
 {
     Scheduler::Event asRun = ev;
-    if (std::get<1>(key) == 1) // an arrival
+    if (tie != 0) // an arrival
     {
         asRun.key.m_uid = m_lastUid;
     }
@@ -64,31 +66,27 @@ void
 ArrivalsLastScheduler::Insert(const Scheduler::Event& ev)
 {
     NS_LOG_FUNCTION(this << ev.impl << ev.key.m_ts << ev.key.m_uid);
-    [[maybe_unused]] const bool inserted = m_events.emplace(KeyOf(ev), ev).second;
-    NS_ASSERT_MSG(inserted, "ArrivalsLastScheduler: event uid " << ev.key.m_uid << " twice");
+    m_events.Push(ev, TieOf(ev));
     m_lastUid = std::max(m_lastUid, ev.key.m_uid);
 }
 
 bool
 ArrivalsLastScheduler::IsEmpty() const
 {
-    return m_events.empty();
+    return m_events.IsEmpty();
 }
 
 Scheduler::Event
 ArrivalsLastScheduler::PeekNext() const
 {
-    NS_ASSERT(!m_events.empty());
-    return AsRun(m_events.begin()->first, m_events.begin()->second);
+    return AsRun(m_events.TopTie(), m_events.Top());
 }
 
 Scheduler::Event
 ArrivalsLastScheduler::RemoveNext()
 {
-    NS_ASSERT(!m_events.empty());
-    auto next = m_events.begin();
-    const Scheduler::Event ev = AsRun(next->first, next->second);
-    m_events.erase(next);
+    const Scheduler::Event ev = AsRun(m_events.TopTie(), m_events.Top());
+    m_events.Pop();
     NS_LOG_DEBUG(this << ev.impl << ev.key.m_ts << ev.key.m_uid);
     return ev;
 }
@@ -97,10 +95,7 @@ void
 ArrivalsLastScheduler::Remove(const Scheduler::Event& ev)
 {
     NS_LOG_FUNCTION(this << ev.impl << ev.key.m_ts << ev.key.m_uid);
-    auto it = m_events.find(KeyOf(ev));
-    NS_ASSERT_MSG(it != m_events.end() && it->second.impl == ev.impl,
-                  "ArrivalsLastScheduler: no such event, uid " << ev.key.m_uid);
-    m_events.erase(it);
+    m_events.Remove(ev);
 }
 
 } // namespace ns3

@@ -5,11 +5,11 @@
 #ifndef ARRIVALS_LAST_SCHEDULER_H
 #define ARRIVALS_LAST_SCHEDULER_H
 
+#include "lazy-event-heap.h"
+
 #include "ns3/scheduler.h"
 
 #include <cstdint>
-#include <map>
-#include <tuple>
 
 namespace ns3
 {
@@ -60,8 +60,9 @@ namespace ns3
  *
  * Select it with ns-3's SchedulerType (e.g.
  * --SchedulerType=ns3::ArrivalsLastScheduler, or Simulator::SetScheduler())
- * in the sequential and the distributed runs alike. Storage is a std::map,
- * as MapScheduler: logarithmic Insert() and Remove(), constant RemoveNext().
+ * in the sequential and the distributed runs alike. Storage is a
+ * LazyEventHeap, as LazyHeapScheduler's: logarithmic Insert() and
+ * RemoveNext(), constant Remove().
  */
 class ArrivalsLastScheduler : public Scheduler
 {
@@ -84,27 +85,22 @@ class ArrivalsLastScheduler : public Scheduler
 
   private:
     /**
-     * Time stamp; 0 for other events, 1 for arrivals; for arrivals the
-     * node id and interface index, 0 and 0 for other events; the uid.
-     */
-    using Key = std::tuple<uint64_t, uint32_t, uint32_t, uint32_t, uint32_t>;
-
-    /**
      * \param ev an event
-     * \return its place in the order
+     * \return its rank among the events of its time stamp, before its uid:
+     *         0 for an event other than an arrival; for an arrival, 1 plus
+     *         its node id and interface index (node id in the upper 32 bits)
      */
-    static Key KeyOf(const Scheduler::Event& ev);
-
+    static uint64_t TieOf(const Scheduler::Event& ev);
     /**
-     * \param key the next event's place in the order
+     * \param tie the next event's rank (TieOf())
      * \param ev the next event
      * \return the event as the simulator gets it (an arrival with the
      *         largest uid scheduled so far)
      */
-    Scheduler::Event AsRun(const Key& key, const Scheduler::Event& ev) const;
+    Scheduler::Event AsRun(uint64_t tie, const Scheduler::Event& ev) const;
 
-    std::map<Key, Scheduler::Event> m_events; //!< the pending events, in order
-    uint32_t m_lastUid;                       //!< the largest uid scheduled so far
+    LazyEventHeap m_events; //!< the pending events, in order
+    uint32_t m_lastUid;     //!< the largest uid scheduled so far
 };
 
 } // namespace ns3
