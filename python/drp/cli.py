@@ -102,15 +102,23 @@ def _convert(name, text, default):
     return text
 
 
-def _workers(text):
-    """Convert the value of -j: an integer, at least 1."""
-    try:
-        workers = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"workers = {text!r} is not an integer") from None
-    if workers < 1:
-        raise argparse.ArgumentTypeError(f"workers = {workers} is out of range [1, ...]")
-    return workers
+def _at_least_one(name):
+    """Return the converter of an option's value: an integer, at least 1, named ``name``."""
+
+    def convert(text):
+        try:
+            value = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{name} = {text!r} is not an integer") from None
+        if value < 1:
+            raise argparse.ArgumentTypeError(f"{name} = {value} is out of range [1, ...]")
+        return value
+
+    return convert
+
+
+#: The value of -j.
+_workers = _at_least_one("workers")
 
 
 def _split(option, text):
@@ -286,7 +294,7 @@ def _parser():
     )
     run.add_argument(
         "--ranks",
-        type=_workers,
+        type=_at_least_one("ranks"),
         default=1,
         metavar="N",
         help="--fabric with --program: split each run over N MPI ranks (mpirun -np N; the "

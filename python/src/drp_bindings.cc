@@ -1207,12 +1207,14 @@ PYBIND11_MODULE(_drp, m)
             [](const FabricConfig& c, uint32_t ranks) {
                 try
                 {
-                    const std::string where = " in a run over " + std::to_string(ranks) + " ranks";
                     if (ranks > 1)
                     {
-                        FabricRanks::RequireSupported(c, ranks);
+                        FabricRanks::RequireSupported(c, ranks); // what is carried, too
                     }
-                    FabricRanks::RequireCarried(c, ranks > 1 ? where : " in a run by a program");
+                    else
+                    {
+                        FabricRanks::RequireCarried(c, " in a run by a program");
+                    }
                 }
                 catch (const std::invalid_argument& e)
                 {
