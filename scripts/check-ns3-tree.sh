@@ -302,6 +302,14 @@ done
 #    the default workload and for a permutation started all at once; and
 #    rnic-fabric's FabricScenario on 2 and 4 ranks, three fabrics.
 mpi_checks=0
+# One MPI check (step_showing's arguments), counted as passed or failed.
+mpi_check() {
+  if step_showing "$@"; then
+    mpi_checks=$((mpi_checks + 1))
+  else
+    failed=$((failed + 1))
+  fi
+}
 if [ "$mpi" -eq 1 ]; then
   program=$(find "$tree/build/contrib/drp/examples" -type f -perm -u+x -name "*drp-fabric-mpi*" 2>/dev/null | head -n 1)
   for workload in poisson permutation; do
@@ -309,13 +317,11 @@ if [ "$mpi" -eq 1 ]; then
       say "mpi: FAILED, drp-fabric-mpi was not built"
       failed=$((failed + 1))
       break
-    elif step_showing "DIFFERS|FAILED" 5 \
-      "mpi, $workload (the same results sequentially and on 1, 2 and 4 ranks)" \
-      "$logs/mpi-ranks-$workload.log" \
-      "$DRP_ROOT/scripts/check-mpi-ranks.sh" "$program" -- --workload=$workload; then
-      mpi_checks=$((mpi_checks + 1))
     else
-      failed=$((failed + 1))
+      mpi_check "DIFFERS|FAILED" 5 \
+        "mpi, $workload (the same results sequentially and on 1, 2 and 4 ranks)" \
+        "$logs/mpi-ranks-$workload.log" \
+        "$DRP_ROOT/scripts/check-mpi-ranks.sh" "$program" -- --workload=$workload
     fi
   done
   # rnic-fabric (FabricScenario) over 2 and 4 ranks: a leaf-spine with
@@ -332,13 +338,11 @@ if [ "$mpi" -eq 1 ]; then
       say "mpi: FAILED, rnic-fabric was not built"
       failed=$((failed + 1))
       break
-    elif step_showing "DIFFERS|FAILED" 5 \
-      "mpi, rnic-fabric $name (the same results sequentially and on 2 and 4 ranks)" \
-      "$logs/fabric-ranks-$name.log" \
-      "$DRP_ROOT/scripts/check-fabric-ranks.sh" "$fabric" -- "${args[@]}" "$delay"; then
-      mpi_checks=$((mpi_checks + 1))
     else
-      failed=$((failed + 1))
+      mpi_check "DIFFERS|FAILED" 5 \
+        "mpi, rnic-fabric $name (the same results sequentially and on 2 and 4 ranks)" \
+        "$logs/fabric-ranks-$name.log" \
+        "$DRP_ROOT/scripts/check-fabric-ranks.sh" "$fabric" -- "${args[@]}" "$delay"
     fi
   done
   # run_fabric and FabricCampaign over ranks (Python, drp.Launch): with the
@@ -348,13 +352,11 @@ if [ "$mpi" -eq 1 ]; then
     : # said above
   elif ! compgen -G "$python_path/drp/_drp*.so" >/dev/null; then
     say "mpi: run_fabric over ranks skipped: no package drp in $python_path (scripts/setup.sh builds it)"
-  elif step_showing "DIFFERS|Error" 5 \
-    "mpi, run_fabric and FabricCampaign (the same results sequentially and on 2 and 4 ranks)" \
-    "$logs/run-fabric-ranks.log" \
-    env PYTHONPATH="$python_path" /usr/bin/python3 "$DRP_ROOT/scripts/check-run-fabric-ranks.py" "$fabric"; then
-    mpi_checks=$((mpi_checks + 1))
   else
-    failed=$((failed + 1))
+    mpi_check "DIFFERS|Error" 5 \
+      "mpi, run_fabric and FabricCampaign (the same results sequentially and on 2 and 4 ranks)" \
+      "$logs/run-fabric-ranks.log" \
+      env PYTHONPATH="$python_path" /usr/bin/python3 "$DRP_ROOT/scripts/check-run-fabric-ranks.py" "$fabric"
   fi
 fi
 
