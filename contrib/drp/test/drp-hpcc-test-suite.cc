@@ -787,6 +787,7 @@ class DrpHpccConfigTestCase : public TestCase
                               "lists (HPCC's simulator needs all three for each port rate)",
                               "a rate without all three thresholds");
         FabricScenario::Config noThresholds = c;
+        noThresholds.pfcFile = CreateTempDirFilename("pfc.txt"); // not the working folder's
         noThresholds.ecnByRate = "40Gbps:1600000B:1600001B:0.5";
         NS_TEST_EXPECT_MSG_EQ(RefusalOf([&]() { FabricScenario::Run(noThresholds); }),
                               "ecnByRate = 40Gbps:1600000B:1600001B:0.5 has no thresholds for "

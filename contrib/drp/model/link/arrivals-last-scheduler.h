@@ -61,8 +61,7 @@ namespace ns3
  * Select it with ns-3's SchedulerType (e.g.
  * --SchedulerType=ns3::ArrivalsLastScheduler, or Simulator::SetScheduler())
  * in the sequential and the distributed runs alike. Storage is a
- * LazyEventHeap, as LazyHeapScheduler's: logarithmic Insert() and
- * RemoveNext(), constant Remove().
+ * LazyEventHeap: logarithmic Insert() and RemoveNext(), constant Remove().
  */
 class ArrivalsLastScheduler : public Scheduler
 {
