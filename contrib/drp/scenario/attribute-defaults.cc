@@ -384,7 +384,8 @@ CheckGlobalValue(const std::string& name, const std::string& value)
             ": ns-3's HeapScheduler mis-orders its heap when an event is removed "
             "(Simulator::Remove(), which drp's timers use), and a fabric crashes with a "
             "corrupted heap; use ns3::MapScheduler (the default), ns3::PriorityQueueScheduler "
-            "(the same order, faster in fabrics) or ns3::CalendarScheduler");
+            "(the same order; faster with few events pending, slower with many, since its "
+            "Remove() searches them all) or ns3::CalendarScheduler");
     }
     for (auto global = GlobalValue::Begin(); global != GlobalValue::End(); ++global)
     {

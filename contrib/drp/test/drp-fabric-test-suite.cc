@@ -1536,8 +1536,8 @@ class DrpFabricSlotEndOrderTestCase : public TestCase
  * \ingroup drp-tests
  * ns-3's schedulers that order events as MapScheduler does (time stamp,
  * then uid) give a fabric the same results and the same events:
- * PriorityQueueScheduler, which the speed chapter advises for fabrics, and
- * CalendarScheduler; and ArrivalsLastScheduler gives the same results
+ * PriorityQueueScheduler (faster where few events are pending, see the
+ * speed chapter) and CalendarScheduler; and ArrivalsLastScheduler gives the same results
  * twice over.
  */
 class DrpFabricSchedulersTestCase : public TestCase
