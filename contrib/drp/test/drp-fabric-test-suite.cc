@@ -1438,10 +1438,11 @@ namespace
 
 /**
  * \param result a fabric run's results
- * \return them as one text: every transfer, port and drop count
+ * \return them as one text: every transfer, port and drop count (not the
+ *         events or times of the simulator, which FabricRanks::Pack() adds)
  */
 std::string
-FabricOutcome(const FabricScenario::Result& result)
+ResultsText(const FabricScenario::Result& result)
 {
     std::ostringstream out;
     for (const auto& t : result.transfers)
@@ -1517,15 +1518,15 @@ class DrpFabricSlotEndOrderTestCase : public TestCase
             const FabricScenario::Result onDemand =
                 RunWithScheduler(config, "ns3::ArrivalsLastScheduler", true);
             NS_TEST_ASSERT_MSG_GT(scheduled.transfers.size(), 0, config.topology << ": transfers");
-            NS_TEST_EXPECT_MSG_EQ(FabricOutcome(onDemand),
-                                  FabricOutcome(scheduled),
+            NS_TEST_EXPECT_MSG_EQ(ResultsText(onDemand),
+                                  ResultsText(scheduled),
                                   config.topology << " " << config.workload << ": the same");
             NS_TEST_EXPECT_MSG_LT(onDemand.events, scheduled.events, "fewer events on demand");
             const FabricScenario::Result mapScheduled =
                 RunWithScheduler(config, "ns3::MapScheduler", false);
             const FabricScenario::Result mapOnDemand =
                 RunWithScheduler(config, "ns3::MapScheduler", true);
-            mapChanged += FabricOutcome(mapScheduled) != FabricOutcome(mapOnDemand);
+            mapChanged += ResultsText(mapScheduled) != ResultsText(mapOnDemand);
         }
         // The property is the scheduler's: with MapScheduler it does not hold.
         NS_TEST_EXPECT_MSG_GT(mapChanged, 0, "with MapScheduler, some run changes");
@@ -1537,8 +1538,8 @@ class DrpFabricSlotEndOrderTestCase : public TestCase
  * ns-3's schedulers that order events as MapScheduler does (time stamp,
  * then uid) give a fabric the same results and the same events:
  * PriorityQueueScheduler (faster where few events are pending, see the
- * speed chapter) and CalendarScheduler; and ArrivalsLastScheduler gives the same results
- * twice over.
+ * speed chapter) and CalendarScheduler; and ArrivalsLastScheduler gives
+ * the same results twice over.
  */
 class DrpFabricSchedulersTestCase : public TestCase
 {
@@ -1568,16 +1569,16 @@ class DrpFabricSchedulersTestCase : public TestCase
                  {"ns3::PriorityQueueScheduler", "ns3::CalendarScheduler"})
             {
                 const FabricScenario::Result other = RunWithScheduler(config, scheduler);
-                NS_TEST_EXPECT_MSG_EQ(FabricOutcome(other),
-                                      FabricOutcome(map),
+                NS_TEST_EXPECT_MSG_EQ(ResultsText(other),
+                                      ResultsText(map),
                                       scheduler << ", cc " << config.cc << ": the same results");
                 NS_TEST_EXPECT_MSG_EQ(other.events, map.events, scheduler << ": the same events");
             }
             const FabricScenario::Result last =
                 RunWithScheduler(config, "ns3::ArrivalsLastScheduler");
             NS_TEST_EXPECT_MSG_EQ(
-                FabricOutcome(RunWithScheduler(config, "ns3::ArrivalsLastScheduler")),
-                FabricOutcome(last),
+                ResultsText(RunWithScheduler(config, "ns3::ArrivalsLastScheduler")),
+                ResultsText(last),
                 "ArrivalsLastScheduler: the same results again");
         }
     }

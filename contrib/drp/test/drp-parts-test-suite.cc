@@ -1303,7 +1303,6 @@ class DrpLazyEventHeapTestCase : public TestCase
         draw->SetStream(11);
         LazyEventHeap heap;
         std::map<std::tuple<uint64_t, uint64_t, uint32_t>, Scheduler::Event> expected;
-        std::vector<Scheduler::Event> pending;
         uint32_t uid = 0;
         uint32_t removed = 0;
         for (uint32_t round = 0; round < 2000; ++round)
@@ -1317,7 +1316,6 @@ class DrpLazyEventHeapTestCase : public TestCase
             const uint64_t tie = draw->GetInteger(0, 2);
             heap.Push(ev, tie);
             expected[{ev.key.m_ts, tie, ev.key.m_uid}] = ev;
-            pending.push_back(ev);
             // Remove the first event or another, pending one, now and then.
             const double r = draw->GetValue();
             if (r < 0.6 && !expected.empty())
